@@ -1,0 +1,43 @@
+import type { Config } from 'jest';
+
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+// Tests run against sources: each workspace name maps to its src entry.
+const moduleNameMapper = {
+  '^@maou/bench-app/testing$': '<rootDir>/../app/src/testing/index.ts',
+  '^@maou/bench-(domain|app|interface|infra)$': '<rootDir>/../$1/src/index.ts',
+};
+
+const project = (name: string, extra: Partial<Config> = {}): Config => ({
+  displayName: name,
+  rootDir: `packages/${name}`,
+  testMatch: ['<rootDir>/src/**/*.spec.ts'],
+  transform: { '^.+\\.ts$': swc as never },
+  moduleNameMapper,
+  testEnvironment: 'node',
+  ...extra,
+});
+
+const config: Config = {
+  projects: [
+    project('domain'),
+    project('app'),
+    project('interface'),
+    project('infra'),
+    project('cli'),
+    // End-to-end tests drive the built `maou` binary only.
+    project('e2e', { testMatch: ['<rootDir>/src/**/*.e2e.ts'] }),
+  ],
+};
+
+export default config;

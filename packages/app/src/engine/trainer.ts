@@ -1,0 +1,49 @@
+import type { HostBatch, Stage, TrainingConfig } from '@maou/bench-domain';
+import type { ClockPort } from '../ports/clock.port';
+
+/** Device-side phases of one training step, each timed after the backend finished it. @public */
+export interface StepPhasesMs {
+  readonly hostToDevice: number;
+  readonly forward: number;
+  readonly loss: number;
+  readonly backward: number;
+  readonly optimizer: number;
+}
+
+/** One training step's outcome. @public */
+export interface StepResult {
+  readonly loss: number;
+  readonly phasesMs: StepPhasesMs;
+  /** live tensors after the step, to catch leaks */
+  readonly numTensors: number;
+}
+
+/** One inference-only step's outcome; metrics are stage specific (e.g. policy accuracy). @public */
+export interface EvalResult {
+  readonly loss: number;
+  readonly metrics: Readonly<Record<string, number>>;
+  readonly phasesMs: Pick<StepPhasesMs, 'hostToDevice' | 'forward' | 'loss'>;
+}
+
+/** A network with its loss, optimiser and LR schedule, ready to train on host batches. @public */
+export interface Trainer {
+  readonly stage: Stage;
+  readonly parameterCount: number;
+  readonly multiplyAddsPerSample: number;
+  step(batch: HostBatch, clock: ClockPort): Promise<StepResult>;
+  evaluate(batch: HostBatch, clock: ClockPort): Promise<EvalResult>;
+  currentLearningRate(): number;
+  dispose(): void;
+}
+
+/** Options that do not come from the user's training flags. @public */
+export interface TrainerOptions {
+  readonly stage: Stage;
+  readonly training: TrainingConfig;
+  /** optimiser steps the LR schedule spans (a full epoch) */
+  readonly totalSteps: number;
+  readonly seed: number;
+}
+
+/** Builds trainers; the engine module provides the real one. @public */
+export type TrainerFactory = (options: TrainerOptions) => Trainer;

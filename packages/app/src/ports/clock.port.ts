@@ -1,0 +1,5 @@
+/** Monotonic high-resolution time in milliseconds, and wall time for stamps. @public */
+export interface ClockPort {
+  now(): number;
+  wallTime(): Date;
+}

@@ -1,0 +1,10 @@
+/** Injection tokens, one symbol per port. @public */
+export const TOKENS = {
+  Clock: Symbol.for('maou.ClockPort'),
+  Logger: Symbol.for('maou.LoggerPort'),
+  DataSource: Symbol.for('maou.DataSourcePort'),
+  DataLoaderFactory: Symbol.for('maou.DataLoaderFactoryPort'),
+  ComputeBackend: Symbol.for('maou.ComputeBackendPort'),
+  ResourceMonitor: Symbol.for('maou.ResourceMonitorPort'),
+  CalibrationStore: Symbol.for('maou.CalibrationStorePort'),
+} as const;

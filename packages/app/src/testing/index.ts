@@ -1,0 +1,2 @@
+export * from './fake-clock';
+export * from './memory-logger';

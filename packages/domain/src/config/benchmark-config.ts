@@ -1,0 +1,86 @@
+import type { Stage } from '../data/stage';
+
+/** Network preset; `lite` is the default shogi-optimised configuration. @public */
+export type ModelPreset = 'lite' | 'resnet';
+/** @public */
+export type OptimizerName = 'adamw' | 'sgd';
+/** @public */
+export type LrSchedulerName = 'warmup_cosine_decay' | 'cosine_annealing' | 'step' | 'none';
+/** How map-style files are held: read on demand or loaded whole. @public */
+export type CacheMode = 'file' | 'memory';
+
+/** Where the records come from; exactly one per run. @public */
+export type DataSourceSpec =
+  | { readonly kind: 'sample'; readonly cacheDir: string; readonly positions: number; readonly seed: number }
+  | { readonly kind: 'local'; readonly paths: readonly string[] }
+  | { readonly kind: 's3' | 'gcs'; readonly bucket: string; readonly prefix: string; readonly dataName: string;
+      readonly localCacheDir: string; readonly maxWorkers: number; readonly enableBundling: boolean;
+      readonly bundleSizeGb: number; readonly endpoint?: string }
+  | { readonly kind: 'bigquery'; readonly datasetId: string; readonly tableName: string; readonly batchSize: number;
+      readonly maxCachedBytes: number; readonly clusteringKey?: string; readonly partitioningKeyDate?: string;
+      readonly localCacheDir?: string; readonly apiEndpoint?: string; readonly projectId?: string };
+
+/** Loader settings. @public */
+export interface DataLoaderConfig {
+  readonly batchSize: number;
+  readonly workers: number;
+  readonly prefetchFactor: number;
+  readonly pinMemory: boolean;
+  readonly persistentWorkers: boolean;
+  readonly streaming: boolean;
+  readonly shuffle: boolean;
+  readonly testRatio: number;
+  readonly cacheMode: CacheMode;
+  /** batches prepared ahead on the device; 0 turns device prefetch off */
+  readonly devicePrefetch: number;
+  readonly seed: number;
+}
+
+/** Model, loss and optimiser settings. @public */
+export interface TrainingConfig {
+  readonly preset: ModelPreset;
+  readonly optimizer: OptimizerName;
+  readonly learningRate: number;
+  readonly momentum: number;
+  readonly beta1: number;
+  readonly beta2: number;
+  readonly eps: number;
+  readonly weightDecay: number;
+  readonly lrScheduler: LrSchedulerName;
+  readonly policyLossRatio: number;
+  readonly valueLossRatio: number;
+  readonly gradientClip: number;
+  readonly gradientAccumulationSteps: number;
+  readonly detectAnomaly: boolean;
+  readonly stage1PosWeight: number;
+  readonly stage2PosWeight: number;
+  readonly stage2GammaPos: number;
+  readonly stage2GammaNeg: number;
+  readonly stage2Clip: number;
+  readonly stage2HiddenDim: number;
+  readonly stage2HeadDropout: number;
+}
+
+/** Compute backend request: a name, or `auto` for the highest-priority one that starts. @public */
+export interface ComputeConfig {
+  readonly backend: 'auto' | 'wasm' | 'cpu' | 'tensorflow' | 'tensorflow-gpu' | 'webgpu';
+  readonly deviceIndex: number;
+  readonly threads: number | 'auto';
+}
+
+/** Everything one `benchmark-training` run needs, validated. @public */
+export interface BenchmarkConfig {
+  readonly stage: Stage;
+  readonly source: DataSourceSpec;
+  readonly loader: DataLoaderConfig;
+  readonly training: TrainingConfig;
+  readonly compute: ComputeConfig;
+  readonly warmupBatches: number;
+  /** null runs the whole epoch */
+  readonly maxBatches: number | null;
+  readonly runValidation: boolean;
+  readonly sampleRatio: number | null;
+  readonly enableProfiling: boolean;
+  readonly enableResourceMonitoring: boolean;
+  readonly compilation: boolean;
+}

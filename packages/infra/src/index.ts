@@ -1,0 +1,2 @@
+export * from './logging/pino-logger.adapter';
+export * from './clock/system-clock.adapter';
