@@ -1,17 +1,18 @@
 import yargs, { type Argv } from 'yargs';
+import { utilityCommands } from './commands/utility-commands';
 
 /** The `maou` command tree. */
 export const buildCli = (argv: readonly string[]): Argv =>
   yargs([...argv])
     .scriptName('maou')
     .option('log-level', { choices: ['debug', 'info', 'warn', 'error', 'silent'] as const, default: 'warn' as const, describe: 'JSON log level on stderr', global: true })
-    .command('utility', 'benchmarks and data tools', (y) => y.demandCommand(1, 'name a utility command'))
+    .command('utility', 'benchmarks and data tools', (y) => y.command(utilityCommands).demandCommand(1, 'name a utility command'))
     .demandCommand(1, 'name a command')
     .strict()
-    .exitProcess(true)
     .fail((msg, error, y) => {
       if (error) throw error;
-      process.stderr.write(`${y.help()}\n\nmaou: ${msg}\n`);
+      y.showHelp();
+      process.stderr.write(`\nmaou: ${msg}\n`);
       process.exit(2);
     })
     .help();
