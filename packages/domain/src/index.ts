@@ -5,3 +5,5 @@ export * from './data/host-batch';
 export * from './config/benchmark-config';
 export * from './errors/validation-error';
 export * from './stats/summary';
+export * from './timing/phases';
+export * from './report/benchmark-report';

@@ -1,0 +1,126 @@
+import type { SeriesSummary } from '../stats/summary';
+import type { BatchTiming, Phase } from '../timing/phases';
+
+/** Payload version; bump on any breaking change of the JSON shape. @public */
+export const REPORT_SCHEMA_VERSION = 1;
+
+/** Steady-state training figures; warm-up batches are never counted here. @public */
+export interface TrainingMetrics {
+  readonly total_batches: number;
+  readonly warmup_batches: number;
+  /** first batch index counted as steady state (detected, at least warmup_batches) */
+  readonly steady_state_start: number;
+  readonly measured_batches: number;
+  readonly measured_samples: number;
+  readonly batch_size: number;
+  readonly samples_per_second: number;
+  readonly samples_per_second_ci95: readonly [number, number];
+  readonly batch_ms: SeriesSummary;
+  readonly batch_ms_including_warmup_mean: number;
+  readonly warmup_total_ms: number;
+  readonly phase_ms: Readonly<Record<Phase, SeriesSummary>>;
+  /** share of steady-state wall time per phase, summing to 1 */
+  readonly phase_share: Readonly<Record<Phase, number>>;
+  readonly initial_loss: number;
+  readonly final_loss: number;
+  readonly tensors_per_batch: { readonly first: number; readonly last: number; readonly leaked_per_batch: number };
+}
+
+/** Inference-only pass over validation batches. @public */
+export interface ValidationMetrics {
+  readonly batches: number;
+  readonly samples: number;
+  readonly samples_per_second: number;
+  readonly batch_ms: SeriesSummary;
+  readonly loss: number;
+  readonly metrics: Readonly<Record<string, number>>;
+}
+
+/** Predicted time of one full epoch, as an interval. @public */
+export interface EpochEstimate {
+  readonly batches_per_epoch: number;
+  readonly samples_per_epoch: number;
+  readonly predicted_ms: number;
+  readonly predicted_ms_ci95: readonly [number, number];
+  readonly warmup_cost_ms: number;
+  readonly method: string;
+}
+
+/** What was scaled from a sample, and how. @public */
+export interface SamplingEstimate {
+  readonly sample_ratio: number;
+  readonly sampled_samples_per_epoch: number;
+  readonly full_samples_per_epoch: number;
+  readonly full_epoch_ms: number;
+  readonly full_epoch_ms_ci95: readonly [number, number];
+  readonly method: string;
+}
+
+/** One fired recommendation rule. @public */
+export interface Recommendation {
+  readonly rule: string;
+  readonly severity: 'info' | 'suggestion' | 'warning';
+  readonly message: string;
+  readonly flag: string | null;
+  readonly value: string | null;
+  /** the figure that triggered the rule, e.g. "data_wait share 0.42 > 0.20" */
+  readonly evidence: string;
+}
+
+/** Sampled resource use, summarised. @public */
+export interface ResourceSummary {
+  readonly interval_ms: number;
+  readonly samples: number;
+  readonly cpu_percent: { readonly mean: number; readonly peak: number };
+  readonly rss_bytes: { readonly mean: number; readonly peak: number };
+  readonly heap_used_bytes: { readonly mean: number; readonly peak: number };
+  readonly gpu_util_percent: { readonly mean: number; readonly peak: number } | null;
+  readonly gpu_memory_bytes: { readonly mean: number; readonly peak: number } | null;
+  readonly timeline: readonly { readonly t_ms: number; readonly cpu_percent: number; readonly rss_bytes: number; readonly heap_used_bytes: number; readonly gpu_util_percent: number | null }[];
+}
+
+/** Per-kernel profile aggregated by kernel and by phase. @public */
+export interface ProfileSummary {
+  readonly by_kernel: readonly { readonly kernel: string; readonly calls: number; readonly total_ms: number }[];
+  readonly by_phase: Readonly<Record<string, readonly { readonly kernel: string; readonly calls: number; readonly total_ms: number }[]>>;
+  readonly tensors_by_phase: Readonly<Record<string, number>>;
+  readonly trace_path: string | null;
+}
+
+/** Where the run happened. @public */
+export interface EnvironmentInfo {
+  readonly node: string;
+  readonly platform: string;
+  readonly arch: string;
+  readonly cpus: number;
+  readonly cpu_model: string;
+  readonly memory_bytes: number;
+  readonly tfjs_version: string;
+  readonly backend: string;
+  readonly backend_version: string;
+  readonly threads: number;
+  readonly device: string;
+  readonly backend_notes: readonly string[];
+  readonly maou_bench_version: string;
+}
+
+/** The versioned payload of one `benchmark-training` run. @public */
+export interface BenchmarkTrainingReport {
+  readonly schema_version: typeof REPORT_SCHEMA_VERSION;
+  readonly command: 'benchmark-training';
+  readonly created_at: string;
+  readonly stage: 1 | 2 | 3;
+  readonly model: { readonly preset: string; readonly parameters: number; readonly multiply_adds_per_sample: number };
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly environment: EnvironmentInfo;
+  readonly data_load_method: Readonly<Record<string, unknown>>;
+  readonly io: Readonly<Record<string, unknown>> | null;
+  readonly training_metrics: TrainingMetrics;
+  readonly validation_metrics: ValidationMetrics | null;
+  readonly epoch_estimate: EpochEstimate;
+  readonly estimation: SamplingEstimate | null;
+  readonly recommendations: readonly Recommendation[];
+  readonly resources: ResourceSummary | null;
+  readonly profile: ProfileSummary | null;
+  readonly batches: readonly BatchTiming[];
+}
