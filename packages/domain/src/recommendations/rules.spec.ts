@@ -1,0 +1,41 @@
+import { closePhases, type BatchTiming } from '../timing/phases';
+import { computeTrainingMetrics } from '../timing/training-metrics';
+import { estimateEpoch } from '../estimate/epoch-estimate';
+import type { RecommendationContext } from './recommendation-context';
+import { recommend } from './rules';
+
+const run = (dataWait: number, jitter = 0): BatchTiming[] =>
+  Array.from({ length: 20 }, (_, i) => {
+    const wall = 100 + (i % 2 ? jitter : -jitter);
+    return { index: i, warmup: false, samples: 64, startMs: 0, ...closePhases(wall, { dataWait, hostToDevice: 1, forward: 30, loss: 2, backward: 30, optimizer: 5 }), loss: 1, numTensors: 50 };
+  });
+
+const ctx = (batches: BatchTiming[], settings: Partial<RecommendationContext['settings']> = {}): RecommendationContext => {
+  const metrics = computeTrainingMetrics(batches, 2, 2);
+  return { metrics, epoch: estimateEpoch(metrics, 100, 6400), resources: null,
+    settings: { batchSize: 64, workers: 2, prefetchFactor: 2, pinMemory: false, devicePrefetch: 3, backend: 'wasm', threads: 1, cores: 2, warmupBatches: 2, ...settings } };
+};
+
+describe('recommendation rules', () => {
+  it('given a 30 % data wait, then input-bound fires with the worker flag and the triggering figure', () => {
+    const recs = recommend(ctx(run(30)));
+    const r = recs.find((x) => x.rule === 'input-bound');
+    expect(r?.flag).toBe('--dataloader-workers');
+    expect(r?.value).toBe('2');
+    expect(r?.evidence).toMatch(/data_wait share 0\.300 > 0\.2/);
+  });
+  it('given no data wait and several workers, then compute-bound fires and input-bound does not', () => {
+    const rules = recommend(ctx(run(0), { workers: 4 })).map((r) => r.rule);
+    expect(rules).toContain('compute-bound');
+    expect(rules).not.toContain('input-bound');
+  });
+  it('given very noisy batches, then variability and more-batches fire', () => {
+    const rules = recommend(ctx(run(0, 60))).map((r) => r.rule);
+    expect(rules).toEqual(expect.arrayContaining(['variability', 'more-batches']));
+  });
+  it('given the cpu backend and a large wasm batch, then both backend rules are evaluated on their own conditions', () => {
+    expect(recommend(ctx(run(0), { backend: 'cpu' })).map((r) => r.rule)).toContain('cpu-backend');
+    expect(recommend(ctx(run(0), { batchSize: 256 })).map((r) => r.rule)).toContain('wasm-heap');
+    expect(recommend(ctx(run(0))).map((r) => r.rule)).not.toContain('wasm-heap');
+  });
+});

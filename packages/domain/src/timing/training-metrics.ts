@@ -1,0 +1,50 @@
+import type { TrainingMetrics } from '../report/benchmark-report';
+import { summarize } from '../stats/summary';
+import { PHASES, type BatchTiming, type Phase } from './phases';
+
+const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
+
+/**
+ * Aggregates the batches of one training pass. Batches before `steadyStart` are warm-up: reported, never counted
+ * in throughput. Throughput = measured samples ÷ measured wall time; its interval comes from the batch-time interval.
+ * @public
+ */
+export const computeTrainingMetrics = (
+  batches: readonly BatchTiming[],
+  steadyStart: number,
+  requestedWarmup: number,
+): TrainingMetrics => {
+  const measured = batches.slice(steadyStart);
+  if (measured.length === 0) throw new Error('no measured batches: the run produced fewer batches than its warm-up');
+  const warm = batches.slice(0, steadyStart);
+  const wall = measured.map((b) => b.wallMs);
+  const batchMs = summarize(wall);
+  const samples = sum(measured.map((b) => b.samples));
+  const totalMs = sum(wall);
+  const meanSamples = samples / measured.length;
+  const phaseMs = Object.fromEntries(PHASES.map((p) => [p, summarize(measured.map((b) => b.phases[p]))])) as Record<Phase, ReturnType<typeof summarize>>;
+  const phaseShare = Object.fromEntries(PHASES.map((p) => [p, sum(measured.map((b) => b.phases[p])) / totalMs])) as Record<Phase, number>;
+  const [lo, hi] = batchMs.ci95;
+  return {
+    total_batches: batches.length,
+    warmup_batches: Math.min(requestedWarmup, batches.length),
+    steady_state_start: steadyStart,
+    measured_batches: measured.length,
+    measured_samples: samples,
+    batch_size: measured[0]!.samples,
+    samples_per_second: (samples / totalMs) * 1000,
+    samples_per_second_ci95: [(meanSamples / Math.max(hi, 1e-9)) * 1000, (meanSamples / Math.max(lo, 1e-9)) * 1000],
+    batch_ms: batchMs,
+    batch_ms_including_warmup_mean: sum(batches.map((b) => b.wallMs)) / batches.length,
+    warmup_total_ms: sum(warm.map((b) => b.wallMs)),
+    phase_ms: phaseMs,
+    phase_share: phaseShare,
+    initial_loss: batches[0]!.loss,
+    final_loss: batches[batches.length - 1]!.loss,
+    tensors_per_batch: {
+      first: measured[0]!.numTensors,
+      last: measured[measured.length - 1]!.numTensors,
+      leaked_per_batch: measured.length < 2 ? 0 : (measured[measured.length - 1]!.numTensors - measured[0]!.numTensors) / (measured.length - 1),
+    },
+  };
+};
