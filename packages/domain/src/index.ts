@@ -15,3 +15,5 @@ export * from "./recommendations/rules";
 export * from "./stats/student-t";
 export * from "./compare/compare-runs";
 export * from "./report/compare-report";
+export * from './shogi/index';
+export * from './records/index';

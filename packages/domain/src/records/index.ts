@@ -1,0 +1,3 @@
+export * from './record-schema';
+export * from './hcpe-columns';
+export * from './validate-columns';

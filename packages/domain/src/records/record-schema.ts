@@ -1,0 +1,58 @@
+/** Element type of a column as maou writes it. @public */
+export type ColumnType = 'uint64' | 'uint8' | 'int8' | 'int16' | 'uint16' | 'float32' | 'binary' | 'string' | 'date32';
+
+/**
+ * One column of a record: element type and per-row shape ([] scalar, [14] list, [9, 9] list of lists).
+ * On disk a shaped column is a (Large)List or FixedSizeList nest with exactly these lengths.
+ * @public
+ */
+export interface ColumnSpec {
+  readonly name: string;
+  readonly type: ColumnType;
+  readonly shape: readonly number[];
+  /** bytes per value for fixed-width binary columns */
+  readonly byteWidth?: number;
+}
+
+/** @public */
+export type RecordKind = 'hcpe' | 'stage1' | 'stage2' | 'stage3';
+
+/** @public */
+export interface RecordSchema {
+  readonly kind: RecordKind;
+  readonly columns: readonly ColumnSpec[];
+}
+
+const id: ColumnSpec = { name: 'id', type: 'uint64', shape: [] };
+const board: ColumnSpec = { name: 'boardIdPositions', type: 'uint8', shape: [9, 9] };
+const hand: ColumnSpec = { name: 'piecesInHand', type: 'uint8', shape: [14] };
+
+/** maou's record schemas (spec §2.1, §2.4, §2.7, §2.8). @public */
+export const RECORD_SCHEMAS: Readonly<Record<RecordKind, RecordSchema>> = {
+  hcpe: {
+    kind: 'hcpe',
+    columns: [
+      { name: 'hcp', type: 'binary', shape: [], byteWidth: 32 },
+      { name: 'eval', type: 'int16', shape: [] },
+      { name: 'bestMove16', type: 'int16', shape: [] },
+      { name: 'gameResult', type: 'int8', shape: [] },
+      { name: 'id', type: 'string', shape: [] },
+      { name: 'partitioningKey', type: 'date32', shape: [] },
+      { name: 'ratings', type: 'uint16', shape: [2] },
+      { name: 'endgameStatus', type: 'string', shape: [] },
+      { name: 'moves', type: 'int16', shape: [] },
+    ],
+  },
+  stage1: { kind: 'stage1', columns: [id, board, hand, { name: 'reachableSquares', type: 'uint8', shape: [9, 9] }] },
+  stage2: { kind: 'stage2', columns: [id, board, hand, { name: 'legalMovesLabel', type: 'uint8', shape: [1496] }] },
+  stage3: {
+    kind: 'stage3',
+    columns: [id, board, hand, { name: 'moveLabel', type: 'float32', shape: [1496] }, { name: 'resultValue', type: 'float32', shape: [] }],
+  },
+};
+
+/** The schema of a training stage. @public */
+export const stageSchema = (stage: 1 | 2 | 3): RecordSchema => RECORD_SCHEMAS[`stage${stage}`];
+
+/** Values per row of a column (product of its shape). @public */
+export const valuesPerRow = (c: ColumnSpec): number => c.shape.reduce((a, b) => a * b, 1);

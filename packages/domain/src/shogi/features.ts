@@ -1,0 +1,44 @@
+import { MAOU_PIECE_ID, WHITE_OFFSET, type ShogiPosition } from './shogi-position';
+
+/** maou PieceId of a cshogi code seen by the side to move: own pieces 1–14, opponent's 15–28. */
+const moverPieceId = (code: number, turn: 0 | 1): number => {
+  if (code === 0) return 0;
+  const white = code >= WHITE_OFFSET ? 1 : 0;
+  const id = MAOU_PIECE_ID[code & 15] ?? 0;
+  return white === turn ? id : id + 14;
+};
+
+/**
+ * Writes the 9×9 board ids from the mover's point of view into `out` at `offset`:
+ * row = rank index, column = file index; rotated 180° when White is to move.
+ * @public
+ */
+export const writeBoardIdPositions = (pos: ShogiPosition, out: Uint8Array, offset = 0): void => {
+  for (let row = 0; row < 9; row++) {
+    for (let col = 0; col < 9; col++) {
+      const sq = col * 9 + row;
+      const code = pos.board[pos.turn === 0 ? sq : 80 - sq] ?? 0;
+      out[offset + row * 9 + col] = moverPieceId(code, pos.turn);
+    }
+  }
+};
+
+/** Writes the 14 hand counts, mover's 7 then opponent's 7, into `out` at `offset`. @public */
+export const writePiecesInHand = (pos: ShogiPosition, out: Uint8Array, offset = 0): void => {
+  out.set(pos.hands[pos.turn], offset);
+  out.set(pos.hands[pos.turn === 0 ? 1 : 0], offset + 7);
+};
+
+/** The board ids as a fresh 81-byte array (see writeBoardIdPositions). @public */
+export const boardIdPositions = (pos: ShogiPosition): Uint8Array => {
+  const out = new Uint8Array(81);
+  writeBoardIdPositions(pos, out);
+  return out;
+};
+
+/** The hand counts as a fresh 14-byte array (see writePiecesInHand). @public */
+export const piecesInHand = (pos: ShogiPosition): Uint8Array => {
+  const out = new Uint8Array(14);
+  writePiecesInHand(pos, out);
+  return out;
+};
