@@ -1,1 +1,2 @@
-export {};
+export * from './benchmark-training/raw-options';
+export * from './benchmark-training/to-benchmark-config';

@@ -1,0 +1,48 @@
+import type { ComputeConfig, LrSchedulerName, ModelPreset, OptimizerName, ValidationIssue } from '@maou/bench-domain';
+
+type Parsed<T> = { readonly value: T } | { readonly issue: ValidationIssue };
+
+const normalise = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+// maou's display names and our snake_case names both resolve; matching ignores case and punctuation.
+const SCHEDULERS: Readonly<Record<string, LrSchedulerName>> = {
+  warmupcosinedecay: 'warmup_cosine_decay',
+  cosineannealing: 'cosine_annealing',
+  cosineannealinglr: 'cosine_annealing',
+  step: 'step',
+  steplr: 'step',
+  none: 'none',
+};
+
+/** `--lr-scheduler` and `--stage12-lr-scheduler`. */
+export const parseScheduler = (flag: string, raw: string): Parsed<LrSchedulerName> => {
+  const value = SCHEDULERS[normalise(raw)];
+  return value ? { value } : { issue: { field: flag, message: `unknown scheduler '${raw}'; choose warmup_cosine_decay, cosine_annealing, step or none` } };
+};
+
+/** `--optimizer`. */
+export const parseOptimizer = (raw: string): Parsed<OptimizerName> => {
+  const v = raw.toLowerCase();
+  return v === 'adamw' || v === 'sgd' ? { value: v } : { issue: { field: '--optimizer', message: `must be 'adamw' or 'sgd', got '${raw}'` } };
+};
+
+/** `--model-architecture`: maou's `resnet`, and `lite`, the shogi-optimised default. */
+export const parseArchitecture = (raw: string): Parsed<ModelPreset> => {
+  const v = raw.toLowerCase();
+  if (v === 'lite' || v === 'resnet') return { value: v };
+  const why = v === 'mlp-mixer' || v === 'vit' ? `'${raw}' is a maou backbone this tool does not build yet` : `unknown architecture '${raw}'`;
+  return { issue: { field: '--model-architecture', message: `${why}; choose lite or resnet` } };
+};
+
+const NAMED_BACKENDS = ['cpu', 'wasm', 'webgpu', 'tensorflow', 'auto'] as const;
+
+/** `--gpu`: none/cpu, wasm, webgpu, tensorflow, auto, or cuda:N (tfjs-node-gpu). */
+export const parseDevice = (raw: string | undefined): Parsed<Pick<ComputeConfig, 'backend' | 'deviceIndex'>> => {
+  if (raw === undefined || raw === '' || raw === 'none') return { value: { backend: 'auto', deviceIndex: 0 } };
+  const v = raw.toLowerCase();
+  const named = NAMED_BACKENDS.find((b) => b === v);
+  if (named) return { value: { backend: named, deviceIndex: 0 } };
+  const cuda = /^cuda(?::(\d+))?$/.exec(v);
+  if (cuda) return { value: { backend: 'tensorflow-gpu', deviceIndex: Number(cuda[1] ?? 0) } };
+  return { issue: { field: '--gpu', message: `unknown device '${raw}'; use cpu, wasm, webgpu, tensorflow, auto or cuda:N` } };
+};

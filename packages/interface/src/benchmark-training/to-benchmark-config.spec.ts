@@ -1,0 +1,78 @@
+import { toBenchmarkConfig } from './to-benchmark-config';
+import type { RawBenchmarkTrainingOptions } from './raw-options';
+
+const defaults = { sampleCacheDir: '/tmp/sample', workers: 1 };
+const issuesOf = (raw: RawBenchmarkTrainingOptions): string[] => {
+  const r = toBenchmarkConfig(raw, defaults);
+  return r.ok ? [] : r.error.map((i) => `${i.field}: ${i.message}`);
+};
+
+describe('toBenchmarkConfig', () => {
+  it('given no options, then maou defaults with the lite network on the embedded sample data', () => {
+    const r = toBenchmarkConfig({}, defaults);
+    if (!r.ok) throw new Error('expected ok');
+    const c = r.value.config;
+    expect(c.stage).toBe(3);
+    expect(c.source.kind).toBe('sample');
+    expect(c.loader.batchSize).toBe(256);
+    expect(c.loader.workers).toBe(1);
+    expect(c.training).toMatchObject({ preset: 'lite', optimizer: 'adamw', learningRate: 0.01, weightDecay: 0.01, lrScheduler: 'warmup_cosine_decay' });
+    expect(c.warmupBatches).toBe(10);
+    expect(c.maxBatches).toBe(100);
+    expect(c.compute.backend).toBe('auto');
+  });
+
+  it.each<[RawBenchmarkTrainingOptions, RegExp]>([
+    [{ batchSize: 0 }, /^--batch-size: must be a positive integer, got 0$/],
+    [{ batchSize: 2.5 }, /^--batch-size:/],
+    [{ stage: 4 }, /^--stage: must be 1, 2 or 3/],
+    [{ testRatio: 1 }, /^--test-ratio:/],
+    [{ sampleRatio: 0.001 }, /^--sample-ratio: must be between 0.01 and 1.0/],
+    [{ dataloaderWorkers: -1 }, /^--dataloader-workers:/],
+    [{ stage2HiddenDim: -3 }, /^--stage2-hidden-dim:/],
+    [{ optimizerBeta1: 0.9, optimizerBeta2: 0.8 }, /^--optimizer-beta2: must be greater than --optimizer-beta1/],
+    [{ optimizer: 'adam' }, /^--optimizer: must be 'adamw' or 'sgd'/],
+    [{ lrScheduler: 'linear' }, /^--lr-scheduler: unknown scheduler/],
+    [{ modelArchitecture: 'vit' }, /^--model-architecture: 'vit' is a maou backbone/],
+    [{ gpu: 'tpu' }, /^--gpu: unknown device/],
+    [{ inputCacheMode: 'disk' }, /^--input-cache-mode:/],
+    [{ maxBatches: 0 }, /^--max-batches:/],
+    [{ inputS3: true, inputGcs: true }, /^--input-\*: choose one cloud source, got GCS and S3/],
+    [{ inputS3: true }, /^--input-bucket-name: required with --input-s3/],
+    [{ stage3DataPath: ['a.feather'], inputDatasetId: 'd', inputTableName: 't' }, /^--stage3-data-path: cannot be combined with a BigQuery source/],
+    [{ stage: 1, inputGcs: true }, /^--input-gcs: cloud sources hold Stage 3 data/],
+  ])('given %p, then the issue names the flag', (raw, expected) => {
+    expect(issuesOf(raw)).toEqual(expect.arrayContaining([expect.stringMatching(expected)]));
+  });
+
+  it('reports every bad flag at once', () => {
+    expect(issuesOf({ batchSize: 0, momentum: 2, warmupBatches: -1 })).toHaveLength(3);
+  });
+
+  it('accepts maou scheduler names and cuda devices', () => {
+    const r = toBenchmarkConfig({ lrScheduler: 'CosineAnnealingLR', gpu: 'cuda:1', stage: 1, stage12LrScheduler: 'Warmup+CosineDecay' }, defaults);
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(r.value.config.training.lrScheduler).toBe('warmup_cosine_decay');
+    expect(r.value.config.compute).toEqual({ backend: 'tensorflow-gpu', deviceIndex: 1, threads: 'auto' });
+    expect(r.value.config.training.valueLossRatio).toBe(0);
+    expect(r.value.config.loader.streaming).toBe(false);
+  });
+
+  it('keeps --stage2-test-ratio 0 as no split (maou turned it into 0.2) and notes accepted no-ops', () => {
+    const r = toBenchmarkConfig({ stage: 2, stage2TestRatio: 0, inputCacheMode: 'mmap', gceParameter: 0.5 }, defaults);
+    if (!r.ok) throw new Error('expected ok');
+    expect(r.value.config.loader.testRatio).toBe(0);
+    expect(r.value.config.loader.cacheMode).toBe('file');
+    expect(r.value.warnings.join('\n')).toMatch(/mmap is deprecated[\s\S]*gce-parameter/);
+  });
+
+  it('builds S3 and BigQuery sources from their flags, and --full-epoch lifts the batch cap', () => {
+    const s3 = toBenchmarkConfig({ inputS3: true, inputBucketName: 'b', inputPrefix: 'p', inputDataName: 'd', inputLocalCacheDir: '/c', fullEpoch: true }, defaults);
+    if (!s3.ok) throw new Error('expected ok');
+    expect(s3.value.config.source).toMatchObject({ kind: 's3', bucket: 'b', maxWorkers: 8 });
+    expect(s3.value.config.maxBatches).toBeNull();
+    const bq = toBenchmarkConfig({ inputDatasetId: 'ds', inputTableName: 'tb' }, defaults);
+    if (!bq.ok) throw new Error('expected ok');
+    expect(bq.value.config.source).toMatchObject({ kind: 'bigquery', batchSize: 10000, maxCachedBytes: 524288000 });
+  });
+});

@@ -1,0 +1,109 @@
+import { err, ok, type BenchmarkConfig, type Result, type Stage, type ValidationIssue } from '@maou/bench-domain';
+import { parseArchitecture, parseDevice, parseOptimizer, parseScheduler } from './choices';
+import { pickDataSource, type SourceDefaults } from './data-source-spec';
+import { checkNumbers } from './numeric-rules';
+import type { RawBenchmarkTrainingOptions as Raw } from './raw-options';
+
+/** A validated configuration and the notes the user should see about accepted-but-changed options. @public */
+export interface ValidatedBenchmarkConfig {
+  readonly config: BenchmarkConfig;
+  readonly warnings: readonly string[];
+}
+
+/** Machine-dependent defaults. @public */
+export interface BenchmarkDefaults extends SourceDefaults {
+  readonly workers: number;
+}
+
+type Parsed<T> = { readonly value: T } | { readonly issue: ValidationIssue };
+
+const take = <T>(p: Parsed<T>, issues: ValidationIssue[], fallback: T): T => {
+  if ('issue' in p) {
+    issues.push(p.issue);
+    return fallback;
+  }
+  return p.value;
+};
+
+const notes = (raw: Raw): string[] => [
+  ...(raw.inputCacheMode === 'mmap' ? ['--input-cache-mode mmap is deprecated and treated as file'] : []),
+  ...(raw.gceParameter !== undefined ? ['--gce-parameter is accepted for compatibility; the Stage 3 policy loss is KL divergence and does not use it'] : []),
+  ...(raw.cacheTransforms ? ['--cache-transforms is accepted for compatibility; records need no transform, so nothing is cached'] : []),
+  ...(raw.compilation || raw.stage12Compilation ? ['--compilation: tfjs has no graph compiler; kernels are fused and cached by the backend on first use, which the warm-up measures'] : []),
+  ...(raw.inputFilePacked ? ['--input-file-packed is detected from the file itself; the flag is accepted and not needed'] : []),
+];
+
+/**
+ * Turns raw command-line options into a `BenchmarkConfig`, checking every range, choice and combination before any
+ * file or network is touched. Every issue names its flag.
+ * @public
+ */
+export const toBenchmarkConfig = (raw: Raw, defaults: BenchmarkDefaults): Result<ValidatedBenchmarkConfig, ValidationIssue[]> => {
+  const issues = checkNumbers(raw);
+  if (raw.optimizerBeta1 !== undefined && raw.optimizerBeta2 !== undefined && raw.optimizerBeta2 <= raw.optimizerBeta1) {
+    issues.push({ field: '--optimizer-beta2', message: `must be greater than --optimizer-beta1 (got ${raw.optimizerBeta1} and ${raw.optimizerBeta2})` });
+  }
+  if (raw.inputCacheMode !== undefined && !['file', 'memory', 'mmap'].includes(raw.inputCacheMode)) {
+    issues.push({ field: '--input-cache-mode', message: `must be file, memory or mmap, got '${raw.inputCacheMode}'` });
+  }
+  const stage = (issues.some((i) => i.field === '--stage') ? 3 : raw.stage ?? 3) as Stage;
+  const preset = take(parseArchitecture(raw.modelArchitecture ?? 'lite'), issues, 'lite');
+  const optimizer = take(parseOptimizer(raw.optimizer ?? 'adamw'), issues, 'adamw');
+  const mainScheduler = take(parseScheduler('--lr-scheduler', raw.lrScheduler ?? 'warmup_cosine_decay'), issues, 'none');
+  const stage12Scheduler = raw.stage12LrScheduler === undefined ? mainScheduler : take(parseScheduler('--stage12-lr-scheduler', raw.stage12LrScheduler), issues, 'none');
+  const device = take(parseDevice(raw.gpu), issues, { backend: 'auto', deviceIndex: 0 });
+  const source = pickDataSource(raw, stage, defaults);
+  if ('issues' in source) issues.push(...source.issues);
+  if (issues.length || 'issues' in source) return err(issues);
+
+  const streamable = source.spec.kind === 'local' || source.spec.kind === 'sample';
+  const testRatio = stage === 2 && raw.stage2TestRatio !== undefined ? raw.stage2TestRatio : raw.testRatio ?? 0.2;
+  const config: BenchmarkConfig = {
+    stage,
+    source: source.spec,
+    loader: {
+      batchSize: raw.batchSize ?? 256,
+      workers: raw.dataloaderWorkers ?? defaults.workers,
+      prefetchFactor: raw.prefetchFactor ?? 2,
+      pinMemory: raw.pinMemory ?? false,
+      persistentWorkers: true,
+      streaming: streamable && stage !== 1 && (raw.streaming ?? true),
+      shuffle: true,
+      testRatio,
+      cacheMode: raw.inputCacheMode === 'memory' ? 'memory' : 'file',
+      devicePrefetch: raw.devicePrefetch ?? 3,
+      seed: raw.seed ?? 1,
+    },
+    training: {
+      preset, optimizer,
+      learningRate: raw.learningRatio ?? 0.01,
+      momentum: raw.momentum ?? 0.9,
+      beta1: raw.optimizerBeta1 ?? 0.9,
+      beta2: raw.optimizerBeta2 ?? 0.999,
+      eps: raw.optimizerEps ?? 1e-8,
+      weightDecay: raw.weightDecay ?? 0.01,
+      lrScheduler: stage === 3 ? mainScheduler : stage12Scheduler,
+      policyLossRatio: raw.policyLossRatio ?? 1,
+      valueLossRatio: stage === 3 ? raw.valueLossRatio ?? 1 : 0,
+      gradientClip: raw.gradientClip ?? 0,
+      gradientAccumulationSteps: raw.gradientAccumulationSteps ?? 1,
+      detectAnomaly: raw.detectAnomaly ?? false,
+      stage1PosWeight: raw.stage1PosWeight ?? 1,
+      stage2PosWeight: raw.stage2PosWeight ?? 1,
+      stage2GammaPos: raw.stage2GammaPos ?? 0,
+      stage2GammaNeg: raw.stage2GammaNeg ?? 0,
+      stage2Clip: raw.stage2Clip ?? 0,
+      stage2HiddenDim: raw.stage2HiddenDim ?? 128,
+      stage2HeadDropout: raw.stage2HeadDropout ?? 0,
+    },
+    compute: { ...device, threads: raw.threads ?? 'auto' },
+    warmupBatches: raw.warmupBatches ?? 10,
+    maxBatches: raw.fullEpoch ? null : raw.maxBatches ?? 100,
+    runValidation: raw.runValidation ?? false,
+    sampleRatio: raw.sampleRatio ?? null,
+    enableProfiling: raw.enableProfiling ?? false,
+    enableResourceMonitoring: raw.enableResourceMonitoring ?? false,
+    compilation: raw.compilation ?? false,
+  };
+  return ok({ config, warnings: [...notes(raw), ...source.warnings] });
+};
