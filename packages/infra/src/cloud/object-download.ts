@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { IoStatsRecorder } from './io-stats-recorder';
+import type { ObjectEntry, ObjectStore } from './object-store';
+
+/** A transfer that ended with fewer or more bytes than the listing promised; worth another try. @internal */
+export class SizeMismatchError extends Error {
+  readonly transient = true;
+  constructor(what: string, expected: number, got: number) {
+    super(`${what}: expected ${expected} bytes, received ${got}`);
+    this.name = 'SizeMismatchError';
+  }
+}
+
+/** Whether a complete copy of the object is already cached (same size). @internal */
+export const isCached = async (path: string, size: number): Promise<boolean> => {
+  const s = await stat(path).catch(() => null);
+  return s !== null && s.isFile() && s.size === size;
+};
+
+/** `s3://bucket/key` or `gs://bucket/key`, for messages. @internal */
+export const objectUrl = (store: ObjectStore, key: string): string => `${store.kind === 's3' ? 's3' : 'gs'}://${store.bucket}/${key}`;
+
+/**
+ * One attempt at fetching an object into `dest`: bytes go to a temporary sibling, the size is checked,
+ * then the file is renamed into place, so the cache never holds a partial object under its real name.
+ * @internal
+ */
+export const downloadOnce = async (store: ObjectStore, entry: ObjectEntry, dest: string, stats: IoStatsRecorder): Promise<void> => {
+  await mkdir(dirname(dest), { recursive: true });
+  const tmp = `${dest}.${randomBytes(6).toString('hex')}.part`;
+  const started = stats.startTransfer();
+  let received = 0;
+  try {
+    const body = await store.read(entry.key);
+    const counted = Readable.from(body, { objectMode: false }).on('data', (chunk: Uint8Array) => {
+      if (received === 0 && chunk.length > 0) stats.firstByte();
+      received += chunk.length;
+    });
+    await pipeline(counted, createWriteStream(tmp, { flags: 'wx' }));
+    if (received !== entry.size) throw new SizeMismatchError(objectUrl(store, entry.key), entry.size, received);
+    await rename(tmp, dest);
+  } catch (error) {
+    await unlink(tmp).catch(() => undefined);
+    throw error;
+  }
+  stats.finishTransfer(started, received);
+};

@@ -1,0 +1,19 @@
+/** One object found under a prefix. @internal */
+export interface ObjectEntry {
+  readonly key: string;
+  readonly size: number;
+}
+
+/**
+ * The two calls the object-storage source needs from S3 or GCS. Implementations make single attempts:
+ * retries, caching and statistics live around them, the same for both stores.
+ * @internal
+ */
+export interface ObjectStore {
+  readonly kind: 's3' | 'gcs';
+  readonly bucket: string;
+  /** every object whose key starts with `prefix`, all pages */
+  list(prefix: string): Promise<ObjectEntry[]>;
+  /** the object's bytes as a stream */
+  read(key: string): Promise<AsyncIterable<Uint8Array>>;
+}

@@ -1,0 +1,121 @@
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createS3Store } from './create-object-store';
+import { ObjectStoreDataSourceAdapter } from './object-store-data-source.adapter';
+import type { ObjectStore } from './object-store';
+import { startFaultProxy, type FaultProxy } from './testing/fault-proxy';
+import { startS3rver, S3RVER_CREDENTIALS, type S3rverHarness } from './testing/s3rver-harness';
+import { FIXTURES, fixtureBytes, listTree, objectOptions, tempDir, testDeps } from './testing/cloud-fixtures';
+import { stageReader } from './testing/stage-reader';
+
+const BUCKET = 'maou-data';
+
+describe('S3 object source against s3rver', () => {
+  let s3: S3rverHarness;
+  let proxy: FaultProxy;
+  let cache: string;
+
+  const store = async (endpoint = proxy.url): Promise<ObjectStore> => {
+    const r = await createS3Store(BUCKET, { endpoint, credentials: S3RVER_CREDENTIALS, region: 'us-east-1' });
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value;
+  };
+
+  beforeAll(async () => {
+    s3 = await startS3rver(BUCKET);
+    for (const [i, f] of FIXTURES.entries()) await s3.put(`runs/stage1/part${i}.feather`, await fixtureBytes(f.file));
+    await s3.put('runs/stage1/notes.txt', Buffer.from('not data'));
+    await s3.put('runs/other/part9.feather', await fixtureBytes(FIXTURES[0].file));
+    for (let i = 0; i < 20; i += 1) await s3.put(`many/stage1/obj${String(i).padStart(2, '0')}.feather`, await fixtureBytes(FIXTURES[i % 3].file));
+    proxy = await startFaultProxy(s3.address as AddressInfo);
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await s3.close();
+  });
+  beforeEach(async () => {
+    cache = await tempDir('s3');
+    proxy.rules.length = 0;
+  });
+  afterEach(() => rm(cache, { recursive: true, force: true }));
+
+  it('given objects under prefix/dataName, when prepared, then only .feather objects there are downloaded byte-identical', async () => {
+    const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
+    const shards = await source.shards();
+    expect(shards.map((s) => s.rows)).toEqual([40, 60, 50]);
+    expect(await listTree(cache)).toEqual(['stage1/part0.feather', 'stage1/part1.feather', 'stage1/part2.feather']);
+    for (const [i, f] of FIXTURES.entries()) {
+      expect((await readFile(join(cache, 'stage1', `part${i}.feather`))).equals(await fixtureBytes(f.file))).toBe(true);
+    }
+    const io = source.ioStats();
+    expect(io).toMatchObject({ source: 's3', objects: 3, retries: 0, cacheHits: 0 });
+    expect(io.bytes).toBe(shards.reduce((n, s) => n + s.bytes, 0));
+    expect(io.timeToFirstByteMs).toBeGreaterThanOrEqual(0);
+    expect(io.megabytesPerSecond).toBeGreaterThan(0);
+  });
+
+  it('given a filled cache, when a second run prepares, then every object is a cache hit and nothing is fetched', async () => {
+    await new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader)).shards();
+    const before = proxy.seen.filter((s) => s.startsWith('GET') && !s.includes('list-type')).length;
+    const second = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
+    expect((await second.shards()).length).toBe(3);
+    expect(second.ioStats()).toMatchObject({ objects: 0, bytes: 0, cacheHits: 3 });
+    expect(proxy.seen.filter((s) => s.startsWith('GET') && !s.includes('list-type')).length).toBe(before);
+  });
+
+  it('given a sample ratio and seed, when prepared, then floor(n·ratio) objects are chosen, the same for the same seed', async () => {
+    const pick = async (seed: number, dir: string): Promise<string[]> => {
+      const s = new ObjectStoreDataSourceAdapter(1, await store(s3.endpoint), objectOptions(dir, { prefix: 'many', sampleRatio: 0.25, seed }), testDeps(stageReader));
+      return (await s.shards()).map((x) => x.id);
+    };
+    const a = await pick(7, cache);
+    expect(a).toHaveLength(5);
+    expect(await pick(7, join(cache, 'again'))).toEqual(a);
+    expect(await pick(8, join(cache, 'other'))).not.toEqual(a);
+  });
+
+  it('given throttling, 5xx and a connection cut mid-body, when prepared, then it succeeds after retries with nothing partial left', async () => {
+    const part1 = (m: string, u: string): boolean => m === 'GET' && u.includes('part1.feather');
+    proxy.rules.push({ match: part1, times: 1, fault: { status: 503 } }, { match: part1, times: 1, fault: { cutAfterBytes: 5000 } });
+    proxy.rules.push({ match: (m, u) => m === 'GET' && u.includes('part2.feather'), times: 1, fault: { status: 429 } });
+    proxy.rules.push({ match: (m, u) => m === 'GET' && u.includes('list-type'), times: 1, fault: { status: 500 } });
+    const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
+    expect((await source.shards()).map((s) => s.rows)).toEqual([40, 60, 50]);
+    expect(source.ioStats().retries).toBe(4);
+    expect(await listTree(cache)).toEqual(['stage1/part0.feather', 'stage1/part1.feather', 'stage1/part2.feather']);
+    expect((await readFile(join(cache, 'stage1', 'part1.feather'))).equals(await fixtureBytes(FIXTURES[1].file))).toBe(true);
+  });
+
+  it('given an object that keeps failing, when prepared, then a clear error names bucket and object and the cache holds no partial file', async () => {
+    proxy.rules.push({ match: (m, u) => m === 'GET' && u.includes('part1.feather'), times: 100, fault: { cutAfterBytes: 3000 } });
+    const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
+    const r = await source.prepare();
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.kind).toBe('transfer');
+    expect(r.error.message).toMatch(/^s3:\/\/maou-data\/runs\/stage1\/part1\.feather: failed after 4 tries/);
+    await expect(source.shards()).rejects.toThrow('s3://maou-data/runs/stage1/part1.feather');
+    expect((await listTree(cache)).filter((f) => f.includes('part1') || f.endsWith('.part'))).toEqual([]);
+  });
+
+  it('given an empty prefix, when prepared, then the error names the location and the flags', async () => {
+    const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache, { dataName: 'nothing' }), testDeps(stageReader));
+    const r = await source.prepare();
+    expect(r.ok ? '' : r.error.message).toBe('no .feather objects under s3://maou-data/runs/nothing/ (check --input-bucket-name, --input-prefix, --input-data-name)');
+  });
+
+  it('given bundling with a small bundle size, when prepared twice, then rows are kept in fewer files and the bundle is reused', async () => {
+    const opts = objectOptions(cache, { enableBundling: true, bundleSizeGb: 30_000 / 2 ** 30 });
+    const first = new ObjectStoreDataSourceAdapter(1, await store(), opts, testDeps(stageReader));
+    const shards = await first.shards();
+    expect(shards.map((s) => s.rows)).toEqual([100, 50]);
+    expect(shards[0].path).toMatch(/stage1\.bundles\/bundle0_2files_[0-9a-f]{12}\.feather$/);
+    const cols = await first.read(shards[0]);
+    expect(cols.rows).toBe(100);
+    expect(cols.piecesInHand.reduce((a, b) => a + b, 0)).toBe(FIXTURES[0].handSum + FIXTURES[1].handSum);
+    const second = new ObjectStoreDataSourceAdapter(1, await store(), opts, testDeps(stageReader));
+    expect((await second.shards()).map((s) => s.path)).toEqual(shards.map((s) => s.path));
+    expect(second.ioStats().cacheHits).toBe(4);
+  });
+});

@@ -1,0 +1,30 @@
+/** mulberry32: a small, well-mixed 32-bit generator; the same seed gives the same stream on every platform. @internal */
+export const mulberry32 = (seed: number): (() => number) => {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+};
+
+/**
+ * Picks `max(1, floor(n · ratio))` items (ratio clamped to [0.01, 1], as maou does) with a seeded partial
+ * Fisher–Yates shuffle, then returns them in their original order so cache layout does not depend on the draw.
+ * Items are expected sorted, so the choice depends on the seed only, not on listing order.
+ * @internal
+ */
+export const seededSample = <T>(items: readonly T[], ratio: number | null, seed: number): T[] => {
+  if (ratio === null || ratio >= 1 || items.length === 0) return [...items];
+  const r = Math.min(1, Math.max(0.01, ratio));
+  const k = Math.max(1, Math.floor(items.length * r));
+  const idx = items.map((_, i) => i);
+  const random = mulberry32(seed);
+  for (let i = 0; i < k; i += 1) {
+    const j = i + Math.floor(random() * (idx.length - i));
+    [idx[i], idx[j]] = [idx[j], idx[i]];
+  }
+  return idx.slice(0, k).sort((x, y) => x - y).map((i) => items[i]);
+};
