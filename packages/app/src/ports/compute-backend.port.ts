@@ -8,6 +8,17 @@ export interface BackendInfo {
   readonly device: string;
   /** e.g. wasm fast-gradient kernels, software GPU adapter */
   readonly notes: readonly string[];
+  /** the GPU adapter a WebGPU backend runs on; absent for other backends */
+  readonly gpuAdapter?: GpuAdapterInfo;
+}
+
+/** A WebGPU adapter as the driver names it; `softwareFallback` is true for CPU drivers (lavapipe). @public */
+export interface GpuAdapterInfo {
+  readonly vendor: string;
+  readonly architecture: string;
+  readonly device: string;
+  readonly description: string;
+  readonly softwareFallback: boolean;
 }
 
 /** Makes a tfjs backend active in this process. @public */

@@ -11,6 +11,8 @@ export interface DataLoaderPort {
   /** how the loader reads: streaming or map-style, workers, cache mode */
   describe(): Readonly<Record<string, unknown>>;
   iterate(split: Split, epoch: number): AsyncIterableIterator<HostBatch>;
+  /** Optional: hands a consumed batch's memory back for reuse (pinned pool); the batch must not be read after. */
+  release?(batch: HostBatch): void;
   close(): Promise<void>;
 }
 

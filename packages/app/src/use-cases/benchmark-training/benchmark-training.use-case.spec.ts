@@ -1,0 +1,105 @@
+import 'reflect-metadata';
+import '@tensorflow/tfjs-backend-cpu';
+import type { BenchmarkConfig, HostBatch, Stage3Columns } from '@maou/bench-domain';
+import { FakeClock, MemoryLogger } from '../../testing';
+import type { Trainer } from '../../engine/trainer';
+import type { DataLoaderPort } from '../../ports/data-loader.port';
+import type { DataSourcePort } from '../../ports/data-source.port';
+import { BenchmarkTrainingUseCase } from './benchmark-training.use-case';
+
+// Edges faked: a loader of N batches whose data wait and a trainer whose phases advance a fake clock.
+const batch = (size: number): HostBatch => ({ stage: 3, size, boardIds: new Int32Array(size * 81), hands: new Float32Array(size * 14),
+  targets: { stage: 3, moveLabel: new Float32Array(size * 1496), resultValue: new Float32Array(size) } });
+
+const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => number }) => {
+  const clock = new FakeClock();
+  let step = 0;
+  const trainer: Trainer = {
+    stage: 3, parameterCount: 1_912_505, multiplyAddsPerSample: 11_519_872,
+    async step() {
+      const ms = opts.stepMs(step++);
+      clock.advance(ms);
+      return { loss: 5 - step * 0.01, numTensors: 10, phasesMs: { hostToDevice: ms * 0.1, forward: ms * 0.3, loss: ms * 0.1, backward: ms * 0.4, optimizer: ms * 0.05 } };
+    },
+    async evaluate() {
+      clock.advance(5);
+      return { loss: 4, metrics: { policy_top1: 0.25 }, phasesMs: { hostToDevice: 1, forward: 3, loss: 1 } };
+    },
+    currentLearningRate: () => 0.01,
+    dispose: () => undefined,
+  };
+  const loader: DataLoaderPort = {
+    batchesPerEpoch: { train: opts.batches, validation: 3 }, samplesPerEpoch: { train: opts.batches * 8, validation: 24 },
+    describe: () => ({ mode: 'fake' }),
+    async *iterate(split) {
+      const n = split === 'train' ? opts.batches : 3;
+      for (let i = 0; i < n; i++) {
+        clock.advance(opts.waitMs);
+        yield batch(8);
+      }
+    },
+    close: async () => undefined,
+  };
+  const source: DataSourcePort = { stage: 3, describe: () => 'fake', shards: async () => [], read: async () => ({}) as Stage3Columns, ioStats: () => null };
+  const useCase = new BenchmarkTrainingUseCase(clock, new MemoryLogger(),
+    { activate: async () => ({ name: 'cpu', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }) },
+    { open: async () => source }, { create: async () => loader }, () => trainer,
+    { start: () => undefined, stop: async () => [] },
+    { describe: () => ({ node: 'v20', platform: 'linux', arch: 'x64', cpus: 2, cpu_model: 'test', memory_bytes: 1, tfjs_version: '4.22.0', maou_bench_version: '0.1.0' }) });
+  return useCase;
+};
+
+const config = (over: Partial<BenchmarkConfig> = {}): BenchmarkConfig => ({
+  stage: 3, source: { kind: 'local', paths: ['x'] },
+  loader: { batchSize: 8, workers: 0, prefetchFactor: 2, pinMemory: false, persistentWorkers: true, streaming: false, shuffle: true, testRatio: 0.2, cacheMode: 'file', devicePrefetch: 0, seed: 1 },
+  training: { preset: 'lite', optimizer: 'adamw', learningRate: 0.01, momentum: 0.9, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01, lrScheduler: 'warmup_cosine_decay',
+    policyLossRatio: 1, valueLossRatio: 1, gradientClip: 0, gradientAccumulationSteps: 1, detectAnomaly: false, stage1PosWeight: 1, stage2PosWeight: 1, stage2GammaPos: 0, stage2GammaNeg: 0, stage2Clip: 0, stage2HiddenDim: 128, stage2HeadDropout: 0 },
+  compute: { backend: 'cpu', deviceIndex: 0, threads: 'auto' },
+  warmupBatches: 2, maxBatches: 10, runValidation: false, sampleRatio: null, enableProfiling: false, enableResourceMonitoring: false, compilation: false, ...over,
+});
+
+describe('BenchmarkTrainingUseCase', () => {
+  it('given a slow first batch, then warm-up is excluded from throughput and the phases tile each batch', async () => {
+    const r = await setup({ batches: 50, waitMs: 10, stepMs: (i) => (i === 0 ? 1000 : 90) }).execute({ config: config() });
+    if (!r.ok) throw new Error(r.error.message);
+    const { report } = r.value;
+    const m = report.training_metrics;
+    expect(m.total_batches).toBe(10);
+    expect(m.measured_batches).toBe(8);
+    expect(m.batch_ms.mean).toBeCloseTo(100, 9);
+    expect(m.samples_per_second).toBeCloseTo(80, 9);
+    expect(m.phase_share.dataWait).toBeCloseTo(0.1, 9);
+    for (const b of report.batches) expect(Object.values(b.phases).reduce((a, x) => a + x, 0)).toBeCloseTo(b.wallMs, 9);
+    expect(report.epoch_estimate.predicted_ms).toBeCloseTo(1010 + 100 + 100 * 48, 6);
+    expect(report.model.parameters).toBe(1_912_505);
+  });
+
+  it('given a capped run, then the prediction matches a full-epoch run of the same steady process', async () => {
+    const step = (i: number): number => (i < 3 ? 400 : 100);
+    const capped = await setup({ batches: 60, waitMs: 0, stepMs: step }).execute({ config: config({ maxBatches: 20, warmupBatches: 3 }) });
+    const full = await setup({ batches: 60, waitMs: 0, stepMs: step }).execute({ config: config({ maxBatches: null, warmupBatches: 3 }) });
+    if (!capped.ok || !full.ok) throw new Error('expected ok');
+    const actual = full.value.report.batches.reduce((a, b) => a + b.wallMs, 0);
+    expect(capped.value.report.epoch_estimate.predicted_ms).toBeCloseTo(actual, 6);
+  });
+
+  it('given --run-validation, then an inference pass is reported with its own metrics', async () => {
+    const r = await setup({ batches: 20, waitMs: 0, stepMs: () => 50 }).execute({ config: config({ runValidation: true }) });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.report.validation_metrics).toMatchObject({ batches: 3, samples: 24, loss: 4, metrics: { policy_top1: 0.25 } });
+  });
+
+  it('given a loader of one batch, then a typed too-few-batches error', async () => {
+    const r = await setup({ batches: 1, waitMs: 0, stepMs: () => 50 }).execute({ config: config() });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toMatchObject({ kind: 'too-few-batches', message: expect.stringMatching(/--batch-size/) });
+  });
+
+  it('given a sample ratio on a cloud source, then the estimation scales batches, not the warm-up', async () => {
+    const cloud = { kind: 's3' as const, bucket: 'b', prefix: 'p', dataName: 'd', localCacheDir: '/c', maxWorkers: 1, enableBundling: false, bundleSizeGb: 1 };
+    const r = await setup({ batches: 30, waitMs: 0, stepMs: () => 100 }).execute({ config: config({ source: cloud, sampleRatio: 0.5 }) });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.report.estimation?.full_samples_per_epoch).toBe(480);
+    expect(r.value.report.estimation?.full_epoch_ms).toBeCloseTo(200 + 100 * 58, 6);
+  });
+});

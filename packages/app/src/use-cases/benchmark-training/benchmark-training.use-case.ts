@@ -1,0 +1,127 @@
+import { inject, injectable } from 'tsyringe';
+import {
+  REPORT_SCHEMA_VERSION, buildChromeTrace, clampWarmup, computeTrainingMetrics, detectSteadyStart, err, estimateEpoch,
+  estimateFromSample, ok, recommend, summarizeResources, type BenchmarkTrainingReport, type Result, type TraceEvent,
+} from '@maou/bench-domain';
+import type { ClockPort } from '../../ports/clock.port';
+import type { ComputeBackendPort } from '../../ports/compute-backend.port';
+import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
+import type { DataSourceFactoryPort } from '../../ports/data-source-factory.port';
+import type { EnvironmentPort } from '../../ports/environment.port';
+import type { LoggerPort } from '../../ports/logger.port';
+import type { ResourceMonitorPort } from '../../ports/resource-monitor.port';
+import { TOKENS } from '../../ports/tokens';
+import type { TrainerFactory } from '../../engine/trainer';
+import { during, StepFailure, type BenchmarkTrainingError } from './benchmark-training.errors';
+import type { BenchmarkTrainingInput } from './benchmark-training.input';
+import { flattenConfig } from './report-config';
+import { summarizeProfile } from './profile-summary';
+import { runTrainingPass } from './training-pass';
+import { runValidationPass } from './validation-pass';
+
+/** The report plus the Chrome trace of the measured batches when profiling was on. @public */
+export interface BenchmarkTrainingOutput {
+  readonly report: BenchmarkTrainingReport;
+  readonly trace: { traceEvents: TraceEvent[] } | null;
+}
+
+const MONITOR_INTERVAL_MS = 250;
+const PROFILED_BATCHES = 3;
+
+/**
+ * A timed single-epoch dry run: datasource → loader → network → loss → optimiser, warm-up and measured batches,
+ * optional validation pass, estimates and recommendations. Nothing is saved but the report.
+ * @public
+ */
+@injectable()
+export class BenchmarkTrainingUseCase {
+  constructor(
+    @inject(TOKENS.Clock) private readonly clock: ClockPort,
+    @inject(TOKENS.Logger) private readonly logger: LoggerPort,
+    @inject(TOKENS.ComputeBackend) private readonly compute: ComputeBackendPort,
+    @inject(TOKENS.DataSourceFactory) private readonly sources: DataSourceFactoryPort,
+    @inject(TOKENS.DataLoaderFactory) private readonly loaders: DataLoaderFactoryPort,
+    @inject(TOKENS.TrainerFactory) private readonly createTrainer: TrainerFactory,
+    @inject(TOKENS.ResourceMonitor) private readonly monitor: ResourceMonitorPort,
+    @inject(TOKENS.Environment) private readonly environment: EnvironmentPort,
+  ) {}
+
+  async execute(input: BenchmarkTrainingInput): Promise<Result<BenchmarkTrainingOutput, BenchmarkTrainingError>> {
+    try {
+      return ok(await this.run(input));
+    } catch (e) {
+      if (e instanceof StepFailure) return err(e.error);
+      throw e;
+    }
+  }
+
+  private async run({ config, warnings = [], onBatch }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
+    const log = this.logger.child({ useCase: 'benchmark-training' });
+    for (const w of warnings) log.warn({ note: w }, 'option note');
+    const backend = await during('backend-unavailable', () => this.compute.activate(config.compute));
+    log.info({ backend: backend.name, threads: backend.threads, device: backend.device }, 'backend ready');
+    const source = await during('datasource', () => this.sources.open(config.source, config.stage, config.sampleRatio));
+    const loader = await during('datasource', () => this.loaders.create(source, config.loader));
+    const trainBatches = loader.batchesPerEpoch.train;
+    const planned = config.maxBatches === null ? trainBatches : Math.min(config.maxBatches, trainBatches);
+    if (planned < 2) {
+      await loader.close();
+      throw new StepFailure({ kind: 'too-few-batches', message: `the training split yields ${trainBatches} batch(es) of ${config.loader.batchSize}; at least 2 are needed (lower --batch-size or add data)` });
+    }
+    const warmup = clampWarmup(config.warmupBatches, planned);
+    if (warmup !== config.warmupBatches) log.warn({ requested: config.warmupBatches, used: warmup, planned }, 'warm-up clamped to leave two measured batches');
+    const trainer = this.createTrainer({ stage: config.stage, training: config.training, totalSteps: trainBatches, seed: config.loader.seed });
+    try {
+      return await this.measure(config, warnings, { loader, trainer, source, backend, planned, warmup, onBatch });
+    } finally {
+      trainer.dispose();
+      await loader.close();
+    }
+  }
+
+  private async measure(
+    config: BenchmarkTrainingInput['config'], warnings: readonly string[],
+    ctx: { loader: Awaited<ReturnType<DataLoaderFactoryPort['create']>>; trainer: ReturnType<TrainerFactory>; source: Awaited<ReturnType<DataSourceFactoryPort['open']>>;
+      backend: Awaited<ReturnType<ComputeBackendPort['activate']>>; planned: number; warmup: number; onBatch: BenchmarkTrainingInput['onBatch'] },
+  ): Promise<BenchmarkTrainingOutput> {
+    const { loader, trainer, source, backend, planned, warmup } = ctx;
+    const profile = new Set(config.enableProfiling ? Array.from({ length: Math.min(PROFILED_BATCHES, planned - warmup) }, (_, i) => warmup + i) : []);
+    if (config.enableResourceMonitoring) this.monitor.start(MONITOR_INTERVAL_MS);
+    const pass = await during('training-failed', () => runTrainingPass({
+      batches: loader.iterate('train', 0), trainer, clock: this.clock, planned, warmup, profile, onBatch: (t) => ctx.onBatch?.(t, planned),
+    }));
+    const samples = config.enableResourceMonitoring ? await this.monitor.stop() : null;
+    const validation = config.runValidation
+      ? await during('training-failed', () => runValidationPass(loader.iterate('validation', 0), trainer, this.clock, config.maxBatches ?? Number.MAX_SAFE_INTEGER))
+      : null;
+    if (pass.timings.length < 2) throw new StepFailure({ kind: 'too-few-batches', message: `the loader produced ${pass.timings.length} batch(es); at least 2 are needed` });
+    const steady = detectSteadyStart(pass.timings.map((t) => t.wallMs), warmup);
+    const timings = pass.timings.map((t) => ({ ...t, warmup: t.index < steady }));
+    const metrics = computeTrainingMetrics(timings, steady, warmup);
+    const epoch = estimateEpoch(metrics, loader.batchesPerEpoch.train, loader.samplesPerEpoch.train);
+    const resources = samples ? summarizeResources(samples, MONITOR_INTERVAL_MS) : null;
+    const host = this.environment.describe();
+    const report: BenchmarkTrainingReport = {
+      schema_version: REPORT_SCHEMA_VERSION,
+      command: 'benchmark-training',
+      created_at: this.clock.wallTime().toISOString(),
+      stage: config.stage,
+      model: { preset: config.training.preset, parameters: trainer.parameterCount, multiply_adds_per_sample: trainer.multiplyAddsPerSample },
+      config: { ...flattenConfig(config), notes: warnings },
+      environment: { ...host, backend: backend.name, backend_version: backend.version, threads: backend.threads, device: backend.device, backend_notes: backend.notes },
+      data_load_method: { source: source.describe(), ...loader.describe(), batches_per_epoch: loader.batchesPerEpoch, samples_per_epoch: loader.samplesPerEpoch },
+      io: source.ioStats() as Record<string, unknown> | null,
+      training_metrics: metrics,
+      validation_metrics: validation,
+      epoch_estimate: epoch,
+      estimation: config.sampleRatio !== null && config.source.kind !== 'local' && config.source.kind !== 'sample' ? estimateFromSample(metrics, epoch, config.sampleRatio) : null,
+      recommendations: recommend({ metrics, epoch, resources, settings: {
+        batchSize: config.loader.batchSize, workers: config.loader.workers, prefetchFactor: config.loader.prefetchFactor, pinMemory: config.loader.pinMemory,
+        devicePrefetch: config.loader.devicePrefetch, backend: backend.name, threads: backend.threads, cores: host.cpus, warmupBatches: warmup } }),
+      resources,
+      profile: config.enableProfiling && pass.kernels.length ? summarizeProfile(pass.kernels) : null,
+      batches: timings,
+    };
+    return { report, trace: config.enableProfiling ? buildChromeTrace(timings, pass.kernels) : null };
+  }
+}

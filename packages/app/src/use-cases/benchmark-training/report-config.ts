@@ -1,0 +1,17 @@
+import type { BenchmarkConfig } from '@maou/bench-domain';
+
+/** The configuration as a flat record for the report; cloud credentials never live in the config. */
+export const flattenConfig = (c: BenchmarkConfig): Record<string, unknown> => ({
+  stage: c.stage,
+  source: c.source.kind,
+  ...Object.fromEntries(Object.entries(c.loader).map(([k, v]) => [`loader.${k}`, v])),
+  ...Object.fromEntries(Object.entries(c.training).map(([k, v]) => [`training.${k}`, v])),
+  'compute.backend': c.compute.backend,
+  'compute.threads': c.compute.threads,
+  warmup_batches: c.warmupBatches,
+  max_batches: c.maxBatches,
+  run_validation: c.runValidation,
+  sample_ratio: c.sampleRatio,
+  enable_profiling: c.enableProfiling,
+  enable_resource_monitoring: c.enableResourceMonitoring,
+});

@@ -1,0 +1,49 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { closePhases, type BatchTiming, type HostBatch, type PhaseKernels } from '@maou/bench-domain';
+import type { ClockPort } from '../../ports/clock.port';
+import type { Trainer } from '../../engine/trainer';
+import { profileStep } from './kernel-profiler';
+
+/** What one pass needs. */
+export interface TrainingPassInput {
+  readonly batches: AsyncIterator<HostBatch>;
+  readonly trainer: Trainer;
+  readonly clock: ClockPort;
+  readonly planned: number;
+  readonly warmup: number;
+  /** batch indices to profile kernel by kernel */
+  readonly profile: ReadonlySet<number>;
+  readonly onBatch?: (timing: BatchTiming) => void;
+}
+
+/**
+ * Runs training batches back to back. A batch's wall time runs from the end of the previous batch to the end of
+ * its own step, so the batches tile the pass and data waits are counted where they happen.
+ */
+export const runTrainingPass = async (input: TrainingPassInput): Promise<{ timings: BatchTiming[]; kernels: PhaseKernels[]; startMs: number }> => {
+  const { batches, trainer, clock, planned, warmup, profile } = input;
+  const timings: BatchTiming[] = [];
+  const kernels: PhaseKernels[] = [];
+  const startMs = clock.now();
+  let prev = startMs;
+  for (let index = 0; index < planned; index++) {
+    const next = await batches.next();
+    if (next.done) break;
+    const dataWait = clock.now() - prev;
+    let step;
+    if (profile.has(index)) {
+      const profiled = await profileStep(index, clock, (c) => trainer.step(next.value, c));
+      step = profiled.result;
+      kernels.push(...profiled.phases);
+    } else {
+      step = await trainer.step(next.value, clock);
+    }
+    const end = clock.now();
+    const closed = closePhases(end - prev, { dataWait, ...step.phasesMs });
+    const timing: BatchTiming = { index, warmup: index < warmup, samples: next.value.size, startMs: prev - startMs, ...closed, loss: step.loss, numTensors: tf.memory().numTensors };
+    timings.push(timing);
+    input.onBatch?.(timing);
+    prev = end;
+  }
+  return { timings, kernels, startMs };
+};
