@@ -1,0 +1,18 @@
+import type { BenchmarkCompareReport, BenchmarkTrainingReport, Result } from '@maou/bench-domain';
+import { writeFileAtomic, type ReportWriteError, type WrittenReport } from './atomic-write';
+import { compareReportPage } from './compare-report-page';
+import { dataloaderReportPage, type DataloaderReportInput } from './dataloader-report-page';
+import { renderReportPage } from './render-report-page';
+import { trainingReportPage } from './training-report-page';
+
+/** Writes the `benchmark-training` HTML report (self-contained, atomic). @public */
+export const writeTrainingHtmlReport = (report: BenchmarkTrainingReport, path: string): Promise<Result<WrittenReport, ReportWriteError>> =>
+  writeFileAtomic(path, renderReportPage(trainingReportPage(report)));
+
+/** Writes the `benchmark-dataloader` HTML report (self-contained, atomic). @public */
+export const writeDataloaderHtmlReport = (result: DataloaderReportInput, path: string): Promise<Result<WrittenReport, ReportWriteError>> =>
+  writeFileAtomic(path, renderReportPage(dataloaderReportPage(result)));
+
+/** Writes the `benchmark-compare` HTML report (self-contained, atomic). @public */
+export const writeCompareHtmlReport = (result: BenchmarkCompareReport, path: string): Promise<Result<WrittenReport, ReportWriteError>> =>
+  writeFileAtomic(path, renderReportPage(compareReportPage(result)));

@@ -1,0 +1,38 @@
+import type { BenchmarkTrainingReport } from '@maou/bench-domain';
+import { formatInterval, formatMs, round } from './chart-format';
+import type { ChartSpec, ReportPage } from './report-page';
+import { epochChart, recommendationsTable, resourcesChart } from './training-summary-charts';
+import { batchTimeChart, phaseBreakdownChart, throughputChart } from './training-timing-charts';
+
+const facts = (r: BenchmarkTrainingReport): (readonly [string, string])[] => {
+  const m = r.training_metrics;
+  const [lo, hi] = m.samples_per_second_ci95;
+  return [
+    ['model', `${r.model.preset} (${r.model.parameters.toLocaleString('en')} parameters)`],
+    ['stage', String(r.stage)],
+    ['backend', `${r.environment.backend} ${r.environment.backend_version} on ${r.environment.device}`],
+    ['batch size', String(m.batch_size)],
+    ['throughput', `${round(m.samples_per_second, 1)} samples/s [${round(lo, 1)}, ${round(hi, 1)}]`],
+    ['batch time (median)', `${round(m.batch_ms.median, 2)} ms (p90 ${round(m.batch_ms.p90, 2)} ms)`],
+    ['measured batches', `${m.measured_batches} of ${m.total_batches}`],
+    ['epoch estimate', `${formatMs(r.epoch_estimate.predicted_ms)} ${formatInterval(...r.epoch_estimate.predicted_ms_ci95)}`],
+    ['loss', `${round(m.initial_loss, 4)} → ${round(m.final_loss, 4)}`],
+    ['host', `${r.environment.cpu_model} ×${r.environment.cpus}, node ${r.environment.node}`],
+  ];
+};
+
+/** The page of a `benchmark-training` report: charts that have data, plus the recommendations. @public */
+export const trainingReportPage = (report: BenchmarkTrainingReport): ReportPage => {
+  const charts: ChartSpec[] = [];
+  if (report.batches.length > 0) charts.push(batchTimeChart(report), phaseBreakdownChart(report), throughputChart(report));
+  charts.push(epochChart(report));
+  if (report.resources && report.resources.timeline.length > 0) charts.push(resourcesChart(report.resources));
+  return {
+    title: `maou benchmark-training: ${report.model.preset}`,
+    subtitle: `Stage ${report.stage}, run at ${report.created_at}. Only steady-state batches count towards the statistics.`,
+    facts: facts(report),
+    charts,
+    tables: [recommendationsTable(report)],
+    payload: report,
+  };
+};
