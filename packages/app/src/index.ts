@@ -5,6 +5,7 @@ export * from './ports/data-loader.port';
 export * from './ports/compute-backend.port';
 export * from './ports/resource-monitor.port';
 export * from './ports/calibration-store.port';
+export * from './ports/progress.port';
 export * from './ports/tokens';
 export * from './engine/trainer';
 export * from './engine/tfjs-trainer';

@@ -10,4 +10,5 @@ export const TOKENS = {
   ComputeBackend: Symbol.for('maou.ComputeBackendPort'),
   ResourceMonitor: Symbol.for('maou.ResourceMonitorPort'),
   CalibrationStore: Symbol.for('maou.CalibrationStorePort'),
+  Progress: Symbol.for('maou.ProgressPort'),
 } as const;
