@@ -1,0 +1,28 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Test-only helpers shared by the arrow, npy and datasource specs. @internal */
+export const FIXTURES = join(__dirname, '../../fixtures');
+
+interface VectorPosition {
+  readonly sfen: string;
+  readonly hcp_hex: string;
+  readonly boardIdPositions: number[][];
+  readonly piecesInHand: number[];
+  readonly legal: [string, number, number][];
+}
+
+/** maou-test-vectors.json (kept next to the domain specs). @internal */
+export const loadVectors = (): VectorPosition[] =>
+  JSON.parse(readFileSync(join(__dirname, '../../../domain/src/shogi/testdata/maou-test-vectors.json'), 'utf8')).positions;
+
+/** Whether `python3 -c "import pyarrow"` works; specs that need it skip with a message otherwise. @internal */
+export const pyarrowAvailable = (): boolean => spawnSync('python3', ['-c', 'import pyarrow, numpy'], { encoding: 'utf8' }).status === 0;
+
+/** Runs a Python snippet with argv and returns its stdout parsed as JSON. @internal */
+export const runPythonJson = <T>(code: string, args: readonly string[]): T => {
+  const r = spawnSync('python3', ['-c', code, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`python3 failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+};
