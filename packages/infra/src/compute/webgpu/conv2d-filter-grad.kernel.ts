@@ -1,0 +1,103 @@
+import {
+  backend_util, Conv2DBackpropFilter, getKernel, registerKernel, unregisterKernel,
+  type Conv2DBackpropFilterAttrs, type KernelBackend, type KernelConfig, type NamedAttrMap,
+  type NamedTensorInfoMap, type TensorInfo,
+} from '@tensorflow/tfjs-core';
+
+/** Enough 32x32 matmul tiles to fill a large GPU (an H100 has 132 SMs). */
+const TARGET_TILES = 1024;
+/** Below this many rows per chunk, splitting costs more than it gains. */
+const MIN_ROWS_PER_CHUNK = 256;
+
+type Run = (name: string, inputs: NamedTensorInfoMap, attrs?: object) => TensorInfo;
+
+/**
+ * Number of batch chunks the reduction over (batch, row, column) is split into: the stock tfjs
+ * matmul puts one 32x32 output tile per workgroup, and a filter gradient has a small output
+ * (kh*kw*Ci x Co) with a long reduction, so without a split a big GPU runs only a few workgroups.
+ * @public
+ */
+export function chunksFor(batch: number, rowsPerSample: number, k: number, co: number): number {
+  const tiles = Math.ceil(k / 32) * Math.ceil(co / 32);
+  let best = 1;
+  for (let s = 1; s <= batch; s += 1) {
+    if (batch % s !== 0 || (batch / s) * rowsPerSample < MIN_ROWS_PER_CHUNK) continue;
+    best = s;
+    if (s * tiles >= TARGET_TILES) break;
+  }
+  return best;
+}
+
+/**
+ * Filter gradient as im2col + one batched matrix product, built from the backend's own kernels.
+ * The stock webgpu shader gives each thread one filter element and loops over every
+ * (batch, row, column) serially: on lavapipe and on an H100 it is the slowest kernel of a step.
+ * @public
+ */
+export function conv2dFilterGradient(backend: KernelBackend, backendName: string,
+  inputs: { x: TensorInfo; dy: TensorInfo }, attrs: Conv2DBackpropFilterAttrs): TensorInfo {
+  const kernel = (name: string) => getKernel(name, backendName);
+  const run: Run = (name, ins, at = {}) =>
+    kernel(name).kernelFunc({ inputs: ins, backend, attrs: at as NamedAttrMap }) as TensorInfo;
+  const temps: TensorInfo[] = [];
+  const keep = (t: TensorInfo): TensorInfo => (temps.push(t), t);
+  const { x, dy } = inputs;
+  const [batch, , , ci] = x.shape as [number, number, number, number];
+  const info = backend_util.computeConv2DInfo(x.shape as [number, number, number, number], attrs.filterShape,
+    attrs.strides, 1, attrs.pad, attrs.dimRoundingMode, false, 'channelsLast');
+  const { filterHeight: kh, filterWidth: kw, outHeight: oh, outWidth: ow, strideHeight: sh, strideWidth: sw } = info;
+  const co = info.outChannels;
+  const { top, bottom, left, right } = info.padInfo;
+  const padded = top + bottom + left + right > 0
+    ? keep(run('PadV2', { x }, { paddings: [[0, 0], [top, bottom], [left, right], [0, 0]], constantValue: 0 }))
+    : x;
+  const identity = kh === 1 && kw === 1 && sh === 1 && sw === 1 && padded.shape[1] === oh && padded.shape[2] === ow;
+  const taps: TensorInfo[] = [];
+  if (identity) taps.push(padded);
+  for (let i = 0; !identity && i < kh; i += 1) {
+    for (let j = 0; j < kw; j += 1) {
+      taps.push(keep(run('StridedSlice', { x: padded }, {
+        begin: [0, i, j, 0], end: [batch, i + (oh - 1) * sh + 1, j + (ow - 1) * sw + 1, ci], strides: [1, sh, sw, 1],
+        beginMask: 0, endMask: 0, ellipsisMask: 0, newAxisMask: 0, shrinkAxisMask: 0,
+      })));
+    }
+  }
+  // Channel order (i, j, ci) is the filter's [kh, kw, ci] order.
+  const cols = taps.length === 1 ? taps[0] : keep(run('Concat', Object.fromEntries(taps.map((t, n) => [n, t])), { axis: 3 }));
+  const k = kh * kw * ci;
+  const chunks = chunksFor(batch, oh * ow, k, co);
+  const rows = (batch / chunks) * oh * ow;
+  const a = keep(run('Reshape', { x: cols }, { shape: [chunks, rows, k] }));
+  const b = keep(run('Reshape', { x: dy }, { shape: [chunks, rows, co] }));
+  const partial = keep(run('BatchMatMul', { a, b }, { transposeA: true, transposeB: false }));
+  const summed = chunks > 1 ? keep(run('Sum', { x: partial }, { axis: [0], keepDims: false })) : partial;
+  const out = run('Reshape', { x: summed }, { shape: attrs.filterShape });
+  for (const t of temps) backend.disposeData(t.dataId);
+  return out;
+}
+
+/**
+ * Replaces `backendName`'s Conv2DBackpropFilter with {@link conv2dFilterGradient}; returns a function
+ * that puts the stock kernel back. Dilated or NCHW convolutions (unused by our networks) keep the
+ * stock kernel.
+ * @public
+ */
+export function registerFastFilterGradient(backendName: string): () => void {
+  const stock = getKernel(Conv2DBackpropFilter, backendName);
+  if (!stock) return () => undefined;
+  unregisterKernel(Conv2DBackpropFilter, backendName);
+  const fast: KernelConfig = {
+    kernelName: Conv2DBackpropFilter,
+    backendName,
+    kernelFunc: ({ inputs, backend, attrs }) => {
+      const at = attrs as unknown as Conv2DBackpropFilterAttrs;
+      if (at.dataFormat === 'NCHW') return stock.kernelFunc({ inputs, backend, attrs });
+      return conv2dFilterGradient(backend as KernelBackend, backendName, inputs as unknown as { x: TensorInfo; dy: TensorInfo }, at);
+    },
+  };
+  registerKernel(fast);
+  return () => {
+    unregisterKernel(Conv2DBackpropFilter, backendName);
+    registerKernel(stock);
+  };
+}

@@ -1,0 +1,96 @@
+import { createRequire } from 'node:module';
+import * as tf from '@tensorflow/tfjs-core';
+import type { BackendInfo, GpuAdapterInfo } from '@maou/bench-app';
+import { err, ok, type ComputeConfig, type Result } from '@maou/bench-domain';
+import { registerFastFilterGradient } from './conv2d-filter-grad.kernel';
+import { isSoftwareAdapter, loadDawn, type DawnAdapter } from './dawn-runtime';
+import { defaultVulkanSearch, describeNoAdapter, diagnoseVulkan } from './vulkan-diagnosis';
+
+/** Knobs for measurements and tests; the CLI uses the defaults. @public */
+export interface WebgpuStartOptions {
+  /** Dawn toggles, e.g. `backend=vulkan` (see the `webgpu` npm README) */
+  readonly dawnFlags?: readonly string[];
+  /** false keeps tfjs's stock Conv2DBackpropFilter shader (for A/B timing) */
+  readonly fastKernels?: boolean;
+}
+
+interface WebgpuModule {
+  WebGPUBackend: new (device: unknown, adapterInfo?: unknown) => tf.KernelBackend;
+}
+
+const load = createRequire(__filename);
+const NAME = 'webgpu';
+let restoreStock: (() => void) | undefined;
+
+const adapterInfo = (adapter: DawnAdapter): GpuAdapterInfo => ({
+  vendor: adapter.info.vendor, architecture: adapter.info.architecture, device: adapter.info.device,
+  description: adapter.info.description, softwareFallback: isSoftwareAdapter(adapter),
+});
+
+/** The same device request as tfjs-backend-webgpu's own factory, on the adapter we already hold. */
+async function createBackend(adapter: DawnAdapter): Promise<tf.KernelBackend> {
+  const module = load('@tensorflow/tfjs-backend-webgpu') as WebgpuModule;
+  const limits = adapter.limits;
+  const device = await adapter.requestDevice({
+    requiredFeatures: adapter.features.has('timestamp-query') ? ['timestamp-query'] : [],
+    requiredLimits: {
+      maxComputeWorkgroupStorageSize: limits.maxComputeWorkgroupStorageSize,
+      maxComputeWorkgroupsPerDimension: limits.maxComputeWorkgroupsPerDimension,
+      maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize,
+      maxBufferSize: limits.maxBufferSize,
+      maxComputeWorkgroupSizeX: limits.maxComputeWorkgroupSizeX,
+      maxComputeInvocationsPerWorkgroup: limits.maxComputeInvocationsPerWorkgroup,
+    },
+  });
+  return new module.WebGPUBackend(device, adapter.info);
+}
+
+/**
+ * Starts tfjs's WebGPU backend on Dawn (Vulkan on Linux: NVIDIA's driver, or lavapipe without a GPU).
+ * With `backend: 'auto'` a software adapter is refused, since wasm is faster on the CPU; naming
+ * `webgpu` accepts it. Errors name what is missing (package, Vulkan loader, driver, libglvnd).
+ * @public
+ */
+export async function startWebgpuBackend(config: ComputeConfig, options: WebgpuStartOptions = {}): Promise<Result<BackendInfo, string>> {
+  const gpu = loadDawn(options.dawnFlags ?? []);
+  if (!gpu.ok) return gpu;
+  const adapter = await gpu.value.requestAdapter({ powerPreference: 'high-performance' });
+  if (!adapter) return err(describeNoAdapter(diagnoseVulkan(defaultVulkanSearch())));
+  const info = adapterInfo(adapter);
+  if (config.backend === 'auto' && info.softwareFallback) {
+    return err(`WebGPU found only a software adapter (${info.description}); pass --gpu webgpu to use it anyway`);
+  }
+  let version: string;
+  try {
+    version = (load('@tensorflow/tfjs-backend-webgpu/package.json') as { version: string }).version;
+  } catch {
+    return err('the npm package @tensorflow/tfjs-backend-webgpu is not installed (optional dependency of @maou/bench-infra)');
+  }
+  // Loading the package registers a factory that asks for its own adapter: replace it with ours.
+  if (!tf.findBackend(NAME)) {
+    load('@tensorflow/tfjs-backend-webgpu');
+    if (tf.findBackendFactory(NAME)) tf.removeBackend(NAME);
+    tf.registerBackend(NAME, () => createBackend(adapter), 1);
+  }
+  const fast = options.fastKernels ?? true;
+  if (fast && !restoreStock) restoreStock = registerFastFilterGradient(NAME);
+  if (!fast && restoreStock) {
+    restoreStock();
+    restoreStock = undefined;
+  }
+  if (!(await tf.setBackend(NAME))) return err(`tfjs could not initialise the WebGPU backend on ${info.description}`);
+  const notes = [`WebGPU adapter: ${info.vendor} ${info.device} (${info.description}), architecture ${info.architecture || 'n/a'}`];
+  if (info.softwareFallback) notes.push('software adapter (CPU): checks correctness, its speed says nothing about a GPU');
+  if (fast) notes.push('Conv2DBackpropFilter: im2col + batched matmul instead of the stock shader');
+  return ok({ name: NAME, version, threads: 1, device: `${info.vendor} ${info.device}`.trim(), notes, gpuAdapter: info });
+}
+
+/**
+ * The `webgpu` compute backend plug-in, for the compute registry: priority above wasm/cpu, so `auto`
+ * takes it when a hardware adapter exists. @public
+ */
+export const webgpuBackendPlugin = {
+  name: NAME,
+  priority: 80,
+  start: (config: ComputeConfig): Promise<Result<BackendInfo, string>> => startWebgpuBackend(config),
+} as const;
