@@ -1,0 +1,57 @@
+import { BenchmarkTrainingUseCase, TOKENS, type ProgressPort } from '@maou/bench-app';
+import { formatIssues } from '@maou/bench-domain';
+import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
+import { renderTrainingSummary, toJson, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
+import { createContainer, machineDefaults, type GlobalOptions } from '../composition-root';
+import type { UtilityCommand } from './command-module';
+import { BENCHMARK_TRAINING_OPTIONS } from './benchmark-training.options';
+
+interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
+  readonly outputJson?: string;
+  readonly json?: boolean;
+  readonly reportHtml?: string;
+  readonly tracePath?: string;
+}
+
+/** Exit codes: 2 bad input (before anything is touched), 1 a failed run. */
+const fail = (code: 1 | 2, message: string): void => {
+  process.stderr.write(`maou benchmark-training: ${message}\n`);
+  process.exitCode = code;
+};
+
+const handler = async (args: Args): Promise<void> => {
+  const validated = toBenchmarkConfig(args, machineDefaults());
+  if (!validated.ok) return fail(2, `invalid options\n${formatIssues(validated.error)}`);
+  const { config, warnings } = validated.value;
+  const container = createContainer({ logLevel: args.logLevel });
+  const progress = container.resolve<ProgressPort>(TOKENS.Progress);
+  let task: ReturnType<ProgressPort['start']> | null = null;
+  const result = await container.resolve(BenchmarkTrainingUseCase).execute({
+    config, warnings,
+    onBatch: (_t, planned) => {
+      task ??= progress.start({ label: 'benchmark batches', total: planned, unit: 'batches' });
+      task.advance();
+    },
+  });
+  (task as ReturnType<ProgressPort['start']> | null)?.finish(result.ok ? 'done' : 'failed');
+  if (!result.ok) return fail(1, `${result.error.kind}: ${result.error.message}`);
+  const { report, trace } = result.value;
+  if (trace) await writeJsonReport(trace, args.tracePath ?? 'maou-trace.json');
+  const payload = trace ? { ...report, profile: report.profile && { ...report.profile, trace_path: args.tracePath ?? 'maou-trace.json' } } : report;
+  if (args.outputJson) await writeJsonReport(payload, args.outputJson);
+  if (args.reportHtml) {
+    const html = await writeTrainingHtmlReport(payload, args.reportHtml);
+    if (!html.ok) return fail(1, html.error.message);
+  }
+  process.stdout.write(args.json ? toJson(payload) : renderTrainingSummary(payload));
+};
+
+/** `maou utility benchmark-training`. */
+export const benchmarkTrainingCommand: UtilityCommand = {
+  command: 'benchmark-training',
+  describe: 'Time a single-epoch dry run of the training stack and predict the epoch',
+  builder: (y) => y.options(BENCHMARK_TRAINING_OPTIONS)
+    .example('$0 utility benchmark-training --max-batches 20 --warmup-batches 5', 'benchmark on the embedded sample data')
+    .example('$0 utility benchmark-training --stage3-data-path data/ --batch-size 128 --run-validation --output-json out.json', 'your Stage 3 files, with a validation pass'),
+  handler,
+};

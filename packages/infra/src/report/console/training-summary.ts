@@ -1,0 +1,43 @@
+import { PHASES, type BenchmarkTrainingReport, type SeriesSummary } from '@maou/bench-domain';
+
+const ms = (x: number): string => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
+const dur = (x: number): string => (x >= 3_600_000 ? `${(x / 3_600_000).toFixed(2)} h` : x >= 60_000 ? `${(x / 60_000).toFixed(1)} min` : ms(x));
+const row = (label: string, value: string): string => `  ${label.padEnd(34)} ${value}`;
+const series = (s: SeriesSummary): string => `${ms(s.mean)} mean, ${ms(s.median)} median, p90 ${ms(s.p90)}, p99 ${ms(s.p99)}, 95% CI ${ms(s.ci95[0])}–${ms(s.ci95[1])}`;
+
+/** The human summary of one run, as printed on stdout. @public */
+export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
+  const m = r.training_metrics;
+  const e = r.epoch_estimate;
+  const lines = [
+    `Training benchmark — Stage ${r.stage}, ${r.model.preset} (${r.model.parameters.toLocaleString('en-US')} parameters)`,
+    row('Backend', `${r.environment.backend} ${r.environment.backend_version}, ${r.environment.threads} thread(s), ${r.environment.device}`),
+    row('Data', String(r.data_load_method.source)),
+    row('Batches', `${m.total_batches} run, ${m.steady_state_start} warm-up, ${m.measured_batches} measured (batch size ${m.batch_size})`),
+    row('Throughput (steady)', `${m.samples_per_second.toFixed(1)} samples/s (95% CI ${m.samples_per_second_ci95[0].toFixed(1)}–${m.samples_per_second_ci95[1].toFixed(1)})`),
+    row('Batch time (steady)', series(m.batch_ms)),
+    row('Batch time incl. warm-up', `${ms(m.batch_ms_including_warmup_mean)} mean; warm-up took ${ms(m.warmup_total_ms)}`),
+    row('Predicted epoch', `${dur(e.predicted_ms)} (95% CI ${dur(e.predicted_ms_ci95[0])}–${dur(e.predicted_ms_ci95[1])}) for ${e.batches_per_epoch} batches`),
+    row('Loss', `${m.initial_loss.toFixed(4)} → ${m.final_loss.toFixed(4)}`),
+    '',
+    '  Where the time goes (steady batches)',
+    ...PHASES.map((p) => row(`    ${p}`, `${ms(m.phase_ms[p].mean).padStart(10)}  ${(m.phase_share[p] * 100).toFixed(1).padStart(5)} %`)),
+  ];
+  if (r.validation_metrics) {
+    const v = r.validation_metrics;
+    lines.push('', row('Validation', `${v.batches} batches, ${v.samples_per_second.toFixed(1)} samples/s, loss ${v.loss.toFixed(4)}`),
+      ...Object.entries(v.metrics).map(([k, x]) => row(`    ${k}`, x.toFixed(4))));
+  }
+  if (r.estimation) lines.push('', row('Full dataset (from sample)', `${dur(r.estimation.full_epoch_ms)} — ${r.estimation.method}`));
+  if (r.resources) {
+    const res = r.resources;
+    lines.push('', row('CPU', `${res.cpu_percent.mean.toFixed(0)} % mean, ${res.cpu_percent.peak.toFixed(0)} % peak`),
+      row('RSS', `${(res.rss_bytes.peak / 2 ** 20).toFixed(0)} MiB peak`));
+    if (res.gpu_util_percent) lines.push(row('GPU', `${res.gpu_util_percent.mean.toFixed(0)} % mean, ${res.gpu_util_percent.peak.toFixed(0)} % peak`));
+  }
+  if (r.profile) lines.push('', '  Top kernels', ...r.profile.by_kernel.slice(0, 8).map((k) => row(`    ${k.kernel}`, `${ms(k.total_ms)} in ${k.calls} calls`)));
+  lines.push('', '  Recommendations', ...(r.recommendations.length
+    ? r.recommendations.map((x) => `  - ${x.message}${x.flag ? ` → ${x.flag} ${x.value}` : ''} [${x.evidence}]`)
+    : ['  - none: no rule fired']));
+  return `${lines.join('\n')}\n`;
+};
