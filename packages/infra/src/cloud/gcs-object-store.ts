@@ -1,7 +1,9 @@
+import type { Readable } from 'node:stream';
 import type { Storage } from '@google-cloud/storage';
+import type * as GcsSdk from '@google-cloud/storage';
 import type { ObjectEntry, ObjectStore } from './object-store';
 
-type GcsModule = typeof import('@google-cloud/storage');
+type GcsModule = typeof GcsSdk;
 
 /** Google Cloud Storage through `@google-cloud/storage`, single attempts. @internal */
 export class GcsObjectStore implements ObjectStore {
@@ -14,10 +16,10 @@ export class GcsObjectStore implements ObjectStore {
     return files.map((f) => ({ key: f.name, size: Number(f.metadata.size ?? 0) }));
   }
 
-  async read(key: string): Promise<AsyncIterable<Uint8Array>> {
+  async read(key: string): Promise<Readable> {
     // Sizes are checked by the cache after the transfer; hash validation would need the whole object first.
     const stream = this.storage.bucket(this.bucket).file(key).createReadStream({ validation: false });
-    return stream as AsyncIterable<Uint8Array>;
+    return stream;
   }
 }
 

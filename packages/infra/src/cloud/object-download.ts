@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { IoStatsRecorder } from './io-stats-recorder';
 import type { ObjectEntry, ObjectStore } from './object-store';
@@ -13,6 +12,15 @@ export class SizeMismatchError extends Error {
   constructor(what: string, expected: number, got: number) {
     super(`${what}: expected ${expected} bytes, received ${got}`);
     this.name = 'SizeMismatchError';
+  }
+}
+
+/** No byte for this long means the connection is dead; some clients never report a cut connection. @internal */
+export class StalledTransferError extends Error {
+  readonly transient = true;
+  constructor(what: string, idleMs: number, received: number) {
+    super(`${what}: no data for ${idleMs} ms after ${received} bytes, connection considered dropped`);
+    this.name = 'StalledTransferError';
   }
 }
 
@@ -30,23 +38,40 @@ export const objectUrl = (store: ObjectStore, key: string): string => `${store.k
  * then the file is renamed into place, so the cache never holds a partial object under its real name.
  * @internal
  */
-export const downloadOnce = async (store: ObjectStore, entry: ObjectEntry, dest: string, stats: IoStatsRecorder): Promise<void> => {
+export const downloadOnce = async (store: ObjectStore, entry: ObjectEntry, dest: string, stats: IoStatsRecorder, idleTimeoutMs: number): Promise<void> => {
   await mkdir(dirname(dest), { recursive: true });
+  const url = objectUrl(store, entry.key);
   const tmp = `${dest}.${randomBytes(6).toString('hex')}.part`;
   const started = stats.startTransfer();
   let received = 0;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    const body = await store.read(entry.key);
-    const counted = Readable.from(body, { objectMode: false }).on('data', (chunk: Uint8Array) => {
+    const body = await withDeadline(store.read(entry.key), idleTimeoutMs, () => new StalledTransferError(url, idleTimeoutMs, 0));
+    const arm = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => body.destroy(new StalledTransferError(url, idleTimeoutMs, received)), idleTimeoutMs);
+    };
+    arm();
+    body.on('data', (chunk: Uint8Array) => {
       if (received === 0 && chunk.length > 0) stats.firstByte();
       received += chunk.length;
+      arm();
     });
-    await pipeline(counted, createWriteStream(tmp, { flags: 'wx' }));
-    if (received !== entry.size) throw new SizeMismatchError(objectUrl(store, entry.key), entry.size, received);
+    await pipeline(body, createWriteStream(tmp, { flags: 'wx' }));
+    if (received !== entry.size) throw new SizeMismatchError(url, entry.size, received);
     await rename(tmp, dest);
   } catch (error) {
     await unlink(tmp).catch(() => undefined);
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
   stats.finishTransfer(started, received);
+};
+
+/** Rejects with `onTimeout()` when `p` has not settled in time (a server that accepts but never answers). */
+const withDeadline = <T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(onTimeout()), ms); });
+  return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
 };

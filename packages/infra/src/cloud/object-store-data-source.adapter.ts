@@ -26,6 +26,8 @@ export interface ObjectSourceOptions {
   readonly sampleRatio: number | null;
   readonly seed: number;
   readonly retry: RetryPolicy;
+  /** a transfer with no byte for this long is abandoned and retried (default 30 s) */
+  readonly idleTimeoutMs?: number;
 }
 
 /** Collaborators of a cloud source. `retryHooks` replaces timers and jitter in tests. @public */
@@ -117,7 +119,7 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
     }
     const url = objectUrl(this.store, entry.key);
     try {
-      await this.retried(url, () => downloadOnce(this.store, entry, dest, this.stats));
+      await this.retried(url, () => downloadOnce(this.store, entry, dest, this.stats, this.options.idleTimeoutMs ?? 30_000));
     } catch (error) {
       // Name the object in errors that did not pass through the retry wrapper (403, 404, disk full).
       throw error instanceof RetriesExhaustedError ? error : new Error(`${url}: ${describeError(error)}`);

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /** One object found under a prefix. @internal */
 export interface ObjectEntry {
   readonly key: string;
@@ -14,6 +16,6 @@ export interface ObjectStore {
   readonly bucket: string;
   /** every object whose key starts with `prefix`, all pages */
   list(prefix: string): Promise<ObjectEntry[]>;
-  /** the object's bytes as a stream */
-  read(key: string): Promise<AsyncIterable<Uint8Array>>;
+  /** the object's bytes as a Node stream (destroyable, unlike a generic async iterable) */
+  read(key: string): Promise<Readable>;
 }

@@ -23,3 +23,12 @@ export const loadOptionalModule = async <T>(name: string, flag: string, load: ()
     });
   }
 };
+
+/**
+ * Loads a CommonJS entry lazily. `import()` would pick these packages' ESM builds, whose types differ from
+ * the CommonJS ones this package compiles against.
+ * @internal
+ */
+export const requireModule = <T>(name: string): Promise<T> =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  Promise.resolve().then(() => require(name) as T);

@@ -1,7 +1,9 @@
+import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
+import type * as S3Sdk from '@aws-sdk/client-s3';
 import type { ObjectEntry, ObjectStore } from './object-store';
 
-type S3Module = typeof import('@aws-sdk/client-s3');
+type S3Module = typeof S3Sdk;
 
 /** S3 (or any S3-compatible endpoint) through `@aws-sdk/client-s3`, single attempts. @internal */
 export class S3ObjectStore implements ObjectStore {
@@ -22,11 +24,11 @@ export class S3ObjectStore implements ObjectStore {
     return entries;
   }
 
-  async read(key: string): Promise<AsyncIterable<Uint8Array>> {
+  async read(key: string): Promise<Readable> {
     const out = await this.client.send(new this.sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }));
     if (out.Body === undefined) throw new Error(`s3://${this.bucket}/${key}: response has no body`);
-    // In Node the body is an http.IncomingMessage wrapped by the SDK: an async iterable of byte chunks.
-    return out.Body as unknown as AsyncIterable<Uint8Array>;
+    // In Node the body is the http.IncomingMessage itself, with SDK helpers mixed in.
+    return out.Body as Readable;
   }
 }
 

@@ -42,5 +42,6 @@ export const objectOptions = (localCacheDir: string, over: Partial<ObjectSourceO
   sampleRatio: null,
   seed: 42,
   retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 4 },
+  idleTimeoutMs: 300,
   ...over,
 });
