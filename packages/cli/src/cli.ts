@@ -1,10 +1,10 @@
 import yargs, { type Argv } from 'yargs';
 import { utilityCommands } from './commands/utility-commands';
+import { withVersionAndCompletion } from './completion';
 
 /** The `maou` command tree. */
 export const buildCli = (argv: readonly string[]): Argv =>
-  yargs([...argv])
-    .scriptName('maou')
+  withVersionAndCompletion(yargs([...argv]).scriptName('maou'))
     .option('log-level', { choices: ['debug', 'info', 'warn', 'error', 'silent'] as const, default: 'warn' as const, describe: 'JSON log level on stderr', global: true })
     .command('utility', 'benchmarks and data tools', (y) => y.command(utilityCommands).demandCommand(1, 'name a utility command'))
     .demandCommand(1, 'name a command')
