@@ -7,7 +7,7 @@ import type { ObjectStore } from './object-store';
 import { startFaultProxy, type FaultProxy } from './testing/fault-proxy';
 import { startS3rver, S3RVER_CREDENTIALS, type S3rverHarness } from './testing/s3rver-harness';
 import { FIXTURES, fixtureBytes, listTree, objectOptions, tempDir, testDeps } from './testing/cloud-fixtures';
-import { stageReader } from './testing/stage-reader';
+import { readCachedStageFile as stageReader } from './stage-file-reader';
 
 const BUCKET = 'maou-data';
 
@@ -47,6 +47,11 @@ describe('S3 object source against s3rver', () => {
     expect(await listTree(cache)).toEqual(['stage1/part0.feather', 'stage1/part1.feather', 'stage1/part2.feather']);
     for (const [i, f] of FIXTURES.entries()) {
       expect((await readFile(join(cache, 'stage1', `part${i}.feather`))).equals(await fixtureBytes(f.file))).toBe(true);
+    }
+    for (const [i, shard] of shards.entries()) {
+      const cols = await source.read(shard);
+      const sum = (a: Uint8Array): number => a.reduce((x, y) => x + y, 0);
+      expect([cols.rows, sum(cols.boardIdPositions), sum(cols.piecesInHand)]).toEqual([FIXTURES[i].rows, FIXTURES[i].boardSum, FIXTURES[i].handSum]);
     }
     const io = source.ioStats();
     expect(io).toMatchObject({ source: 's3', objects: 3, retries: 0, cacheHits: 0 });
