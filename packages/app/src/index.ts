@@ -22,3 +22,4 @@ export * from "./ports/environment.port";
 export * from "./use-cases/benchmark-training/benchmark-training.use-case";
 export * from "./use-cases/benchmark-training/benchmark-training.errors";
 export * from "./use-cases/benchmark-training/benchmark-training.input";
+export * from "./use-cases/compare-benchmarks/compare-benchmarks.use-case";

@@ -43,6 +43,12 @@ export interface TrainerOptions {
   /** optimiser steps the LR schedule spans (a full epoch) */
   readonly totalSteps: number;
   readonly seed: number;
+  /**
+   * Rows per forward/backward pass inside one `step` (gradients are summed over the pieces); defaults to
+   * the whole batch. Lets large batches fit small heaps (wasm32: 4 GiB); each piece normalises with its
+   * own batch-norm statistics.
+   */
+  readonly microBatchSize?: number;
 }
 
 /** Builds trainers; the engine module provides the real one. @public */

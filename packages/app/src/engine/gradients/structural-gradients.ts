@@ -1,0 +1,82 @@
+import * as tf from '@tensorflow/tfjs-core';
+
+type Grad = tf.GradConfig;
+type Attrs = Record<string, unknown>;
+
+function matMulGrad(dy: tf.Tensor, a: tf.Tensor, b: tf.Tensor, ta: boolean, tb: boolean): [tf.Tensor, tf.Tensor] {
+  if (!ta && !tb) return [tf.matMul(dy, b, false, true), tf.matMul(a, dy, true, false)];
+  if (!ta && tb) return [tf.matMul(dy, b, false, false), tf.matMul(dy, a, true, false)];
+  if (ta && !tb) return [tf.matMul(b, dy, false, true), tf.matMul(a, dy, false, false)];
+  return [tf.matMul(b, dy, true, true), tf.matMul(dy, a, true, true)];
+}
+
+/** Sum of dy over the repeats of a tiled x (covers broadcastTo). */
+function tileGrad(dy: tf.Tensor, xShape: readonly number[], reps: readonly number[]): tf.Tensor {
+  const split: number[] = [];
+  xShape.forEach((s, i) => split.push(reps[i], s));
+  const axes = xShape.map((_, i) => 2 * i).filter((_, i) => reps[i] > 1);
+  return tf.reshape(tf.sum(tf.reshape(dy, split), axes), xShape as number[]);
+}
+
+/** Gradients of reshaping, reduction, matmul and convolution kernels. @public */
+export const STRUCTURAL_GRADIENTS: readonly Grad[] = [
+  { kernelName: 'Reshape', inputsToSave: ['x'], gradFunc: (dy, s) => ({ x: () => tf.reshape(dy as tf.Tensor, s[0].shape) }) },
+  {
+    kernelName: 'BatchMatMul',
+    inputsToSave: ['a', 'b'],
+    gradFunc: (dy, s, attrs) => {
+      const { transposeA, transposeB } = attrs as Attrs as { transposeA: boolean; transposeB: boolean };
+      const g = () => matMulGrad(dy as tf.Tensor, s[0], s[1], transposeA, transposeB);
+      return { a: () => g()[0], b: () => g()[1] };
+    },
+  },
+  {
+    kernelName: 'Conv2D',
+    inputsToSave: ['x', 'filter'],
+    gradFunc: (dy, s, attrs) => {
+      const [x, filter] = s;
+      const { strides, pad, dimRoundingMode } = attrs as tf.NamedAttrMap;
+      const common: tf.NamedAttrMap = { strides, pad, dataFormat: 'NHWC', dimRoundingMode, dilations: 1 };
+      return {
+        x: () => tf.engine().runKernel('Conv2DBackpropInput', { dy: dy as tf.Tensor, filter }, { ...common, inputShape: x.shape }) as tf.Tensor,
+        filter: () => tf.engine().runKernel('Conv2DBackpropFilter', { x, dy: dy as tf.Tensor }, { ...common, filterShape: filter.shape }) as tf.Tensor,
+      };
+    },
+  },
+  {
+    kernelName: 'Concat',
+    saveAllInputs: true,
+    gradFunc: (dy, s, attrs) => {
+      const axis = (attrs as Attrs as { axis: number }).axis;
+      const parts = () => tf.split(dy as tf.Tensor, s.map((t) => t.shape[axis]), axis);
+      return Object.fromEntries(s.map((_, i) => [String(i), () => parts()[i]]));
+    },
+  },
+  {
+    kernelName: 'Tile',
+    inputsToSave: ['x'],
+    gradFunc: (dy, s, attrs) => ({ x: () => tileGrad(dy as tf.Tensor, s[0].shape, (attrs as Attrs as { reps: number[] }).reps) }),
+  },
+  {
+    kernelName: 'Mean',
+    inputsToSave: ['x'],
+    gradFunc: (dy, s, attrs) => ({ x: () => spreadReduction(dy as tf.Tensor, s[0].shape, (attrs as Attrs as { axis: number | number[] | null }).axis, true) }),
+  },
+  {
+    kernelName: 'Sum',
+    inputsToSave: ['x'],
+    gradFunc: (dy, s, attrs) => ({ x: () => spreadReduction(dy as tf.Tensor, s[0].shape, (attrs as Attrs as { axis: number | number[] | null }).axis, false) }),
+  },
+];
+
+/** dy of a sum/mean broadcast back over the reduced axes, as one broadcasting multiply. */
+function spreadReduction(dy: tf.Tensor, xShape: readonly number[], axis: number | number[] | null, mean: boolean): tf.Tensor {
+  const rank = xShape.length;
+  // A null axis (tf.sum(x)) reduces every axis.
+  const list = axis === null || axis === undefined ? xShape.map((_, i) => i) : Array.isArray(axis) ? axis : [axis];
+  const axes = list.map((a) => (a < 0 ? a + rank : a));
+  const kept = xShape.map((d, i) => (axes.includes(i) ? 1 : d));
+  const spread = xShape.map((d, i) => (axes.includes(i) ? d : 1));
+  const n = spread.reduce((p, d) => p * d, 1);
+  return tf.mul(tf.reshape(dy, kept), tf.fill(spread, mean ? 1 / n : 1));
+}

@@ -1,0 +1,19 @@
+import { type ModelPreset } from '@maou/bench-domain';
+
+/** Blocks per stage and bottleneck widths of a preset (shared/DESIGN.md "Networks"). @public */
+export interface NetworkShape {
+  readonly blocks: readonly number[];
+  readonly widths: readonly number[];
+}
+
+/** Stage strides 1,2,2,2 take the 9×9 board to 9→5→3→2. @public */
+export const STAGE_STRIDES: readonly number[] = [1, 2, 2, 2];
+
+/** @public */
+export const NETWORK_PRESETS: Readonly<Record<ModelPreset, NetworkShape>> = {
+  lite: { blocks: [2, 2, 2, 1], widths: [24, 48, 96, 144] },
+  resnet: { blocks: [2, 2, 2, 2], widths: [64, 128, 256, 512] },
+};
+
+/** Board-ID vocabulary, embedding width and hand projection width of maou's stem. @public */
+export const STEM = { vocabulary: 256, embedding: 32, hand: 32 } as const;

@@ -1,0 +1,74 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { type ParameterStore } from './parameter-store';
+import { columnSum } from './column-sum';
+
+const MOMENTUM = 0.1;
+const EPS = 1e-5;
+
+/**
+ * Batch normalisation over N·H·W for NHWC activations, as torch's BatchNorm2d (momentum 0.1, eps 1e-5,
+ * unbiased running variance). Training mode uses batch statistics and records them into the running
+ * buffers; inference mode uses the running buffers.
+ *
+ * Why a custom gradient: tfjs's FusedBatchNorm gradient tiles per-channel values to the full activation
+ * and reduces over non-innermost axes, both slow on wasm. Here the backward pass is the closed form
+ * dx = γ·rstd·(dy − mean(dy) − x̂·mean(dy·x̂)), with channel sums done as [1,N]×[N,C] matrix products.
+ * @public
+ */
+export class BatchNorm {
+  readonly gamma: tf.Variable;
+  readonly beta: tf.Variable;
+  readonly runningMean: tf.Variable;
+  readonly runningVar: tf.Variable;
+
+  constructor(store: ParameterStore, name: string, readonly channels: number) {
+    this.gamma = store.norm(`${name}.weight`, channels, 1);
+    this.beta = store.norm(`${name}.bias`, channels, 0);
+    this.runningMean = store.buffer(`${name}.running_mean`, channels, 0);
+    this.runningVar = store.buffer(`${name}.running_var`, channels, 1);
+  }
+
+  apply(x: tf.Tensor4D, training: boolean): tf.Tensor4D {
+    if (!training) {
+      return tf.tidy(() => {
+        const scale = tf.mul(this.gamma, tf.rsqrt(tf.add(this.runningVar, EPS)));
+        const shift = tf.sub(this.beta, tf.mul(this.runningMean, scale));
+        return tf.add(tf.mul(x, scale), shift);
+      });
+    }
+    return this.trainOp(x, this.gamma, this.beta) as tf.Tensor4D;
+  }
+
+  private readonly trainOp = tf.customGrad((x, gamma, beta, save) => {
+    const shape = (x as tf.Tensor).shape;
+    const c = this.channels;
+    const x2 = tf.reshape(x as tf.Tensor, [-1, c]) as tf.Tensor2D;
+    const n = x2.shape[0];
+    const mean = tf.div(columnSum(x2), n);
+    const centered = tf.sub(x2, mean);
+    const variance = tf.div(columnSum(tf.square(centered) as tf.Tensor2D), n);
+    const rstd = tf.rsqrt(tf.add(variance, EPS));
+    const xhat = tf.mul(centered, rstd);
+    const y = tf.add(tf.mul(xhat, gamma as tf.Tensor), beta as tf.Tensor);
+    this.updateRunning(tf.reshape(mean, [c]), tf.reshape(variance, [c]), n);
+    (save as tf.GradSaveFunc)([xhat, rstd]);
+    return {
+      value: tf.reshape(y, shape),
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+        const [xh, rs] = saved;
+        const dy2 = tf.reshape(dy, [-1, c]) as tf.Tensor2D;
+        const dBeta = columnSum(dy2);
+        const dGamma = columnSum(tf.mul(dy2, xh) as tf.Tensor2D);
+        const inner = tf.sub(tf.sub(dy2, tf.div(dBeta, n)), tf.mul(xh, tf.div(dGamma, n)));
+        const dx = tf.mul(inner, tf.mul(rs, gamma as tf.Tensor));
+        return [tf.reshape(dx, shape), tf.reshape(dGamma, [c]), tf.reshape(dBeta, [c])];
+      },
+    };
+  });
+
+  private updateRunning(mean: tf.Tensor, variance: tf.Tensor, n: number): void {
+    const unbiased = tf.mul(variance, n / Math.max(n - 1, 1));
+    this.runningMean.assign(tf.add(tf.mul(this.runningMean, 1 - MOMENTUM), tf.mul(mean, MOMENTUM)));
+    this.runningVar.assign(tf.add(tf.mul(this.runningVar, 1 - MOMENTUM), tf.mul(unbiased, MOMENTUM)));
+  }
+}
