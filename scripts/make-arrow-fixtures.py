@@ -9,6 +9,7 @@ import datetime
 import json
 import pathlib
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.ipc as ipc
 
@@ -93,6 +94,45 @@ def write(table, name, fmt="file", compression="lz4", batch_rows=None):
     print(f"{name}: {table.num_rows} rows, {path.stat().st_size} bytes")
 
 
+# maou PieceId -> cshogi/Apery piece type (spec 1.2); planes follow Apery types.
+APERY_TYPE = [0, 1, 2, 3, 4, 7, 5, 6, 8, 9, 10, 11, 12, 13, 14]
+HAND_PLANES = [18, 4, 4, 4, 4, 2, 2]
+
+
+def legacy_records(positions):
+    """LEGACY 104-plane preprocessing records (spec 2.5 / 4.3) and their bit-packed form."""
+    standard = np.dtype([("id", "<u8"), ("features", "u1", (104, 9, 9)), ("moveLabel", "<f2", (1496,)),
+                         ("resultValue", "<f2"), ("legalMoveMask", "u1", (1496,))])
+    packed = np.dtype([("id", "<u8"), ("features_packed", "u1", (1053,)), ("moveLabel", "<f2", (1496,)),
+                       ("resultValue", "<f2"), ("legalMoveMask_packed", "u1", (187,))])
+    cols = stage_columns(positions, 3)
+    a = np.zeros(len(positions), dtype=standard)
+    for i, p in enumerate(positions):
+        planes = np.zeros((104, 81), dtype=np.uint8)
+        for r, row in enumerate(p["boardIdPositions"]):
+            for c, pid in enumerate(row):
+                if pid:
+                    plane = APERY_TYPE[pid] - 1 if pid <= 14 else 14 + APERY_TYPE[pid - 14] - 1
+                    planes[plane, c * 9 + r] = 1
+        plane = 28
+        for side in (0, 1):
+            for kind, n in enumerate(HAND_PLANES):
+                planes[plane:plane + p["piecesInHand"][side * 7 + kind]] = 1
+                plane += n
+        a[i]["id"] = i
+        a[i]["features"] = planes.reshape(104, 9, 9)
+        a[i]["moveLabel"] = np.array(cols["moveLabel"][i], dtype=np.float16)
+        a[i]["resultValue"] = cols["resultValue"][i]
+        a[i]["legalMoveMask"] = [1 if k in {m[2] for m in p["legal"]} else 0 for k in range(1496)]
+    b = np.zeros(len(positions), dtype=packed)
+    b["id"] = a["id"]
+    b["features_packed"] = np.packbits(a["features"].reshape(len(a), -1), axis=1)
+    b["moveLabel"] = a["moveLabel"]
+    b["resultValue"] = a["resultValue"]
+    b["legalMoveMask_packed"] = np.packbits(a["legalMoveMask"], axis=1)
+    return a, b
+
+
 def main():
     positions = json.loads(VECTORS.read_text())["positions"]
     OUT.mkdir(parents=True, exist_ok=True)
@@ -104,6 +144,11 @@ def main():
     write(table3, "stage3.list.multibatch.lz4.arrows", fmt="stream", batch_rows=12)
     table2 = pa.Table.from_pydict(stage_columns(positions, 2), schema=stage_schema(2, "fixed"))
     write(table2, "stage2.fixedsize.multibatch.zstd.feather", compression="zstd", batch_rows=10)
+    # Legacy shards are headerless raw dumps (ndarray.tofile), as maou wrote them (spec 3.3).
+    standard, packed = legacy_records(positions[:8])
+    standard.tofile(OUT / "legacy-standard.npy")
+    packed.tofile(OUT / "legacy-packed.npy")
+    print(f"legacy-standard.npy: {standard.itemsize} B/record; legacy-packed.npy: {packed.itemsize} B/record")
 
 
 if __name__ == "__main__":

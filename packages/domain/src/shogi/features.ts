@@ -42,3 +42,23 @@ export const piecesInHand = (pos: ShogiPosition): Uint8Array => {
   writePiecesInHand(pos, out);
   return out;
 };
+
+// maou PieceId (1–14) → cshogi piece type.
+const CSHOGI_TYPE_OF_ID: readonly number[] = [0, 1, 2, 3, 4, 7, 5, 6, 8, 9, 10, 11, 12, 13, 14];
+
+/**
+ * Rebuilds a Black-to-move position from mover-perspective features (board ids row-major, 14 hand counts) —
+ * what maou does before labelling the legal moves of a normalised White position.
+ * @public
+ */
+export const positionFromFeatures = (board: Uint8Array, hand: Uint8Array): ShogiPosition => {
+  const squares = new Uint8Array(81);
+  for (let row = 0; row < 9; row++) {
+    for (let col = 0; col < 9; col++) {
+      const id = board[row * 9 + col] ?? 0;
+      if (id === 0) continue;
+      squares[col * 9 + row] = id > 14 ? (CSHOGI_TYPE_OF_ID[id - 14] ?? 0) + 16 : CSHOGI_TYPE_OF_ID[id] ?? 0;
+    }
+  }
+  return { turn: 0, board: squares, hands: [hand.slice(0, 7), hand.slice(7, 14)] };
+};
