@@ -1,0 +1,128 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DataLoaderConfig, HostBatch } from '@maou/bench-domain';
+import { DataLoaderAdapter } from './data-loader.adapter';
+import { RAW_READER, RawFileSource, stage3Rows, writeRawStage3 } from './testing/raw-stage-file';
+
+const ROWS = [37, 50, 23, 41, 60];
+const base: DataLoaderConfig = {
+  batchSize: 16, workers: 0, prefetchFactor: 2, pinMemory: false, persistentWorkers: true, streaming: true,
+  shuffle: true, testRatio: 0.2, cacheMode: 'file', devicePrefetch: 0, seed: 7,
+};
+
+let dir: string;
+let files: { path: string; rows: number }[];
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'maou-loader-'));
+  files = [];
+  let id = 0;
+  for (const [i, rows] of ROWS.entries()) {
+    const path = join(dir, `part-${i}.raw`);
+    await writeRawStage3(path, stage3Rows(id, rows));
+    files.push({ path, rows });
+    id += rows;
+  }
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const open = (cfg: Partial<DataLoaderConfig>, list = files) =>
+  DataLoaderAdapter.create(new RawFileSource(list), { ...base, ...cfg }, { reader: RAW_READER });
+const ids = (b: HostBatch): number[] => (b.targets.stage === 3 ? Array.from(b.targets.resultValue) : []);
+const pass = async (cfg: Partial<DataLoaderConfig>, split: 'train' | 'validation' = 'train', epoch = 0): Promise<number[][]> => {
+  const loader = await open(cfg);
+  try {
+    const out: number[][] = [];
+    for await (const b of loader.iterate(split, epoch)) out.push(ids(b));
+    expect(out).toHaveLength(loader.batchesPerEpoch[split]);
+    return out;
+  } finally {
+    await loader.close();
+  }
+};
+const fileOf = (id: number): number => { let acc = 0; return ROWS.findIndex((r) => (acc += r) > id); };
+
+describe('streaming loader', () => {
+  it('given 5 files, when a training epoch is read in the main thread, then every training row comes once and no batch spans files', async () => {
+    const loader = await open({});
+    expect(loader.describe()).toMatchObject({ mode: 'streaming', trainFiles: 4, validationFiles: 1, workers: 0 });
+    await loader.close();
+    const batches = await pass({});
+    const all = batches.flat();
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.length).toBe(loader.samplesPerEpoch.train);
+    for (const b of batches) expect(new Set(b.map(fileOf)).size).toBe(1);
+  });
+
+  it('given two worker threads, when an epoch is read, then shards do not overlap and cover the same rows as the main thread', async () => {
+    const main = (await pass({})).flat().sort((a, b) => a - b);
+    const workers = (await pass({ workers: 2 })).flat();
+    expect(new Set(workers).size).toBe(workers.length);
+    expect([...workers].sort((a, b) => a - b)).toEqual(main);
+  });
+
+  it('given the same seed, when read twice, then the order repeats; another epoch or seed gives another order', async () => {
+    const a = await pass({ workers: 2 });
+    expect(await pass({ workers: 2 })).toEqual(a);
+    expect(await pass({ workers: 2 }, 'train', 1)).not.toEqual(a);
+    expect(await pass({ workers: 2, seed: 8 })).not.toEqual(a);
+  });
+
+  it('given shuffle off, when the validation split is read, then rows come in file order', async () => {
+    const v = (await pass({ workers: 1 }, 'validation')).flat();
+    expect(v).toEqual([...v].sort((x, y) => x - y));
+  });
+});
+
+describe('map-style loader', () => {
+  it('given no streaming, when read with 0 or 2 workers and file or memory cache, then the batch order is identical', async () => {
+    const ref = await pass({ streaming: false });
+    const n = Math.floor(ROWS.reduce((s, r) => s + r, 0) * 0.8);
+    expect(ref).toHaveLength(Math.floor(n / 16));
+    expect(await pass({ streaming: false, workers: 2 })).toEqual(ref);
+    expect(await pass({ streaming: false, workers: 2, cacheMode: 'memory' })).toEqual(ref);
+    const val = await pass({ streaming: false, workers: 2 }, 'validation');
+    expect(val.flat().length + n).toBe(ROWS.reduce((s, r) => s + r, 0));
+  });
+});
+
+describe('worker behaviour', () => {
+  it('given a corrupt file, when a worker reads it, then the iteration rejects with the worker error instead of hanging', async () => {
+    const bad = join(dir, 'bad.raw');
+    await writeFile(bad, Buffer.alloc(64));
+    const loader = await open({ workers: 2, shuffle: false, testRatio: 0 }, [...files.slice(0, 2), { path: bad, rows: 4 }]);
+    const drain = async () => { for await (const _ of loader.iterate('train', 0)) { /* consume */ } };
+    await expect(drain()).rejects.toThrow(/bad\.raw: not a raw stage 3 test file/);
+    await loader.close();
+  });
+
+  it('given a reader module that cannot load, when workers start, then the iteration rejects naming the worker', async () => {
+    const loader = await DataLoaderAdapter.create(new RawFileSource(files), { ...base, workers: 1 }, { reader: { module: join(dir, 'missing.js'), exportName: 'x' } });
+    const drain = async () => { for await (const _ of loader.iterate('train', 0)) { /* consume */ } };
+    await expect(drain()).rejects.toThrow(/loader worker 0 failed/);
+    await loader.close();
+  });
+
+  it('given pinned memory and released batches, when reading on, then workers write into the returned buffers', async () => {
+    const loader = await open({ workers: 1, pinMemory: true, shuffle: false });
+    let reused = 0;
+    for await (const b of loader.iterate('train', 0)) {
+      if (b.boardIds.buffer.byteLength > b.boardIds.byteLength) reused++;
+      loader.release(b);
+      expect(b.boardIds.length).toBe(0); // transferred back: detached here
+    }
+    expect(reused).toBeGreaterThan(0);
+    await loader.close();
+  });
+
+  it('given a consumer that stops taking batches, when workers run ahead, then at most workers × prefetch batches wait', async () => {
+    const loader = await open({ workers: 2, prefetchFactor: 2, batchSize: 4 });
+    const it = loader.iterate('train', 0);
+    await it.next();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(loader.bufferedBatches()).toBeLessThanOrEqual(4);
+    expect(loader.bufferedBatches()).toBeGreaterThan(0);
+    await it.return?.(undefined);
+    await loader.close();
+  });
+});

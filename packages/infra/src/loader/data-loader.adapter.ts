@@ -1,0 +1,120 @@
+import type { DataLoaderPort, DataSourcePort, LoggerPort, Split } from '@maou/bench-app';
+import { batchBuffers, type DataLoaderConfig, type HostBatch, type StageColumns } from '@maou/bench-domain';
+import { produceBatches, type ProducerContext } from './batch-producer';
+import { passSize, passTasks, planDataset, type LoaderPlan } from './loader-plan';
+import type { ProducerSetup, ShardReaderRef } from './loader-task';
+import { MapRowStore } from './map-row-store';
+import { toSharedColumns } from './shared-columns';
+import { sigintShutdown } from './signal-shutdown';
+import { WorkerPool } from './worker-pool';
+
+/** Loader options that are not user settings. @public */
+export interface DataLoaderOptions {
+  /** how worker threads read a shard file */
+  readonly reader: ShardReaderRef;
+  readonly logger?: LoggerPort;
+}
+
+/**
+ * The data loader: batches from the main thread (`workers` 0) or from worker threads handing buffers over by
+ * transfer. With `pinMemory`, buffers given back through `release` are written again instead of allocating.
+ * @public
+ */
+export class DataLoaderAdapter implements DataLoaderPort {
+  readonly batchesPerEpoch: Readonly<Record<Split, number>>;
+  readonly samplesPerEpoch: Readonly<Record<Split, number>>;
+  private pool: WorkerPool | null = null;
+  private readonly pinned: (readonly ArrayBuffer[])[] = [];
+  private readonly local: ProducerContext;
+  private readonly setup: ProducerSetup;
+
+  private constructor(
+    source: DataSourcePort,
+    private readonly config: DataLoaderConfig,
+    private readonly plan: LoaderPlan,
+    private readonly workers: number,
+    private readonly options: DataLoaderOptions,
+    private readonly shared: readonly StageColumns[] | null,
+  ) {
+    const sizes = (['train', 'validation'] as const).map((s) => passSize(plan, s, config.batchSize));
+    this.batchesPerEpoch = { train: sizes[0]!.batches, validation: sizes[1]!.batches };
+    this.samplesPerEpoch = { train: sizes[0]!.samples, validation: sizes[1]!.samples };
+    const offsets = plan.mode === 'map-style' ? plan.offsets : [];
+    this.setup = { stage: source.stage, batchSize: config.batchSize, pinMemory: config.pinMemory, shardPaths: plan.shards.map((s) => s.path), shardOffsets: offsets };
+    this.local = {
+      setup: this.setup,
+      readFile: (path) => source.read(plan.shards.find((s) => s.path === path)!),
+      store: new MapRowStore(offsets, (i) => source.read(plan.shards[i]!), shared ?? []),
+      takeBuffers: () => (config.pinMemory ? this.pinned.pop() : undefined),
+    };
+  }
+
+  /** Reads the shard list, splits it, and in `memory` mode loads every shard before any timing starts. */
+  static async create(source: DataSourcePort, config: DataLoaderConfig, options: DataLoaderOptions): Promise<DataLoaderAdapter> {
+    const shards = await source.shards();
+    if (shards.length === 0) throw new Error(`${source.describe()}: no shards to read`);
+    const plan = planDataset(shards, config);
+    // Streaming workers each read whole files, so more workers than training files would sit idle.
+    const workers = plan.mode === 'streaming' ? Math.min(config.workers, plan.files.train.length) : config.workers;
+    let shared: StageColumns[] | null = null;
+    if (plan.mode === 'map-style' && config.cacheMode === 'memory') {
+      shared = [];
+      for (const s of shards) shared.push(workers > 0 ? toSharedColumns(await source.read(s)) : await source.read(s));
+    }
+    const loader = new DataLoaderAdapter(source, config, plan, workers, options, shared);
+    options.logger?.info({ ...loader.describe() }, 'data loader ready');
+    return loader;
+  }
+
+  describe(): Readonly<Record<string, unknown>> {
+    const p = this.plan;
+    return {
+      mode: p.mode, workers: this.workers, requestedWorkers: this.config.workers, prefetchFactor: this.workers > 0 ? this.config.prefetchFactor : null,
+      persistentWorkers: this.config.persistentWorkers && this.workers > 0, pinMemory: this.config.pinMemory, cacheMode: p.mode === 'streaming' ? 'stream' : this.config.cacheMode,
+      shards: p.shards.length, ...(p.mode === 'streaming' ? { trainFiles: p.files.train.length, validationFiles: p.files.validation.length } : {}),
+    };
+  }
+
+  async *iterate(split: Split, epoch: number): AsyncIterableIterator<HostBatch> {
+    const tasks = passTasks(this.plan, split, epoch, this.workers, this.config);
+    if (this.workers === 0) {
+      yield* produceBatches(tasks[0]!, this.local);
+      return;
+    }
+    const pool = this.pool ?? this.startPool();
+    try {
+      yield* pool.run(tasks, Math.max(1, this.config.prefetchFactor));
+    } finally {
+      if (!this.config.persistentWorkers) await this.stopPool();
+    }
+  }
+
+  /** Gives a consumed batch's memory back for reuse (pinned pool); the batch must not be read afterwards. */
+  release(batch: HostBatch): void {
+    if (!this.config.pinMemory) return;
+    if (this.pool) this.pool.recycle(batch);
+    else this.pinned.push(batchBuffers(batch));
+  }
+
+  /** Batches waiting in this thread for the consumer; bounded by workers × prefetch factor. */
+  bufferedBatches(): number {
+    return this.pool?.buffered ?? 0;
+  }
+
+  async close(): Promise<void> {
+    await this.stopPool();
+  }
+
+  private startPool(): WorkerPool {
+    this.pool = new WorkerPool(this.workers, { setup: this.setup, reader: this.options.reader, shared: this.shared });
+    sigintShutdown.watch(this);
+    return this.pool;
+  }
+
+  private async stopPool(): Promise<void> {
+    const pool = this.pool;
+    this.pool = null;
+    sigintShutdown.release(this);
+    await pool?.close();
+  }
+}

@@ -1,0 +1,57 @@
+import type { ShardRef } from '@maou/bench-app';
+import { mixSeed, seededPermutation } from './seeded-permutation';
+
+/** Train and validation shards of a streaming dataset. @internal */
+export interface FileSplit {
+  readonly train: readonly ShardRef[];
+  readonly validation: readonly ShardRef[];
+}
+
+/**
+ * File-level split: files sorted by path (so the split does not depend on directory order), shuffled with `seed`,
+ * `max(1, floor(n × ratio))` to validation (none when ratio is 0), at least one file left for training.
+ * @internal
+ */
+export const fileLevelSplit = (shards: readonly ShardRef[], ratio: number, seed: number): FileSplit => {
+  const sorted = [...shards].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const order = seededPermutation(sorted.length, mixSeed(seed, 0x5b1));
+  const shuffled = Array.from(order, (i) => sorted[i]!);
+  let nVal = ratio > 0 ? Math.max(1, Math.floor(sorted.length * ratio)) : 0;
+  if (sorted.length - nVal < 1) nVal = sorted.length - 1;
+  return { train: shuffled.slice(0, sorted.length - nVal), validation: shuffled.slice(sorted.length - nVal) };
+};
+
+/** Row-level split of a map-style dataset: seeded shuffle, train = first floor(N × (1 − ratio)). @internal */
+export const rowLevelSplit = (totalRows: number, ratio: number, seed: number): { train: Uint32Array; validation: Uint32Array } => {
+  const perm = seededPermutation(totalRows, mixSeed(seed, 0x7e57));
+  const split = Math.floor(totalRows * (1 - ratio));
+  return { train: perm.subarray(0, split), validation: perm.subarray(split) };
+};
+
+/**
+ * One file order per epoch, shared by every worker, then dealt round-robin: worker k reads positions k, k+W, …
+ * so no file is read twice and none is skipped (maou's workers each permuted with their own seed and overlapped).
+ * @internal
+ */
+export const epochFileShards = (files: number, workers: number, seed: number, epoch: number, shuffle: boolean): number[][] => {
+  const order = shuffle ? Array.from(seededPermutation(files, mixSeed(seed, epoch, 0xf11e))) : Array.from({ length: files }, (_, i) => i);
+  const shards: number[][] = Array.from({ length: Math.max(1, workers) }, () => []);
+  order.forEach((file, i) => shards[i % shards.length]!.push(file));
+  return shards;
+};
+
+/** Batches of a streaming pass: files never share a batch and the last one of a file may be short. @internal */
+export const streamingBatchCount = (shards: readonly ShardRef[], batchSize: number): number =>
+  shards.reduce((sum, s) => sum + Math.ceil(s.rows / batchSize), 0);
+
+/** Map-style epoch: seeded row order (train only), cut into batches; train drops the short tail. @internal */
+export const mapStyleBatches = (rows: Uint32Array, batchSize: number, opts: { shuffle: boolean; dropLast: boolean; seed: number; epoch: number }): Uint32Array[] => {
+  let order = rows;
+  if (opts.shuffle) {
+    const perm = seededPermutation(rows.length, mixSeed(opts.seed, opts.epoch, 0xba7c));
+    order = perm.map((i) => rows[i]!);
+  }
+  const full = Math.floor(order.length / batchSize);
+  const count = opts.dropLast ? full : Math.ceil(order.length / batchSize);
+  return Array.from({ length: count }, (_, b) => order.slice(b * batchSize, Math.min(order.length, (b + 1) * batchSize)));
+};
