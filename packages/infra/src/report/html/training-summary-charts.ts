@@ -13,11 +13,10 @@ interface Interval {
 const intervalRow = (interval: Interval, k: number) => {
   const unit = timeUnitFor(interval.ci[1]);
   const scale = (ms: number): number => round(ms / unit.ms, 3);
-  // Pad by half the interval's width each side so the box reads as an interval, not as the whole axis.
-  const pad = Math.max((interval.ci[1] - interval.ci[0]) / 2, interval.ms * 0.01);
   return {
     grid: { left: 170, right: 40, top: 40 + 90 * k, height: 40 },
-    xAxis: { type: 'value', name: unit.name, gridIndex: k, min: scale(Math.max(0, interval.ci[0] - pad)), max: scale(interval.ci[1] + pad) },
+    // The boundary gap pads the axis so the box reads as an interval rather than filling the axis.
+    xAxis: { type: 'value', name: unit.name, gridIndex: k, scale: true, boundaryGap: ['60%', '60%'] },
     yAxis: { type: 'category', data: [interval.label], gridIndex: k },
     series: [
       { name: '95 % interval', type: 'boxplot', xAxisIndex: k, yAxisIndex: k, boxWidth: [18, 28],
