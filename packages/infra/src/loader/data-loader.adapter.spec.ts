@@ -1,9 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DataLoaderConfig, HostBatch } from '@maou/bench-domain';
+import type { DataLoaderConfig } from '@maou/bench-domain';
 import { DataLoaderAdapter } from './data-loader.adapter';
-import { RAW_READER, RawFileSource, stage3Rows, writeRawStage3 } from './testing/raw-stage-file';
+import { batchRowIds, RAW_READER, RawFileSource, stage3Rows, writeRawStage3 } from './testing/raw-stage-file';
 
 const ROWS = [37, 50, 23, 41, 60];
 const base: DataLoaderConfig = {
@@ -28,7 +28,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const open = (cfg: Partial<DataLoaderConfig>, list = files) =>
   DataLoaderAdapter.create(new RawFileSource(list), { ...base, ...cfg }, { reader: RAW_READER });
-const ids = (b: HostBatch): number[] => (b.targets.stage === 3 ? Array.from(b.targets.resultValue) : []);
+const ids = batchRowIds;
 const pass = async (cfg: Partial<DataLoaderConfig>, split: 'train' | 'validation' = 'train', epoch = 0): Promise<number[][]> => {
   const loader = await open(cfg);
   try {

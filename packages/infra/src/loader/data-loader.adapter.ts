@@ -6,12 +6,13 @@ import type { ProducerSetup, ShardReaderRef } from './loader-task';
 import { MapRowStore } from './map-row-store';
 import { toSharedColumns } from './shared-columns';
 import { sigintShutdown } from './signal-shutdown';
+import { STAGE_FILE_READER } from './stage-file-reader';
 import { WorkerPool } from './worker-pool';
 
 /** Loader options that are not user settings. @public */
 export interface DataLoaderOptions {
-  /** how worker threads read a shard file */
-  readonly reader: ShardReaderRef;
+  /** how worker threads read a shard file; infra's `readStageFile` when absent */
+  readonly reader?: ShardReaderRef;
   readonly logger?: LoggerPort;
 }
 
@@ -50,7 +51,7 @@ export class DataLoaderAdapter implements DataLoaderPort {
   }
 
   /** Reads the shard list, splits it, and in `memory` mode loads every shard before any timing starts. */
-  static async create(source: DataSourcePort, config: DataLoaderConfig, options: DataLoaderOptions): Promise<DataLoaderAdapter> {
+  static async create(source: DataSourcePort, config: DataLoaderConfig, options: DataLoaderOptions = {}): Promise<DataLoaderAdapter> {
     const shards = await source.shards();
     if (shards.length === 0) throw new Error(`${source.describe()}: no shards to read`);
     const plan = planDataset(shards, config);
@@ -106,7 +107,7 @@ export class DataLoaderAdapter implements DataLoaderPort {
   }
 
   private startPool(): WorkerPool {
-    this.pool = new WorkerPool(this.workers, { setup: this.setup, reader: this.options.reader, shared: this.shared });
+    this.pool = new WorkerPool(this.workers, { setup: this.setup, reader: this.options.reader ?? STAGE_FILE_READER, shared: this.shared });
     sigintShutdown.watch(this);
     return this.pool;
   }

@@ -1,12 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { DataSourcePort, ShardRef, SourceIoStats } from '@maou/bench-app';
-import { BOARD_SQUARES, HAND_KINDS, MOVE_LABELS, type Stage, type Stage3Columns, type StageColumns } from '@maou/bench-domain';
+import { type HostBatch, BOARD_SQUARES, HAND_KINDS, MOVE_LABELS, type Stage, type Stage3Columns, type StageColumns } from '@maou/bench-domain';
 
 // Test-only stand-in for the Arrow reader: a 12-byte header (magic, stage, rows) then the Stage 3 columns raw.
 const MAGIC = 0x4d414f55;
 
-/** Stage 3 rows whose `resultValue` is the row's global id, so tests can tell every row apart. @internal */
+/** Stage 3 rows whose first three board squares spell the row's global id in base 29 (valid piece ids). @internal */
 export const stage3Rows = (firstId: number, rows: number): Stage3Columns => {
   const moveLabel = new Float32Array(rows * MOVE_LABELS);
   const resultValue = new Float32Array(rows);
@@ -14,13 +14,17 @@ export const stage3Rows = (firstId: number, rows: number): Stage3Columns => {
   const piecesInHand = new Uint8Array(rows * HAND_KINDS);
   for (let r = 0; r < rows; r++) {
     const id = firstId + r;
-    resultValue[r] = id;
+    resultValue[r] = (id % 3) / 2;
     moveLabel[r * MOVE_LABELS + (id % MOVE_LABELS)] = 1;
-    boardIdPositions.fill(id % 256, r * BOARD_SQUARES, (r + 1) * BOARD_SQUARES);
+    boardIdPositions.set([id % 29, Math.floor(id / 29) % 29, Math.floor(id / 841) % 29], r * BOARD_SQUARES);
     piecesInHand.fill(id % 3, r * HAND_KINDS, (r + 1) * HAND_KINDS);
   }
   return { stage: 3, rows, boardIdPositions, piecesInHand, moveLabel, resultValue };
 };
+
+/** The ids of a batch built from `stage3Rows`. @internal */
+export const batchRowIds = (b: HostBatch): number[] =>
+  Array.from({ length: b.size }, (_, r) => b.boardIds[r * 81]! + 29 * b.boardIds[r * 81 + 1]! + 841 * b.boardIds[r * 81 + 2]!);
 
 /** Writes columns to `path` in the raw test format. @internal */
 export const writeRawStage3 = async (path: string, c: Stage3Columns): Promise<void> => {
