@@ -1,0 +1,59 @@
+import type { ClockPort, ResourceMonitorPort, ResourceSample } from '@maou/bench-app';
+import { queryGpu, type GpuReading } from './gpu-query';
+
+/**
+ * Samples this process's CPU % (all threads, so 200 % = two busy cores), RSS and heap on a fixed interval, plus GPU
+ * utilisation and memory from `nvidia-smi` when it exists. The GPU query runs in the background and each sample
+ * carries the latest reading, so a slow `nvidia-smi` never delays the interval.
+ * @public
+ */
+export class ProcessResourceMonitorAdapter implements ResourceMonitorPort {
+  private timer: NodeJS.Timeout | null = null;
+  private samples: ResourceSample[] = [];
+  private gpu: GpuReading | null = null;
+  private gpuAvailable = true;
+  private gpuPending: Promise<void> | null = null;
+  private last = { cpu: process.cpuUsage(), t: 0 };
+
+  constructor(private readonly clock: ClockPort, private readonly nvidiaSmi = 'nvidia-smi') {}
+
+  start(intervalMs: number): void {
+    if (this.timer) return;
+    this.samples = [];
+    this.last = { cpu: process.cpuUsage(), t: this.clock.now() };
+    this.refreshGpu();
+    this.timer = setInterval(() => this.sample(), intervalMs);
+  }
+
+  async stop(): Promise<readonly ResourceSample[]> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.gpuPending;
+    this.sample();
+    return this.samples;
+  }
+
+  private sample(): void {
+    const t = this.clock.now();
+    const cpu = process.cpuUsage();
+    const usedMs = (cpu.user - this.last.cpu.user + cpu.system - this.last.cpu.system) / 1000;
+    const cpuPercent = t > this.last.t ? (100 * usedMs) / (t - this.last.t) : 0;
+    this.last = { cpu, t };
+    const mem = process.memoryUsage();
+    this.samples.push({
+      tMs: t, cpuPercent, rssBytes: mem.rss, heapUsedBytes: mem.heapUsed,
+      gpuUtilPercent: this.gpu?.utilPercent ?? null, gpuMemoryBytes: this.gpu?.memoryBytes ?? null,
+    });
+    this.refreshGpu();
+  }
+
+  private refreshGpu(): void {
+    // One query at a time; once nvidia-smi is missing it is not asked again.
+    if (!this.gpuAvailable || this.gpuPending) return;
+    this.gpuPending = queryGpu(this.nvidiaSmi).then((r) => {
+      if (r === null && this.gpu === null) this.gpuAvailable = false;
+      this.gpu = r;
+      this.gpuPending = null;
+    });
+  }
+}
