@@ -1,0 +1,39 @@
+import { type BackendInfo, type ComputeBackendPort } from '@maou/bench-app';
+import { type ComputeConfig } from '@maou/bench-domain';
+import { type BackendStartError } from './backend-plugin';
+import { type BackendRegistry } from './backend-registry';
+
+/** No backend could be started; the message names the backend(s) and how to install them. @public */
+export class BackendUnavailableError extends Error {
+  constructor(readonly failures: readonly BackendStartError[]) {
+    super(failures.map((f) => `--backend ${f.backend}: ${f.message}${f.hint ? ` (${f.hint})` : ''}`).join('; '));
+    this.name = 'BackendUnavailableError';
+  }
+}
+
+/**
+ * Activates the tfjs backend named in `ComputeConfig.backend`, or for `auto` the highest-priority
+ * plugin that starts. Throws `BackendUnavailableError` when none does.
+ * @public
+ */
+export class TfjsComputeBackendAdapter implements ComputeBackendPort {
+  constructor(private readonly registry: BackendRegistry) {}
+
+  async activate(config: ComputeConfig): Promise<BackendInfo> {
+    const candidates = config.backend === 'auto' ? this.registry.byPriority() : [this.registry.get(config.backend)];
+    const failures: BackendStartError[] = [];
+    for (const plugin of candidates) {
+      if (!plugin) {
+        failures.push({ backend: config.backend, message: `unknown backend; known: ${this.registry.names().join(', ')}` });
+        continue;
+      }
+      const started = await plugin.start(config);
+      if (started.ok) {
+        const skipped = failures.map((f) => `skipped ${f.backend}: ${f.message}`);
+        return { ...started.value, notes: [...started.value.notes, ...skipped] };
+      }
+      failures.push(started.error);
+    }
+    throw new BackendUnavailableError(failures);
+  }
+}

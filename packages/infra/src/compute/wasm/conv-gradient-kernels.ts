@@ -1,0 +1,85 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { type KernelScratch } from './kernel-scratch';
+
+type Info = tf.TensorInfo;
+type Shape4 = [number, number, number, number];
+
+function convInfo(xShape: number[], filterShape: number[], attrs: tf.NamedAttrMap): tf.backend_util.Conv2DInfo {
+  const { strides, pad, dimRoundingMode } = attrs as unknown as { strides: number | [number, number]; pad: 'same' | 'valid' | number; dimRoundingMode?: 'floor' | 'round' | 'ceil' };
+  return tf.backend_util.computeConv2DInfo(xShape as Shape4, filterShape as Shape4, strides, 1, pad, dimRoundingMode);
+}
+
+/** x [B,H,W,C] → patches [B,Ho,Wo,kh·kw·C] in HWIO order (strided slices of the padded input). */
+function im2col(s: KernelScratch, x: Info, c: tf.backend_util.Conv2DInfo): Info {
+  const { top, bottom, left, right } = c.padInfo;
+  const { filterHeight: kh, filterWidth: kw, strideHeight: sh, strideWidth: sw, outHeight: ho, outWidth: wo, inChannels: ch, batchSize: b } = c;
+  if (kh === 1 && kw === 1 && sh === 1 && sw === 1 && top + left === 0) return x;
+  const padded = top + bottom + left + right > 0 ? s.run('PadV2', { x }, { paddings: [[0, 0], [top, bottom], [left, right], [0, 0]], constantValue: 0 }) : x;
+  const cols: Info[] = [];
+  for (let i = 0; i < kh; i++) {
+    for (let j = 0; j < kw; j++) {
+      const end = [b, i + (ho - 1) * sh + 1, j + (wo - 1) * sw + 1, ch];
+      cols.push(s.run('StridedSlice', { x: padded }, { begin: [0, i, j, 0], end, strides: [1, sh, sw, 1], beginMask: 0, endMask: 0, ellipsisMask: 0, newAxisMask: 0, shrinkAxisMask: 0 }));
+    }
+  }
+  return cols.length === 1 ? cols[0] : s.run('Concat', cols as unknown as tf.NamedTensorInfoMap, { axis: 3 });
+}
+
+/**
+ * dW = im2col(x)ᵀ · dy, with the explicit transpose on the smaller side so the product runs on the
+ * untransposed (fast) matmul. `fast: false` is the minimal shim (a transposed matmul), kept to measure
+ * stock tfjs-wasm, which has no Conv2DBackpropFilter at all.
+ * @public
+ */
+export function conv2dBackpropFilter(s: KernelScratch, x: Info, dy: Info, attrs: tf.NamedAttrMap, fast: boolean): Info {
+  const filterShape = attrs.filterShape as number[];
+  const c = convInfo(x.shape, filterShape, attrs);
+  const n = c.batchSize * c.outHeight * c.outWidth;
+  const k = c.filterHeight * c.filterWidth * c.inChannels;
+  const co = c.outChannels;
+  const cols = s.reshape(im2col(s, x, c), [1, n, k]);
+  const dy3 = s.reshape(dy, [1, n, co]);
+  if (!fast) return s.reshape(s.run('BatchMatMul', { a: cols, b: dy3 }, { transposeA: true, transposeB: false }), filterShape);
+  if (k <= co) return s.reshape(s.matMul(s.transpose(cols, [0, 2, 1]), dy3), filterShape);
+  const dwT = s.matMul(s.transpose(dy3, [0, 2, 1]), cols); // [1, co, k]
+  return s.reshape(s.transpose(dwT, [0, 2, 1]), filterShape);
+}
+
+/** Spreads [B,Ho,Wo,C] onto a stride grid: [B,Ho·sh,Wo·sw,C] with zeros between, cut to h×w. */
+function dilate(s: KernelScratch, t: Info, sh: number, sw: number, h: number, w: number): Info {
+  const [b, ho, wo, ch] = t.shape;
+  if (sh === 1 && sw === 1) return t;
+  const six = s.reshape(t, [b, ho, 1, wo, 1, ch]);
+  const spread = s.run('PadV2', { x: six }, { paddings: [[0, 0], [0, 0], [0, sh - 1], [0, 0], [0, sw - 1], [0, 0]], constantValue: 0 });
+  const grid = s.reshape(spread, [b, ho * sh, wo * sw, ch]);
+  return s.run('Slice', { x: grid }, { begin: [0, 0, 0, 0], size: [b, h, w, ch] });
+}
+
+/**
+ * dx as a forward convolution (XNNPACK) of the stride-dilated dy with the flipped, in/out-swapped filter;
+ * 1×1 filters as one untransposed matmul. Returns null for shapes it does not cover (stock kernel then).
+ * @public
+ */
+export function conv2dBackpropInput(s: KernelScratch, dy: Info, filter: Info, attrs: tf.NamedAttrMap): Info | null {
+  const inputShape = attrs.inputShape as number[];
+  const c = convInfo(inputShape, filter.shape, attrs);
+  const { filterHeight: kh, filterWidth: kw, strideHeight: sh, strideWidth: sw, inChannels: ci, outChannels: co } = c;
+  const [b, h, w] = inputShape;
+  if (kh === 1 && kw === 1 && c.padInfo.top + c.padInfo.left === 0) {
+    const wT = s.transpose(s.reshape(filter, [1, ci, co]), [0, 2, 1]);
+    const n = b * c.outHeight * c.outWidth;
+    const dxs = s.reshape(s.matMul(s.reshape(dy, [1, n, co]), wT), [b, c.outHeight, c.outWidth, ci]);
+    return dilate(s, dxs, sh, sw, h, w);
+  }
+  const hd = (c.outHeight - 1) * sh + 1;
+  const wd = (c.outWidth - 1) * sw + 1;
+  const top = kh - 1 - c.padInfo.top;
+  const left = kw - 1 - c.padInfo.left;
+  const bottom = h - hd + kh - 1 - top;
+  const right = w - wd + kw - 1 - left;
+  if (Math.min(top, left, bottom, right) < 0) return null;
+  const spread = dilate(s, dy, sh, sw, hd, wd);
+  const padded = s.run('PadV2', { x: spread }, { paddings: [[0, 0], [top, bottom], [left, right], [0, 0]], constantValue: 0 });
+  const flipped = s.transpose(s.run('Reverse', { x: filter }, { dims: [0, 1] }), [0, 1, 3, 2]);
+  return s.run('Conv2D', { x: padded, filter: flipped }, { strides: 1, pad: 'valid', dataFormat: 'NHWC', dilations: 1 });
+}

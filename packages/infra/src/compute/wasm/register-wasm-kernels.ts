@@ -1,0 +1,67 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { conv2dBackpropFilter, conv2dBackpropInput } from './conv-gradient-kernels';
+import { type KernelScratch, withScratch } from './kernel-scratch';
+
+const BACKEND = 'wasm';
+const USED = ['BatchMatMul', 'Transpose', 'PadV2', 'StridedSlice', 'Slice', 'Concat', 'Conv2D', 'Reverse', 'Conv2DBackpropInput'];
+
+/** Which wasm kernel overrides to install. @public */
+export type WasmKernelSet = 'fast' | 'shim-only';
+
+type KernelArgs = Parameters<tf.KernelFunc>[0];
+
+/**
+ * Registers this project's gradient kernels for the tfjs wasm backend and returns a function that
+ * restores the stock registrations. `shim-only` adds just the missing Conv2DBackpropFilter (a plain
+ * im2col + transposed matmul), which is the least stock tfjs-wasm needs to train at all (tfjs#8474);
+ * `fast` also replaces Conv2DBackpropInput (a scalar loop on wasm) and transposed BatchMatMul (about
+ * 10× slower than untransposed), and builds the filter gradient on the untransposed matmul.
+ * @public
+ */
+export function installWasmKernels(set: WasmKernelSet): () => void {
+  const stock = new Map<string, tf.KernelFunc>();
+  for (const name of USED) {
+    const k = tf.getKernel(name, BACKEND);
+    if (k) stock.set(name, k.kernelFunc);
+  }
+  const fast = set === 'fast';
+  const overrides: Array<[string, tf.KernelFunc]> = [
+    ['Conv2DBackpropFilter', (a: KernelArgs) => withScratch(a, stock, (s) => conv2dBackpropFilter(s, a.inputs.x!, a.inputs.dy!, a.attrs ?? {}, fast))],
+  ];
+  if (fast) {
+    overrides.push(['Conv2DBackpropInput', (a: KernelArgs) => withScratch(a, stock, (s) => conv2dBackpropInput(s, a.inputs.dy!, a.inputs.filter!, a.attrs ?? {}) ?? stockCall(s, 'Conv2DBackpropInput', a))]);
+    overrides.push(['BatchMatMul', (a: KernelArgs) => withScratch(a, stock, (s) => batchMatMul(s, a))]);
+  }
+  const previous = overrides.map(([name]) => tf.getKernel(name, BACKEND));
+  overrides.forEach(([name, kernelFunc], i) => {
+    if (previous[i]) tf.unregisterKernel(name, BACKEND);
+    // The stock kernels bind their wasm exports in setupFunc at backend init: keep it.
+    tf.registerKernel({ kernelName: name, backendName: BACKEND, kernelFunc, setupFunc: previous[i]?.setupFunc });
+  });
+  return () => {
+    overrides.forEach(([name], i) => {
+      tf.unregisterKernel(name, BACKEND);
+      const p = previous[i];
+      if (p) tf.registerKernel(p);
+    });
+  };
+}
+
+function stockCall(s: KernelScratch, name: string, a: KernelArgs): tf.TensorInfo {
+  return s.run(name, a.inputs, a.attrs ?? {});
+}
+
+/** Transposed operands are transposed explicitly, then multiplied untransposed. */
+function batchMatMul(s: KernelScratch, a: KernelArgs): tf.TensorInfo {
+  const { transposeA, transposeB } = (a.attrs ?? {}) as { transposeA?: boolean; transposeB?: boolean };
+  let x = a.inputs.a!;
+  let y = a.inputs.b!;
+  if (!transposeA && !transposeB) return stockCall(s, 'BatchMatMul', a);
+  const swapLast = (t: tf.TensorInfo) => {
+    const r = t.shape.length;
+    return s.transpose(t, [...Array.from({ length: r - 2 }, (_, i) => i), r - 1, r - 2]);
+  };
+  if (transposeA) x = swapLast(x);
+  if (transposeB) y = swapLast(y);
+  return s.run('BatchMatMul', { a: x, b: y }, { transposeA: false, transposeB: false });
+}

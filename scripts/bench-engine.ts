@@ -1,0 +1,138 @@
+/**
+ * Stage 3 training throughput of the `lite` network at batch 256: our wasm backend (fast gradient
+ * kernels) vs stock tfjs-wasm (plus only the missing Conv2DBackpropFilter, without which stock wasm cannot
+ * train at all), vs the tfjs cpu backend, vs the PyTorch peer — measured in one run, plus the ratios.
+ *
+ *   pnpm bench:engine [-- --steps 5 --warmup 2 --batch 256 --cpu-batch 8 --skip torch,cpu]
+ *
+ * Each engine runs in its own child process (kernel registrations are process-global). Every tfjs
+ * engine runs the real `createTrainer` step (AdamW, clip 1.0, warmup-cosine LR) on the same synthetic
+ * batch generator as the peer's random rows. The cpu backend is timed at a smaller batch (`--cpu-batch`)
+ * for a few steps, since a batch-256 step takes minutes there; its samples/s is reported as measured
+ * at that batch (per-sample cost on cpu barely depends on the batch size).
+ */
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import type * as TfCore from '@tensorflow/tfjs-core';
+// The bench runs from sources (no build), so it reaches into them directly.
+// eslint-disable-next-line no-restricted-imports
+import { createTrainer } from '../packages/app/src/engine/tfjs-trainer';
+// eslint-disable-next-line no-restricted-imports
+import { installWasmKernels } from '../packages/infra/src/compute/wasm/register-wasm-kernels';
+
+const repo = path.resolve(__dirname, '..');
+const load = createRequire(path.join(repo, 'packages/infra/package.json'));
+const arg = (name: string, fallback: string): string => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? process.argv[at + 1] : fallback;
+};
+
+interface Measured { engine: string; batch: number; steps: number; samplesPerS: number; msPerStepMedian: number; lossFirst?: number; lossLast?: number; note?: string }
+
+function syntheticBatch(size: number, seed: number) {
+  let s = seed >>> 0;
+  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+  const boardIds = Int32Array.from({ length: size * 81 }, () => Math.floor(rnd() * 29));
+  const hands = Float32Array.from({ length: size * 14 }, () => Math.floor(rnd() * 3));
+  const moveLabel = new Float32Array(size * 1496);
+  for (let i = 0; i < size; i++) moveLabel[i * 1496 + Math.floor(rnd() * 1496)] = 1;
+  const resultValue = Float32Array.from({ length: size }, () => [0, 0.5, 1][Math.floor(rnd() * 3)]);
+  return { stage: 3 as const, size, boardIds, hands, targets: { stage: 3 as const, moveLabel, resultValue } };
+}
+
+async function child(mode: string): Promise<Measured> {
+  const tf = load('@tensorflow/tfjs-core') as typeof TfCore;
+  let batch = Number(arg('batch', '256'));
+  let steps = Number(arg('steps', '5'));
+  let warmup = Number(arg('warmup', '2'));
+  if (mode === 'cpu') {
+    load('@tensorflow/tfjs-backend-cpu');
+    await tf.setBackend('cpu');
+    batch = Number(arg('cpu-batch', '8'));
+    steps = 2;
+    warmup = 1;
+  } else {
+    load('@tensorflow/tfjs-backend-wasm');
+    installWasmKernels(mode === 'ours' ? 'fast' : 'shim-only');
+    await tf.setBackend('wasm');
+  }
+  await tf.ready();
+  const training = {
+    preset: 'lite' as const, optimizer: 'adamw' as const, learningRate: 1e-3, momentum: 0.9, beta1: 0.9, beta2: 0.999, eps: 1e-8,
+    weightDecay: 0.01, lrScheduler: 'warmup_cosine_decay' as const, policyLossRatio: 1, valueLossRatio: 1, gradientClip: 1,
+    gradientAccumulationSteps: 1, detectAnomaly: false, stage1PosWeight: 1, stage2PosWeight: 1, stage2GammaPos: 0,
+    stage2GammaNeg: 0, stage2Clip: 0, stage2HiddenDim: 128, stage2HeadDropout: 0,
+  };
+  const trainer = createTrainer({ stage: 3, training, totalSteps: 1000, seed: 0 });
+  const clock = { now: () => performance.now(), wallTime: () => new Date() };
+  const times: number[] = [];
+  const losses: number[] = [];
+  const phases: Record<string, number> = {};
+  for (let i = 0; i < warmup + steps; i++) {
+    const b = syntheticBatch(batch, i + 1);
+    const t0 = performance.now();
+    const r = await trainer.step(b, clock);
+    const dt = performance.now() - t0;
+    losses.push(r.loss);
+    if (i >= warmup) {
+      times.push(dt);
+      for (const [k, v] of Object.entries(r.phasesMs)) phases[k] = (phases[k] ?? 0) + v / steps;
+    }
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  const total = times.reduce((a, b) => a + b, 0);
+  const phaseNote = Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ');
+  return { engine: mode, batch, steps, samplesPerS: (batch * steps * 1000) / total, msPerStepMedian: sorted[Math.floor(sorted.length / 2)], lossFirst: losses[0], lossLast: losses[losses.length - 1], note: `ms/step by phase: ${phaseNote}` };
+}
+
+function runChild(mode: string): Measured {
+  const out = execFileSync(process.execPath, [...process.execArgv, __filename, '--child', mode, ...process.argv.slice(2)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+  return JSON.parse(out.trim().split('\n').pop()!) as Measured;
+}
+
+function runTorch(batch: number): Measured {
+  const warmup = 5;
+  const batches = 20;
+  const out = execFileSync('python3', [path.join(repo, '../shared/peer/torch_peer.py'), '--preset', 'lite', '--batch-size', String(batch), '--threads', '2', '--rows', String(batch * (warmup + batches + 1)), '--warmup-batches', String(warmup), '--batches', String(batches)], { encoding: 'utf8' });
+  const r = JSON.parse(out.trim().split('\n').pop()!) as { engine: string; train_samples_per_s: number; train_ms_per_batch_median: number; loss_first: number; loss_last: number; parameters: number };
+  return { engine: `torch peer (${r.engine}, 2 threads)`, batch, steps: batches, samplesPerS: r.train_samples_per_s, msPerStepMedian: r.train_ms_per_batch_median, lossFirst: r.loss_first, lossLast: r.loss_last, note: `parameters ${r.parameters}` };
+}
+
+async function main(): Promise<void> {
+  const childMode = arg('child', '');
+  if (childMode) {
+    process.stdout.write(`${JSON.stringify(await child(childMode))}\n`);
+    return;
+  }
+  const skip = new Set(arg('skip', '').split(','));
+  const batch = Number(arg('batch', '256'));
+  const rows: Measured[] = [];
+  for (const mode of ['ours', 'stock', 'cpu']) {
+    if (skip.has(mode)) continue;
+    const m = runChild(mode);
+    rows.push(m);
+    console.log(JSON.stringify(m));
+  }
+  if (!skip.has('torch')) {
+    const t = runTorch(batch);
+    rows.push(t);
+    console.log(JSON.stringify(t));
+  }
+  const by = (e: string) => rows.find((r) => r.engine.startsWith(e))?.samplesPerS;
+  const ours = by('ours');
+  console.log('\nengine                               batch  samples/s   ms/step(median)');
+  for (const r of rows) console.log(`${r.engine.padEnd(36)} ${String(r.batch).padStart(5)} ${r.samplesPerS.toFixed(2).padStart(10)} ${r.msPerStepMedian.toFixed(0).padStart(12)}`);
+  if (ours !== undefined) {
+    const ratio = (name: string, other?: number, bar?: number) =>
+      other !== undefined && console.log(`ours / ${name}: ${(ours / other).toFixed(2)}×${bar ? ` (bar ≥ ${bar}×: ${ours / other >= bar ? 'met' : 'NOT met'})` : ''}`);
+    ratio('stock tfjs-wasm (+ filter-gradient shim)', by('stock'), 3);
+    ratio('tfjs cpu', by('cpu'));
+    ratio('PyTorch peer', by('torch'), 0.5);
+  }
+}
+
+void main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
