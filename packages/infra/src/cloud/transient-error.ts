@@ -14,11 +14,12 @@ interface ErrorShape {
   cause?: unknown;
 }
 
-/** The HTTP status an SDK error carries, whichever client threw it. @internal */
+/** The HTTP error status (4xx/5xx) an SDK error carries, whichever client threw it. @internal */
 export const httpStatusOf = (error: unknown): number | null => {
   const e = (error ?? {}) as ErrorShape;
   const candidates = [e.$metadata?.httpStatusCode, e.response?.status, e.response?.statusCode, e.status, e.code];
-  const found = candidates.find((c) => typeof c === 'number' && c >= 100 && c < 600);
+  // A body cut after a 200 header leaves status 200 on the error: only error statuses count.
+  const found = candidates.find((c) => typeof c === 'number' && c >= 400 && c < 600);
   return typeof found === 'number' ? found : null;
 };
 
