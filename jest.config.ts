@@ -36,7 +36,7 @@ const config: Config = {
     project('infra'),
     project('cli'),
     // End-to-end tests drive the built `maou` binary only.
-    project('e2e', { testMatch: ['<rootDir>/src/**/*.e2e.ts'] }),
+    project('e2e', { testMatch: ['<rootDir>/src/**/*.e2e.ts'], testTimeout: 300_000 }),
   ],
 };
 

@@ -1,17 +1,40 @@
 import 'reflect-metadata';
+import os from 'node:os';
+import { join } from 'node:path';
 import { container, type DependencyContainer } from 'tsyringe';
-import { TOKENS } from '@maou/bench-app';
-import { PinoLoggerAdapter, SystemClockAdapter, type LogLevel } from '@maou/bench-infra';
+import { TOKENS, createTrainer } from '@maou/bench-app';
+import {
+  DataLoaderFactoryAdapter, NodeEnvironmentAdapter, PinoLoggerAdapter, ProcessResourceMonitorAdapter, SystemClockAdapter,
+  TfjsComputeBackendAdapter, createBackendRegistry, type LogLevel,
+} from '@maou/bench-infra';
+import { registerProgress } from './register-progress';
+import { registerSources } from './register-sources';
+import { cliVersion } from './completion';
 
 /** Options every command shares. */
 export interface GlobalOptions {
   readonly logLevel: LogLevel;
 }
 
+/** Defaults that depend on this machine: one loader worker per spare core, a per-user sample cache. */
+export const machineDefaults = (): { workers: number; sampleCacheDir: string } => ({
+  workers: Math.max(0, Math.min(4, os.availableParallelism() - 1)),
+  sampleCacheDir: process.env.MAOU_BENCH_CACHE ?? join(os.homedir(), '.cache', 'maou-bench', 'sample'),
+});
+
 /** The one place that maps tokens to adapters; each command gets its own child container. */
-export const createContainer = (options: GlobalOptions): DependencyContainer => {
+export const createContainer = (options: GlobalOptions & { readonly seed?: number }): DependencyContainer => {
   const child = container.createChildContainer();
-  child.registerInstance(TOKENS.Logger, PinoLoggerAdapter.create(options.logLevel));
-  child.registerInstance(TOKENS.Clock, new SystemClockAdapter());
+  const clock = new SystemClockAdapter();
+  const logger = PinoLoggerAdapter.create(options.logLevel);
+  child.registerInstance(TOKENS.Logger, logger);
+  child.registerInstance(TOKENS.Clock, clock);
+  child.registerInstance(TOKENS.Environment, new NodeEnvironmentAdapter(cliVersion()));
+  child.registerInstance(TOKENS.ComputeBackend, new TfjsComputeBackendAdapter(createBackendRegistry()));
+  child.registerInstance(TOKENS.DataLoaderFactory, new DataLoaderFactoryAdapter({ logger }));
+  child.registerInstance(TOKENS.TrainerFactory, createTrainer);
+  child.registerInstance(TOKENS.ResourceMonitor, new ProcessResourceMonitorAdapter(clock));
+  registerProgress(child, options);
+  registerSources(child, options.seed ?? 1);
   return child;
 };

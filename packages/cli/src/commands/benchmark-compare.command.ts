@@ -49,5 +49,5 @@ export const benchmarkCompareCommand: UtilityCommand = {
       'report-html': { type: 'string', describe: 'write a self-contained HTML report' },
     })
     .example('$0 utility benchmark-compare before.json after.json', 'did my change make training faster?'),
-  handler,
+  handler: (args) => handler(args as unknown as Args),
 };

@@ -53,5 +53,5 @@ export const benchmarkTrainingCommand: UtilityCommand = {
   builder: (y) => y.options(BENCHMARK_TRAINING_OPTIONS)
     .example('$0 utility benchmark-training --max-batches 20 --warmup-batches 5', 'benchmark on the embedded sample data')
     .example('$0 utility benchmark-training --stage3-data-path data/ --batch-size 128 --run-validation --output-json out.json', 'your Stage 3 files, with a validation pass'),
-  handler,
+  handler: (args) => handler(args as unknown as Args),
 };

@@ -1,4 +1,8 @@
 import type { UtilityCommand } from './command-module';
+import { benchmarkTrainingCommand } from './benchmark-training.command';
+import { benchmarkCompareCommand } from './benchmark-compare.command';
 
 /** Subcommands of `maou utility`, one import per command module (append under a lock). */
-export const utilityCommands: UtilityCommand[] = [];
+export const utilityCommands: UtilityCommand[] = [
+  benchmarkTrainingCommand,
+  benchmarkCompareCommand,];

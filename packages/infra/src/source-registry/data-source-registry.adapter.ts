@@ -11,7 +11,7 @@ export class DataSourceRegistryAdapter implements DataSourceFactoryPort {
   private readonly openers = new Map<string, DataSourceOpener<DataSourceSpec['kind']>>();
 
   register<K extends DataSourceSpec['kind']>(kind: K, opener: DataSourceOpener<K>): this {
-    this.openers.set(kind, opener as DataSourceOpener<DataSourceSpec['kind']>);
+    this.openers.set(kind, opener as unknown as DataSourceOpener<DataSourceSpec['kind']>);
     return this;
   }
 

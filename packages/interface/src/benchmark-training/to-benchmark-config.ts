@@ -1,4 +1,4 @@
-import { err, ok, type BenchmarkConfig, type Result, type Stage, type ValidationIssue } from '@maou/bench-domain';
+import { err, ok, type BenchmarkConfig, type ComputeConfig, type Result, type Stage, type ValidationIssue } from '@maou/bench-domain';
 import { parseArchitecture, parseDevice, parseOptimizer, parseScheduler } from './choices';
 import { pickDataSource, type SourceDefaults } from './data-source-spec';
 import { checkNumbers } from './numeric-rules';
@@ -51,7 +51,7 @@ export const toBenchmarkConfig = (raw: Raw, defaults: BenchmarkDefaults): Result
   const optimizer = take(parseOptimizer(raw.optimizer ?? 'adamw'), issues, 'adamw');
   const mainScheduler = take(parseScheduler('--lr-scheduler', raw.lrScheduler ?? 'warmup_cosine_decay'), issues, 'none');
   const stage12Scheduler = raw.stage12LrScheduler === undefined ? mainScheduler : take(parseScheduler('--stage12-lr-scheduler', raw.stage12LrScheduler), issues, 'none');
-  const device = take(parseDevice(raw.gpu), issues, { backend: 'auto', deviceIndex: 0 });
+  const device = take<Pick<ComputeConfig, 'backend' | 'deviceIndex'>>(parseDevice(raw.gpu), issues, { backend: 'auto', deviceIndex: 0 });
   const source = pickDataSource(raw, stage, defaults);
   if ('issues' in source) issues.push(...source.issues);
   if (issues.length || 'issues' in source) return err(issues);

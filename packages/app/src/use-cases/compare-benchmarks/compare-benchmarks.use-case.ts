@@ -24,7 +24,7 @@ export class CompareBenchmarksUseCase {
       a: side(a),
       b: side(b),
       comparison: compareRuns(steady(a.report), steady(b.report), alpha),
-      environment_diff: diffRecords(a.report.environment, b.report.environment),
+      environment_diff: diffRecords({ ...a.report.environment }, { ...b.report.environment }),
       config_diff: diffRecords(a.report.config, b.report.config),
     };
   }
