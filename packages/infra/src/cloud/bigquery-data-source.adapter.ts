@@ -90,6 +90,10 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
       if (this.totalCached() + bytes > this.options.maxCachedBytes) budgetLeft = false;
       shards.push({ id: plan.id, path, rows: plan.rows, bytes });
     }
+    if (!budgetLeft) {
+      // Loader worker threads open ShardRef.path themselves; only read() refetches an evicted page.
+      this.log.warn({ maxCachedBytes: this.options.maxCachedBytes, shards: shards.length }, 'the table exceeds --input-max-cached-bytes: pages beyond it are fetched on read(); worker threads need --dataloader-workers 0 or a larger budget');
+    }
     this.log.info({ shards: shards.length, planned: all.length, cachedBytes: this.totalCached(), io: this.stats.snapshot() }, 'bigquery data ready');
     return ok(shards);
   }

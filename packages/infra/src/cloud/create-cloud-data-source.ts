@@ -13,7 +13,7 @@ import { ObjectStoreDataSourceAdapter, type CloudSourceDeps, type StageFileReade
 import { loadOptionalModule, requireModule } from './optional-module';
 import { DEFAULT_RETRY_POLICY, type RetryHooks, type RetryPolicy } from './retry-policy';
 import type { S3ClientSettings } from './s3-object-store';
-import { readCachedStageFile } from './stage-file-reader';
+import { readStageFile } from '../datasource/read-stage-file';
 
 /** The cloud variants of {@link DataSourceSpec}. @public */
 export type CloudDataSourceSpec = Extract<DataSourceSpec, { kind: 's3' | 'gcs' | 'bigquery' }>;
@@ -76,7 +76,7 @@ const OPENERS: { readonly [K in CloudDataSourceSpec['kind']]: Opener<Extract<Clo
  * @public
  */
 export const createCloudDataSource = (spec: CloudDataSourceSpec, stage: Stage, deps: { logger: LoggerPort; clock: ClockPort }, options: CloudSourceOptions): Promise<Result<CloudDataSource, CloudSourceError>> => {
-  const full: CloudSourceDeps = { ...deps, readStageFile: options.readStageFile ?? readCachedStageFile, retryHooks: options.retryHooks };
+  const full: CloudSourceDeps = { ...deps, readStageFile: options.readStageFile ?? readStageFile, retryHooks: options.retryHooks };
   const open = OPENERS[spec.kind] as Opener<CloudDataSourceSpec>;
   return open(spec, stage, full, options);
 };

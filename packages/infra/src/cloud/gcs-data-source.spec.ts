@@ -6,7 +6,7 @@ import type { ObjectStore } from './object-store';
 import { startFakeGcs, type FakeGcsServer } from './testing/fake-gcs-server';
 import { startFaultProxy, type FaultProxy } from './testing/fault-proxy';
 import { FIXTURES, fixtureBytes, listTree, objectOptions, tempDir, testDeps } from './testing/cloud-fixtures';
-import { readCachedStageFile as stageReader } from './stage-file-reader';
+import { readStageFile as stageReader } from '../datasource/read-stage-file';
 
 const BUCKET = 'maou-gcs';
 const media = (name: string) => (m: string, u: string): boolean => m === 'GET' && u.includes(name) && u.includes('alt=media');

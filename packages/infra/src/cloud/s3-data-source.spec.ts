@@ -7,7 +7,7 @@ import type { ObjectStore } from './object-store';
 import { startFaultProxy, type FaultProxy } from './testing/fault-proxy';
 import { startS3rver, S3RVER_CREDENTIALS, type S3rverHarness } from './testing/s3rver-harness';
 import { FIXTURES, fixtureBytes, listTree, objectOptions, tempDir, testDeps } from './testing/cloud-fixtures';
-import { readCachedStageFile as stageReader } from './stage-file-reader';
+import { readStageFile as stageReader } from '../datasource/read-stage-file';
 
 const BUCKET = 'maou-data';
 

@@ -1,0 +1,52 @@
+import { rm } from 'node:fs/promises';
+import type { DataSourceSpec } from '@maou/bench-domain';
+import { MemoryLogger } from '@maou/bench-app/testing';
+import { SystemClockAdapter } from '../clock/system-clock.adapter';
+import { DataSourceRegistryAdapter } from '../source-registry/data-source-registry.adapter';
+import { cloudSourceOpener } from './create-cloud-data-source';
+import { CloudSourceFailure } from './cloud-source-error';
+import { startS3rver, S3RVER_CREDENTIALS, type S3rverHarness } from './testing/s3rver-harness';
+import { FIXTURES, fixtureBytes, tempDir } from './testing/cloud-fixtures';
+
+describe('cloudSourceOpener in the datasource registry', () => {
+  let s3: S3rverHarness;
+  let cache: string;
+  const logger = new MemoryLogger();
+  const registry = (): DataSourceRegistryAdapter => {
+    const open = cloudSourceOpener({ logger, clock: new SystemClockAdapter() }, 42, {
+      s3: { credentials: S3RVER_CREDENTIALS }, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
+    });
+    return new DataSourceRegistryAdapter().register('s3', open).register('gcs', open).register('bigquery', open);
+  };
+  const spec = (bucket: string): DataSourceSpec => ({
+    kind: 's3', bucket, prefix: 'runs', dataName: 'stage1', localCacheDir: cache, maxWorkers: 2,
+    enableBundling: false, bundleSizeGb: 1, endpoint: s3.endpoint,
+  });
+
+  beforeAll(async () => {
+    s3 = await startS3rver('wired');
+    for (const [i, f] of FIXTURES.entries()) await s3.put(`runs/stage1/part${i}.feather`, await fixtureBytes(f.file));
+  });
+  afterAll(() => s3.close());
+  beforeEach(async () => { cache = await tempDir('wired'); });
+  afterEach(() => rm(cache, { recursive: true, force: true }));
+
+  it('given an s3 spec, when opened through the registry, then the source is prepared and reads real records', async () => {
+    const source = await registry().open(spec('wired'), 1, 0.5);
+    const shards = await source.shards();
+    expect(shards).toHaveLength(1);
+    expect((await source.read(shards[0])).rows).toBe(shards[0].rows);
+    expect(source.ioStats()).toMatchObject({ source: 's3', objects: 1 });
+  });
+
+  it('given a bucket that does not exist, when opened, then it rejects with a failure naming the bucket', async () => {
+    const opened = registry().open(spec('no-such-bucket'), 1, null);
+    await expect(opened).rejects.toBeInstanceOf(CloudSourceFailure);
+    await expect(registry().open(spec('no-such-bucket'), 1, null)).rejects.toThrow(/^listing s3:\/\/no-such-bucket\/runs\/stage1\/: HTTP 404: NoSuchBucket/);
+  });
+
+  it('given a bigquery spec with a bad table name, when opened, then it rejects naming the flag before any request', async () => {
+    const bad: DataSourceSpec = { kind: 'bigquery', datasetId: 'ds', tableName: 't`x', batchSize: 10, maxCachedBytes: 1000 };
+    await expect(registry().open(bad, 3, null)).rejects.toThrow('--input-table-name: "t`x" is not a valid table name');
+  });
+});
