@@ -1,0 +1,24 @@
+import type { CalibrateLoaderInput } from './calibrate-loader.input';
+
+/** One loader setting to try. @internal */
+export interface Candidate {
+  readonly workers: number;
+  readonly prefetchFactor: number;
+  readonly batchSize: number;
+}
+
+/**
+ * Workers 0, 1, 2, 4, … up to the resource bound; prefetch 2 for each worker count, plus 4 for the largest
+ * (prefetch only matters once workers exist). The batch is the request, capped by memory. Cheapest first.
+ * @internal
+ */
+export const calibrationCandidates = (input: CalibrateLoaderInput): Candidate[] => {
+  const cap = input.limits.maxBatchSize;
+  const batchSize = cap === null ? input.base.batchSize : Math.min(input.base.batchSize, cap);
+  const workers = [0];
+  for (let w = 1; w <= input.limits.maxWorkers; w *= 2) workers.push(w);
+  const out: Candidate[] = workers.map((w) => ({ workers: w, prefetchFactor: w === 0 ? input.base.prefetchFactor : 2, batchSize }));
+  const top = workers.at(-1)!;
+  if (top > 0) out.push({ workers: top, prefetchFactor: 4, batchSize });
+  return out;
+};

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { CalibrationStorePort, LoggerPort } from '@maou/bench-app';
+
+const FORMAT_VERSION = 1;
+interface StoreFile {
+  readonly formatVersion: typeof FORMAT_VERSION;
+  readonly entries: Record<string, unknown>;
+}
+
+/**
+ * Calibration results in one JSON file, keyed by environment signature. A file that cannot be read as this format
+ * is ignored with a warning (and replaced on the next save); writes go to a temp file renamed over the old one, so a
+ * crash never leaves a half-written file.
+ * @public
+ */
+export class JsonCalibrationStoreAdapter implements CalibrationStorePort {
+  constructor(private readonly path: string, private readonly logger: LoggerPort) {}
+
+  async load(key: string): Promise<unknown | null> {
+    return (await this.readEntries())[key] ?? null;
+  }
+
+  async save(key: string, value: unknown): Promise<void> {
+    const entries = { ...(await this.readEntries()), [key]: value };
+    const body: StoreFile = { formatVersion: FORMAT_VERSION, entries };
+    await mkdir(dirname(this.path), { recursive: true });
+    const tmp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await writeFile(tmp, `${JSON.stringify(body, null, 2)}\n`);
+      await rename(tmp, this.path);
+    } catch (e) {
+      await rm(tmp, { force: true });
+      throw e;
+    }
+  }
+
+  private async readEntries(): Promise<Record<string, unknown>> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      this.logger.warn({ path: this.path, error: String(e) }, `calibration_cache_unreadable path=${this.path}; ignoring it`);
+      return {};
+    }
+    try {
+      const parsed = JSON.parse(text) as Partial<StoreFile>;
+      if (parsed?.formatVersion === FORMAT_VERSION && typeof parsed.entries === 'object' && parsed.entries !== null) return parsed.entries;
+      this.logger.warn({ path: this.path }, `calibration_cache_ignored path=${this.path} reason="unknown format"`);
+    } catch (e) {
+      this.logger.warn({ path: this.path, error: String(e) }, `calibration_cache_ignored path=${this.path} reason="corrupt JSON"`);
+    }
+    return {};
+  }
+}
