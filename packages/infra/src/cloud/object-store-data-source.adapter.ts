@@ -11,6 +11,8 @@ import { seededSample } from './seeded-sample';
 import { describeError } from './transient-error';
 import { bundleShards } from './shard-bundler';
 import { shardFromFile } from './shard-from-file';
+import { sweepStaleParts } from './stale-parts';
+import { join } from 'node:path';
 
 /** Reads one local stage file into columns (the local `.feather` reader). @public */
 export type StageFileReader = (path: string, stage: Stage) => Promise<StageColumns>;
@@ -90,6 +92,8 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
     if (all.length === 0) {
       return err({ kind: 'empty', message: `no .feather objects under ${where} (check --input-bucket-name, --input-prefix, --input-data-name)` });
     }
+    const swept = await sweepStaleParts(join(this.options.localCacheDir, dataName), this.deps.clock.wallTime().getTime());
+    if (swept > 0) this.log.info({ swept }, 'removed partial downloads left by an earlier run');
     const chosen = seededSample(all, sampleRatio, seed);
     this.log.info({ prefix: listed, listed: all.length, sampled: chosen.length, sampleRatio, seed }, 'objects listed');
     const files = await this.downloadAll(chosen, listed);

@@ -124,3 +124,20 @@ describe('S3 object source against s3rver', () => {
     expect(second.ioStats().cacheHits).toBe(4);
   });
 });
+
+describe('sweepStaleParts', () => {
+  it('given an old and a fresh .part file, when swept, then only the old one is removed', async () => {
+    const { sweepStaleParts } = await import('./stale-parts');
+    const { mkdir, writeFile, utimes } = await import('node:fs/promises');
+    const dir = await tempDir('parts');
+    await mkdir(join(dir, 'stage1'), { recursive: true });
+    await writeFile(join(dir, 'stage1', 'a.feather.1.part'), 'x');
+    await writeFile(join(dir, 'stage1', 'b.feather.2.part'), 'y');
+    await writeFile(join(dir, 'stage1', 'c.feather'), 'z');
+    const old = new Date(Date.now() - 2 * 3_600_000);
+    await utimes(join(dir, 'stage1', 'a.feather.1.part'), old, old);
+    expect(await sweepStaleParts(dir, Date.now())).toBe(1);
+    expect(await listTree(dir)).toEqual(['stage1/b.feather.2.part', 'stage1/c.feather']);
+    await rm(dir, { recursive: true, force: true });
+  });
+});
