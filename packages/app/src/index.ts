@@ -23,3 +23,5 @@ export * from "./use-cases/benchmark-training/benchmark-training.use-case";
 export * from "./use-cases/benchmark-training/benchmark-training.errors";
 export * from "./use-cases/benchmark-training/benchmark-training.input";
 export * from "./use-cases/compare-benchmarks/compare-benchmarks.use-case";
+export * from './engine/stage-objective';
+export * from './engine/device-batch';

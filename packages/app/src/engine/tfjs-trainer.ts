@@ -2,7 +2,6 @@ import * as tf from '@tensorflow/tfjs-core';
 import { type HostBatch, type Stage } from '@maou/bench-domain';
 import { type ClockPort } from '../ports/clock.port';
 import { firstNonFinite, NonFiniteValueError } from './anomaly';
-import { registerEngineGradients } from './gradients/register-gradients';
 import { type DeviceBatch, disposeDeviceBatch, uploadBatch } from './device-batch';
 import { type NetworkOutputs, ShogiNetwork } from './network/shogi-network';
 import { SeededRandom } from './nn/seeded-random';
@@ -38,7 +37,6 @@ export class TfjsTrainer implements Trainer {
   private optimizerSteps = 0;
 
   constructor(private readonly options: TrainerOptions) {
-    registerEngineGradients();
     const t = options.training;
     this.stage = options.stage;
     this.network = new ShogiNetwork({

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { registerEngineGradients } from '../gradients/register-gradients';
 
 /** The parts of a tfjs tape node this module reads (tfjs-core 4.x `TapeNode`). */
 interface TapeNode {
@@ -31,6 +32,10 @@ interface EngineInternals {
 export class TapeRecorder {
   private readonly engine = tf.engine() as unknown as EngineInternals;
   private recording = false;
+
+  constructor() {
+    registerEngineGradients();
+  }
 
   begin(): void {
     if (this.engine.state.gradientDepth !== 0) throw new Error('TapeRecorder: another gradient computation is running');

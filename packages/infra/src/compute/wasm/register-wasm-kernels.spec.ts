@@ -1,0 +1,81 @@
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-cpu';
+import '@tensorflow/tfjs-backend-wasm';
+import { installWasmKernels } from './register-wasm-kernels';
+
+// Each fast wasm kernel against the stock cpu kernel on random inputs, for the network's shapes:
+// 1×1 and 3×3 convolutions, stride 1 and 2, on 9×9 / 5×5 / 3×3 boards.
+const rand = (shape: number[], seed: number) => tf.randomUniform(shape, -1, 1, 'float32', seed);
+
+async function onBoth(run: () => tf.Tensor): Promise<[Float32Array, Float32Array]> {
+  await tf.setBackend('cpu');
+  const ref = run();
+  const a = (await ref.data()) as Float32Array;
+  ref.dispose();
+  await tf.setBackend('wasm');
+  const got = run();
+  const b = (await got.data()) as Float32Array;
+  got.dispose();
+  return [a, b];
+}
+
+function relErr(a: Float32Array, b: Float32Array): number {
+  let diff = 0;
+  let ref = 0;
+  for (let i = 0; i < a.length; i++) {
+    diff = Math.max(diff, Math.abs(a[i] - b[i]));
+    ref = Math.max(ref, Math.abs(a[i]));
+  }
+  return diff / ref;
+}
+
+const cases: Array<[string, number, number, number, number, number, 'same' | 'valid']> = [
+  // name, size, cin, cout, kernel, stride, pad
+  ['1×1 s1', 9, 6, 10, 1, 1, 'valid'],
+  ['1×1 s2', 9, 8, 12, 1, 2, 'valid'],
+  ['3×3 s1', 9, 5, 7, 3, 1, 'same'],
+  ['3×3 s2 9→5', 9, 6, 6, 3, 2, 'same'],
+  ['3×3 s2 5→3', 5, 4, 4, 3, 2, 'same'],
+  ['3×3 s2 3→2', 3, 4, 5, 3, 2, 'same'],
+];
+
+describe('wasm fast gradient kernels', () => {
+  let restore: () => void;
+  beforeAll(async () => {
+    restore = installWasmKernels('fast');
+    await tf.setBackend('wasm');
+  });
+  afterAll(() => restore());
+
+  it.each(cases)('Conv2DBackpropFilter and Conv2DBackpropInput %s match cpu', async (_n, size, cin, cout, k, stride, pad) => {
+    const out = pad === 'same' ? Math.ceil(size / stride) : Math.ceil((size - k + 1) / stride);
+    const attrs = { strides: stride, pad, dataFormat: 'NHWC', dilations: 1 };
+    const filterGrad = () => tf.tidy(() => tf.engine().runKernel('Conv2DBackpropFilter', { x: rand([3, size, size, cin], 1), dy: rand([3, out, out, cout], 2) }, { ...attrs, filterShape: [k, k, cin, cout] }) as tf.Tensor);
+    const inputGrad = () => tf.tidy(() => tf.engine().runKernel('Conv2DBackpropInput', { dy: rand([3, out, out, cout], 3), filter: rand([k, k, cin, cout], 4) }, { ...attrs, inputShape: [3, size, size, cin] }) as tf.Tensor);
+    for (const run of [filterGrad, inputGrad]) {
+      const [ref, got] = await onBoth(run);
+      expect(got.length).toBe(ref.length);
+      expect(relErr(ref, got)).toBeLessThan(1e-5);
+    }
+  });
+
+  it.each([[false, true], [true, false], [true, true]])('BatchMatMul transposeA=%s transposeB=%s matches cpu', async (ta, tb) => {
+    const a = ta ? [1, 7, 5] : [1, 5, 7];
+    const b = tb ? [1, 3, 7] : [1, 7, 3];
+    const [ref, got] = await onBoth(() => tf.tidy(() => tf.matMul(rand(a, 5), rand(b, 6), ta, tb)));
+    expect(relErr(ref, got)).toBeLessThan(1e-5);
+  });
+
+  it('leaves no backend data behind', async () => {
+    await tf.setBackend('wasm');
+    const x = rand([2, 9, 9, 4], 7);
+    const dy = rand([2, 5, 5, 6], 8);
+    const before = tf.engine().backend.numDataIds();
+    const g = tf.engine().runKernel('Conv2DBackpropFilter', { x, dy }, { strides: 2, pad: 'same', dataFormat: 'NHWC', dilations: 1, filterShape: [3, 3, 4, 6] }) as tf.Tensor;
+    expect(tf.engine().backend.numDataIds()).toBe(before + 1);
+    g.dispose();
+    expect(tf.engine().backend.numDataIds()).toBe(before);
+    expect((await x.data()).length).toBe(2 * 81 * 4); // the input survived
+    tf.dispose([x, dy]);
+  });
+});
