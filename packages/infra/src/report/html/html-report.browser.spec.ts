@@ -46,8 +46,8 @@ describe('HTML reports in headless Chromium', () => {
     expect(dom).toContain('Raise workers &lt;img src=x onerror=');
   }, 60_000);
 
-  browserIt('given a loader grid, then the heat map has one cell per setting', async () => {
-    const dom = await check('dataloader', (p) => writeDataloaderHtmlReport(dataloaderFixture(), p), { 'loader-grid': 12, 'loader-best': 4 }, 1500);
+  browserIt('given a loader grid, then the heat map has one cell per setting and the chosen settings face the model rate', async () => {
+    const dom = await check('dataloader', (p) => writeDataloaderHtmlReport(dataloaderFixture(), p), { 'loader-grid': 14, 'loader-per-batch-size': 6 }, 1500);
     expect(dom).not.toContain('<script>document.title');
   }, 60_000);
 

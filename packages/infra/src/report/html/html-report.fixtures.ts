@@ -2,7 +2,7 @@ import {
   PHASES, REPORT_SCHEMA_VERSION, compareRuns, summarize,
   type BatchTiming, type BenchmarkCompareReport, type BenchmarkTrainingReport, type Phase,
 } from '@maou/bench-domain';
-import type { DataloaderReportInput } from './dataloader-report-page';
+import type { BenchmarkDataloaderOutput, GridPoint, Recommendation } from '@maou/bench-app';
 
 /** Deterministic noise in [-0.5, 0.5) so fixtures are stable across runs. @internal */
 const noise = (seed: number): (() => number) => {
@@ -60,13 +60,24 @@ export const trainingReportFixture = (batchCount = 60, hostile = '<img src=x one
   };
 };
 
-/** A small workers × prefetch × batch-size grid. @internal */
-export const dataloaderFixture = (hostile = '<script>document.title="pwned"</script>'): DataloaderReportInput => ({
-  source: `file:///data/shogi ${hostile}`,
-  grid: [1, 2, 4].flatMap((workers) => [1, 2].flatMap((prefetch) => [128, 256].map((batch_size) => ({
-    workers, prefetch, batch_size, samples_per_second: 4000 * Math.sqrt(workers) * (1 + 0.1 * prefetch) * (batch_size / 256 + 0.5), relative_spread: 0.03 + 0.01 * workers,
-  })))),
-});
+/** A small workers × prefetch × batch-size grid with three repeats per point. @internal */
+export const dataloaderFixture = (hostile = '<script>document.title="pwned"</script>'): BenchmarkDataloaderOutput => {
+  const rate = (w: number, f: number | null, b: number): number => 4000 * Math.sqrt(w + 1) * (1 + 0.1 * (f ?? 0)) * (b / 256 + 0.5);
+  const points: GridPoint[] = [0, 1, 2, 4].flatMap((workers) => (workers === 0 ? [null] : [1, 2]).flatMap((prefetchFactor) => [128, 256].map((batchSize) => {
+    const median = rate(workers, prefetchFactor, batchSize);
+    const runs = [median * 0.97, median, median * (1.02 + 0.01 * workers)];
+    return { batchSize, workers, prefetchFactor, samplesPerSecond: { median, min: runs[0]!, max: runs[2]!, runs }, p95WaitMs: 40 / (workers + 1), keepsModelFed: median > 9000 };
+  })));
+  const pick = (batchSize: number): Recommendation => {
+    const p = points.filter((q) => q.batchSize === batchSize && q.keepsModelFed).sort((x, y) => x.workers - y.workers)[0]!;
+    return { batchSize, workers: p.workers, prefetchFactor: p.prefetchFactor, loaderSamplesPerSecond: p.samplesPerSecond.median, modelSamplesPerSecond: 9000,
+      basis: 'fed', flags: [`--batch-size ${batchSize}`, `--dataloader-workers ${p.workers}`, `--prefetch-factor ${p.prefetchFactor ?? 2}`] };
+  };
+  return {
+    backend: 'wasm', device: 'cpu', dataset: `sample ${hostile}`, loaderMode: 'streaming', points,
+    consumption: { 128: 9000, 256: 9000 }, perBatchSize: [pick(128), pick(256)], recommended: pick(256),
+  };
+};
 
 /** Two runs, B about 10 % slower, with an environment difference. @internal */
 export const compareFixture = (hostile = '</script><script>document.title="pwned"</script>'): BenchmarkCompareReport => {

@@ -1,7 +1,8 @@
+import type { BenchmarkDataloaderOutput } from '@maou/bench-app';
 import type { BenchmarkCompareReport, BenchmarkTrainingReport, Result } from '@maou/bench-domain';
 import { writeFileAtomic, type ReportWriteError, type WrittenReport } from './atomic-write';
 import { compareReportPage } from './compare-report-page';
-import { dataloaderReportPage, type DataloaderReportInput } from './dataloader-report-page';
+import { dataloaderReportPage } from './dataloader-report-page';
 import { renderReportPage } from './render-report-page';
 import { trainingReportPage } from './training-report-page';
 
@@ -10,7 +11,7 @@ export const writeTrainingHtmlReport = (report: BenchmarkTrainingReport, path: s
   writeFileAtomic(path, renderReportPage(trainingReportPage(report)));
 
 /** Writes the `benchmark-dataloader` HTML report (self-contained, atomic). @public */
-export const writeDataloaderHtmlReport = (result: DataloaderReportInput, path: string): Promise<Result<WrittenReport, ReportWriteError>> =>
+export const writeDataloaderHtmlReport = (result: BenchmarkDataloaderOutput, path: string): Promise<Result<WrittenReport, ReportWriteError>> =>
   writeFileAtomic(path, renderReportPage(dataloaderReportPage(result)));
 
 /** Writes the `benchmark-compare` HTML report (self-contained, atomic). @public */
