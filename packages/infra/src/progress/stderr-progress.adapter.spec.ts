@@ -21,7 +21,7 @@ describe('StderrProgressAdapter', () => {
     // 50 updates over 5 s at one line per second: 5 progress lines, not 50
     const lines = stream.chunks.slice(1, -1);
     expect(lines).toHaveLength(5);
-    expect(lines.at(-1)).toBe('benchmark batches: 41/100 batches (41.0 %), 10 batches/s, ETA 6 s\n');
+    expect(lines.at(-1)).toBe('benchmark batches: 50/100 batches (50.0 %), 10 batches/s, ETA 5 s\n');
     expect(stream.chunks.every((c) => !c.includes('\r') && !c.includes('\x1b'))).toBe(true);
     expect(stream.chunks.at(-1)).toBe('benchmark batches: done 50/100 batches in 5 s (10 batches/s)\n');
   });

@@ -24,12 +24,14 @@ export interface StderrProgressOptions {
 class StreamProgressTask implements ProgressTask {
   private done = 0;
   private finished = false;
-  private lastDraw = Number.NEGATIVE_INFINITY;
   private readonly startMs: number;
+  // The first line waits one interval, so a rate is never quoted from a single tiny step.
+  private lastDraw: number;
   private readonly meter = new RateMeter();
 
   constructor(private readonly task: ProgressStart, private readonly stream: ProgressStream, private readonly options: Required<Omit<StderrProgressOptions, 'stream' | 'enabled'>>) {
     this.startMs = options.clock.now();
+    this.lastDraw = this.startMs;
     this.meter.record(this.startMs, 0);
     if (!stream.isTTY) stream.write(`${task.label}: started${task.total === null ? '' : ` (${task.total} ${task.unit})`}\n`);
   }
