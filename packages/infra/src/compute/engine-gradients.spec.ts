@@ -3,29 +3,12 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-backend-wasm';
 import { createObjective, disposeDeviceBatch, SeededRandom, ShogiNetwork, TapeRecorder, uploadBatch } from '@maou/bench-app';
-import { type HostBatch, type Stage, type TrainingConfig } from '@maou/bench-domain';
+import { type HostBatch, type Stage } from '@maou/bench-domain';
+import { randomBatch, TRAINING } from './testing/engine-fixtures';
 import { installWasmKernels } from './wasm/register-wasm-kernels';
 
 // Network + loss gradients on the real engine: wasm (fast kernels) against the cpu backend, and
 // against central finite differences along the gradient direction, for every stage's head and loss.
-export const TRAINING: TrainingConfig = {
-  preset: 'lite', optimizer: 'adamw', learningRate: 1e-3, momentum: 0.9, beta1: 0.9, beta2: 0.999, eps: 1e-8,
-  weightDecay: 0.01, lrScheduler: 'none', policyLossRatio: 1, valueLossRatio: 0.7, gradientClip: 1,
-  gradientAccumulationSteps: 1, detectAnomaly: false, stage1PosWeight: 2, stage2PosWeight: 1, stage2GammaPos: 1,
-  stage2GammaNeg: 2, stage2Clip: 0.05, stage2HiddenDim: 16, stage2HeadDropout: 0,
-};
-
-export function randomBatch(stage: Stage, size: number, seed: number): HostBatch {
-  const r = new SeededRandom(seed);
-  const boardIds = Int32Array.from({ length: size * 81 }, () => Math.floor(r.next() * 29));
-  const hands = Float32Array.from({ length: size * 14 }, () => Math.floor(r.next() * 3));
-  const bits = (n: number, p: number) => Float32Array.from({ length: n }, () => (r.next() < p ? 1 : 0));
-  if (stage === 1) return { stage, size, boardIds, hands, targets: { stage, reachableSquares: bits(size * 81, 0.3) } };
-  if (stage === 2) return { stage, size, boardIds, hands, targets: { stage, legalMoves: bits(size * 1496, 0.02) } };
-  const moveLabel = bits(size * 1496, 0.004);
-  return { stage, size, boardIds, hands, targets: { stage, moveLabel, resultValue: Float32Array.from({ length: size }, () => [0, 0.5, 1][Math.floor(r.next() * 3)]) } };
-}
-
 function lossAndGrads(net: ShogiNetwork, stage: Stage, batch: HostBatch): { loss: number; grads: Float32Array[] } {
   const objective = createObjective(stage, { ...TRAINING, preset: 'lite' });
   const dev = uploadBatch(batch, 0, batch.size);

@@ -1,0 +1,38 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { err, type ComputeConfig } from '@maou/bench-domain';
+import { BackendRegistry } from './backend-registry';
+import { cpuBackendPlugin } from './plugins/cpu-backend.plugin';
+import { createBackendRegistry } from './register-backends';
+import { BackendUnavailableError, TfjsComputeBackendAdapter } from './tfjs-compute-backend.adapter';
+
+const config = (backend: ComputeConfig['backend']): ComputeConfig => ({ backend, deviceIndex: 1, threads: 'auto' });
+
+describe('TfjsComputeBackendAdapter', () => {
+  it('starts a backend by name and reports it', async () => {
+    const info = await new TfjsComputeBackendAdapter(createBackendRegistry()).activate(config('cpu'));
+    expect(info).toMatchObject({ name: 'cpu', threads: 1, version: tf.version_core });
+    expect(tf.getBackend()).toBe('cpu');
+  });
+
+  it('auto takes the highest-priority plugin that starts and notes the ones it skipped', async () => {
+    const registry = new BackendRegistry()
+      .register(cpuBackendPlugin)
+      .register({ name: 'broken', priority: 99, start: async () => err({ backend: 'broken', message: 'no device' }) });
+    const info = await new TfjsComputeBackendAdapter(registry).activate(config('auto'));
+    expect(info.name).toBe('cpu');
+    expect(info.notes).toContain('skipped broken: no device');
+  });
+
+  it('names the missing native package and how to install it', async () => {
+    const adapter = new TfjsComputeBackendAdapter(createBackendRegistry());
+    const failure = adapter.activate(config('tensorflow-gpu'));
+    await expect(failure).rejects.toBeInstanceOf(BackendUnavailableError);
+    await expect(failure).rejects.toThrow(/@tensorflow\/tfjs-node-gpu.*pnpm add @tensorflow\/tfjs-node-gpu.*CUDA 11\.2/);
+    await expect(adapter.activate(config('tensorflow'))).rejects.toThrow(/pnpm add @tensorflow\/tfjs-node@/);
+  });
+
+  it('lists the known backends for an unknown name', async () => {
+    const adapter = new TfjsComputeBackendAdapter(createBackendRegistry());
+    await expect(adapter.activate(config('quantum' as ComputeConfig['backend']))).rejects.toThrow(/--backend quantum: unknown backend; known: .*tensorflow-gpu.*wasm.*cpu/);
+  });
+});
