@@ -17,3 +17,6 @@ export * from "./compare/compare-runs";
 export * from "./report/compare-report";
 export * from './shogi/index';
 export * from './records/index';
+export * from "./report/resource-summary";
+export * from "./report/chrome-trace";
+export * from './data/assemble-batch';

@@ -33,3 +33,4 @@ export * from './cloud/cloud-source-error';
 export * from "./datasource/local-file-source.adapter";
 export * from "./datasource/read-stage-file";
 export * from "./sample-data/ensure-sample-dataset";
+export * from './calibration/json-calibration-store.adapter';
