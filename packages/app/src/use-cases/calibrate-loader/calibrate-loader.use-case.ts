@@ -19,7 +19,7 @@ const TIE_MARGIN = 0.05;
 
 const isOutOfMemory = (e: unknown): boolean =>
   e instanceof Error && /out of memory|allocation failed|ERR_WORKER_OUT_OF_MEMORY|Array buffer allocation/i.test(`${e.message} ${(e as { code?: string }).code ?? ''}`);
-const kv = (o: Readonly<Record<string, unknown>>): string => Object.entries(o).map(([k, v]) => `${k}=${v}`).join(' ');
+const kv = (o: object): string => Object.entries(o).map(([k, v]) => `${k}=${v}`).join(' ');
 
 /**
  * Measures a few loader settings within a time budget and keeps the fastest (the cheaper one on a tie), caching it

@@ -1,0 +1,90 @@
+import os from 'node:os';
+// The composition root first: it loads the reflect-metadata polyfill that tsyringe's decorators need.
+import { createContainer, machineDefaults, type GlobalOptions } from '../composition-root';
+import { BenchmarkDataloaderUseCase, type BenchmarkDataloaderInput } from '@maou/bench-app';
+import { formatIssues, type ValidationIssue } from '@maou/bench-domain';
+import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
+import { toJson, writeJsonReport } from '@maou/bench-infra';
+import type { Options } from 'yargs';
+import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-dataloader.output';
+import type { UtilityCommand } from './command-module';
+
+interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
+  readonly numBatches: number; readonly workers?: number[]; readonly prefetchFactors: number[]; readonly batchSizes?: number[];
+  readonly repeats: number; readonly noiseMargin: number; readonly consumptionSteps: number; readonly outputJson?: string; readonly json?: boolean;
+}
+
+const g = (group: string, o: Record<string, Options>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, { group, ...v }]));
+const OPTIONS: Record<string, Options> = {
+  ...g('Data:', {
+    'stage3-data-path': { type: 'string', array: true, describe: 'Stage 3 .feather/.npy files or directories (embedded sample data when absent)' },
+    streaming: { type: 'boolean', default: true, describe: 'stream files (default with 2+ files); --no-streaming forces map-style' },
+    'input-cache-mode': { type: 'string', describe: 'map-style: file or memory; mmap = file (deprecated)' },
+    'sample-ratio': { type: 'number', describe: 'share of cloud data to read, 0.01..1' },
+    'sample-positions': { type: 'number', describe: 'positions of the embedded sample data (default 4096)' },
+    'sample-cache-dir': { type: 'string', describe: 'where the sample data is generated and reused' },
+    'test-ratio': { type: 'number', describe: 'validation share left out of the measured split (default 0.2)' },
+    seed: { type: 'number', describe: 'seed of splits and shuffles (default 1)' },
+  }),
+  ...g('Measurement:', {
+    'batch-size': { type: 'number', describe: 'batch size (default 256)' },
+    'num-batches': { type: 'number', default: 100, describe: 'batches timed per repeat' },
+    'pin-memory': { type: 'boolean', describe: 'reuse transfer buffers instead of fresh allocations' },
+    workers: { type: 'number', array: true, describe: 'worker counts of the grid (default 0 1 2 … up to the spare cores)' },
+    'prefetch-factors': { type: 'number', array: true, default: [2, 4], describe: 'prefetch factors of the grid (workers > 0)' },
+    'batch-sizes': { type: 'number', array: true, describe: 'batch sizes of the grid (default: --batch-size)' },
+    repeats: { type: 'number', default: 3, describe: 'repeats per grid point; the spread is reported' },
+    'noise-margin': { type: 'number', default: 0.1, describe: 'a setting must beat the model rate by this share to count as feeding it' },
+    'consumption-steps': { type: 'number', default: 5, describe: "timed training steps for the model's own rate; 0 skips the model" },
+    gpu: { type: 'string', describe: 'backend for the model: cpu, wasm, webgpu, tensorflow, auto, cuda:N' },
+    threads: { type: 'number', describe: 'backend threads' },
+    'model-architecture': { type: 'string', describe: 'lite (default) or resnet' },
+  }),
+  ...g('Output:', { 'output-json': { type: 'string', describe: 'write the results as JSON to this path' }, json: { type: 'boolean', describe: 'print JSON instead of the table' } }),
+};
+
+const positiveInts = (flag: string, v: readonly number[] | undefined, min: number, issues: ValidationIssue[]): void => {
+  for (const x of v ?? []) if (!Number.isInteger(x) || x < min) issues.push({ field: flag, message: `must be integers ≥ ${min}, got ${x}` });
+};
+const fail = (code: 1 | 2, message: string): void => {
+  process.stderr.write(`maou benchmark-dataloader: ${message}\n`);
+  process.exitCode = code;
+};
+
+const handler = async (args: Args): Promise<void> => {
+  const defaults = machineDefaults();
+  const validated = toBenchmarkConfig({ ...args, stage: 3 }, defaults);
+  const issues: ValidationIssue[] = validated.ok ? [] : [...validated.error];
+  if (!Number.isInteger(args.numBatches) || args.numBatches <= 0) issues.push({ field: '--num-batches', message: `num_batches must be positive, got ${args.numBatches}` });
+  if (!Number.isInteger(args.repeats) || args.repeats < 1) issues.push({ field: '--repeats', message: `must be an integer ≥ 1, got ${args.repeats}` });
+  if (!(args.noiseMargin >= 0 && args.noiseMargin < 1)) issues.push({ field: '--noise-margin', message: `must be in [0, 1), got ${args.noiseMargin}` });
+  if (!Number.isInteger(args.consumptionSteps) || args.consumptionSteps < 0) issues.push({ field: '--consumption-steps', message: `must be an integer ≥ 0, got ${args.consumptionSteps}` });
+  positiveInts('--workers', args.workers, 0, issues);
+  positiveInts('--prefetch-factors', args.prefetchFactors, 1, issues);
+  positiveInts('--batch-sizes', args.batchSizes, 1, issues);
+  if (!validated.ok || issues.length) return fail(2, `invalid options\n${formatIssues(issues)}`);
+  const { config, warnings } = validated.value;
+  for (const w of warnings) process.stderr.write(`maou benchmark-dataloader: note: ${w}\n`);
+  const spare = Math.max(1, os.availableParallelism());
+  const input: BenchmarkDataloaderInput = {
+    stage: 3, source: config.source, sampleRatio: config.sampleRatio, loader: config.loader, training: config.training, compute: config.compute,
+    workers: args.workers ?? [0, 1, 2, 4, 8].filter((w) => w <= spare), prefetchFactors: args.prefetchFactors, batchSizes: args.batchSizes ?? [config.loader.batchSize],
+    repeats: args.repeats, numBatches: args.numBatches, warmupBatches: 5, noiseMargin: args.noiseMargin, consumptionSteps: args.consumptionSteps,
+  };
+  const result = await createContainer({ logLevel: args.logLevel }).resolve(BenchmarkDataloaderUseCase).execute(input);
+  if (!result.ok) return fail(1, `${result.error.kind}: ${result.error.message}`);
+  const text = renderDataloaderBenchmark(result.value, input);
+  const payload = dataloaderBenchmarkJson(result.value, input, text);
+  if (args.outputJson) await writeJsonReport(payload, args.outputJson);
+  process.stdout.write(args.json ? toJson(payload) : text);
+};
+
+/** `maou utility benchmark-dataloader`. */
+export const benchmarkDataloaderCommand: UtilityCommand = {
+  command: 'benchmark-dataloader',
+  describe: "Find loader settings (workers × prefetch × batch size) that keep the model fed, against the model's own rate",
+  builder: (y) => y.options(OPTIONS)
+    .example('$0 utility benchmark-dataloader --num-batches 30', 'on the embedded sample data')
+    .example('$0 utility benchmark-dataloader --stage3-data-path data/ --workers 0 1 2 --batch-sizes 128 256 --output-json dl.json', 'your files, a custom grid'),
+  handler: (args) => handler(args as unknown as Args),
+};
