@@ -38,7 +38,7 @@ export const mib = (bytes: number): number => round(bytes / 1_048_576, 1);
 
 /** Colours used across reports so a phase or a run keeps its colour everywhere. @internal */
 export const PALETTE = {
-  warmup: '#b0b7c3',
+  warmup: '#7f8898',
   settling: '#f0b35a',
   steady: '#3b6fd8',
   band: 'rgba(59, 111, 216, 0.15)',

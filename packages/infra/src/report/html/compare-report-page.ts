@@ -1,4 +1,4 @@
-import type { BenchmarkCompareReport } from '@maou/bench-domain';
+import { quantileSorted, type BenchmarkCompareReport } from '@maou/bench-domain';
 import { PALETTE, baseOption, round } from './chart-format';
 import type { ChartSpec, ReportPage, TableSpec } from './report-page';
 
@@ -8,9 +8,14 @@ const VERDICT: Readonly<Record<BenchmarkCompareReport['comparison']['verdict'], 
   'no-significant-difference': 'no significant difference',
 };
 
-const five = (s: BenchmarkCompareReport['comparison']['a']): number[] =>
-  // The summary has no quartiles: whiskers are min/max and the box is the 95 % interval of the mean.
-  [s.min, s.ci95[0], s.median, s.ci95[1], s.max].map((v) => round(v, 3));
+// Box-plot five numbers from the raw batch times: min, quartiles, median, max.
+const five = (batchMs: readonly number[]): number[] => {
+  const sorted = [...batchMs].sort((x, y) => x - y);
+  return [0, 0.25, 0.5, 0.75, 1].map((q) => round(quantileSorted(sorted, q), 3));
+};
+
+// An axis end on a round step (0.05 for a span of 0.4), so tick labels stay short.
+const niceStep = (span: number): number => 10 ** Math.floor(Math.log10(span || 0.01)) / 2;
 
 const samplesChart = (r: BenchmarkCompareReport): ChartSpec => ({
   id: 'compare-samples',
@@ -30,7 +35,7 @@ const samplesChart = (r: BenchmarkCompareReport): ChartSpec => ({
 const distributionChart = (r: BenchmarkCompareReport): ChartSpec => ({
   id: 'compare-distribution',
   title: 'Batch-time distributions',
-  caption: 'Whiskers: min and max; box: 95 % interval of the mean; line: median.',
+  caption: 'Whiskers: fastest and slowest batch; box: middle half of the batches; line: median.',
   height: 260,
   option: {
     ...baseOption,
@@ -39,8 +44,8 @@ const distributionChart = (r: BenchmarkCompareReport): ChartSpec => ({
     yAxis: { type: 'category', data: ['A', 'B'] },
     xAxis: { type: 'value', name: 'ms', scale: true },
     series: [{ name: 'batch ms', type: 'boxplot', data: [
-      { value: five(r.comparison.a), itemStyle: { borderColor: PALETTE.a } },
-      { value: five(r.comparison.b), itemStyle: { borderColor: PALETTE.b } },
+      { value: five(r.a.batch_ms), itemStyle: { borderColor: PALETTE.a } },
+      { value: five(r.b.batch_ms), itemStyle: { borderColor: PALETTE.b } },
     ] }],
   },
 });
@@ -50,7 +55,7 @@ const ratioChart = (r: BenchmarkCompareReport): ChartSpec => {
   // Keep 1 (no change) on the axis so the distance of the interval from it is visible.
   const lo = Math.min(1, c.ratio_ci95[0]);
   const hi = Math.max(1, c.ratio_ci95[1]);
-  const pad = (hi - lo) * 0.1 || 0.01;
+  const step = niceStep(hi - lo);
   return {
     id: 'compare-ratio',
     title: 'Ratio of mean batch time (B ÷ A)',
@@ -60,7 +65,7 @@ const ratioChart = (r: BenchmarkCompareReport): ChartSpec => {
       tooltip: { trigger: 'item', confine: true },
       grid: { left: 90, right: 40, top: 30, bottom: 40 },
       yAxis: { type: 'category', data: ['B ÷ A'] },
-      xAxis: { type: 'value', min: round(lo - pad, 4), max: round(hi + pad, 4) },
+      xAxis: { type: 'value', interval: step, min: round(Math.floor(lo / step - 0.5) * step, 6), max: round(Math.ceil(hi / step + 0.5) * step, 6) },
       series: [
         { name: '95 % interval', type: 'boxplot', itemStyle: { color: PALETTE.band, borderColor: PALETTE.steady },
           data: [[c.ratio_ci95[0], c.ratio_ci95[0], c.ratio, c.ratio_ci95[1], c.ratio_ci95[1]].map((v) => round(v, 5))],

@@ -16,7 +16,7 @@ const kindOf = (b: Batch, steadyStart: number): 'warmup' | 'settling' | 'steady'
 const steadyMarker = (steadyStart: number, lastIndex: number) => ({
   silent: true,
   itemStyle: { color: 'rgba(176, 183, 195, 0.18)' },
-  label: { position: 'insideTopLeft', color: '#5b6578' },
+  label: { show: false },
   data: steadyStart > 0 ? [[{ xAxis: -0.5, name: 'excluded from statistics' }, { xAxis: Math.min(steadyStart, lastIndex) - 0.5 }]] : [],
 });
 
@@ -27,7 +27,7 @@ export const batchTimeChart = (report: BenchmarkTrainingReport): ChartSpec => {
   const series = (['warmup', 'settling', 'steady'] as const).map((kind) => ({
     name: { warmup: 'warm-up', settling: 'settling (excluded)', steady: 'steady state' }[kind],
     type: 'scatter',
-    symbolSize: 5,
+    symbolSize: 7,
     itemStyle: { color: PALETTE[kind] },
     data: report.batches.filter((b) => kindOf(b, m.steady_state_start) === kind).map((b) => [b.index, round(b.wallMs, 3)]),
     ...(kind === 'steady'
@@ -90,7 +90,7 @@ export const throughputChart = (report: BenchmarkTrainingReport): ChartSpec => {
       xAxis: { type: 'value', name: 'batch', scale: true },
       yAxis: { type: 'value', name: 'samples/s', scale: true },
       series: [
-        { name: 'per batch', type: 'scatter', symbolSize: 4, itemStyle: { color: PALETTE.warmup },
+        { name: 'per batch', type: 'scatter', symbolSize: 6, itemStyle: { color: PALETTE.warmup },
           data: steady.map((b, i) => [b.index, round(rate[i]!, 2)]) },
         { name: 'rolling mean (10)', type: 'line', showSymbol: false, itemStyle: { color: PALETTE.steady },
           data: steady.map((b, i) => [b.index, round(smooth[i]!, 2)]),

@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+// Drives only the built binary (pnpm build first); screenshots land in the git-ignored artifacts/.
+const BIN = require.resolve('@maou/cli');
+const ARTIFACTS = resolve(__dirname, '../../../artifacts/html-report');
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', process.env['CHROMIUM_PATH'] ?? ''].find((p) => p !== '' && existsSync(p));
+if (!CHROMIUM) process.stderr.write('html-report e2e: browser checks SKIPPED, no Chromium (apt-get install -y chromium)\n');
+
+const run = (file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((done) => {
+    execFile(file, args, { timeout: 120_000, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) =>
+      done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }));
+  });
+const maou = (...args: string[]) => run(process.execPath, [BIN, ...args]);
+
+/** Loads the report in headless Chromium; returns the DOM after scripts ran and keeps a screenshot. */
+const browse = async (html: string, png: string, height: number): Promise<string> => {
+  const profile = await mkdtemp(join(tmpdir(), 'maou-e2e-chromium-'));
+  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--no-first-run', '--hide-scrollbars', '--virtual-time-budget=5000', `--user-data-dir=${profile}`];
+  try {
+    const dom = await run(CHROMIUM!, [...flags, '--dump-dom', pathToFileURL(html).href]);
+    await run(CHROMIUM!, [...flags, `--screenshot=${png}`, `--window-size=1280,${height}`, pathToFileURL(html).href]);
+    return dom.stdout;
+  } finally {
+    await rm(profile, { recursive: true, force: true });
+  }
+};
+
+const rendered = (dom: string): Record<string, number> =>
+  Object.fromEntries([...dom.matchAll(/id="chart-([\w-]+)"[^>]*?data-rendered="(\d+) points"/g)].map((m) => [m[1]!, Number(m[2])]));
+
+describe('maou command line: version, completion, help', () => {
+  it('given --version, then the package version', async () => {
+    const r = await maou('--version');
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('given completion, then a bash completion script on stdout', async () => {
+    expect((await maou('completion')).stdout).toContain('###-begin-maou-completions-###');
+  });
+
+  it('given --help of each benchmark command, then at least one example', async () => {
+    for (const command of ['benchmark-training', 'benchmark-compare', 'benchmark-dataloader']) {
+      const r = await maou('utility', command, '--help');
+      expect({ command, examples: /\nExamples:\n/.test(r.stdout) }).toEqual({ command, examples: true });
+    }
+  });
+});
+
+describe('maou --report-html and --json', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'maou-e2e-html-'));
+    await mkdir(ARTIFACTS, { recursive: true });
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  const train = async (name: string, seed: string) => {
+    const html = join(dir, `${name}.html`);
+    const r = await maou('utility', 'benchmark-training', '--max-batches', '8', '--warmup-batches', '2', '--batch-size', '16',
+      '--sample-positions', '512', '--seed', seed, '--enable-resource-monitoring', '--json',
+      '--output-json', join(dir, `${name}.json`), '--report-html', html);
+    expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
+    return { html, payload: JSON.parse(r.stdout) as { batches: unknown[]; resources: { timeline: unknown[] } | null } };
+  };
+
+  it('given benchmark-training and benchmark-compare, then stdout is JSON and every plot of both reports renders', async () => {
+    const a = await train('a', '1');
+    await train('b', '2');
+    expect(JSON.parse(await readFile(join(dir, 'a.json'), 'utf8'))).toEqual(a.payload);
+    const compareHtml = join(dir, 'compare.html');
+    const c = await maou('utility', 'benchmark-compare', join(dir, 'a.json'), join(dir, 'b.json'), '--json', '--report-html', compareHtml);
+    expect(c.code).toBe(0);
+    expect(JSON.parse(c.stdout).command).toBe('benchmark-compare');
+    if (!CHROMIUM) return;
+    const charts = rendered(await browse(a.html, join(ARTIFACTS, 'e2e-training.png'), 2900));
+    expect(charts['batch-time']).toBe(a.payload.batches.length);
+    expect(charts['phases']).toBe(7 * a.payload.batches.length);
+    expect(charts['throughput']).toBeGreaterThan(0);
+    expect(charts['epoch']).toBeGreaterThanOrEqual(2);
+    if (a.payload.resources?.timeline.length) expect(charts['resources']).toBeGreaterThan(0);
+    const compared = rendered(await browse(compareHtml, join(ARTIFACTS, 'e2e-compare.png'), 1500));
+    expect(Object.keys(compared).sort()).toEqual(['compare-distribution', 'compare-ratio', 'compare-samples']);
+    expect(Object.values(compared).every((n) => n > 0)).toBe(true);
+  }, 240_000);
+});
