@@ -3,13 +3,14 @@ import {
   type Conv2DBackpropFilterAttrs, type KernelBackend, type KernelConfig, type NamedAttrMap,
   type NamedTensorInfoMap, type TensorInfo,
 } from '@tensorflow/tfjs-core';
+import type { Im2Col } from './filter-im2col.program';
 
 /** Enough 32x32 matmul tiles to fill a large GPU (an H100 has 132 SMs). */
 const TARGET_TILES = 1024;
 /** Below this many rows per chunk, splitting costs more than it gains. */
 const MIN_ROWS_PER_CHUNK = 256;
 
-type Run = (name: string, inputs: NamedTensorInfoMap, attrs?: object) => TensorInfo;
+type Run = (name: string, inputs: NamedTensorInfoMap | TensorInfo[], attrs?: object) => TensorInfo;
 
 /**
  * Number of batch chunks the reduction over (batch, row, column) is split into: the stock tfjs
@@ -35,10 +36,10 @@ export function chunksFor(batch: number, rowsPerSample: number, k: number, co: n
  * @public
  */
 export function conv2dFilterGradient(backend: KernelBackend, backendName: string,
-  inputs: { x: TensorInfo; dy: TensorInfo }, attrs: Conv2DBackpropFilterAttrs): TensorInfo {
+  inputs: { x: TensorInfo; dy: TensorInfo }, attrs: Conv2DBackpropFilterAttrs, im2col?: Im2Col): TensorInfo {
   const kernel = (name: string) => getKernel(name, backendName);
   const run: Run = (name, ins, at = {}) =>
-    kernel(name).kernelFunc({ inputs: ins, backend, attrs: at as NamedAttrMap }) as TensorInfo;
+    kernel(name).kernelFunc({ inputs: ins as NamedTensorInfoMap, backend, attrs: at as NamedAttrMap }) as TensorInfo;
   const temps: TensorInfo[] = [];
   const keep = (t: TensorInfo): TensorInfo => (temps.push(t), t);
   const { x, dy } = inputs;
@@ -48,22 +49,28 @@ export function conv2dFilterGradient(backend: KernelBackend, backendName: string
   const { filterHeight: kh, filterWidth: kw, outHeight: oh, outWidth: ow, strideHeight: sh, strideWidth: sw } = info;
   const co = info.outChannels;
   const { top, bottom, left, right } = info.padInfo;
-  const padded = top + bottom + left + right > 0
-    ? keep(run('PadV2', { x }, { paddings: [[0, 0], [top, bottom], [left, right], [0, 0]], constantValue: 0 }))
-    : x;
-  const identity = kh === 1 && kw === 1 && sh === 1 && sw === 1 && padded.shape[1] === oh && padded.shape[2] === ow;
-  const taps: TensorInfo[] = [];
-  if (identity) taps.push(padded);
-  for (let i = 0; !identity && i < kh; i += 1) {
-    for (let j = 0; j < kw; j += 1) {
-      taps.push(keep(run('StridedSlice', { x: padded }, {
-        begin: [0, i, j, 0], end: [batch, i + (oh - 1) * sh + 1, j + (ow - 1) * sw + 1, ci], strides: [1, sh, sw, 1],
-        beginMask: 0, endMask: 0, ellipsisMask: 0, newAxisMask: 0, shrinkAxisMask: 0,
-      })));
+  const identity = kh === 1 && kw === 1 && sh === 1 && sw === 1 && top + left === 0 && x.shape[1] === oh && x.shape[2] === ow;
+  let cols: TensorInfo;
+  if (identity) cols = x;
+  else if (im2col) {
+    // One dispatch: dispatches cost host time, which bounds a training step on a fast GPU.
+    cols = keep(im2col(backend, x, { outHeight: oh, outWidth: ow, filterHeight: kh, filterWidth: kw, strides: [sh, sw], pads: [top, left] }));
+  } else {
+    const padded = top + bottom + left + right > 0
+      ? keep(run('PadV2', { x }, { paddings: [[0, 0], [top, bottom], [left, right], [0, 0]], constantValue: 0 }))
+      : x;
+    const taps: TensorInfo[] = [];
+    for (let i = 0; i < kh; i += 1) {
+      for (let j = 0; j < kw; j += 1) {
+        taps.push(keep(run('StridedSlice', { x: padded }, {
+          begin: [0, i, j, 0], end: [batch, i + (oh - 1) * sh + 1, j + (ow - 1) * sw + 1, ci], strides: [1, sh, sw, 1],
+          beginMask: 0, endMask: 0, ellipsisMask: 0, newAxisMask: 0, shrinkAxisMask: 0,
+        })));
+      }
     }
+    // Channel order (i, j, ci) is the filter's [kh, kw, ci] order.
+    cols = taps.length === 1 ? taps[0] : keep(run('Concat', taps, { axis: 3 }));
   }
-  // Channel order (i, j, ci) is the filter's [kh, kw, ci] order.
-  const cols = taps.length === 1 ? taps[0] : keep(run('Concat', Object.fromEntries(taps.map((t, n) => [n, t])), { axis: 3 }));
   const k = kh * kw * ci;
   const chunks = chunksFor(batch, oh * ow, k, co);
   const rows = (batch / chunks) * oh * ow;
@@ -82,7 +89,7 @@ export function conv2dFilterGradient(backend: KernelBackend, backendName: string
  * stock kernel.
  * @public
  */
-export function registerFastFilterGradient(backendName: string): () => void {
+export function registerFastFilterGradient(backendName: string, im2col?: Im2Col): () => void {
   const stock = getKernel(Conv2DBackpropFilter, backendName);
   if (!stock) return () => undefined;
   unregisterKernel(Conv2DBackpropFilter, backendName);
@@ -92,7 +99,7 @@ export function registerFastFilterGradient(backendName: string): () => void {
     kernelFunc: ({ inputs, backend, attrs }) => {
       const at = attrs as unknown as Conv2DBackpropFilterAttrs;
       if (at.dataFormat === 'NCHW') return stock.kernelFunc({ inputs, backend, attrs });
-      return conv2dFilterGradient(backend as KernelBackend, backendName, inputs as unknown as { x: TensorInfo; dy: TensorInfo }, at);
+      return conv2dFilterGradient(backend as KernelBackend, backendName, inputs as unknown as { x: TensorInfo; dy: TensorInfo }, at, im2col);
     },
   };
   registerKernel(fast);

@@ -4,6 +4,9 @@ import type { BackendInfo, GpuAdapterInfo } from '@maou/bench-app';
 import { err, ok, type ComputeConfig, type Result } from '@maou/bench-domain';
 import { registerFastFilterGradient } from './conv2d-filter-grad.kernel';
 import { isSoftwareAdapter, loadDawn, type DawnAdapter } from './dawn-runtime';
+import { webgpuIm2Col } from './filter-im2col.program';
+import { withPooledUploads } from './pooled-upload';
+import { registerRankSafeSum } from './rank-safe-sum.kernel';
 import { defaultVulkanSearch, describeNoAdapter, diagnoseVulkan } from './vulkan-diagnosis';
 
 /** Knobs for measurements and tests; the CLI uses the defaults. @public */
@@ -12,10 +15,13 @@ export interface WebgpuStartOptions {
   readonly dawnFlags?: readonly string[];
   /** false keeps tfjs's stock Conv2DBackpropFilter shader (for A/B timing) */
   readonly fastKernels?: boolean;
+  /** false keeps tfjs's stock upload path (a new staging buffer per upload), for A/B timing */
+  readonly pooledUploads?: boolean;
 }
 
 interface WebgpuModule {
   WebGPUBackend: new (device: unknown, adapterInfo?: unknown) => tf.KernelBackend;
+  webgpu_util: Parameters<typeof webgpuIm2Col>[0];
 }
 
 const load = createRequire(__filename);
@@ -28,7 +34,7 @@ const adapterInfo = (adapter: DawnAdapter): GpuAdapterInfo => ({
 });
 
 /** The same device request as tfjs-backend-webgpu's own factory, on the adapter we already hold. */
-async function createBackend(adapter: DawnAdapter): Promise<tf.KernelBackend> {
+async function createBackend(adapter: DawnAdapter, pooledUploads: boolean): Promise<tf.KernelBackend> {
   const module = load('@tensorflow/tfjs-backend-webgpu') as WebgpuModule;
   const limits = adapter.limits;
   const device = await adapter.requestDevice({
@@ -42,7 +48,8 @@ async function createBackend(adapter: DawnAdapter): Promise<tf.KernelBackend> {
       maxComputeInvocationsPerWorkgroup: limits.maxComputeInvocationsPerWorkgroup,
     },
   });
-  return new module.WebGPUBackend(device, adapter.info);
+  const Backend = pooledUploads ? withPooledUploads(module.WebGPUBackend) : module.WebGPUBackend;
+  return new Backend(device, adapter.info);
 }
 
 /**
@@ -70,10 +77,13 @@ export async function startWebgpuBackend(config: ComputeConfig, options: WebgpuS
   if (!tf.findBackend(NAME)) {
     load('@tensorflow/tfjs-backend-webgpu');
     if (tf.findBackendFactory(NAME)) tf.removeBackend(NAME);
-    tf.registerBackend(NAME, () => createBackend(adapter), 1);
+    tf.registerBackend(NAME, () => createBackend(adapter, options.pooledUploads ?? true), 1);
+    registerRankSafeSum(NAME);
   }
   const fast = options.fastKernels ?? true;
-  if (fast && !restoreStock) restoreStock = registerFastFilterGradient(NAME);
+  if (fast && !restoreStock) {
+    restoreStock = registerFastFilterGradient(NAME, webgpuIm2Col((load('@tensorflow/tfjs-backend-webgpu') as WebgpuModule).webgpu_util));
+  }
   if (!fast && restoreStock) {
     restoreStock();
     restoreStock = undefined;

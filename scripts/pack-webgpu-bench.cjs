@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// Packs scripts/bench-webgpu.ts and the sources it imports into a self-contained folder that runs with
+// plain `node` (no build, no TypeScript): each file is transpiled with swc, workspace packages are
+// mapped to their src, and the npm packages used are copied, large ones pruned to their Node entry.
+// Usage: node scripts/pack-webgpu-bench.cjs <outDir> [entry.ts]   then   node <outDir>/scripts/bench-webgpu.js
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const { builtinModules } = require('node:module');
+const swc = require('@swc/core');
+
+const repo = path.resolve(__dirname, '..');
+const out = path.resolve(process.argv[2] ?? path.join(repo, '.cache/webgpu-bench'));
+const entry = path.resolve(process.argv[3] ?? path.join(repo, 'scripts/bench-webgpu.ts'));
+const workspace = { '@maou/bench-domain': 'packages/domain/src/index.ts', '@maou/bench-app': 'packages/app/src/index.ts' };
+const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+const done = new Set();
+const packages = new Map(); // package root -> importing dir
+
+const resolveTs = (from, spec) => {
+  const base = path.resolve(path.dirname(from), spec);
+  for (const f of [base, `${base}.ts`, path.join(base, 'index.ts')]) if (fs.existsSync(f) && fs.statSync(f).isFile()) return f;
+  throw new Error(`cannot resolve ${spec} from ${from}`);
+};
+const packageName = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+
+function transpile(file) {
+  if (done.has(file)) return;
+  done.add(file);
+  let code = swc.transformSync(fs.readFileSync(file, 'utf8'), {
+    filename: file, sourceMaps: false,
+    jsc: { parser: { syntax: 'typescript', decorators: true }, target: 'es2022',
+      transform: { legacyDecorator: true, decoratorMetadata: true } },
+    module: { type: 'commonjs' },
+  }).code;
+  code = code.replace(/require\("([^"]+)"\)/g, (all, spec) => {
+    if (builtins.has(spec)) return all;
+    let target;
+    if (spec.startsWith('.')) target = resolveTs(file, spec);
+    else if (workspace[spec]) target = path.join(repo, workspace[spec]);
+    else {
+      packages.set(packageName(spec), path.dirname(file));
+      return all;
+    }
+    transpile(target);
+    let rel = path.relative(path.dirname(file), target).replace(/\.ts$/, '');
+    if (!rel.startsWith('.')) rel = `./${rel}`;
+    return `require(${JSON.stringify(rel)})`;
+  });
+  const dest = path.join(out, path.relative(repo, file)).replace(/\.ts$/, '.js');
+  fs.mkdirSync(path.dirname(dest), { recursive: true });
+  fs.writeFileSync(dest, code);
+}
+
+const dirSize = (dir) => fs.readdirSync(dir, { withFileTypes: true }).reduce((n, e) => {
+  const p = path.join(dir, e.name);
+  return n + (e.isDirectory() ? (e.name === 'node_modules' ? 0 : dirSize(p)) : fs.statSync(p).size);
+}, 0);
+
+function copyPackage(name, fromDir) {
+  const dest = path.join(out, 'node_modules', name);
+  if (fs.existsSync(dest)) return;
+  let root;
+  try {
+    root = path.dirname(require.resolve(`${name}/package.json`, { paths: [fromDir] }));
+  } catch {
+    return; // optional (e.g. node-fetch's `encoding`): not installed, not needed
+  }
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  fs.mkdirSync(dest, { recursive: true });
+  fs.copyFileSync(path.join(root, 'package.json'), path.join(dest, 'package.json'));
+  let files;
+  if (name === 'webgpu') files = ['index.js', `dist/${process.platform}-${process.arch}/dawn.node`];
+  else if (dirSize(root) < 3e6) files = null; // small: all of it
+  else files = [pkg.main ?? 'index.js'];
+  if (files === null) fs.cpSync(root, dest, { recursive: true, filter: (s) => !path.relative(root, s).split(path.sep).includes("node_modules") });
+  else for (const f of files) {
+    fs.mkdirSync(path.dirname(path.join(dest, f)), { recursive: true });
+    fs.copyFileSync(path.join(root, f), path.join(dest, f));
+  }
+  // Follow the bare requires of what was copied, resolved from the package's own location.
+  for (const f of files ?? [pkg.main ?? 'index.js']) {
+    const p = path.join(root, f);
+    if (!p.endsWith('.js') || !fs.existsSync(p)) continue;
+    for (const m of fs.readFileSync(p, 'utf8').matchAll(/require\(['"]([^'".][^'"]*)['"]\)/g)) {
+      if (!builtins.has(m[1])) copyPackage(packageName(m[1]), root);
+    }
+  }
+  for (const dep of Object.keys(pkg.dependencies ?? {})) {
+    try { require.resolve(`${dep}/package.json`, { paths: [root] }); } catch { continue; }
+    if (dep !== '@webgpu/types' && !dep.startsWith('@types/')) copyPackage(dep, root);
+  }
+}
+
+fs.rmSync(out, { recursive: true, force: true });
+transpile(entry);
+for (const [name, from] of packages) copyPackage(name, from);
+// The plug-in loads the backend package by name at run time.
+copyPackage('@tensorflow/tfjs-backend-webgpu', path.join(repo, 'packages/infra/src'));
+copyPackage('webgpu', path.join(repo, 'packages/infra/src'));
+console.error(`packed ${done.size} sources and ${fs.readdirSync(path.join(out, 'node_modules')).length} top-level packages into ${out} (${(dirSize(out) / 1e6).toFixed(1)} MB)`);
