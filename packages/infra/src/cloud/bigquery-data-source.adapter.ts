@@ -13,6 +13,7 @@ import type { CloudSourceDeps } from './object-store-data-source.adapter';
 import { RetriesExhaustedError, systemRetryHooks, withRetry, type RetryPolicy } from './retry-policy';
 import { seededSample } from './seeded-sample';
 import { describeError } from './transient-error';
+import { DeadlineExceededError, withDeadline } from './deadline';
 
 /** Settings of a BigQuery source, from the `--input-*` flags. @public */
 export interface BigQuerySourceOptions {
@@ -22,6 +23,8 @@ export interface BigQuerySourceOptions {
   readonly sampleRatio: number | null;
   readonly seed: number;
   readonly retry: RetryPolicy;
+  /** one API call (a page, a query poll) that takes longer is abandoned and retried (default 5 min) */
+  readonly callTimeoutMs?: number;
 }
 
 const safe = (s: string): string => s.replace(/[^A-Za-z0-9_=-]/g, '_');
@@ -165,7 +168,10 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
       this.stats.retry();
       this.log.warn({ what, attempt, delayMs, error: describeError(error) }, 'transient failure, retrying');
     });
-    return withRetry(`${what.startsWith('BigQuery') ? '' : `${this.reader.where()}: `}${what}`, op, this.options.retry, { ...base, ...this.deps.retryHooks });
+    const label = `${what.startsWith('BigQuery') ? '' : `${this.reader.where()}: `}${what}`;
+    const ms = this.options.callTimeoutMs ?? 300_000;
+    const attempt = (): Promise<T> => withDeadline(op(), ms, () => new DeadlineExceededError(label, ms));
+    return withRetry(label, attempt, this.options.retry, { ...base, ...this.deps.retryHooks });
   }
 
   private failureText(error: unknown): string {

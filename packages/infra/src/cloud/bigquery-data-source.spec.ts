@@ -47,7 +47,7 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
   });
   const open = async (s = spec(), sampleRatio: number | null = null): Promise<CloudDataSource> => {
     const r = await createCloudDataSource(s, 1, { logger, clock: new SystemClockAdapter() }, {
-      sampleRatio, seed: 3, retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 2 },
+      sampleRatio, seed: 3, retry: { attempts: 5, baseDelayMs: 1, maxDelayMs: 2 }, callTimeoutMs: 400,
       retryHooks: { sleep: () => Promise.resolve(), random: () => 0.5 }, bigquery: { clientOptions: { authClient } },
     });
     if (!r.ok) throw new Error(r.error.message);
@@ -124,18 +124,19 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
     expectRows(await source.read(shards[0]), ROWS.slice(0, 5));
   });
 
-  it('given 503, 429 and a connection cut, when prepared, then retries succeed; given a lasting 500, then the error names table and shard', async () => {
+  it('given 503, 429, a connection cut and a silent server, when prepared, then retries succeed; given a lasting 500, then the error names table and shard', async () => {
     proxy.rules.push({ match: (m, u) => m === 'GET' && /\/tables\/stage1_rows(\?|$)/.test(u), times: 1, fault: { status: 503 } });
     proxy.rules.push({ match: (m, u) => u.includes('/data?'), times: 1, fault: { status: 429 } });
     proxy.rules.push({ match: (m, u) => u.includes('/data?'), times: 1, fault: { cutAfterBytes: 200 } });
+    proxy.rules.push({ match: (m, u) => u.includes('/data?'), times: 1, fault: { stall: true } });
     const source = await open();
     expect((await source.shards()).length).toBe(5);
-    expect(source.ioStats().retries).toBe(3);
+    expect(source.ioStats().retries).toBe(4);
     await rm(cache, { recursive: true, force: true });
     proxy.rules.push({ match: (m, u) => u.includes('/data?') && u.includes('startIndex=10'), times: 100, fault: { status: 500 } });
     const failing = await open();
     const r = await failing.prepare();
-    expect(r.ok ? '' : r.error.message).toMatch(/^BigQuery table maou_ds\.stage1_rows, shard rows10-15: failed after 3 tries: HTTP 500/);
+    expect(r.ok ? '' : r.error.message).toMatch(/^BigQuery table maou_ds\.stage1_rows, shard rows10-15: failed after 5 tries: HTTP 500/);
   });
 
   it('given a sample ratio, when prepared, then a seeded subset of pages is served', async () => {

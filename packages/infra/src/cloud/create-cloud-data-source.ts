@@ -28,7 +28,10 @@ export interface CloudSourceOptions {
   readonly sampleRatio: number | null;
   readonly seed: number;
   readonly retry?: RetryPolicy;
+  /** S3/GCS: a transfer with no byte for this long is retried (default 30 s) */
   readonly idleTimeoutMs?: number;
+  /** BigQuery: one API call that takes longer is retried (default 5 min) */
+  readonly callTimeoutMs?: number;
   readonly readStageFile?: StageFileReader;
   readonly retryHooks?: Pick<RetryHooks, 'sleep' | 'random'>;
   readonly s3?: Omit<S3ClientSettings, 'endpoint'>;
@@ -61,7 +64,7 @@ const openBigQuery: Opener<Extract<CloudDataSourceSpec, { kind: 'bigquery' }>> =
   // Without --input-local-cache-dir pages live in a private temporary directory for this run only.
   const cacheDir = spec.localCacheDir ?? (await mkdtemp(join(tmpdir(), 'maou-bigquery-')));
   return ok(new BigQueryDataSourceAdapter(stage, new BigQueryTableReader(client, ref.value, spec.batchSize), {
-    cacheDir, maxCachedBytes: spec.maxCachedBytes, sampleRatio: o.sampleRatio, seed: o.seed, retry: o.retry ?? DEFAULT_RETRY_POLICY,
+    cacheDir, maxCachedBytes: spec.maxCachedBytes, sampleRatio: o.sampleRatio, seed: o.seed, retry: o.retry ?? DEFAULT_RETRY_POLICY, callTimeoutMs: o.callTimeoutMs,
   }, deps));
 };
 

@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { withDeadline } from './deadline';
 import type { IoStatsRecorder } from './io-stats-recorder';
 import type { ObjectEntry, ObjectStore } from './object-store';
 
@@ -67,11 +68,4 @@ export const downloadOnce = async (store: ObjectStore, entry: ObjectEntry, dest:
     clearTimeout(timer);
   }
   stats.finishTransfer(started, received);
-};
-
-/** Rejects with `onTimeout()` when `p` has not settled in time (a server that accepts but never answers). */
-const withDeadline = <T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> => {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(onTimeout()), ms); });
-  return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
 };

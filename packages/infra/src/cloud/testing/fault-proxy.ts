@@ -2,7 +2,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 
 /** What the proxy does to one request instead of (or while) forwarding it. */
-export type Fault = { readonly status: number } | { readonly cutAfterBytes: number };
+export type Fault = { readonly status: number } | { readonly cutAfterBytes: number } | { readonly stall: true };
 
 /** Applies `fault` to the next `times` requests that `match`. */
 export interface FaultRule {
@@ -57,6 +57,11 @@ export const startFaultProxy = async (target: AddressInfo): Promise<FaultProxy> 
     seen.push(`${method} ${url}`);
     const rule = rules.find((r) => r.times > 0 && r.match(method, url));
     if (rule !== undefined) rule.times -= 1;
+    if (rule !== undefined && 'stall' in rule.fault) {
+      // Accept the request and never answer; close() drops the socket.
+      req.resume();
+      return;
+    }
     if (rule !== undefined && 'status' in rule.fault) {
       req.resume();
       answerWithStatus(res, rule.fault.status);
