@@ -31,9 +31,10 @@ export const plainLine = (s: ProgressSnapshot): string =>
 export const barLine = (s: ProgressSnapshot, columns: number): string => {
   const fraction = s.task.total ? s.done / s.task.total : 0;
   const tail = ` ${count(s)}${percent(s)} ${formatRate(s.rate, s.task.unit)}${eta(s)}`;
-  const barWidth = Math.max(10, Math.min(40, columns - s.task.label.length - tail.length - 4));
-  const bar = s.task.total === null ? '' : ` ${renderBar(fraction, barWidth)}`;
-  return `${s.task.label}${bar}${tail}`.slice(0, Math.max(20, columns - 1));
+  const room = columns - 1 - s.task.label.length - tail.length - 3;
+  // Narrow terminals drop the bar first, then cut the tail, never wrap (a wrapped line cannot be redrawn).
+  const bar = s.task.total === null || room < 10 ? '' : ` ${renderBar(fraction, Math.min(40, room))}`;
+  return `${s.task.label}${bar}${tail}`.slice(0, Math.max(1, columns - 1));
 };
 
 /** The closing line, with the average rate over the whole task. @internal */

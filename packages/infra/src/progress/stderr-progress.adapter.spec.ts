@@ -39,6 +39,19 @@ describe('StderrProgressAdapter', () => {
     expect(stream.chunks).toHaveLength(2);
   });
 
+  it('given a terminal of unknown or narrow width, then the line never exceeds it and drops the bar first', () => {
+    const clock = new FakeClock();
+    const unknown = { ...collect(true), columns: 0 };
+    const narrow = { ...collect(true), columns: 50 };
+    for (const stream of [unknown, narrow]) {
+      const task = new StderrProgressAdapter({ clock, stream }).start({ label: 'benchmark batches', total: 12, unit: 'batches' });
+      clock.advance(1000);
+      task.advance(6);
+    }
+    expect(unknown.chunks[0]).toBe(`\rbenchmark batches [${'#'.repeat(8)}${'-'.repeat(8)}] 6/12 batches (50.0 %) 6 batches/s, ETA 1 s\x1b[K`);
+    expect(narrow.chunks[0]).toBe('\rbenchmark batches 6/12 batches (50.0 %) 6 batches\x1b[K');
+  });
+
   it('given an unknown total, then counts and rate without percentage or ETA', () => {
     const clock = new FakeClock();
     const stream = collect(false);

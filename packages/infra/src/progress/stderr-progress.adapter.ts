@@ -6,6 +6,7 @@ import { RateMeter } from './rate-meter';
 export interface ProgressStream {
   write(chunk: string): boolean;
   readonly isTTY?: boolean;
+  /** terminal width; 0 or absent (no size known) means 80 */
   readonly columns?: number;
 }
 
@@ -46,7 +47,7 @@ class StreamProgressTask implements ProgressTask {
     const interval = this.stream.isTTY ? this.options.barIntervalMs : this.options.lineIntervalMs;
     if (now - this.lastDraw < interval) return;
     this.lastDraw = now;
-    this.stream.write(this.stream.isTTY ? `\r${barLine(this.snapshot(now), this.stream.columns ?? 80)}\x1b[K` : `${plainLine(this.snapshot(now))}\n`);
+    this.stream.write(this.stream.isTTY ? `\r${barLine(this.snapshot(now), this.stream.columns || 80)}\x1b[K` : `${plainLine(this.snapshot(now))}\n`);
   }
 
   finish(outcome: 'done' | 'failed' = 'done'): void {
