@@ -28,6 +28,8 @@ export interface CalibrateLoaderInput {
   readonly signature: CalibrationSignature;
   /** candidates never exceed these */
   readonly limits: { readonly maxWorkers: number; readonly maxBatchSize: number | null };
+  /** settings the user gave explicitly: calibration keeps them and only searches the rest */
+  readonly fixed?: { readonly workers?: number; readonly prefetchFactor?: number; readonly batchSize?: number };
   readonly budgetMs: number;
   readonly batchesPerCandidate: number;
   readonly ttlMs: number;

@@ -80,6 +80,13 @@ describe('CalibrateLoaderUseCase', () => {
     expect(s.logger.lines.filter((l) => l.msg.startsWith('calibration_backoff reason=oom'))).toHaveLength(2);
   });
 
+  it('given workers fixed by the user, when calibrating, then only the other settings are searched', async () => {
+    const s = setup();
+    const out = await s.useCase.execute(input({ fixed: { workers: 1 } }));
+    expect(new Set(out.candidates.map((c) => c.workers))).toEqual(new Set([1]));
+    expect(out.choice.workers).toBe(1);
+  });
+
   it('given a spent time budget, when more candidates remain, then calibration stops with what it measured', async () => {
     const s = setup();
     const out = await s.useCase.execute(input({ budgetMs: 50 }));

@@ -13,12 +13,19 @@ export interface Candidate {
  * @internal
  */
 export const calibrationCandidates = (input: CalibrateLoaderInput): Candidate[] => {
+  const fixed = input.fixed ?? {};
   const cap = input.limits.maxBatchSize;
-  const batchSize = cap === null ? input.base.batchSize : Math.min(input.base.batchSize, cap);
+  const batchSize = fixed.batchSize ?? (cap === null ? input.base.batchSize : Math.min(input.base.batchSize, cap));
   const workers = [0];
   for (let w = 1; w <= input.limits.maxWorkers; w *= 2) workers.push(w);
-  const out: Candidate[] = workers.map((w) => ({ workers: w, prefetchFactor: w === 0 ? input.base.prefetchFactor : 2, batchSize }));
+  let out: Candidate[] = workers.map((w) => ({ workers: w, prefetchFactor: w === 0 ? input.base.prefetchFactor : 2, batchSize }));
   const top = workers.at(-1)!;
   if (top > 0) out.push({ workers: top, prefetchFactor: 4, batchSize });
+  // An explicit user setting always wins: only the settings the user left open are searched.
+  if (fixed.workers !== undefined) out = uniq(out.map((c) => ({ ...c, workers: fixed.workers! })));
+  if (fixed.prefetchFactor !== undefined) out = uniq(out.map((c) => ({ ...c, prefetchFactor: fixed.prefetchFactor! })));
   return out;
 };
+
+const uniq = (cs: readonly Candidate[]): Candidate[] =>
+  cs.filter((c, i) => cs.findIndex((d) => d.workers === c.workers && d.prefetchFactor === c.prefetchFactor) === i);

@@ -1,0 +1,33 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runMaou } from './run-maou';
+
+const dir = mkdtempSync(join(tmpdir(), 'maou-e2e-dl-'));
+const env = { MAOU_BENCH_CACHE: join(dir, 'cache') };
+
+describe('maou utility benchmark-dataloader (built binary)', () => {
+  it('given bad grid or measurement flags, then exit 2 naming each flag before any data is touched', () => {
+    const r = runMaou(['utility', 'benchmark-dataloader', '--num-batches', '0', '--workers', '-1', '--noise-margin', '2'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--num-batches: num_batches must be positive, got 0/);
+    expect(r.stderr).toMatch(/--workers: must be integers ≥ 0, got -1/);
+    expect(r.stderr).toMatch(/--noise-margin:/);
+    expect(existsSync(join(dir, 'cache'))).toBe(false);
+  });
+
+  it('given the sample data, when a small grid is measured with the model, then it prints the table and writes the JSON', () => {
+    const out = join(dir, 'dl.json');
+    const r = runMaou(['utility', 'benchmark-dataloader', '--sample-positions', '512', '--batch-size', '16', '--num-batches', '4', '--repeats', '2',
+      '--workers', '0', '1', '--prefetch-factors', '2', '--consumption-steps', '1', '--gpu', 'wasm', '--output-json', out, '--log-level', 'silent'], env);
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Recommended flags:\n--batch-size 16 --dataloader-workers [01]/);
+    const json = JSON.parse(readFileSync(out, 'utf8'));
+    expect(json.all_results).toHaveLength(2);
+    expect(json.all_results[1]).toMatchObject({ num_workers: 1, prefetch_factor: 2, batch_size: 16 });
+    expect(json.all_results[0].samples_per_second.runs).toHaveLength(2);
+    expect(json.model_samples_per_second['16']).toBeGreaterThan(0);
+    expect(['fed', 'loader-bound']).toContain(json.recommended.basis);
+  });
+});
