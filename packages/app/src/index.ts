@@ -35,3 +35,4 @@ export * from './use-cases/benchmark-dataloader/benchmark-dataloader.input';
 export * from './use-cases/benchmark-dataloader/benchmark-dataloader.errors';
 export * from './use-cases/benchmark-dataloader/select-setting';
 export * from './use-cases/benchmark-dataloader/consumption-rate';
+export * from './use-cases/calibrate-loader/calibration-input';
