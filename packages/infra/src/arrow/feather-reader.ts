@@ -3,6 +3,7 @@ import { RecordBatchReader, type RecordBatch, type Schema } from 'apache-arrow';
 import { err, ok, type Result } from '@maou/bench-domain';
 import { ensureArrowCodecs } from './arrow-codecs';
 import { DataFileError } from './data-file-error';
+import { preflightIpc } from './ipc-preflight';
 
 /** The record batches of one Arrow IPC file (File or Stream format). @public */
 export interface ArrowBatches {
@@ -30,6 +31,8 @@ export const parseArrowIpc = (path: string, bytes: Uint8Array): Result<ArrowBatc
   ensureArrowCodecs();
   const framing = checkFraming(path, bytes);
   if (framing) return err(framing);
+  const issue = preflightIpc(bytes);
+  if (issue) return err(new DataFileError({ path, byteOffset: issue.byteOffset }, `invalid Arrow IPC structure: ${issue.message}`));
   let batchIndex = 0;
   try {
     const reader = RecordBatchReader.from(bytes);
