@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import * as tf from '@tensorflow/tfjs-core';
 import type { BackendInfo, GpuAdapterInfo } from '@maou/bench-app';
 import { err, ok, type ComputeConfig, type Result } from '@maou/bench-domain';
+import { type BackendPlugin } from '../backend-plugin';
 import { registerFastFilterGradient } from './conv2d-filter-grad.kernel';
 import { isSoftwareAdapter, loadDawn, type DawnAdapter } from './dawn-runtime';
 import { webgpuIm2Col } from './filter-im2col.program';
@@ -95,12 +96,19 @@ export async function startWebgpuBackend(config: ComputeConfig, options: WebgpuS
   return ok({ name: NAME, version, threads: 1, device: `${info.vendor} ${info.device}`.trim(), notes, gpuAdapter: info });
 }
 
+const HINT = 'optional packages webgpu@0.6.2 and @tensorflow/tfjs-backend-webgpu@4.22.0; on Linux a Vulkan loader ' +
+  '(libvulkan1) and driver: NVIDIA driver (its nvidia_icd.json) plus libglvnd, or Mesa >= 23 lavapipe (scripts/setup-lavapipe.sh); see docs/webgpu.md';
+
 /**
- * The `webgpu` compute backend plug-in, for the compute registry: priority above wasm/cpu, so `auto`
- * takes it when a hardware adapter exists. @public
+ * The `webgpu` compute backend plug-in (`--gpu webgpu`). Priority 30: below `tensorflow-gpu` (CUDA),
+ * above libtensorflow on the CPU, wasm and cpu, so `auto` takes it when a hardware adapter exists.
+ * @public
  */
-export const webgpuBackendPlugin = {
+export const webgpuBackendPlugin: BackendPlugin = {
   name: NAME,
-  priority: 80,
-  start: (config: ComputeConfig): Promise<Result<BackendInfo, string>> => startWebgpuBackend(config),
-} as const;
+  priority: 30,
+  async start(config) {
+    const started = await startWebgpuBackend(config);
+    return started.ok ? started : err({ backend: NAME, message: started.error, hint: HINT });
+  },
+};
