@@ -2,7 +2,7 @@
  * Loader throughput against the PyTorch peer on the same Stage 3 files, and peak RSS of streaming passes over two
  * dataset sizes.
  *
- *   pnpm bench:loader [-- --files 16 --rows 1024 --batch 256 --batches 40 --repeats 3 --workers 0,1,2 --rss-files 32,128
+ *   pnpm bench:loader [-- --files 16 --rows 1024 --batch 256 --batches 200 --repeats 5 --workers 0,1,2 --rss-files 32,128
  *                        --peer-batches 20 --peer-warmup 3 --skip-peer]
  *
  * The peer trains `peer-warmup + peer-batches` steps before it times its loader, so its runs dominate the wall time.
@@ -108,8 +108,8 @@ const main = async (): Promise<void> => {
   const files = Number(arg('files', '16'));
   const rows = Number(arg('rows', '1024'));
   const batch = Number(arg('batch', '256'));
-  const batches = Number(arg('batches', '40'));
-  const repeats = Number(arg('repeats', '3'));
+  const batches = Number(arg('batches', '200'));
+  const repeats = Number(arg('repeats', '5'));
   const workers = arg('workers', '0,1,2').split(',').map(Number);
   const dir = ensureData(files, rows);
   console.log(`Stage 3 data: ${files} files × ${rows} rows (${dir}); batch ${batch}; ours: median of ${repeats} × ${batches} batches after 5 warm-up`);

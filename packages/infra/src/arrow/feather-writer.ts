@@ -76,7 +76,7 @@ export const encodeArrowIpc = (batches: readonly RecordBatch[], options: ArrowWr
 };
 
 /** Writes bytes through a temporary file and a rename, so readers never see half a file. @public */
-export const writeFileAtomic = async (path: string, bytes: Uint8Array | string): Promise<void> => {
+export const writeBytesAtomic = async (path: string, bytes: Uint8Array | string): Promise<void> => {
   const tmp = `${path}.tmp-${process.pid}`;
   await writeFile(tmp, bytes);
   await rename(tmp, path);
@@ -86,6 +86,6 @@ export const writeFileAtomic = async (path: string, bytes: Uint8Array | string):
 export const writeStageFeather = async (path: string, columns: StageColumns, ids: BigUint64Array, options: ArrowWriteOptions = {}): Promise<number> => {
   const batches = buildBatches(columns.rows, options.batchRows ?? Math.max(columns.rows, 1), (s, n) => stageColumnData(columns, ids, s, n));
   const bytes = encodeArrowIpc(batches, options);
-  await writeFileAtomic(path, bytes);
+  await writeBytesAtomic(path, bytes);
   return bytes.length;
 };

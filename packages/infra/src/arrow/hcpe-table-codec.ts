@@ -5,7 +5,7 @@ import { err, ok, validateHcpeColumns, type HcpeColumns, type Result } from '@ma
 import { flattenColumn } from './column-flatten';
 import { DataFileError } from './data-file-error';
 import type { ArrowBatches } from './feather-reader';
-import { buildBatches, encodeArrowIpc, nestLargeList, writeFileAtomic, type ArrowWriteOptions } from './feather-writer';
+import { buildBatches, encodeArrowIpc, nestLargeList, writeBytesAtomic, type ArrowWriteOptions } from './feather-writer';
 
 const byteRows = (file: ArrowBatches, index: number, width: number): Result<Uint8Array, DataFileError> => {
   const out = new Uint8Array(file.rows * width);
@@ -94,6 +94,6 @@ export const hcpeColumnData = (c: HcpeColumns, start: number, n: number): [strin
 /** Writes HCPE columns as a `.feather` file. @public */
 export const writeHcpeFeather = async (path: string, columns: HcpeColumns, options: ArrowWriteOptions = {}): Promise<number> => {
   const bytes = encodeArrowIpc(buildBatches(columns.rows, options.batchRows ?? Math.max(columns.rows, 1), (s, n) => hcpeColumnData(columns, s, n)), options);
-  await writeFileAtomic(path, bytes);
+  await writeBytesAtomic(path, bytes);
   return bytes.length;
 };

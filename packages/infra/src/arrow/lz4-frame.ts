@@ -18,6 +18,18 @@ const u32 = (s: Uint8Array, i: number): number => {
   return ((s[i] ?? 0) | ((s[i + 1] ?? 0) << 8) | ((s[i + 2] ?? 0) << 16) | ((s[i + 3] ?? 0) << 24)) >>> 0;
 };
 
+/** Copies an LZ4 match; overlapping (periodic) matches are copied in doubling chunks, not byte by byte. */
+const copyMatch = (dst: Uint8Array, d: number, offset: number, len: number): void => {
+  const src = d - offset;
+  if (offset >= len) { dst.copyWithin(d, src, src + len); return; }
+  // [src, d + done) always holds whole periods, so it can be the source of the next chunk.
+  for (let done = 0; done < len;) {
+    const n = Math.min(offset + done, len - done);
+    dst.copyWithin(d + done, src, src + n);
+    done += n;
+  }
+};
+
 /** Decodes one LZ4 block from `src[start, end)` into `dst` at `d`; returns the new `d`. Bounds-checked. */
 const decodeBlock = (src: Uint8Array, start: number, end: number, dst: Uint8Array, d: number): number => {
   let s = start;
@@ -37,9 +49,8 @@ const decodeBlock = (src: Uint8Array, start: number, end: number, dst: Uint8Arra
     if ((token & 15) === 15) for (let b = 255; b === 255 && s < end; len += b) b = src[s++] ?? 0;
     if (offset === 0 || offset > d) throw new Lz4FormatError(s - 2, `match offset ${offset} points before the output start`);
     if (d + len > dst.length) throw new Lz4FormatError(s, `match of ${len} bytes overruns the output`);
-    if (offset >= len) dst.copyWithin(d, d - offset, d - offset + len);
-    else for (let k = 0; k < len; k++, d++) dst[d] = dst[d - offset] ?? 0;
-    if (offset >= len) d += len;
+    copyMatch(dst, d, offset, len);
+    d += len;
   }
   return d;
 };

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Stage } from '@maou/bench-domain';
-import { writeFileAtomic } from '../arrow/feather-writer';
+import { writeBytesAtomic } from '../arrow/feather-writer';
 import { fileSize, generateSampleData, type SampleFile } from './generate-sample-data';
 import type { ProgressCallback } from './random-games';
 
@@ -55,6 +55,6 @@ export const ensureSampleDataset = async (o: EnsureSampleDatasetOptions): Promis
     schemaVersion: SAMPLE_SCHEMA_VERSION, stage: o.stage, positions: o.positions, seed: o.seed, rowsPerFile: o.rowsPerFile ?? null,
     files: files.map((f) => ({ name: basename(f.path), rows: f.rows, bytes: f.bytes })),
   };
-  await writeFileAtomic(join(o.dir, MANIFEST), JSON.stringify(manifest, null, 2));
+  await writeBytesAtomic(join(o.dir, MANIFEST), JSON.stringify(manifest, null, 2));
   return files.map((f) => f.path);
 };

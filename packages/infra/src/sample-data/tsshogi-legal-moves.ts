@@ -1,4 +1,4 @@
-import { Color, PieceType, Position, Square, type ImmutablePosition } from 'tsshogi';
+import { Color, PieceType, type Position, Square, type ImmutablePosition } from 'tsshogi';
 import { boardMove16, dropMove16 } from '@maou/bench-domain';
 
 // tsshogi piece type → Apery piece type used by move16 drops.

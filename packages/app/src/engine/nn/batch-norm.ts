@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { type ParameterStore } from './parameter-store';
-import { columnSum } from './column-sum';
+import { channelSum } from './column-sum';
 
 const MOMENTUM = 0.1;
 const EPS = 1e-5;
@@ -12,7 +12,7 @@ const EPS = 1e-5;
  *
  * Why a custom gradient: tfjs's FusedBatchNorm gradient tiles per-channel values to the full activation
  * and reduces over non-innermost axes, both slow on wasm. Here the backward pass is the closed form
- * dx = γ·rstd·(dy − mean(dy) − x̂·mean(dy·x̂)), with channel sums done as [1,N]×[N,C] matrix products.
+ * dx = γ·rstd·(dy − mean(dy) − x̂·mean(dy·x̂)), with channel sums as a board-wide average pool.
  * @public
  */
 export class BatchNorm {
@@ -40,28 +40,26 @@ export class BatchNorm {
   }
 
   private readonly trainOp = tf.customGrad((x, gamma, beta, save) => {
-    const shape = (x as tf.Tensor).shape;
+    const x4 = x as tf.Tensor4D;
     const c = this.channels;
-    const x2 = tf.reshape(x as tf.Tensor, [-1, c]) as tf.Tensor2D;
-    const n = x2.shape[0];
-    const mean = tf.div(columnSum(x2), n);
-    const centered = tf.sub(x2, mean);
-    const variance = tf.div(columnSum(tf.square(centered) as tf.Tensor2D), n);
+    const n = x4.size / c;
+    const mean = tf.div(channelSum(x4), n);
+    const centered = tf.sub(x4, mean) as tf.Tensor4D;
+    const variance = tf.div(channelSum(tf.square(centered) as tf.Tensor4D), n);
     const rstd = tf.rsqrt(tf.add(variance, EPS));
     const xhat = tf.mul(centered, rstd);
     const y = tf.add(tf.mul(xhat, gamma as tf.Tensor), beta as tf.Tensor);
     this.updateRunning(tf.reshape(mean, [c]), tf.reshape(variance, [c]), n);
     (save as tf.GradSaveFunc)([xhat, rstd]);
     return {
-      value: tf.reshape(y, shape),
+      value: y,
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
         const [xh, rs] = saved;
-        const dy2 = tf.reshape(dy, [-1, c]) as tf.Tensor2D;
-        const dBeta = columnSum(dy2);
-        const dGamma = columnSum(tf.mul(dy2, xh) as tf.Tensor2D);
-        const inner = tf.sub(tf.sub(dy2, tf.div(dBeta, n)), tf.mul(xh, tf.div(dGamma, n)));
+        const dBeta = channelSum(dy as tf.Tensor4D);
+        const dGamma = channelSum(tf.mul(dy, xh) as tf.Tensor4D);
+        const inner = tf.sub(tf.sub(dy, tf.div(dBeta, n)), tf.mul(xh, tf.div(dGamma, n)));
         const dx = tf.mul(inner, tf.mul(rs, gamma as tf.Tensor));
-        return [tf.reshape(dx, shape), tf.reshape(dGamma, [c]), tf.reshape(dBeta, [c])];
+        return [dx, tf.reshape(dGamma, [c]), tf.reshape(dBeta, [c])];
       },
     };
   });

@@ -93,6 +93,7 @@ export async function startWebgpuBackend(config: ComputeConfig, options: WebgpuS
   const notes = [`WebGPU adapter: ${info.vendor} ${info.device} (${info.description}), architecture ${info.architecture || 'n/a'}`];
   if (info.softwareFallback) notes.push('software adapter (CPU): checks correctness, its speed says nothing about a GPU');
   if (fast) notes.push('Conv2DBackpropFilter: im2col + batched matmul instead of the stock shader');
+  if (config.deviceIndex > 0) notes.push(`device index ${config.deviceIndex} ignored: Dawn takes the high-performance adapter (select GPUs with VK_DRIVER_FILES or the container's visible devices)`);
   return ok({ name: NAME, version, threads: 1, device: `${info.vendor} ${info.device}`.trim(), notes, gpuAdapter: info });
 }
 

@@ -1,0 +1,5 @@
+/** Expected failures of sample-data generation. @public */
+export interface GenerateSampleDataError {
+  readonly kind: 'write-failed';
+  readonly message: string;
+}

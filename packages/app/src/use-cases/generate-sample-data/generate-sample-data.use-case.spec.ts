@@ -1,0 +1,30 @@
+import { FakeClock, MemoryLogger } from '../../testing';
+import { SILENT_PROGRESS } from '../../ports/progress.port';
+import { validateGenerateSampleDataInput } from './generate-sample-data.input';
+import { GenerateSampleDataUseCase } from './generate-sample-data.use-case';
+import type { SampleDataGeneratorPort } from './sample-data-generator.port';
+
+describe('GenerateSampleDataUseCase', () => {
+  it('names every bad flag', () => {
+    const r = validateGenerateSampleDataInput({ stage: 4, positions: 0, outputDir: '', seed: -1, rowsPerFile: 1.5 });
+    expect(r.ok ? [] : r.error.map((i) => i.field)).toEqual(['--stage', '--positions', '--output-dir', '--seed', '--rows-per-file']);
+  });
+
+  it('sums the shards the generator wrote and maps a failure to a typed error', async () => {
+    const input = validateGenerateSampleDataInput({ stage: 3, positions: 10, outputDir: '/tmp/x' });
+    if (!input.ok) throw new Error('valid');
+    const generator: SampleDataGeneratorPort = {
+      generate: async (req, onProgress) => {
+        onProgress(5, 10, 'games');
+        onProgress(10, 10, 'games');
+        return [{ path: `${req.outputDir}/a.feather`, rows: 6, bytes: 100 }, { path: `${req.outputDir}/b.feather`, rows: 4, bytes: 50 }];
+      },
+    };
+    const clock = new FakeClock();
+    const result = await new GenerateSampleDataUseCase(generator, SILENT_PROGRESS, clock, new MemoryLogger()).execute(input.value);
+    expect(result.ok && { rows: result.value.rows, bytes: result.value.bytes }).toEqual({ rows: 10, bytes: 150 });
+    const failing: SampleDataGeneratorPort = { generate: async () => { throw new Error('disk full: /tmp/x'); } };
+    const failed = await new GenerateSampleDataUseCase(failing, SILENT_PROGRESS, clock, new MemoryLogger()).execute(input.value);
+    expect(failed).toEqual({ ok: false, error: { kind: 'write-failed', message: 'disk full: /tmp/x' } });
+  });
+});
