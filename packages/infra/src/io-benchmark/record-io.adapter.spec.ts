@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { BenchmarkIoUseCase, SILENT_PROGRESS, validateBenchmarkIoInput } from '@maou/bench-app';
 import { SystemClockAdapter } from '../clock/system-clock.adapter';
 import { RecordIoAdapter } from './record-io.adapter';
