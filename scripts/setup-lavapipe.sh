@@ -21,7 +21,7 @@ multiarch="$(gcc -dumpmachine 2>/dev/null || echo x86_64-linux-gnu)"
 [ "$arch" = amd64 ] && multiarch=x86_64-linux-gnu
 say() { echo "setup-lavapipe: $*" >&2; }
 
-have_loader() { ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1 '; }
+have_loader() { ldconfig -p 2>/dev/null | grep 'libvulkan\.so\.1 ' >/dev/null; }
 
 write_env() {
   cat >"$dir/env.sh" <<EOF
