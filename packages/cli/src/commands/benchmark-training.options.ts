@@ -28,7 +28,7 @@ export const BENCHMARK_TRAINING_OPTIONS: Record<string, Options> = {
     'input-endpoint': str('custom S3/GCS/BigQuery endpoint (e.g. a local server)'),
     'input-dataset-id': str('BigQuery dataset'), 'input-table-name': str('BigQuery table'),
     'input-batch-size': num('BigQuery rows per page (default 10000)'), 'input-max-cached-bytes': num('BigQuery local cache budget in bytes (default 500 MiB)'),
-    'input-clustering-key': str('BigQuery clustering key'), 'input-partitioning-key-date': str('BigQuery partition date (YYYY-MM-DD)'),
+    'input-clustering-key': str('BigQuery clustering key'), 'input-partitioning-key-date': str('BigQuery DATE partition column name'),
     'input-local-cache': flag('cache BigQuery pages locally'),
   }),
   ...group('Device:', {

@@ -28,6 +28,10 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
     lines.push('', row('Validation', `${v.batches} batches, ${v.samples_per_second.toFixed(1)} samples/s, loss ${v.loss.toFixed(4)}`),
       ...Object.entries(v.metrics).map(([k, x]) => row(`    ${k}`, x.toFixed(4))));
   }
+  if (r.io) {
+    const io = r.io as { source?: string; objects?: number; bytes?: number; megabytesPerSecond?: number | null; timeToFirstByteMs?: number | null; retries?: number; cacheHits?: number };
+    lines.push('', row(`I/O (${io.source})`, `${io.objects} objects, ${((io.bytes ?? 0) / 1e6).toFixed(1)} MB, ${io.megabytesPerSecond == null ? '–' : io.megabytesPerSecond.toFixed(0)} MB/s, first byte ${io.timeToFirstByteMs == null ? '–' : ms(io.timeToFirstByteMs)}, ${io.retries} retries, ${io.cacheHits} cache hits`));
+  }
   if (r.estimation) lines.push('', row('Full dataset (from sample)', `${dur(r.estimation.full_epoch_ms)} — ${r.estimation.method}`));
   if (r.resources) {
     const res = r.resources;
