@@ -2,15 +2,27 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { PhaseKernels } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
 
-const STEP_PHASES = ['hostToDevice', 'forward', 'loss', 'backward', 'optimizer'] as const;
+type StepPhase = 'hostToDevice' | 'forward' | 'loss' | 'backward' | 'optimizer';
+const PER_PIECE: readonly StepPhase[] = ['hostToDevice', 'forward', 'loss', 'backward'];
 
 interface ProfileState {
   readonly activeProfile?: { readonly kernels: readonly unknown[] };
 }
 
 /**
- * Profiles one step with `tf.profile` and splits its kernels into phases. The trainer reads the clock at each phase
- * boundary, in phase order, so the kernel count seen at each clock read marks where a phase ends.
+ * Which phase the j-th timed interval of a step is. The trainer times each phase as a (start, end) pair of clock
+ * reads: upload, forward, loss, backward for each micro-batch, then an optional extra backward interval (anomaly
+ * check), then the optimiser.
+ */
+export const phaseOfInterval = (j: number, intervals: number): StepPhase => {
+  const pieces = Math.max(1, Math.floor((intervals - 1) / 4));
+  if (j < pieces * 4) return PER_PIECE[j % 4]!;
+  return j === intervals - 1 ? 'optimizer' : 'backward';
+};
+
+/**
+ * Profiles one step with `tf.profile` and attributes each kernel to the phase whose timed interval it ran in
+ * (kernels between two intervals count toward the next). Live tensors are read at the end of each interval.
  */
 export const profileStep = async <T>(batch: number, clock: ClockPort, run: (clock: ClockPort) => Promise<T>): Promise<{ result: T; phases: PhaseKernels[] }> => {
   const marks: number[] = [];
@@ -30,11 +42,12 @@ export const profileStep = async <T>(batch: number, clock: ClockPort, run: (cloc
     return [];
   });
   const times = await Promise.all(info.kernels.map(async (k) => ({ name: k.name, ms: Number(await k.kernelTimeMs) || 0 })));
-  // The first read starts the step; each following read closes one phase. Extra reads fall into the last phase.
-  const bounds = marks.slice(1, STEP_PHASES.length + 1);
-  const phases = STEP_PHASES.map((phase, i) => ({
-    batch, phase, liveTensors: live[i + 1] ?? tf.memory().numTensors,
-    kernels: times.slice(i === 0 ? 0 : bounds[i - 1] ?? times.length, i === STEP_PHASES.length - 1 ? times.length : bounds[i] ?? times.length),
-  }));
+  const intervals = Math.floor(marks.length / 2);
+  const phases: PhaseKernels[] = [];
+  for (let j = 0; j < intervals; j++) {
+    const from = j === 0 ? 0 : marks[2 * j - 1]!;
+    const to = j === intervals - 1 ? times.length : marks[2 * j + 1]!;
+    phases.push({ batch, phase: phaseOfInterval(j, intervals), kernels: times.slice(from, to), liveTensors: live[2 * j + 1] ?? tf.memory().numTensors });
+  }
   return { result: result as T, phases };
 };
