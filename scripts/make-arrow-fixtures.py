@@ -133,6 +133,20 @@ def legacy_records(positions):
     return a, b
 
 
+def write_polars(out):
+    """maou's cloud path writes with Polars write_ipc(compression="lz4"): binary_view/string_view columns and
+    Polars' own LZ4 frames (which lz4js mis-decodes, spec D11). Skipped when Polars is not installed."""
+    try:
+        import polars as pl
+    except ImportError:
+        print("polars not installed: Polars fixtures left as they are")
+        return
+    for name in ("stage3", "hcpe"):
+        table = ipc.open_file(str(out / f"{name}.lz4.feather")).read_all()
+        pl.from_arrow(table).write_ipc(str(out / f"{name}.polars.lz4.feather"), compression="lz4")
+        print(f"{name}.polars.lz4.feather: Polars {pl.__version__}")
+
+
 def main():
     positions = json.loads(VECTORS.read_text())["positions"]
     OUT.mkdir(parents=True, exist_ok=True)
@@ -144,6 +158,7 @@ def main():
     write(table3, "stage3.list.multibatch.lz4.arrows", fmt="stream", batch_rows=12)
     table2 = pa.Table.from_pydict(stage_columns(positions, 2), schema=stage_schema(2, "fixed"))
     write(table2, "stage2.fixedsize.multibatch.zstd.feather", compression="zstd", batch_rows=10)
+    write_polars(OUT)
     # Legacy shards are headerless raw dumps (ndarray.tofile), as maou wrote them (spec 3.3).
     standard, packed = legacy_records(positions[:8])
     standard.tofile(OUT / "legacy-standard.npy")

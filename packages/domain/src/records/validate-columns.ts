@@ -15,13 +15,32 @@ export const formatRecordIssue = (i: RecordIssue): string => `column ${i.column}
 const checkLength = (column: string, actual: number, rows: number, per: number): RecordIssue | null =>
   actual === rows * per ? null : { column, row: Math.floor(actual / Math.max(per, 1)), message: `expected ${rows} × ${per} values, got ${actual}` };
 
-const checkRange = (column: string, values: ArrayLike<number>, per: number, lo: number, hi: number): RecordIssue | null => {
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i] ?? NaN;
-    // NaN fails both comparisons, so it is reported too.
-    if (!(v >= lo && v <= hi)) return { column, row: Math.floor(i / per), message: `value ${v} at element ${i % per} outside [${lo}, ${hi}]` };
+const firstOutOfRange = (values: ArrayLike<number>, lo: number, hi: number): number => {
+  // Monomorphic loops per array kind: this runs over every target value of every file read.
+  if (values instanceof Float32Array) {
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] as number;
+      if (v < lo || v > hi || v !== v) return i;
+    }
+    return -1;
   }
-  return null;
+  if (values instanceof Uint8Array) {
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] as number;
+      if (v > hi || v < lo) return i;
+    }
+    return -1;
+  }
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as number;
+    if (!(v >= lo && v <= hi)) return i;
+  }
+  return -1;
+};
+
+const checkRange = (column: string, values: ArrayLike<number>, per: number, lo: number, hi: number): RecordIssue | null => {
+  const i = firstOutOfRange(values, lo, hi);
+  return i < 0 ? null : { column, row: Math.floor(i / per), message: `value ${values[i]} at element ${i % per} outside [${lo}, ${hi}]` };
 };
 
 /** Checks lengths and value ranges of stage columns (board ids 0–28, hands 0–18, targets in [0, 1]). @public */

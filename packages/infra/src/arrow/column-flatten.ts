@@ -7,7 +7,16 @@ export interface ColumnIssue {
   readonly message: string;
 }
 
-type Out = Uint8Array | Float32Array | Int8Array | Int16Array | Uint16Array | Int32Array | BigUint64Array;
+/** Typed arrays a column can be flattened into. @internal */
+export type Out = Uint8Array | Float32Array | Int8Array | Int16Array | Uint16Array | Int32Array | BigUint64Array;
+
+/** Receives the validated leaf run: `values[from, from + count)`. @internal */
+export type LeafSink = (values: Out, from: number, count: number) => void;
+
+/** A sink copying the leaf run into `out` at `outPos`. @internal */
+export const copyInto = (out: Out, outPos: number): LeafSink => (values, from, count) => {
+  (out as Float32Array).set(values.subarray(from, from + count) as Float32Array, outPos);
+};
 
 const leafMatches = (type: DataType, expected: ColumnType): boolean => {
   if (expected === 'float32') return DataType.isFloat(type) && (type.precision === 1 || type.precision === 2);
@@ -27,13 +36,13 @@ const firstNull = (data: Data, start: number, count: number): number => {
 };
 
 /**
- * Copies entries [start, start + count) of a (nested) list column of fixed `shape` into `out` at `outPos`,
- * validating list lengths, nulls and the leaf type. `perRow` = entries of this depth per top-level row.
- * Works on the buffers directly: one typed-array copy per contiguous run, no per-row objects.
+ * Validates entries [start, start + count) of a (nested) list column of fixed `shape` (list lengths, nulls, leaf
+ * type) and hands the contiguous leaf run to `sink`. `perRow` = entries of this depth per top-level row.
+ * Works on the buffers directly: no per-row objects.
  * @internal
  */
 export const flattenColumn = (
-  data: Data, shape: readonly number[], expected: ColumnType, out: Out, outPos: number,
+  data: Data, shape: readonly number[], expected: ColumnType, sink: LeafSink,
   start = 0, count = data.length, perRow = 1,
 ): ColumnIssue | null => {
   const nullAt = firstNull(data, start, count);
@@ -44,7 +53,7 @@ export const flattenColumn = (
     const values = data.values as Out;
     const from = data.offset + start;
     if (from + count > values.length) return { row: Math.floor((values.length - data.offset) / perRow), message: 'value buffer shorter than its length' };
-    (out as Float32Array).set(values.subarray(from, from + count) as Float32Array, outPos);
+    sink(values, from, count);
     return null;
   }
   const child = data.children[0];
@@ -66,5 +75,5 @@ export const flattenColumn = (
     return { row: 0, message: `expected a list of ${len}, found ${String(data.type)}` };
   }
   if (childStart < 0 || childStart + count * len > child.length) return { row: Math.floor(start / perRow), message: `list offsets point past the ${child.length} child values` };
-  return flattenColumn(child, inner, expected, out, outPos, childStart, count * len, perRow * len);
+  return flattenColumn(child, inner, expected, sink, childStart, count * len, perRow * len);
 };

@@ -129,3 +129,9 @@ pyDescribe('pyarrow reads what we write', () => {
     expect(py.piecesInHand).toEqual(Array.from(src.piecesInHand));
   });
 });
+
+describe('files written by Polars write_ipc(compression="lz4") (maou cloud path, spec D11)', () => {
+  it('decode to the same Stage 3 rows as pyarrow’s', () => {
+    expect(readStage('stage3.polars.lz4.feather', 3)).toEqual(readStage('stage3.lz4.feather', 3));
+  });
+});

@@ -49,3 +49,9 @@ print(json.dumps({'types': {f.name: str(f.type) for f in t.schema}, 'hcp': b''.j
     expect(readHcpe(path)).toEqual(src);
   });
 });
+
+describe('files written by Polars write_ipc(compression="lz4") (maou cloud path, spec D11)', () => {
+  it('decode to the same HCPE rows (binary_view / string_view columns)', () => {
+    expect(readHcpe(join(FIXTURES, 'hcpe.polars.lz4.feather'))).toEqual(readHcpe(join(FIXTURES, 'hcpe.lz4.feather')));
+  });
+});

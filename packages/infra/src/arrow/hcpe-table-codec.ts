@@ -2,7 +2,7 @@ import {
   DateDay, Int16, Int8, LargeBinary, LargeUtf8, Uint16, makeData, vectorFromArray, type Data,
 } from 'apache-arrow';
 import { err, ok, validateHcpeColumns, type HcpeColumns, type Result } from '@maou/bench-domain';
-import { flattenColumn } from './column-flatten';
+import { copyInto, flattenColumn } from './column-flatten';
 import { DataFileError } from './data-file-error';
 import type { ArrowBatches } from './feather-reader';
 import { buildBatches, encodeArrowIpc, nestLargeList, writeBytesAtomic, type ArrowWriteOptions } from './feather-writer';
@@ -45,7 +45,7 @@ export const decodeHcpeBatches = (file: ArrowBatches): Result<HcpeColumns, DataF
     const per = shape.reduce((a, b) => a * b, 1);
     for (const [b, batch] of file.batches.entries()) {
       const data = batch.data.children[idx(name)] as Data;
-      const issue = flattenColumn(data, shape, type, out, row * per, 0, batch.numRows);
+      const issue = flattenColumn(data, shape, type, copyInto(out, row * per), 0, batch.numRows);
       if (issue) return err(new DataFileError({ path: file.path, column: name, batch: b, row: row + issue.row }, issue.message));
       row += batch.numRows;
     }

@@ -45,37 +45,65 @@ const checkRecordBatch = (fb: FlatbufferView, rb: number, bodyLength: number): v
   }
 };
 
-/** Walks the encapsulated messages from `start` to `end`; returns the record batch message offsets. */
-const walkMessages = (bytes: Uint8Array, start: number, end: number): number[] => {
+/** Checks the message at `pos` (before `end`); returns its total size and type. */
+const checkMessageAt = (bytes: Uint8Array, pos: number, end: number): { size: number; type: number } => {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const batches: number[] = [];
-  let pos = start;
-  while (pos + 4 <= end) {
-    const msgStart = pos;
-    let metaLen = view.getInt32(pos, true);
-    if (metaLen === -1) { pos += 4; metaLen = pos + 4 <= end ? view.getInt32(pos, true) : 0; }
-    pos += 4;
-    if (metaLen === 0) return batches; // end-of-stream marker
-    if (metaLen < 0 || pos + metaLen > end) throw new PreflightFailure(msgStart, `message metadata of ${metaLen} bytes runs past byte ${end}`);
-    const fb = new FlatbufferView(bytes.subarray(pos, pos + metaLen));
-    try {
-      const msg = fb.root();
-      const type = fb.field(msg, 1) === null ? 0 : fb.u8(fb.field(msg, 1) ?? 0);
-      const bodyLength = fb.field(msg, 3) === null ? 0 : fb.i64(fb.field(msg, 3) ?? 0);
-      if (bodyLength < 0 || pos + metaLen + bodyLength > end) throw new FlatbufferRangeError(`body of ${bodyLength} bytes runs past byte ${end}`);
-      const header = fb.ref(msg, 2);
-      if (header === null) throw new FlatbufferRangeError('message without header');
-      if (type === HEADER_SCHEMA) countFields(fb, header, 1, 0);
-      else if (type === HEADER_RECORD_BATCH) { checkRecordBatch(fb, header, bodyLength); batches.push(msgStart); }
-      else if (type === HEADER_DICTIONARY) { const rb = fb.ref(header, 1); if (rb !== null) checkRecordBatch(fb, rb, bodyLength); }
-      else throw new FlatbufferRangeError(`unknown message type ${type}`);
-      pos += metaLen + bodyLength;
-    } catch (e) {
-      if (e instanceof FlatbufferRangeError) throw new PreflightFailure(msgStart, e.message);
-      throw e;
-    }
+  const msgStart = pos;
+  if (pos + 4 > end) throw new PreflightFailure(msgStart, `message header runs past byte ${end}`);
+  let metaLen = view.getInt32(pos, true);
+  if (metaLen === -1) { pos += 4; metaLen = pos + 4 <= end ? view.getInt32(pos, true) : 0; }
+  pos += 4;
+  if (metaLen === 0) return { size: pos - msgStart, type: 0 }; // end-of-stream marker
+  if (metaLen < 0 || pos + metaLen > end) throw new PreflightFailure(msgStart, `message metadata of ${metaLen} bytes runs past byte ${end}`);
+  const fb = new FlatbufferView(bytes.subarray(pos, pos + metaLen));
+  try {
+    const msg = fb.root();
+    const type = fb.field(msg, 1) === null ? 0 : fb.u8(fb.field(msg, 1) ?? 0);
+    const bodyLength = fb.field(msg, 3) === null ? 0 : fb.i64(fb.field(msg, 3) ?? 0);
+    if (bodyLength < 0 || pos + metaLen + bodyLength > end) throw new FlatbufferRangeError(`body of ${bodyLength} bytes runs past byte ${end}`);
+    const header = fb.ref(msg, 2);
+    if (header === null) throw new FlatbufferRangeError('message without header');
+    if (type === HEADER_SCHEMA) countFields(fb, header, 1, 0);
+    else if (type === HEADER_RECORD_BATCH) checkRecordBatch(fb, header, bodyLength);
+    else if (type === HEADER_DICTIONARY) { const rb = fb.ref(header, 1); if (rb !== null) checkRecordBatch(fb, rb, bodyLength); }
+    else throw new FlatbufferRangeError(`unknown message type ${type}`);
+    return { size: pos + metaLen + bodyLength - msgStart, type };
+  } catch (e) {
+    if (e instanceof FlatbufferRangeError) throw new PreflightFailure(msgStart, e.message);
+    throw e;
   }
-  return batches;
+};
+
+/** Walks a stream of encapsulated messages up to the end-of-stream marker or `end`. */
+const walkStream = (bytes: Uint8Array, start: number, end: number): void => {
+  for (let pos = start; pos + 4 <= end;) {
+    const m = checkMessageAt(bytes, pos, end);
+    if (m.type === 0) return;
+    pos += m.size;
+  }
+};
+
+/** File format: readers locate messages through the footer's blocks, so those are what must be sound. */
+const checkFooterBlocks = (bytes: Uint8Array, footerStart: number, footerLen: number): PreflightIssue | null => {
+  const fb = new FlatbufferView(bytes.subarray(footerStart, footerStart + footerLen));
+  let blocks: { offset: number; meta: number; body: number }[] = [];
+  try {
+    const footer = fb.root();
+    countFields(fb, fb.ref(footer, 1) ?? 0, 1, 0);
+    for (const field of [2, 3]) {
+      const v = fb.vector(footer, field, 24);
+      for (let i = 0; i < v.length; i++) blocks.push({ offset: fb.i64(v.start + 24 * i), meta: fb.i32(v.start + 24 * i + 8), body: fb.i64(v.start + 24 * i + 16) });
+    }
+  } catch (e) {
+    if (e instanceof FlatbufferRangeError) return { byteOffset: footerStart, message: `footer: ${e.message}` };
+    throw e;
+  }
+  blocks = blocks.filter((b) => b.offset >= 0);
+  for (const [i, b] of blocks.entries()) {
+    if (b.offset < 8 || b.meta <= 0 || b.body < 0 || b.offset + b.meta + b.body > footerStart) return { byteOffset: footerStart, message: `footer block ${i} [${b.offset}, +${b.meta}+${b.body}) lies outside the data` };
+    checkMessageAt(bytes, b.offset, b.offset + b.meta + b.body);
+  }
+  return null;
 };
 
 class PreflightFailure extends Error {
@@ -84,33 +112,19 @@ class PreflightFailure extends Error {
 
 /**
  * Verifies the IPC framing and every message header before apache-arrow sees the bytes: corrupted metadata can
- * otherwise make it loop over billions of phantom nodes. For the File format the footer's blocks must match the
- * messages actually present.
+ * otherwise make it loop over billions of phantom nodes. For the File format every block the footer lists must hold a
+ * sound message (what precedes the blocks is not read: Polars writes a bare schema there).
  * @internal
  */
 export const preflightIpc = (bytes: Uint8Array): PreflightIssue | null => {
   try {
     const isFile = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(6, bytes.length)).toString('latin1') === 'ARROW1';
-    if (!isFile) { walkMessages(bytes, 0, bytes.length); return null; }
+    if (!isFile) { walkStream(bytes, 0, bytes.length); return null; }
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const footerLen = view.getInt32(bytes.length - 10, true);
     const footerStart = bytes.length - 10 - footerLen;
     if (footerLen <= 0 || footerStart < 8) return { byteOffset: bytes.length - 10, message: `footer length ${footerLen} does not fit the file` };
-    const batches = walkMessages(bytes, 8, footerStart);
-    const fb = new FlatbufferView(bytes.subarray(footerStart, footerStart + footerLen));
-    try {
-      const footer = fb.root();
-      countFields(fb, fb.ref(footer, 1) ?? 0, 1, 0);
-      const blocks = fb.vector(footer, 3, 24);
-      for (let i = 0; i < blocks.length; i++) {
-        const offset = fb.i64(blocks.start + 24 * i);
-        if (!batches.includes(offset)) return { byteOffset: footerStart, message: `footer block ${i} points at byte ${offset}, where no record batch starts` };
-      }
-    } catch (e) {
-      if (e instanceof FlatbufferRangeError) return { byteOffset: footerStart, message: `footer: ${e.message}` };
-      throw e;
-    }
-    return null;
+    return checkFooterBlocks(bytes, footerStart, footerLen);
   } catch (e) {
     if (e instanceof PreflightFailure) return { byteOffset: e.byteOffset, message: e.message };
     throw e;

@@ -99,8 +99,8 @@ export const decodeLz4Frame = (src: Uint8Array): Uint8Array => {
     if (b.raw) { dst.set(src.subarray(b.start, b.start + b.size), d); d += b.size; }
     else d = decodeBlock(src, b.start, b.start + b.size, dst, d);
   }
-  // Copy when the bound overshot a lot, so a small buffer does not pin a 4 MiB allocation.
-  return bound - d > 65536 ? dst.slice(0, d) : dst.subarray(0, d);
+  // Copy only when the bound overshot by much more than the data, so a small buffer does not pin 4 MiB blocks.
+  return bound - d > Math.max(65536, d) ? dst.slice(0, d) : dst.subarray(0, d);
 };
 
 /** Encodes `data` as one LZ4 frame (lz4js). @public */

@@ -3,7 +3,7 @@ import {
   err, ok, stageSchema, validateStageColumns, valuesPerRow,
   type ColumnSpec, type Result, type Stage, type StageColumns,
 } from '@maou/bench-domain';
-import { flattenColumn } from './column-flatten';
+import { copyInto, flattenColumn, type Out } from './column-flatten';
 import { DataFileError } from './data-file-error';
 import type { ArrowBatches } from './feather-reader';
 
@@ -14,17 +14,25 @@ const decodeColumn = (file: ArrowBatches, spec: ColumnSpec): Result<Flat, DataFi
   const index = file.schema.fields.findIndex((f) => f.name === spec.name);
   if (index < 0) return err(new DataFileError({ path, column: spec.name }, `missing column (has: ${file.schema.fields.map((f) => f.name).join(', ')})`));
   const per = valuesPerRow(spec);
-  const out: Flat = spec.type === 'float32' ? new Float32Array(file.rows * per) : new Uint8Array(file.rows * per);
+  const Kind = spec.type === 'float32' ? Float32Array : Uint8Array;
+  // One record batch (how maou writes): hand out a view of the decoded leaf buffer instead of copying it.
+  const single = file.batches.length === 1 ? file.batches[0] : undefined;
+  let view: Flat | null = null;
+  const out: Flat | null = single ? null : new Kind(file.rows * per);
   let row = 0;
   for (let b = 0; b < file.batches.length; b++) {
     const batch = file.batches[b] as RecordBatch;
     const data = batch.data.children[index];
     if (!data) return err(new DataFileError({ path, column: spec.name, batch: b }, 'column data missing from record batch'));
-    const issue = flattenColumn(data, spec.shape, spec.type, out, row * per, 0, batch.numRows);
+    const sink = out ? copyInto(out, row * per) : (values: Out, from: number, count: number) => {
+      view = values instanceof Kind ? values.subarray(from, from + count) : Kind.from(values.subarray(from, from + count) as Float32Array);
+    };
+    const issue = flattenColumn(data, spec.shape, spec.type, sink, 0, batch.numRows);
     if (issue) return err(new DataFileError({ path, column: spec.name, batch: b, row: row + issue.row }, issue.message));
     row += batch.numRows;
   }
-  return ok(out);
+  const result = out ?? view ?? new Kind(0);
+  return ok(result);
 };
 
 /** Decodes the record batches of a Stage 1/2/3 file into validated StageColumns. @public */

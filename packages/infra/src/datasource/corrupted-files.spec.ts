@@ -14,6 +14,7 @@ const CASES: [string, Stage][] = [
   ['stage2.fixedsize.multibatch.zstd.feather', 2],
   ['stage1.lz4.feather', 1],
   ['legacy-packed.npy', 3],
+  ['stage3.polars.lz4.feather', 3],
 ];
 const MUTATIONS = 120;
 
