@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { BOARD_SQUARES, HAND_KINDS, MOVE_LABELS, type ModelPreset, type Stage } from '@maou/bench-domain';
 import { Dense } from '../nn/dense';
+import { embeddingLookup } from '../nn/embedding';
 import { ParameterStore } from '../nn/parameter-store';
 import { type SeededRandom } from '../nn/seeded-random';
 import { BottleneckBlock } from './bottleneck-block';
@@ -64,10 +65,8 @@ export class ShogiNetwork {
 
   apply(inputs: NetworkInputs, training: boolean): NetworkOutputs {
     const batch = inputs.boardIds.shape[0];
-    // One-hot × table instead of gather: its gradient is a plain matmul, and tfjs-wasm has no
-    // UnsortedSegmentSum kernel for gather's gradient.
     const ids = tf.reshape(inputs.boardIds, [-1]) as tf.Tensor1D;
-    const board = tf.reshape(tf.matMul(tf.oneHot(ids, STEM.vocabulary), this.embedding as tf.Tensor2D), [batch, 9, 9, STEM.embedding]);
+    const board = tf.reshape(embeddingLookup(this.embedding as tf.Tensor2D, ids), [batch, 9, 9, STEM.embedding]);
     const hand = tf.reshape(this.hand.apply(inputs.hands), [batch, 1, 1, STEM.hand]);
     let x = tf.concat([board, tf.broadcastTo(hand, [batch, 9, 9, STEM.hand])], 3) as tf.Tensor4D;
     for (const block of this.blocks) x = block.apply(x, training);
