@@ -11,3 +11,11 @@ if [ ${#need[@]} -gt 0 ]; then
     echo "setup-system: missing ${need[*]}; the tests that need them will be skipped" >&2
   fi
 fi
+
+# pyarrow proves our .feather files round-trip with maou's writer; its specs skip with a message when it is absent.
+if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import pyarrow, numpy' >/dev/null 2>&1; then
+  python3 -m pip install -q pyarrow numpy >/dev/null 2>&1 || echo "setup-system: pyarrow could not be installed; pyarrow specs will be skipped" >&2
+fi
+
+# Mesa's lavapipe (a software Vulkan driver) lets the WebGPU specs train without a GPU.
+bash "$(dirname "$0")/setup-lavapipe.sh" || echo "setup-system: lavapipe set-up failed; WebGPU specs will be skipped" >&2

@@ -32,7 +32,7 @@ export const BENCHMARK_TRAINING_OPTIONS: Record<string, Options> = {
     'input-local-cache': flag('cache BigQuery pages locally'),
   }),
   ...group('Device:', {
-    gpu: str('backend: cpu, wasm, webgpu, tensorflow, auto, or cuda:N (tfjs-node-gpu); default auto'),
+    gpu: str('backend: cpu, wasm, webgpu, tensorflow, auto, or cuda:N (tfjs-node-gpu); default: the best CPU backend (tfjs-node, wasm, cpu)'),
     threads: num('backend threads where the backend supports it'),
     'model-architecture': str('lite (default) or resnet'),
     compilation: { type: 'boolean', describe: 'accepted; tfjs has no graph compiler (see --help notes)' },

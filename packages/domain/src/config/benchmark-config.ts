@@ -61,9 +61,13 @@ export interface TrainingConfig {
   readonly stage2HeadDropout: number;
 }
 
-/** Compute backend request: a name, or `auto` for the highest-priority one that starts. @public */
+/**
+ * Compute backend request: a name; `auto` for the highest-priority one that starts; `host` for the highest-priority
+ * CPU one (tfjs-node, wasm, then cpu), which is what no `--gpu` means, as in maou.
+ * @public
+ */
 export interface ComputeConfig {
-  readonly backend: 'auto' | 'wasm' | 'cpu' | 'tensorflow' | 'tensorflow-gpu' | 'webgpu';
+  readonly backend: 'auto' | 'host' | 'wasm' | 'cpu' | 'tensorflow' | 'tensorflow-gpu' | 'webgpu';
   readonly deviceIndex: number;
   readonly threads: number | 'auto';
 }

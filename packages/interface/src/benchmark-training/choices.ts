@@ -38,7 +38,7 @@ const NAMED_BACKENDS = ['cpu', 'wasm', 'webgpu', 'tensorflow', 'auto'] as const;
 
 /** `--gpu`: none/cpu, wasm, webgpu, tensorflow, auto, or cuda:N (tfjs-node-gpu). */
 export const parseDevice = (raw: string | undefined): Parsed<Pick<ComputeConfig, 'backend' | 'deviceIndex'>> => {
-  if (raw === undefined || raw === '' || raw === 'none') return { value: { backend: 'auto', deviceIndex: 0 } };
+  if (raw === undefined || raw === '' || raw === 'none') return { value: { backend: 'host', deviceIndex: 0 } };
   const v = raw.toLowerCase();
   const named = NAMED_BACKENDS.find((b) => b === v);
   if (named) return { value: { backend: named, deviceIndex: 0 } };

@@ -19,7 +19,7 @@ describe('toBenchmarkConfig', () => {
     expect(c.training).toMatchObject({ preset: 'lite', optimizer: 'adamw', learningRate: 0.01, weightDecay: 0.01, lrScheduler: 'warmup_cosine_decay' });
     expect(c.warmupBatches).toBe(10);
     expect(c.maxBatches).toBe(100);
-    expect(c.compute.backend).toBe('auto');
+    expect(c.compute.backend).toBe('host');
   });
 
   it.each<[RawBenchmarkTrainingOptions, RegExp]>([
