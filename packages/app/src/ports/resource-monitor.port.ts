@@ -1,12 +1,7 @@
-/** One sample of process and device use. @public */
-export interface ResourceSample {
-  readonly tMs: number;
-  readonly cpuPercent: number;
-  readonly rssBytes: number;
-  readonly heapUsedBytes: number;
-  readonly gpuUtilPercent: number | null;
-  readonly gpuMemoryBytes: number | null;
-}
+import type { ResourcePoint } from '@maou/bench-domain';
+
+/** One sample of process and device use (GPU fields null where no GPU is visible). @public */
+export type ResourceSample = ResourcePoint;
 
 /** Samples resources on a fixed interval between start and stop. @public */
 export interface ResourceMonitorPort {
