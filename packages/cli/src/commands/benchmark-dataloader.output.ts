@@ -14,7 +14,7 @@ export const renderDataloaderBenchmark = (out: BenchmarkDataloaderOutput, input:
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const r = out.recommended;
   const why = r.basis === 'fed'
-    ? `the cheapest setting whose slowest of ${input.repeats} repeats beats the model's ${n(r.modelSamplesPerSecond)} samples/s by ${Math.round(input.noiseMargin * 100)} %`
+    ? `the cheapest setting whose slowest of ${input.repeats} repeats keeps the model (${n(r.modelSamplesPerSecond)} samples/s) fed: worker threads must beat it by ${Math.round(input.noiseMargin * 100)} %, main-thread loading (which adds to every step) must cost under ${Math.round(input.noiseMargin * 100)} % of a step`
     : r.basis === 'loader-bound'
       ? `no setting keeps the model (${n(r.modelSamplesPerSecond)} samples/s) fed: the loader is the bottleneck; the fastest setting is shown`
       : `model not timed (--consumption-steps 0): the cheapest setting within ${Math.round(input.noiseMargin * 100)} % of the fastest`;

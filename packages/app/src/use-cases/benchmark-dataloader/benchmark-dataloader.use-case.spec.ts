@@ -44,6 +44,14 @@ describe('BenchmarkDataloaderUseCase', () => {
     expect(steps).toHaveLength(2 + 4);
   });
 
+  it('given a main-thread loader only a little faster than the model, when judged, then it does not count as feeding it', async () => {
+    // 0 workers: 3,200/s against a 1,600/s model: in series it would cost a third of every step
+    const { useCase } = setup((c) => (c.workers === 0 ? 20 : 8), 1 / 1.6);
+    const r = await useCase.execute(input());
+    expect(r.ok && r.value.points[0]!.keepsModelFed).toBe(false);
+    expect(r.ok && r.value.recommended).toMatchObject({ workers: 1, basis: 'fed' });
+  });
+
   it('given a model faster than every loader point, when measured, then the fastest point is taken and marked loader-bound', async () => {
     const { useCase } = setup((c) => 10 - c.workers - (c.prefetchFactor === 4 ? 0.5 : 0), 0.001);
     const r = await useCase.execute(input());

@@ -12,7 +12,7 @@ import { TOKENS } from '../../ports/tokens';
 import type { BenchmarkDataloaderError } from './benchmark-dataloader.errors';
 import type { BenchmarkDataloaderInput, BenchmarkDataloaderOutput, GridPoint } from './benchmark-dataloader.input';
 import { measureConsumption } from './consumption-rate';
-import { bestAcrossBatchSizes, selectSetting } from './select-setting';
+import { bestAcrossBatchSizes, feedsModel, selectSetting } from './select-setting';
 
 class Failure extends Error {
   constructor(readonly error: BenchmarkDataloaderError) { super(error.message); }
@@ -95,7 +95,7 @@ export class BenchmarkDataloaderUseCase {
       const point: GridPoint = {
         batchSize: cfg.batchSize, workers: cfg.workers, prefetchFactor: prefetch, samplesPerSecond: sps,
         p95WaitMs: quantileSorted(waits.sort((a, b) => a - b), 0.95),
-        keepsModelFed: model === null ? null : sps.min >= model * (1 + input.noiseMargin),
+        keepsModelFed: model === null ? null : feedsModel(sps.min, cfg.workers, model, input.noiseMargin),
       };
       return { point, mode: String(loader.describe().mode ?? '') };
     } finally {
