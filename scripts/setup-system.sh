@@ -14,7 +14,8 @@ fi
 
 # pyarrow proves our .feather files round-trip with maou's writer; its specs skip with a message when it is absent.
 if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import pyarrow, numpy' >/dev/null 2>&1; then
-  python3 -m pip install -q pyarrow numpy >/dev/null 2>&1 || echo "setup-system: pyarrow could not be installed; pyarrow specs will be skipped" >&2
+  # Debian marks its Python as externally managed; a per-user install leaves the system packages alone.
+  { python3 -m pip install -q pyarrow numpy || python3 -m pip install -q --user --break-system-packages pyarrow numpy; } >/dev/null 2>&1 || echo "setup-system: pyarrow could not be installed; pyarrow specs will be skipped" >&2
 fi
 
 # Mesa's lavapipe (a software Vulkan driver) lets the WebGPU specs train without a GPU.
