@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runMaou } from './run-maou';
+import { spawn } from 'node:child_process';
+import { MAOU_BIN, runMaou } from './run-maou';
 
 const dir = mkdtempSync(join(tmpdir(), 'maou-e2e-dl-'));
 const env = { MAOU_BENCH_CACHE: join(dir, 'cache') };
@@ -30,4 +31,19 @@ describe('maou utility benchmark-dataloader (built binary)', () => {
     expect(json.model_samples_per_second['16']).toBeGreaterThan(0);
     expect(['fed', 'loader-bound']).toContain(json.recommended.basis);
   });
+
+  it('given loader workers running, when Ctrl-C arrives, then the loader handler closes it and re-raises, so the process ends promptly by SIGINT', async () => {
+    runMaou(['utility', 'benchmark-dataloader', '--sample-positions', '512', '--num-batches', '1', '--repeats', '1', '--workers', '0', '--consumption-steps', '0', '--log-level', 'silent'], env);
+    const child = spawn(process.execPath, [MAOU_BIN, 'utility', 'benchmark-dataloader', '--sample-positions', '512', '--batch-size', '8',
+      '--num-batches', '100000000', '--workers', '2', '--prefetch-factors', '2', '--consumption-steps', '0', '--log-level', 'silent'], { env: { ...process.env, ...env } });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    await new Promise((r) => setTimeout(r, 2500));
+    const t0 = Date.now();
+    child.kill('SIGINT');
+    const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(ended.signal === 'SIGINT' || ended.code === 130).toBe(true);
+    expect(stdout).toBe('');
+  }, 30_000);
 });
