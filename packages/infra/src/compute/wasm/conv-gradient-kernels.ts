@@ -21,6 +21,24 @@ function im2col(s: KernelScratch, x: Info, c: tf.backend_util.Conv2DInfo, attrs:
   return s.run('DepthwiseConv2dNative', { x, filter }, { strides: attrs.strides, pad: attrs.pad, dimRoundingMode: attrs.dimRoundingMode, dataFormat: 'NHWC', dilations: 1 });
 }
 
+/**
+ * The plain im2col of a minimal shim (padding, one strided slice per tap, concat), patches in HWIO order:
+ * what stock tfjs-wasm needs at the least to train, kept as the baseline of `bench:engine`.
+ */
+function im2colBySlices(s: KernelScratch, x: Info, c: tf.backend_util.Conv2DInfo): Info {
+  const { top, bottom, left, right } = c.padInfo;
+  const { filterHeight: kh, filterWidth: kw, strideHeight: sh, strideWidth: sw, outHeight: ho, outWidth: wo, inChannels: ch, batchSize: b } = c;
+  const padded = top + bottom + left + right > 0 ? s.run('PadV2', { x }, { paddings: [[0, 0], [top, bottom], [left, right], [0, 0]], constantValue: 0 }) : x;
+  const cols: Info[] = [];
+  for (let i = 0; i < kh; i++) {
+    for (let j = 0; j < kw; j++) {
+      const end = [b, i + (ho - 1) * sh + 1, j + (wo - 1) * sw + 1, ch];
+      cols.push(s.run('StridedSlice', { x: padded }, { begin: [0, i, j, 0], end, strides: [1, sh, sw, 1], beginMask: 0, endMask: 0, ellipsisMask: 0, newAxisMask: 0, shrinkAxisMask: 0 }));
+    }
+  }
+  return cols.length === 1 ? cols[0] : s.run('Concat', cols as unknown as tf.NamedTensorInfoMap, { axis: 3 });
+}
+
 /** One-hot depthwise filters [kh,kw,C,kh·kw], made once per shape and kept (XNNPACK then reuses its packing). */
 const tapFilters = new Map<string, Info>();
 function tapFilter(s: KernelScratch, kh: number, kw: number, ch: number): Info {
@@ -39,8 +57,8 @@ function tapFilter(s: KernelScratch, kh: number, kw: number, ch: number): Info {
 
 /**
  * dW = im2col(x)ᵀ · dy, with the explicit transpose on the smaller side so the product runs on the
- * untransposed (fast) matmul. `fast: false` is the minimal shim (a transposed matmul), kept to measure
- * stock tfjs-wasm, which has no Conv2DBackpropFilter at all.
+ * untransposed (fast) matmul. `fast: false` is the minimal shim (sliced im2col, transposed matmul), kept
+ * to measure stock tfjs-wasm, which has no Conv2DBackpropFilter at all.
  * @public
  */
 export function conv2dBackpropFilter(s: KernelScratch, x: Info, dy: Info, attrs: tf.NamedAttrMap, fast: boolean): Info {
@@ -50,11 +68,14 @@ export function conv2dBackpropFilter(s: KernelScratch, x: Info, dy: Info, attrs:
   const taps = c.filterHeight * c.filterWidth;
   const k = taps * c.inChannels;
   const co = c.outChannels;
-  const cols = s.reshape(im2col(s, x, c, attrs), [1, n, k]);
   const dy3 = s.reshape(dy, [1, n, co]);
+  if (!fast) {
+    const plain = s.reshape(im2colBySlices(s, x, c), [1, n, k]);
+    return s.reshape(s.run('BatchMatMul', { a: plain, b: dy3 }, { transposeA: true, transposeB: false }), filterShape);
+  }
+  const cols = s.reshape(im2col(s, x, c, attrs), [1, n, k]);
   let dw: Info; // [1, k, co], rows in the channel-major order of the patches
-  if (!fast) dw = s.run('BatchMatMul', { a: cols, b: dy3 }, { transposeA: true, transposeB: false });
-  else if (k <= co) dw = s.matMul(s.transpose(cols, [0, 2, 1]), dy3);
+  if (k <= co) dw = s.matMul(s.transpose(cols, [0, 2, 1]), dy3);
   else dw = s.transpose(s.matMul(s.transpose(dy3, [0, 2, 1]), cols), [0, 2, 1]);
   if (taps === 1) return s.reshape(dw, filterShape);
   // (c, i, j) rows → HWIO (i, j, c): a transpose of the small result.

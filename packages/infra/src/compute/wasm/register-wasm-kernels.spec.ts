@@ -81,3 +81,13 @@ describe('wasm fast gradient kernels', () => {
     tf.dispose([x, dy]);
   });
 });
+
+describe('wasm minimal shim (the stock baseline of bench:engine)', () => {
+  it.each(cases)('Conv2DBackpropFilter %s matches cpu', async (_n, size, cin, cout, k, stride, pad) => {
+    const restore = installWasmKernels('shim-only');
+    const out = pad === 'same' ? Math.ceil(size / stride) : Math.ceil((size - k + 1) / stride);
+    const [ref, got] = await onBoth(() => tf.tidy(() => tf.engine().runKernel('Conv2DBackpropFilter', { x: rand([2, size, size, cin], 1), dy: rand([2, out, out, cout], 2) }, { strides: stride, pad, dataFormat: 'NHWC', dilations: 1, filterShape: [k, k, cin, cout] }) as tf.Tensor));
+    restore();
+    expect(relErr(ref, got)).toBeLessThan(1e-5);
+  });
+});

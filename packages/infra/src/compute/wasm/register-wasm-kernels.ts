@@ -3,7 +3,7 @@ import { conv2dBackpropFilter, conv2dBackpropInput } from './conv-gradient-kerne
 import { type KernelScratch, withScratch } from './kernel-scratch';
 
 const BACKEND = 'wasm';
-const USED = ['BatchMatMul', 'Transpose', 'PadV2', 'Slice', 'Conv2D', 'DepthwiseConv2dNative', 'Reverse', 'Conv2DBackpropInput'];
+const USED = ['BatchMatMul', 'Transpose', 'PadV2', 'Slice', 'StridedSlice', 'Concat', 'Conv2D', 'DepthwiseConv2dNative', 'Reverse', 'Conv2DBackpropInput'];
 
 /** Which wasm kernel overrides to install. @public */
 export type WasmKernelSet = 'fast' | 'shim-only';
