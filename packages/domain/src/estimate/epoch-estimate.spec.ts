@@ -23,3 +23,13 @@ describe('epoch estimates', () => {
     expect(s.method).toMatch(/not divided/);
   });
 });
+
+describe('epoch interval under drift', () => {
+  it('widens the interval to the drift between the halves when batches still trend', () => {
+    const trending = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => b(i, 100 - i * 2));
+    const m = computeTrainingMetrics(trending, 0, 0);
+    expect(m.batch_ms_drift).toBeCloseTo(8, 9);
+    const e = estimateEpoch(m, 100, 1000);
+    expect(e.predicted_ms_ci95[1] - e.predicted_ms).toBeGreaterThanOrEqual(8 * 100 - 1e-6);
+  });
+});

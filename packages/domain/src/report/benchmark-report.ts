@@ -17,6 +17,8 @@ export interface TrainingMetrics {
   readonly samples_per_second_ci95: readonly [number, number];
   readonly batch_ms: SeriesSummary;
   readonly batch_ms_including_warmup_mean: number;
+  /** |mean of the second half − mean of the first half| of the measured batches: drift the CI of the mean cannot see */
+  readonly batch_ms_drift: number;
   readonly warmup_total_ms: number;
   readonly phase_ms: Readonly<Record<Phase, SeriesSummary>>;
   /** share of steady-state wall time per phase, summing to 1 */

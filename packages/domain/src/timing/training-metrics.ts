@@ -3,6 +3,11 @@ import { summarize } from '../stats/summary';
 import { PHASES, type BatchTiming, type Phase } from './phases';
 
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
+const mean = (xs: readonly number[]): number => sum(xs) / xs.length;
+
+/** How far the second half of a series moved from the first; 0 with fewer than 4 values. */
+const halfDrift = (xs: readonly number[]): number =>
+  xs.length < 4 ? 0 : Math.abs(mean(xs.slice(Math.floor(xs.length / 2))) - mean(xs.slice(0, Math.floor(xs.length / 2))));
 
 /**
  * Aggregates the batches of one training pass. Batches before `steadyStart` are warm-up: reported, never counted
@@ -35,6 +40,7 @@ export const computeTrainingMetrics = (
     samples_per_second: (samples / totalMs) * 1000,
     samples_per_second_ci95: [(meanSamples / Math.max(hi, 1e-9)) * 1000, (meanSamples / Math.max(lo, 1e-9)) * 1000],
     batch_ms: batchMs,
+    batch_ms_drift: halfDrift(wall),
     batch_ms_including_warmup_mean: sum(batches.map((b) => b.wallMs)) / batches.length,
     warmup_total_ms: sum(warm.map((b) => b.wallMs)),
     phase_ms: phaseMs,

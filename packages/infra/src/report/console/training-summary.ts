@@ -17,7 +17,7 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
     row('Throughput (steady)', `${m.samples_per_second.toFixed(1)} samples/s (95% CI ${m.samples_per_second_ci95[0].toFixed(1)}–${m.samples_per_second_ci95[1].toFixed(1)})`),
     row('Batch time (steady)', series(m.batch_ms)),
     row('Batch time incl. warm-up', `${ms(m.batch_ms_including_warmup_mean)} mean; warm-up took ${ms(m.warmup_total_ms)}`),
-    row('Predicted epoch', `${dur(e.predicted_ms)} (95% CI ${dur(e.predicted_ms_ci95[0])}–${dur(e.predicted_ms_ci95[1])}) for ${e.batches_per_epoch} batches`),
+    row('Predicted epoch', `${dur(e.predicted_ms)} (interval ${dur(e.predicted_ms_ci95[0])}–${dur(e.predicted_ms_ci95[1])}) for ${e.batches_per_epoch} batches`),
     row('Loss', `${m.initial_loss.toFixed(4)} → ${m.final_loss.toFixed(4)}`),
     '',
     '  Where the time goes (steady batches)',

@@ -40,7 +40,7 @@ export const trainingReportFixture = (batchCount = 60, hostile = '<img src=x one
     training_metrics: {
       total_batches: batchCount, warmup_batches: 3, steady_state_start: 5, measured_batches: steady.length, measured_samples: steady.length * 256,
       batch_size: 256, samples_per_second: rate, samples_per_second_ci95: [(256 * 1000) / batchMs.ci95[1], (256 * 1000) / batchMs.ci95[0]],
-      batch_ms: batchMs, batch_ms_including_warmup_mean: summarize(batches.map((b) => b.wallMs)).mean, warmup_total_ms: 300,
+      batch_ms: batchMs, batch_ms_drift: 0, batch_ms_including_warmup_mean: summarize(batches.map((b) => b.wallMs)).mean, warmup_total_ms: 300,
       phase_ms: Object.fromEntries(PHASES.map((p) => [p, summarize(steady.map((b) => b.phases[p]))])) as Record<Phase, ReturnType<typeof summarize>>,
       phase_share: SHARES, initial_loss: 7, final_loss: 5.8, tensors_per_batch: { first: 120, last: 120, leaked_per_batch: 0 },
     },
