@@ -1,10 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 
 /**
- * Embedding lookup table[ids] with a scatter-add gradient. Forward is a gather; the table's gradient is
- * onehot(ids)ᵀ · dy with the one-hot built already transposed ([vocab, N], one broadcast compare), so
- * the product needs no transpose and only the narrow dy is packed. tfjs-wasm has no kernel for
- * gather's own gradient (UnsortedSegmentSum).
+ * Embedding lookup table[ids]: a gather, whose gradient is a scatter-add (UnsortedSegmentSum) of dy
+ * into the table's rows. The engine's gradient registry has no GatherV2 entry, hence the custom gradient.
  * @public
  */
 export function embeddingLookup(table: tf.Tensor2D, ids: tf.Tensor1D): tf.Tensor2D {
@@ -13,11 +11,7 @@ export function embeddingLookup(table: tf.Tensor2D, ids: tf.Tensor1D): tf.Tensor
     (save as tf.GradSaveFunc)([ids]);
     return {
       value: tf.gather(t as tf.Tensor2D, ids),
-      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-        const n = saved[0].shape[0];
-        const hitsT = tf.cast(tf.equal(tf.reshape(tf.range(0, vocab, 1, 'int32'), [vocab, 1]), tf.reshape(saved[0], [1, n])), 'float32');
-        return [tf.matMul(hitsT, dy as tf.Tensor2D)];
-      },
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [tf.unsortedSegmentSum(dy, saved[0] as tf.Tensor1D, vocab)],
     };
   });
   return lookup(table) as tf.Tensor2D;

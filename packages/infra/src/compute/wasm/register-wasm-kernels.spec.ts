@@ -66,6 +66,14 @@ describe('wasm fast gradient kernels', () => {
     expect(relErr(ref, got)).toBeLessThan(1e-5);
   });
 
+  it('row gather and UnsortedSegmentSum (the embedding and its gradient) match cpu', async () => {
+    const ids = () => tf.tensor1d([3, 0, 7, 3, 3, 9, 1], 'int32');
+    const [g1, g2] = await onBoth(() => tf.tidy(() => tf.gather(rand([10, 6], 9), ids())));
+    expect(relErr(g1, g2)).toBe(0);
+    const [s1, s2] = await onBoth(() => tf.tidy(() => tf.unsortedSegmentSum(rand([7, 6], 10), ids(), 10)));
+    expect(relErr(s1, s2)).toBeLessThan(1e-6);
+  });
+
   it('leaves no backend data behind', async () => {
     await tf.setBackend('wasm');
     const x = rand([2, 9, 9, 4], 7);

@@ -1,9 +1,10 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { conv2dBackpropFilter, conv2dBackpropInput } from './conv-gradient-kernels';
 import { type KernelScratch, withScratch } from './kernel-scratch';
+import { gatherRows, unsortedSegmentSum } from './row-kernels';
 
 const BACKEND = 'wasm';
-const USED = ['BatchMatMul', 'Transpose', 'PadV2', 'Slice', 'StridedSlice', 'Concat', 'Conv2D', 'DepthwiseConv2dNative', 'Reverse', 'Conv2DBackpropInput'];
+const USED = ['GatherV2', 'BatchMatMul', 'Transpose', 'PadV2', 'Slice', 'StridedSlice', 'Concat', 'Conv2D', 'DepthwiseConv2dNative', 'Reverse', 'Conv2DBackpropInput'];
 
 /** Which wasm kernel overrides to install. @public */
 export type WasmKernelSet = 'fast' | 'shim-only';
@@ -15,7 +16,8 @@ type KernelArgs = Parameters<tf.KernelFunc>[0];
  * restores the stock registrations. `shim-only` adds just the missing Conv2DBackpropFilter (a plain
  * im2col + transposed matmul), which is the least stock tfjs-wasm needs to train at all (tfjs#8474);
  * `fast` also replaces Conv2DBackpropInput (a scalar loop on wasm) and transposed BatchMatMul (about
- * 10× slower than untransposed), and builds the filter gradient on the untransposed matmul.
+ * 10× slower than untransposed), builds the filter gradient on the untransposed matmul, and adds a
+ * row gather and UnsortedSegmentSum for the embedding (the latter is missing on wasm).
  * @public
  */
 export function installWasmKernels(set: WasmKernelSet): () => void {
@@ -31,6 +33,8 @@ export function installWasmKernels(set: WasmKernelSet): () => void {
   if (fast) {
     overrides.push(['Conv2DBackpropInput', (a: KernelArgs) => withScratch(a, stock, (s) => conv2dBackpropInput(s, a.inputs.dy!, a.inputs.filter!, a.attrs ?? {}) ?? stockCall(s, 'Conv2DBackpropInput', a))]);
     overrides.push(['BatchMatMul', (a: KernelArgs) => withScratch(a, stock, (s) => batchMatMul(s, a))]);
+    overrides.push(['GatherV2', (a: KernelArgs) => withScratch(a, stock, (s) => gatherRows(heap(a), a.inputs.x!, a.inputs.indices!, a.attrs ?? {}) ?? stockCall(s, 'GatherV2', a))]);
+    overrides.push(['UnsortedSegmentSum', (a: KernelArgs) => unsortedSegmentSum(heap(a), a.inputs.x!, a.inputs.segmentIds!, a.attrs ?? {})]);
   }
   const previous = overrides.map(([name]) => tf.getKernel(name, BACKEND));
   overrides.forEach(([name, kernelFunc], i) => {
@@ -46,6 +50,8 @@ export function installWasmKernels(set: WasmKernelSet): () => void {
     });
   };
 }
+
+const heap = (a: KernelArgs) => a.backend as unknown as Parameters<typeof gatherRows>[0];
 
 function stockCall(s: KernelScratch, name: string, a: KernelArgs): tf.TensorInfo {
   return s.run(name, a.inputs, a.attrs ?? {});
