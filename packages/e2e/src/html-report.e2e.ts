@@ -89,4 +89,16 @@ describe('maou --report-html and --json', () => {
     expect(Object.keys(compared).sort()).toEqual(['compare-distribution', 'compare-ratio', 'compare-samples']);
     expect(Object.values(compared).every((n) => n > 0)).toBe(true);
   }, 240_000);
+
+  it('given benchmark-dataloader --report-html, then its grid heat map renders', async () => {
+    const html = join(dir, 'loader.html');
+    const r = await maou('utility', 'benchmark-dataloader', '--sample-positions', '512', '--batch-size', '32', '--num-batches', '4',
+      '--repeats', '1', '--workers', '0', '1', '--consumption-steps', '1', '--json', '--report-html', html);
+    expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(r.stdout)).toBeTruthy();
+    if (!CHROMIUM) return;
+    const charts = rendered(await browse(html, join(ARTIFACTS, 'e2e-dataloader.png'), 1500));
+    expect(Object.values(charts).length).toBeGreaterThan(0);
+    expect(Object.values(charts).every((n) => n > 0)).toBe(true);
+  }, 240_000);
 });

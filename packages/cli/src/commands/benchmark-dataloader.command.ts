@@ -4,14 +4,14 @@ import { createContainer, machineDefaults, type GlobalOptions } from '../composi
 import { BenchmarkDataloaderUseCase, type BenchmarkDataloaderInput } from '@maou/bench-app';
 import { formatIssues, type ValidationIssue } from '@maou/bench-domain';
 import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
-import { toJson, writeJsonReport } from '@maou/bench-infra';
+import { toJson, writeDataloaderHtmlReport, writeJsonReport } from '@maou/bench-infra';
 import type { Options } from 'yargs';
 import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-dataloader.output';
 import type { UtilityCommand } from './command-module';
 
 interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
   readonly numBatches: number; readonly workers?: number[]; readonly prefetchFactors: number[]; readonly batchSizes?: number[];
-  readonly repeats: number; readonly noiseMargin: number; readonly consumptionSteps: number; readonly outputJson?: string; readonly json?: boolean;
+  readonly repeats: number; readonly noiseMargin: number; readonly consumptionSteps: number; readonly outputJson?: string; readonly json?: boolean; readonly reportHtml?: string;
 }
 
 const g = (group: string, o: Record<string, Options>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, { group, ...v }]));
@@ -40,7 +40,8 @@ const OPTIONS: Record<string, Options> = {
     threads: { type: 'number', describe: 'backend threads' },
     'model-architecture': { type: 'string', describe: 'lite (default) or resnet' },
   }),
-  ...g('Output:', { 'output-json': { type: 'string', describe: 'write the results as JSON to this path' }, json: { type: 'boolean', describe: 'print JSON instead of the table' } }),
+  ...g('Output:', { 'output-json': { type: 'string', describe: 'write the results as JSON to this path' }, json: { type: 'boolean', describe: 'print JSON instead of the table' },
+    'report-html': { type: 'string', describe: 'write a self-contained HTML report with plots' } }),
 };
 
 const positiveInts = (flag: string, v: readonly number[] | undefined, min: number, issues: ValidationIssue[]): void => {
@@ -76,6 +77,10 @@ const handler = async (args: Args): Promise<void> => {
   const text = renderDataloaderBenchmark(result.value, input);
   const payload = dataloaderBenchmarkJson(result.value, input, text);
   if (args.outputJson) await writeJsonReport(payload, args.outputJson);
+  if (args.reportHtml) {
+    const html = await writeDataloaderHtmlReport(result.value, args.reportHtml);
+    if (!html.ok) return fail(1, html.error.message);
+  }
   process.stdout.write(args.json ? toJson(payload) : text);
 };
 
