@@ -13,11 +13,12 @@ type KernelArgs = Parameters<tf.KernelFunc>[0];
 
 /**
  * Registers this project's gradient kernels for the tfjs wasm backend and returns a function that
- * restores the stock registrations. `shim-only` adds just the missing Conv2DBackpropFilter (a plain
- * im2col + transposed matmul), which is the least stock tfjs-wasm needs to train at all (tfjs#8474);
+ * restores the stock registrations. `shim-only` adds just the two kernels stock tfjs-wasm lacks and any
+ * training of this network needs: Conv2DBackpropFilter (a plain im2col + transposed matmul; tfjs#8474)
+ * and UnsortedSegmentSum (the embedding gather's gradient);
  * `fast` also replaces Conv2DBackpropInput (a scalar loop on wasm) and transposed BatchMatMul (about
- * 10× slower than untransposed), builds the filter gradient on the untransposed matmul, and adds a
- * row gather and UnsortedSegmentSum for the embedding (the latter is missing on wasm).
+ * 10× slower than untransposed), builds the filter gradient on the untransposed matmul, and gathers
+ * embedding rows on the heap.
  * @public
  */
 export function installWasmKernels(set: WasmKernelSet): () => void {
@@ -29,12 +30,12 @@ export function installWasmKernels(set: WasmKernelSet): () => void {
   const fast = set === 'fast';
   const overrides: Array<[string, tf.KernelFunc]> = [
     ['Conv2DBackpropFilter', (a: KernelArgs) => withScratch(a, stock, (s) => conv2dBackpropFilter(s, a.inputs.x!, a.inputs.dy!, a.attrs ?? {}, fast))],
+    ['UnsortedSegmentSum', (a: KernelArgs) => unsortedSegmentSum(heap(a), a.inputs.x!, a.inputs.segmentIds!, a.attrs ?? {})],
   ];
   if (fast) {
     overrides.push(['Conv2DBackpropInput', (a: KernelArgs) => withScratch(a, stock, (s) => conv2dBackpropInput(s, a.inputs.dy!, a.inputs.filter!, a.attrs ?? {}) ?? stockCall(s, 'Conv2DBackpropInput', a))]);
     overrides.push(['BatchMatMul', (a: KernelArgs) => withScratch(a, stock, (s) => batchMatMul(s, a))]);
     overrides.push(['GatherV2', (a: KernelArgs) => withScratch(a, stock, (s) => gatherRows(heap(a), a.inputs.x!, a.inputs.indices!, a.attrs ?? {}) ?? stockCall(s, 'GatherV2', a))]);
-    overrides.push(['UnsortedSegmentSum', (a: KernelArgs) => unsortedSegmentSum(heap(a), a.inputs.x!, a.inputs.segmentIds!, a.attrs ?? {})]);
   }
   const previous = overrides.map(([name]) => tf.getKernel(name, BACKEND));
   overrides.forEach(([name, kernelFunc], i) => {
