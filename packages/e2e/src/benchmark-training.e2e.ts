@@ -52,6 +52,16 @@ describe('maou utility benchmark-training (built binary)', () => {
     expect(report.training_metrics.total_batches).toBe(4);
   });
 
+  it('given --calibrate twice, then the first run measures loader settings and the second reuses them from the file', () => {
+    const args = ['utility', 'benchmark-training', ...small, '--max-batches', '4', '--warmup-batches', '1', '--calibrate', '--calibration-budget', '5',
+      '--calibration-file', join(dir, 'calibration.json'), '--json'];
+    const first = runMaou(args, env);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).data_load_method.calibration).toMatchObject({ origin: 'measured', batchSize: 16 });
+    const second = runMaou(args, env);
+    expect(JSON.parse(second.stdout).data_load_method.calibration.origin).toBe('cache');
+  });
+
   it('given a missing data file, then exit 1 naming the file', () => {
     const r = runMaou(['utility', 'benchmark-training', ...small, '--stage3-data-path', join(dir, 'nope.feather')], env);
     expect(r.code).toBe(1);

@@ -5,12 +5,17 @@ import { renderTrainingSummary, toJson, writeJsonReport, writeTrainingHtmlReport
 import { createContainer, machineDefaults, type GlobalOptions } from '../composition-root';
 import type { UtilityCommand } from './command-module';
 import { BENCHMARK_TRAINING_OPTIONS } from './benchmark-training.options';
+import { CALIBRATION_OPTIONS, calibrationMode, registerCalibration } from '../register-calibration';
 
 interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
   readonly outputJson?: string;
   readonly json?: boolean;
   readonly reportHtml?: string;
   readonly tracePath?: string;
+  readonly calibrate?: boolean;
+  readonly forceCalibration?: boolean;
+  readonly calibrationBudget?: number;
+  readonly calibrationFile?: string;
 }
 
 /** Exit codes: 2 bad input (before anything is touched), 1 a failed run. */
@@ -23,11 +28,15 @@ const handler = async (args: Args): Promise<void> => {
   const validated = toBenchmarkConfig(args, machineDefaults());
   if (!validated.ok) return fail(2, `invalid options\n${formatIssues(validated.error)}`);
   const { config, warnings } = validated.value;
+  if (args.calibrationBudget !== undefined && !(args.calibrationBudget > 0)) return fail(2, `invalid options\n--calibration-budget: must be a positive number of seconds, got ${args.calibrationBudget}`);
   const container = createContainer({ logLevel: args.logLevel });
+  registerCalibration(container, args.calibrationFile);
   const progress = container.resolve<ProgressPort>(TOKENS.Progress);
   let task: ReturnType<ProgressPort['start']> | null = null;
   const result = await container.resolve(BenchmarkTrainingUseCase).execute({
     config, warnings,
+    calibration: { mode: calibrationMode(args), budgetMs: args.calibrationBudget === undefined ? undefined : args.calibrationBudget * 1000,
+      fixed: { workers: args.dataloaderWorkers, prefetchFactor: args.prefetchFactor, batchSize: args.batchSize } },
     onBatch: (_t, planned) => {
       task ??= progress.start({ label: 'benchmark batches', total: planned, unit: 'batches' });
       task.advance();
@@ -50,7 +59,7 @@ const handler = async (args: Args): Promise<void> => {
 export const benchmarkTrainingCommand: UtilityCommand = {
   command: 'benchmark-training',
   describe: 'Time a single-epoch dry run of the training stack and predict the epoch',
-  builder: (y) => y.options(BENCHMARK_TRAINING_OPTIONS)
+  builder: (y) => y.options({ ...BENCHMARK_TRAINING_OPTIONS, ...CALIBRATION_OPTIONS })
     .example('$0 utility benchmark-training --max-batches 20 --warmup-batches 5', 'benchmark on the embedded sample data')
     .example('$0 utility benchmark-training --stage3-data-path data/ --batch-size 128 --run-validation --output-json out.json', 'your Stage 3 files, with a validation pass'),
   handler: (args) => handler(args as unknown as Args),

@@ -6,6 +6,7 @@ import type { Trainer } from '../../engine/trainer';
 import type { DataLoaderPort } from '../../ports/data-loader.port';
 import type { DataSourcePort } from '../../ports/data-source.port';
 import { BenchmarkTrainingUseCase } from './benchmark-training.use-case';
+import type { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loader.use-case';
 
 // Edges faked: a loader of N batches whose data wait and a trainer whose phases advance a fake clock.
 const batch = (size: number): HostBatch => ({ stage: 3, size, boardIds: new Int32Array(size * 81), hands: new Float32Array(size * 14),
@@ -45,7 +46,9 @@ const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => n
     { activate: async () => ({ name: 'cpu', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }) },
     { open: async () => source }, { create: async () => loader }, () => trainer,
     { start: () => undefined, stop: async () => [] },
-    { describe: () => ({ node: 'v20', platform: 'linux', arch: 'x64', cpus: 2, cpu_model: 'test', memory_bytes: 1, tfjs_version: '4.22.0', maou_bench_version: '0.1.0' }) });
+    { describe: () => ({ node: 'v20', platform: 'linux', arch: 'x64', cpus: 2, cpu_model: 'test', memory_bytes: 1, tfjs_version: '4.22.0', maou_bench_version: '0.1.0' }) },
+    // calibration is off in these runs; the e2e suite runs it for real
+    { execute: async () => { throw new Error('calibration is off'); } } as unknown as CalibrateLoaderUseCase);
   return useCase;
 };
 

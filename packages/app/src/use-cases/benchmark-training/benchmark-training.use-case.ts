@@ -12,6 +12,8 @@ import type { LoggerPort } from '../../ports/logger.port';
 import type { ResourceMonitorPort } from '../../ports/resource-monitor.port';
 import { TOKENS } from '../../ports/tokens';
 import type { TrainerFactory } from '../../engine/trainer';
+import { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loader.use-case';
+import { calibrationInputFor } from '../calibrate-loader/calibration-input';
 import { during, StepFailure, type BenchmarkTrainingError } from './benchmark-training.errors';
 import type { BenchmarkTrainingInput } from './benchmark-training.input';
 import { flattenConfig } from './report-config';
@@ -44,6 +46,7 @@ export class BenchmarkTrainingUseCase {
     @inject(TOKENS.TrainerFactory) private readonly createTrainer: TrainerFactory,
     @inject(TOKENS.ResourceMonitor) private readonly monitor: ResourceMonitorPort,
     @inject(TOKENS.Environment) private readonly environment: EnvironmentPort,
+    @inject(CalibrateLoaderUseCase) private readonly calibrator: CalibrateLoaderUseCase,
   ) {}
 
   async execute(input: BenchmarkTrainingInput): Promise<Result<BenchmarkTrainingOutput, BenchmarkTrainingError>> {
@@ -55,12 +58,14 @@ export class BenchmarkTrainingUseCase {
     }
   }
 
-  private async run({ config, warnings = [], onBatch }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
+  private async run({ config: requested, warnings = [], onBatch, calibration }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
     const log = this.logger.child({ useCase: 'benchmark-training' });
     for (const w of warnings) log.warn({ note: w }, 'option note');
-    const backend = await during('backend-unavailable', () => this.compute.activate(config.compute));
+    const backend = await during('backend-unavailable', () => this.compute.activate(requested.compute));
     log.info({ backend: backend.name, threads: backend.threads, device: backend.device }, 'backend ready');
-    const source = await during('datasource', () => this.sources.open(config.source, config.stage, config.sampleRatio));
+    const source = await during('datasource', () => this.sources.open(requested.source, requested.stage, requested.sampleRatio));
+    const calibrated = calibration && calibration.mode !== 'off' ? await during('datasource', () => this.calibrate(requested, source, backend, calibration)) : null;
+    const config = calibrated ? { ...requested, loader: { ...requested.loader, workers: calibrated.workers, prefetchFactor: calibrated.prefetchFactor, batchSize: calibrated.batchSize } } : requested;
     const loader = await during('datasource', () => this.loaders.create(source, config.loader));
     const trainBatches = loader.batchesPerEpoch.train;
     const planned = config.maxBatches === null ? trainBatches : Math.min(config.maxBatches, trainBatches);
@@ -72,11 +77,25 @@ export class BenchmarkTrainingUseCase {
     if (warmup !== config.warmupBatches) log.warn({ requested: config.warmupBatches, used: warmup, planned }, 'warm-up clamped to leave two measured batches');
     const trainer = this.createTrainer({ stage: config.stage, training: config.training, totalSteps: trainBatches, seed: config.loader.seed });
     try {
-      return await this.measure(config, warnings, { loader, trainer, source, backend, planned, warmup, onBatch });
+      const output = await this.measure(config, warnings, { loader, trainer, source, backend, planned, warmup, onBatch });
+      return calibrated ? { ...output, report: { ...output.report, data_load_method: { ...output.report.data_load_method, calibration: calibrated } } } : output;
     } finally {
       trainer.dispose();
       await loader.close();
     }
+  }
+
+  /** Runs (or reuses) loader calibration and returns the chosen workers, prefetch and batch size. */
+  private async calibrate(config: BenchmarkTrainingInput['config'], source: Awaited<ReturnType<DataSourceFactoryPort['open']>>,
+    backend: Awaited<ReturnType<ComputeBackendPort['activate']>>, calibration: NonNullable<BenchmarkTrainingInput['calibration']>) {
+    const host = this.environment.describe();
+    const input = await calibrationInputFor({
+      mode: calibration.mode, source, loader: config.loader, backend, fixed: calibration.fixed, budgetMs: calibration.budgetMs,
+      host: { cpus: host.cpus, memoryBytes: host.memory_bytes, os: host.platform, node: host.node, tfjs: host.tfjs_version },
+      limits: { maxWorkers: host.cpus, maxBatchSize: null },
+    });
+    const out = await this.calibrator.execute(input);
+    return { origin: out.origin, ...out.choice };
   }
 
   private async measure(
