@@ -20,3 +20,4 @@ export * from './records/index';
 export * from "./report/resource-summary";
 export * from "./report/chrome-trace";
 export * from './data/assemble-batch';
+export * from "./random/mulberry32";

@@ -7,7 +7,7 @@ import { createCloudDataSource, type CloudDataSource } from './create-cloud-data
 import { startFakeBigQuery, type FakeBigQueryServer, type FakeField, type FakeRow } from './testing/fake-bigquery-server';
 import { startFaultProxy, type FaultProxy } from './testing/fault-proxy';
 import { tempDir } from './testing/cloud-fixtures';
-import { mulberry32 } from './seeded-sample';
+import { mulberry32 } from '@maou/bench-domain';
 
 const FIELDS: FakeField[] = [
   { name: 'boardIdPositions', type: 'INTEGER', mode: 'REPEATED' },

@@ -1,14 +1,4 @@
-/** mulberry32: a small, well-mixed 32-bit generator; the same seed gives the same stream on every platform. @internal */
-export const mulberry32 = (seed: number): (() => number) => {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
+import { mulberry32 } from '@maou/bench-domain';
 
 /**
  * Picks `max(1, floor(n · ratio))` items (ratio clamped to [0.01, 1], as maou does) with a seeded partial

@@ -1,14 +1,4 @@
-/** mulberry32: a small, fast 32-bit PRNG; enough for shuffles that must repeat per seed. @internal */
-export const mulberry32 = (seed: number): (() => number) => {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
+import { mulberry32 } from '@maou/bench-domain';
 
 // Mixes several integers into one 32-bit seed so (seed, epoch, file) triples do not collide.
 export const mixSeed = (...parts: readonly number[]): number => {
