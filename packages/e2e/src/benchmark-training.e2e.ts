@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runMaou } from './run-maou';
@@ -60,6 +60,27 @@ describe('maou utility benchmark-training (built binary)', () => {
     expect(JSON.parse(first.stdout).data_load_method.calibration).toMatchObject({ origin: 'measured', batchSize: 16 });
     const second = runMaou(args, env);
     expect(JSON.parse(second.stdout).data_load_method.calibration.origin).toBe('cache');
+  });
+
+  it('given --gpu cuda:0 without tfjs-node-gpu, then exit 1 with the install hint', () => {
+    const r = runMaou(['utility', 'benchmark-training', ...small, '--gpu', 'cuda:0'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/backend-unavailable/);
+    expect(r.stderr).toMatch(/tfjs-node-gpu/);
+  });
+
+  it('given a batch larger than the training split, then exit 1 saying to lower --batch-size', () => {
+    const r = runMaou(['utility', 'benchmark-training', '--sample-positions', '512', '--log-level', 'silent', '--batch-size', '4096'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/too-few-batches: .*--batch-size/);
+  });
+
+  it('given benchmark-compare of a file that is not a report, then exit 2 naming the file and field', () => {
+    const bogus = join(dir, 'bogus.json');
+    writeFileSync(bogus, JSON.stringify({ command: 'something-else' }));
+    const r = runMaou(['utility', 'benchmark-compare', bogus, bogus], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/bogus\.json: field 'command'/);
   });
 
   it('given a missing data file, then exit 1 naming the file', () => {
