@@ -44,9 +44,12 @@ export interface TrainerOptions {
   readonly totalSteps: number;
   readonly seed: number;
   /**
-   * Rows per forward/backward pass inside one `step` (gradients are summed over the pieces); defaults to
-   * the whole batch. Lets large batches fit small heaps (wasm32: 4 GiB); each piece normalises with its
-   * own batch-norm statistics.
+   * Rows per forward/backward pass inside one `step` (gradients are summed over the pieces, each piece's
+   * mean loss weighted by its share of the batch); defaults to the whole batch. Lets large batches fit
+   * small heaps (wasm32: 4 GiB). Batch norm then sees each piece as its own batch: activations are
+   * normalised with the piece's statistics (as PyTorch does under gradient accumulation, "ghost" batch
+   * norm), and the running mean/variance take one momentum update per piece, so the step is not
+   * bit-for-bit the full-batch step.
    */
   readonly microBatchSize?: number;
 }
