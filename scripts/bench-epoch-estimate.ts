@@ -29,7 +29,7 @@ const [lo, hi] = a.epoch_estimate.predicted_ms_ci95 as [number, number];
 const rows = [
   ['batches per epoch', String(a.epoch_estimate.batches_per_epoch)],
   ['capped run batches', String(a.training_metrics.total_batches)],
-  ['predicted epoch (capped run)', `${(predicted / 1000).toFixed(2)} s  (95% CI ${(lo / 1000).toFixed(2)}–${(hi / 1000).toFixed(2)} s)`],
+  ['predicted epoch (capped run)', `${(predicted / 1000).toFixed(2)} s  (interval ${(lo / 1000).toFixed(2)}–${(hi / 1000).toFixed(2)} s)`],
   ['actual full epoch', `${(actual / 1000).toFixed(2)} s over ${full.batches.length} batches`],
   ['prediction / actual', (predicted / actual).toFixed(3)],
   ['within ±10 %', String(Math.abs(predicted / actual - 1) <= 0.1)],
