@@ -44,3 +44,4 @@ export * from './use-cases/benchmark-io/record-io.port';
 export * from './use-cases/benchmark-io/benchmark-io.input';
 export * from './use-cases/benchmark-io/benchmark-io.errors';
 export * from './use-cases/benchmark-io/benchmark-io.use-case';
+export * from './use-cases/generate-sample-data/sample-data-progress';

@@ -1,2 +1,3 @@
 export * from './fake-clock';
 export * from './memory-logger';
+export * from './recording-progress';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { err, ok, type Result, type Stage, type StageColumns } from '@maou/bench-domain';
-import type { DataSourcePort, LoggerPort, ShardRef, SourceIoStats } from '@maou/bench-app';
+import type { DataSourcePort, LoggerPort, ProgressTask, ShardRef, SourceIoStats } from '@maou/bench-app';
 import { writeStageFeather } from '../arrow/feather-writer';
 import { rowsToStageColumns } from './bigquery-rows';
 import type { BigQueryShardPlan, BigQueryTableReader } from './bigquery-table-reader';
@@ -14,6 +14,7 @@ import { RetriesExhaustedError, systemRetryHooks, withRetry, type RetryPolicy } 
 import { seededSample } from './seeded-sample';
 import { describeError } from './transient-error';
 import { DeadlineExceededError, withDeadline } from './deadline';
+import { startProgress } from './transfer-progress';
 
 /** Settings of a BigQuery source, from the `--input-*` flags. @public */
 export interface BigQuerySourceOptions {
@@ -82,6 +83,22 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
     const chosen = seededSample(all, this.options.sampleRatio, this.options.seed);
     this.prefix = safe(`${project}_${this.reader.where().split(' ').pop() ?? ''}`);
     await mkdir(this.options.cacheDir, { recursive: true });
+    // Page sizes are unknown until written, so progress counts pages.
+    const task = startProgress(this.deps.progress, { label: `download ${this.reader.where()}`, total: chosen.length, unit: 'pages' });
+    const { shards, budgetLeft } = await this.prefetch(chosen, task).catch((error: unknown) => {
+      task.finish('failed');
+      throw error;
+    });
+    task.finish('done');
+    if (!budgetLeft) {
+      // Loader worker threads open ShardRef.path themselves; only read() refetches an evicted page.
+      this.log.warn({ maxCachedBytes: this.options.maxCachedBytes, shards: shards.length }, 'the table exceeds --input-max-cached-bytes: pages beyond it are fetched on read(); worker threads need --dataloader-workers 0 or a larger budget');
+    }
+    this.log.info({ shards: shards.length, planned: all.length, cachedBytes: this.totalCached(), io: this.stats.snapshot() }, 'bigquery data ready');
+    return ok(shards);
+  }
+
+  private async prefetch(chosen: readonly BigQueryShardPlan[], task: ProgressTask): Promise<{ shards: ShardRef[]; budgetLeft: boolean }> {
     const shards: ShardRef[] = [];
     let budgetLeft = true;
     for (const plan of chosen) {
@@ -92,13 +109,9 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
       // Stop before a page of the same size would overrun the budget.
       if (this.totalCached() + bytes > this.options.maxCachedBytes) budgetLeft = false;
       shards.push({ id: plan.id, path, rows: plan.rows, bytes });
+      task.advance();
     }
-    if (!budgetLeft) {
-      // Loader worker threads open ShardRef.path themselves; only read() refetches an evicted page.
-      this.log.warn({ maxCachedBytes: this.options.maxCachedBytes, shards: shards.length }, 'the table exceeds --input-max-cached-bytes: pages beyond it are fetched on read(); worker threads need --dataloader-workers 0 or a larger budget');
-    }
-    this.log.info({ shards: shards.length, planned: all.length, cachedBytes: this.totalCached(), io: this.stats.snapshot() }, 'bigquery data ready');
-    return ok(shards);
+    return { shards, budgetLeft };
   }
 
   /** Key values may hold any character: the name keeps a readable part plus a hash of the exact id. */

@@ -1,7 +1,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSourceSpec, StageColumns } from '@maou/bench-domain';
-import { MemoryLogger } from '@maou/bench-app/testing';
+import { MemoryLogger, RecordingProgress } from '@maou/bench-app/testing';
 import { SystemClockAdapter } from '../clock/system-clock.adapter';
 import { createCloudDataSource, type CloudDataSource } from './create-cloud-data-source';
 import { startFakeBigQuery, type FakeBigQueryServer, type FakeField, type FakeRow } from './testing/fake-bigquery-server';
@@ -40,13 +40,14 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
   let proxy: FaultProxy;
   let cache: string;
   let logger: MemoryLogger;
+  let progress: RecordingProgress;
 
   const spec = (over: Partial<Extract<DataSourceSpec, { kind: 'bigquery' }>> = {}): Extract<DataSourceSpec, { kind: 'bigquery' }> => ({
     kind: 'bigquery', datasetId: 'maou_ds', tableName: 'stage1_rows', batchSize: 5, maxCachedBytes: 500 * 2 ** 20,
     localCacheDir: cache, apiEndpoint: proxy.url, projectId: 'test-project', ...over,
   });
   const open = async (s = spec(), sampleRatio: number | null = null): Promise<CloudDataSource> => {
-    const r = await createCloudDataSource(s, 1, { logger, clock: new SystemClockAdapter() }, {
+    const r = await createCloudDataSource(s, 1, { logger, clock: new SystemClockAdapter(), progress }, {
       sampleRatio, seed: 3, retry: { attempts: 5, baseDelayMs: 1, maxDelayMs: 2 }, callTimeoutMs: 400,
       retryHooks: { sleep: () => Promise.resolve(), random: () => 0.5 }, bigquery: { clientOptions: { authClient } },
     });
@@ -69,6 +70,7 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
   beforeEach(async () => {
     cache = await tempDir('bq');
     logger = new MemoryLogger();
+    progress = new RecordingProgress();
     proxy.rules.length = 0;
     bq.queries.length = 0;
   });
@@ -84,6 +86,11 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
     const again = await open();
     await again.shards();
     expect(again.ioStats()).toMatchObject({ objects: 0, cacheHits: 5 });
+    // One task per preparation, counting pages (their bytes are unknown before they are written).
+    expect(progress.tasks.map((t) => [t.start.label, t.start.unit, t.start.total, t.done, t.outcome, t.late])).toEqual([
+      ['download BigQuery table maou_ds.stage1_rows', 'pages', 5, 5, 'done', 0],
+      ['download BigQuery table maou_ds.stage1_rows', 'pages', 5, 5, 'done', 0],
+    ]);
   });
 
   it('given a partitioning date key, when prepared, then one shard per date is read with the date as a query parameter', async () => {
@@ -137,6 +144,8 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
     const failing = await open();
     const r = await failing.prepare();
     expect(r.ok ? '' : r.error.message).toMatch(/^BigQuery table maou_ds\.stage1_rows, shard rows10-15: failed after 5 tries: HTTP 500/);
+    // the failing run stopped after two pages (rows0-5, rows5-10) and says so
+    expect(progress.tasks.map((t) => [t.done, t.outcome])).toEqual([[5, 'done'], [2, 'failed']]);
   });
 
   it('given a sample ratio, when prepared, then a seeded subset of pages is served', async () => {

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { DataSourceSpec } from '@maou/bench-domain';
-import { MemoryLogger } from '@maou/bench-app/testing';
+import { MemoryLogger, RecordingProgress } from '@maou/bench-app/testing';
 import { SystemClockAdapter } from '../clock/system-clock.adapter';
 import { DataSourceRegistryAdapter } from '../source-registry/data-source-registry.adapter';
 import { cloudSourceOpener } from './create-cloud-data-source';
@@ -12,8 +12,8 @@ describe('cloudSourceOpener in the datasource registry', () => {
   let s3: S3rverHarness;
   let cache: string;
   const logger = new MemoryLogger();
-  const registry = (): DataSourceRegistryAdapter => {
-    const open = cloudSourceOpener({ logger, clock: new SystemClockAdapter() }, 42, {
+  const registry = (progress?: RecordingProgress): DataSourceRegistryAdapter => {
+    const open = cloudSourceOpener({ logger, clock: new SystemClockAdapter(), progress }, 42, {
       s3: { credentials: S3RVER_CREDENTIALS }, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
     });
     return new DataSourceRegistryAdapter().register('s3', open).register('gcs', open).register('bigquery', open);
@@ -32,9 +32,14 @@ describe('cloudSourceOpener in the datasource registry', () => {
   afterEach(() => rm(cache, { recursive: true, force: true }));
 
   it('given an s3 spec, when opened through the registry, then the source is prepared and reads real records', async () => {
-    const source = await registry().open(spec('wired'), 1, 0.5);
+    const progress = new RecordingProgress();
+    const source = await registry(progress).open(spec('wired'), 1, 0.5);
     const shards = await source.shards();
     expect(shards).toHaveLength(1);
+    // the opener hands its progress port to the source: one bytes task covering the one sampled object
+    expect(progress.tasks.map((t) => [t.start.label, t.start.unit, t.start.total, t.done, t.outcome])).toEqual([
+      ['download s3://wired/runs/stage1/', 'bytes', shards[0].bytes, shards[0].bytes, 'done'],
+    ]);
     expect((await source.read(shards[0])).rows).toBe(shards[0].rows);
     expect(source.ioStats()).toMatchObject({ source: 's3', objects: 1 });
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as BqSdk from '@google-cloud/bigquery';
 import { err, formatIssues, ok, type DataSourceSpec, type Result, type Stage } from '@maou/bench-domain';
-import type { ClockPort, DataSourcePort, LoggerPort, ShardRef } from '@maou/bench-app';
+import type { ClockPort, DataSourcePort, LoggerPort, ProgressPort, ShardRef } from '@maou/bench-app';
 import { BigQueryDataSourceAdapter } from './bigquery-data-source.adapter';
 import { validateBigQueryRef } from './bigquery-identifiers';
 import { BigQueryTableReader, createBigQueryClient, type BigQueryClientSettings } from './bigquery-table-reader';
@@ -36,6 +36,14 @@ export interface CloudSourceOptions {
   readonly retryHooks?: Pick<RetryHooks, 'sleep' | 'random'>;
   readonly s3?: Omit<S3ClientSettings, 'endpoint'>;
   readonly bigquery?: Omit<BigQueryClientSettings, 'apiEndpoint' | 'projectId'>;
+}
+
+/** What a cloud source reports to: logs, time, and (optionally) download progress. @public */
+export interface CloudSourceContext {
+  readonly logger: LoggerPort;
+  readonly clock: ClockPort;
+  /** one task per source preparation; silent when absent */
+  readonly progress?: ProgressPort;
 }
 
 type Opener<S extends CloudDataSourceSpec> = (spec: S, stage: Stage, deps: CloudSourceDeps, o: CloudSourceOptions) => Promise<Result<CloudDataSource, CloudSourceError>>;
@@ -78,7 +86,7 @@ const OPENERS: { readonly [K in CloudDataSourceSpec['kind']]: Opener<Extract<Clo
  * (or `shards()`). Identifier and missing-library problems come back as error values.
  * @public
  */
-export const createCloudDataSource = (spec: CloudDataSourceSpec, stage: Stage, deps: { logger: LoggerPort; clock: ClockPort }, options: CloudSourceOptions): Promise<Result<CloudDataSource, CloudSourceError>> => {
+export const createCloudDataSource = (spec: CloudDataSourceSpec, stage: Stage, deps: CloudSourceContext, options: CloudSourceOptions): Promise<Result<CloudDataSource, CloudSourceError>> => {
   const full: CloudSourceDeps = { ...deps, readStageFile: options.readStageFile ?? readStageFile, retryHooks: options.retryHooks };
   const open = OPENERS[spec.kind] as Opener<CloudDataSourceSpec>;
   return open(spec, stage, full, options);
@@ -89,7 +97,7 @@ export const createCloudDataSource = (spec: CloudDataSourceSpec, stage: Stage, d
  * surface before any batch is timed; failures reject with {@link CloudSourceFailure}.
  * @public
  */
-export const cloudSourceOpener = (deps: { logger: LoggerPort; clock: ClockPort }, seed: number, extra: Omit<CloudSourceOptions, 'sampleRatio' | 'seed'> = {}) =>
+export const cloudSourceOpener = (deps: CloudSourceContext, seed: number, extra: Omit<CloudSourceOptions, 'sampleRatio' | 'seed'> = {}) =>
   async (spec: CloudDataSourceSpec, stage: Stage, sampleRatio: number | null): Promise<DataSourcePort> => {
     const source = await createCloudDataSource(spec, stage, deps, { ...extra, sampleRatio, seed });
     if (!source.ok) throw new CloudSourceFailure(source.error);

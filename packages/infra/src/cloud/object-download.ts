@@ -37,9 +37,10 @@ export const objectUrl = (store: ObjectStore, key: string): string => `${store.k
 /**
  * One attempt at fetching an object into `dest`: bytes go to a temporary sibling, the size is checked,
  * then the file is renamed into place, so the cache never holds a partial object under its real name.
+ * `onBytes` hears every chunk as it arrives (progress).
  * @internal
  */
-export const downloadOnce = async (store: ObjectStore, entry: ObjectEntry, dest: string, stats: IoStatsRecorder, idleTimeoutMs: number): Promise<void> => {
+export const downloadOnce = async (store: ObjectStore, entry: ObjectEntry, dest: string, stats: IoStatsRecorder, idleTimeoutMs: number, onBytes?: (bytes: number) => void): Promise<void> => {
   await mkdir(dirname(dest), { recursive: true });
   const url = objectUrl(store, entry.key);
   const tmp = `${dest}.${randomBytes(6).toString('hex')}.part`;
@@ -56,6 +57,7 @@ export const downloadOnce = async (store: ObjectStore, entry: ObjectEntry, dest:
     body.on('data', (chunk: Uint8Array) => {
       if (received === 0 && chunk.length > 0) stats.firstByte();
       received += chunk.length;
+      onBytes?.(chunk.length);
       arm();
     });
     await pipeline(body, createWriteStream(tmp, { flags: 'wx' }));

@@ -1,5 +1,5 @@
 import { err, ok, type Result, type Stage, type StageColumns } from '@maou/bench-domain';
-import type { ClockPort, DataSourcePort, LoggerPort, ShardRef, SourceIoStats } from '@maou/bench-app';
+import type { ClockPort, DataSourcePort, LoggerPort, ProgressPort, ShardRef, SourceIoStats } from '@maou/bench-app';
 import { boundedMap } from './bounded-map';
 import { CloudSourceFailure, type CloudSourceError } from './cloud-source-error';
 import { IoStatsRecorder } from './io-stats-recorder';
@@ -12,6 +12,7 @@ import { describeError } from './transient-error';
 import { bundleShards } from './shard-bundler';
 import { shardFromFile } from './shard-from-file';
 import { sweepStaleParts } from './stale-parts';
+import { startProgress, TransferProgress } from './transfer-progress';
 import { join } from 'node:path';
 
 /** Reads one local stage file into columns (the local `.feather` reader). @public */
@@ -38,6 +39,8 @@ export interface CloudSourceDeps {
   readonly clock: ClockPort;
   readonly readStageFile: StageFileReader;
   readonly retryHooks?: Pick<RetryHooks, 'sleep' | 'random'>;
+  /** one task per preparation (bytes for S3/GCS, pages for BigQuery); silent when absent */
+  readonly progress?: ProgressPort;
 }
 
 /**
@@ -96,12 +99,16 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
     if (swept > 0) this.log.info({ swept }, 'removed partial downloads left by an earlier run');
     const chosen = seededSample(all, sampleRatio, seed);
     this.log.info({ prefix: listed, listed: all.length, sampled: chosen.length, sampleRatio, seed }, 'objects listed');
-    const files = await this.downloadAll(chosen, listed);
+    const progress = new TransferProgress(startProgress(this.deps.progress, {
+      label: `download ${where}`, total: chosen.reduce((n, o) => n + o.size, 0), unit: 'bytes',
+    }));
+    const files = await this.downloadAll(chosen, listed, progress);
+    progress.finish(files.ok ? 'done' : 'failed');
     if (!files.ok) return files;
     return this.toShards(files.value);
   }
 
-  private async downloadAll(objects: readonly ObjectEntry[], listed: string): Promise<Result<string[], CloudSourceError>> {
+  private async downloadAll(objects: readonly ObjectEntry[], listed: string, progress: TransferProgress): Promise<Result<string[], CloudSourceError>> {
     const paths: string[] = [];
     for (const o of objects) {
       const p = cachePathFor(this.options.localCacheDir, this.options.dataName, listed, o.key);
@@ -109,21 +116,31 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
       paths.push(p);
     }
     try {
-      await boundedMap(objects, this.options.maxWorkers, (o, i) => this.fetchOne(o, paths[i]));
+      await boundedMap(objects, this.options.maxWorkers, (o, i) => this.fetchOne(o, paths[i], progress));
     } catch (error) {
       return err({ kind: 'transfer', message: this.failureText(error, `downloading into ${this.options.localCacheDir}`) });
     }
     return ok(paths);
   }
 
-  private async fetchOne(entry: ObjectEntry, dest: string): Promise<void> {
+  private async fetchOne(entry: ObjectEntry, dest: string, progress: TransferProgress): Promise<void> {
     if (await isCached(dest, entry.size)) {
       this.stats.cacheHit();
+      progress.cached(entry.size);
       return;
     }
     const url = objectUrl(this.store, entry.key);
+    const once = async (): Promise<void> => {
+      const attempt = progress.attempt();
+      try {
+        await downloadOnce(this.store, entry, dest, this.stats, this.options.idleTimeoutMs ?? 30_000, (n) => attempt.add(n));
+      } catch (error) {
+        attempt.rollback();
+        throw error;
+      }
+    };
     try {
-      await this.retried(url, () => downloadOnce(this.store, entry, dest, this.stats, this.options.idleTimeoutMs ?? 30_000));
+      await this.retried(url, once);
     } catch (error) {
       // Name the object in errors that did not pass through the retry wrapper (403, 404, disk full).
       throw error instanceof RetriesExhaustedError ? error : new Error(`${url}: ${describeError(error)}`);

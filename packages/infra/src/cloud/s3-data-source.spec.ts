@@ -8,6 +8,7 @@ import { startFaultProxy, type FaultProxy } from './testing/fault-proxy';
 import { startS3rver, S3RVER_CREDENTIALS, type S3rverHarness } from './testing/s3rver-harness';
 import { FIXTURES, fixtureBytes, listTree, objectOptions, tempDir, testDeps } from './testing/cloud-fixtures';
 import { readStageFile as stageReader } from '../datasource/read-stage-file';
+import { RecordingProgress } from '@maou/bench-app/testing';
 
 const BUCKET = 'maou-data';
 
@@ -92,6 +93,21 @@ describe('S3 object source against s3rver', () => {
     expect((await readFile(join(cache, 'stage1', 'part1.feather'))).equals(await fixtureBytes(FIXTURES[1].file))).toBe(true);
   });
 
+  it('given a cut mid-body and then a filled cache, when prepared, then one bytes task reaches the listed object bytes without overshooting', async () => {
+    proxy.rules.push({ match: (m, u) => m === 'GET' && u.includes('part1.feather'), times: 1, fault: { cutAfterBytes: 5000 } });
+    const total = (await Promise.all(FIXTURES.map(async (f) => (await fixtureBytes(f.file)).length))).reduce((a, b) => a + b, 0);
+    const progress = new RecordingProgress();
+    await new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), { ...testDeps(stageReader), progress }).shards();
+    await new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), { ...testDeps(stageReader), progress }).shards();
+    expect(progress.tasks.map((t) => [t.start.label, t.start.unit, t.start.total, t.done, t.peak, t.outcome, t.late])).toEqual([
+      ['download s3://maou-data/runs/stage1/', 'bytes', total, total, total, 'done', 0],
+      ['download s3://maou-data/runs/stage1/', 'bytes', total, total, total, 'done', 0],
+    ]);
+    // the first run heard chunks as they arrived; the second counted three cache hits
+    expect(progress.tasks[0].steps).toBeGreaterThan(3);
+    expect(progress.tasks[1].steps).toBe(3);
+  });
+
   it('given an object that keeps failing, when prepared, then a clear error names bucket and object and the cache holds no partial file', async () => {
     proxy.rules.push({ match: (m, u) => m === 'GET' && u.includes('part1.feather'), times: 100, fault: { cutAfterBytes: 3000 } });
     const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
@@ -102,6 +118,16 @@ describe('S3 object source against s3rver', () => {
     expect(r.error.message).toMatch(/^s3:\/\/maou-data\/runs\/stage1\/part1\.feather: failed after 4 tries/);
     await expect(source.shards()).rejects.toThrow('s3://maou-data/runs/stage1/part1.feather');
     expect((await listTree(cache)).filter((f) => f.includes('part1') || f.endsWith('.part'))).toEqual([]);
+  });
+
+  it('given an object that keeps failing, when prepared with progress, then the task ends failed below its total', async () => {
+    proxy.rules.push({ match: (m, u) => m === 'GET' && u.includes('part1.feather'), times: 100, fault: { cutAfterBytes: 3000 } });
+    const progress = new RecordingProgress();
+    const r = await new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), { ...testDeps(stageReader), progress }).prepare();
+    expect(r.ok).toBe(false);
+    const [task] = progress.tasks;
+    expect(task.outcome).toBe('failed');
+    expect(task.done).toBeLessThan(task.start.total ?? 0);
   });
 
   it('given an empty prefix, when prepared, then the error names the location and the flags', async () => {

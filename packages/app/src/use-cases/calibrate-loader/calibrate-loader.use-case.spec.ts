@@ -3,9 +3,10 @@ import type { DataLoaderConfig } from '@maou/bench-domain';
 import { FakeLoaderFactory } from '../../loader/fake-loader-factory';
 import type { CalibrationStorePort } from '../../ports/calibration-store.port';
 import type { DataSourcePort } from '../../ports/data-source.port';
-import { FakeClock, MemoryLogger } from '../../testing';
+import { FakeClock, MemoryLogger, RecordingProgress } from '../../testing';
 import type { CalibrateLoaderInput } from './calibrate-loader.input';
 import { CalibrateLoaderUseCase } from './calibrate-loader.use-case';
+import { calibrationCandidates } from './calibration-candidates';
 
 class MapStore implements CalibrationStorePort {
   readonly data = new Map<string, unknown>();
@@ -27,7 +28,8 @@ const setup = (ms = speed, fail?: (c: DataLoaderConfig) => Error | null) => {
   const logger = new MemoryLogger();
   const store = new MapStore();
   const loaders = new FakeLoaderFactory(clock, ms, fail);
-  return { clock, logger, store, loaders, useCase: new CalibrateLoaderUseCase(loaders, store, clock, logger) };
+  const progress = new RecordingProgress();
+  return { clock, logger, store, loaders, progress, useCase: new CalibrateLoaderUseCase(loaders, store, clock, logger, progress) };
 };
 
 describe('CalibrateLoaderUseCase', () => {
@@ -92,5 +94,21 @@ describe('CalibrateLoaderUseCase', () => {
     const out = await s.useCase.execute(input({ budgetMs: 50 }));
     expect(out.candidates).toHaveLength(1);
     expect(s.logger.lines.some((l) => l.msg === 'calibration_budget_spent measured=1')).toBe(true);
+  });
+
+  it('given a calibration, then one progress task counts the candidates measured; a cache hit starts none', async () => {
+    const s = setup();
+    const out = await s.useCase.execute(input());
+    const total = calibrationCandidates(input()).length;
+    expect(total).toBeGreaterThan(1);
+    expect(s.progress.tasks.map((t) => [t.start.label, t.start.unit, t.start.total, t.done, t.outcome, t.late])).toEqual([
+      ['loader calibration', 'candidates', total, out.candidates.length, 'done', 0],
+    ]);
+    expect(out.candidates).toHaveLength(total);
+    await s.useCase.execute(input());
+    expect(s.progress.tasks).toHaveLength(1);
+    const spent = setup();
+    await spent.useCase.execute(input({ budgetMs: 50 }));
+    expect(spent.progress.tasks.map((t) => [t.done, t.start.total, t.outcome])).toEqual([[1, total, 'done']]);
   });
 });

@@ -5,6 +5,7 @@ import type { CalibrationStorePort } from '../../ports/calibration-store.port';
 import type { ClockPort } from '../../ports/clock.port';
 import type { DataLoaderFactoryPort, DataLoaderPort } from '../../ports/data-loader.port';
 import type { LoggerPort } from '../../ports/logger.port';
+import type { ProgressPort } from '../../ports/progress.port';
 import { TOKENS } from '../../ports/tokens';
 import { CalibrationFailedError } from './calibrate-loader.errors';
 import type { CalibrateLoaderInput, CalibrateLoaderOutput, CalibrationChoice, CandidateResult } from './calibrate-loader.input';
@@ -33,6 +34,7 @@ export class CalibrateLoaderUseCase {
     @inject(TOKENS.CalibrationStore) private readonly store: CalibrationStorePort,
     @inject(TOKENS.Clock) private readonly clock: ClockPort,
     @inject(TOKENS.Logger) private readonly logger: LoggerPort,
+    @inject(TOKENS.Progress) private readonly progress: ProgressPort,
   ) {}
 
   async execute(input: CalibrateLoaderInput): Promise<CalibrateLoaderOutput> {
@@ -67,16 +69,25 @@ export class CalibrateLoaderUseCase {
     const start = this.clock.now();
     const results: CandidateResult[] = [];
     let best = 0;
-    for (const c of calibrationCandidates(input)) {
-      // The budget is checked between candidates; the first one always runs so there is an answer.
-      if (results.length > 0 && this.clock.now() - start > input.budgetMs) {
-        log.info({ budgetMs: input.budgetMs }, `calibration_budget_spent measured=${results.length}`);
-        break;
+    const candidates = calibrationCandidates(input);
+    const task = this.progress.start({ label: 'loader calibration', total: candidates.length, unit: 'candidates' });
+    try {
+      for (const c of candidates) {
+        // The budget is checked between candidates; the first one always runs so there is an answer.
+        if (results.length > 0 && this.clock.now() - start > input.budgetMs) {
+          log.info({ budgetMs: input.budgetMs }, `calibration_budget_spent measured=${results.length}`);
+          break;
+        }
+        const r = await this.measureWithBackoff(input, c, best, log);
+        if (r.error === null && !r.stoppedEarly) best = Math.max(best, r.samplesPerSecond);
+        results.push(r);
+        task.advance();
       }
-      const r = await this.measureWithBackoff(input, c, best, log);
-      if (r.error === null && !r.stoppedEarly) best = Math.max(best, r.samplesPerSecond);
-      results.push(r);
+    } catch (e) {
+      task.finish('failed');
+      throw e;
     }
+    task.finish(results.some((r) => r.error === null) ? 'done' : 'failed');
     return results;
   }
 

@@ -1,4 +1,4 @@
-import { FakeClock, MemoryLogger } from '../../testing';
+import { FakeClock, MemoryLogger, RecordingProgress } from '../../testing';
 import { SILENT_PROGRESS } from '../../ports/progress.port';
 import { validateGenerateSampleDataInput } from './generate-sample-data.input';
 import { GenerateSampleDataUseCase } from './generate-sample-data.use-case';
@@ -26,5 +26,30 @@ describe('GenerateSampleDataUseCase', () => {
     const failing: SampleDataGeneratorPort = { generate: async () => { throw new Error('disk full: /tmp/x'); } };
     const failed = await new GenerateSampleDataUseCase(failing, SILENT_PROGRESS, clock, new MemoryLogger()).execute(input.value);
     expect(failed).toEqual({ ok: false, error: { kind: 'write-failed', message: 'disk full: /tmp/x' } });
+  });
+
+  it('reports each phase as its own progress task that reaches its total, and marks open tasks failed on an error', async () => {
+    const input = validateGenerateSampleDataInput({ stage: 2, positions: 4, outputDir: '/tmp/x' });
+    if (!input.ok) throw new Error('valid');
+    const generator: SampleDataGeneratorPort = {
+      generate: async (req, onProgress) => {
+        for (let i = 1; i <= 4; i += 1) onProgress(i, 4, 'games');
+        onProgress(4, 4, 'legal moves');
+        onProgress(1, 2, 'writing');
+        onProgress(2, 2, 'writing');
+        return [{ path: `${req.outputDir}/a.feather`, rows: 4, bytes: 10 }];
+      },
+    };
+    const progress = new RecordingProgress();
+    await new GenerateSampleDataUseCase(generator, progress, new FakeClock(), new MemoryLogger()).execute(input.value);
+    expect(progress.tasks.map((t) => [t.start.label, t.start.total, t.start.unit, t.done, t.outcome, t.late])).toEqual([
+      ['sample data: games', 4, 'positions', 4, 'done', 0],
+      ['sample data: legal moves', 4, 'positions', 4, 'done', 0],
+      ['sample data: writing', 2, 'files', 2, 'done', 0],
+    ]);
+    const failing: SampleDataGeneratorPort = { generate: async (_r, onProgress) => { onProgress(1, 4, 'games'); throw new Error('disk full'); } };
+    const failed = new RecordingProgress();
+    await new GenerateSampleDataUseCase(failing, failed, new FakeClock(), new MemoryLogger()).execute(input.value);
+    expect(failed.tasks.map((t) => [t.done, t.outcome])).toEqual([[1, 'failed']]);
   });
 });

@@ -1,10 +1,11 @@
 import { err, ok, type Result, type Stage } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
 import type { LoggerPort } from '../../ports/logger.port';
-import type { ProgressPort, ProgressTask } from '../../ports/progress.port';
+import type { ProgressPort } from '../../ports/progress.port';
 import type { GenerateSampleDataError } from './generate-sample-data.errors';
 import type { ValidGenerateSampleDataInput } from './generate-sample-data.input';
 import type { GeneratedShard, SampleDataGeneratorPort } from './sample-data-generator.port';
+import { sampleDataProgress } from './sample-data-progress';
 
 /** What was generated, and how long it took. @public */
 export interface GenerateSampleDataResult {
@@ -26,26 +27,17 @@ export class GenerateSampleDataUseCase {
 
   async execute(input: ValidGenerateSampleDataInput): Promise<Result<GenerateSampleDataResult, GenerateSampleDataError>> {
     const started = this.clock.now();
-    const tasks = new Map<string, ProgressTask>();
-    const onProgress = (done: number, total: number, phase: string): void => {
-      let task = tasks.get(phase);
-      if (!task) {
-        for (const t of tasks.values()) t.finish();
-        task = this.progress.start({ label: `sample data: ${phase}`, total, unit: phase === 'writing' ? 'files' : 'positions' });
-        tasks.set(phase, task);
-      }
-      task.update(done);
-    };
+    const progress = sampleDataProgress(this.progress);
     try {
-      const files = await this.generator.generate(input, onProgress);
-      for (const t of tasks.values()) t.finish();
+      const files = await this.generator.generate(input, progress.onProgress);
+      progress.finish();
       const seconds = (this.clock.now() - started) / 1000;
       const rows = files.reduce((a, f) => a + f.rows, 0);
       const bytes = files.reduce((a, f) => a + f.bytes, 0);
       this.logger.info({ stage: input.stage, rows, files: files.length, seconds }, 'sample data generated');
       return ok({ stage: input.stage, files, rows, bytes, seconds });
     } catch (e) {
-      for (const t of tasks.values()) t.finish('failed');
+      progress.finish('failed');
       return err({ kind: 'write-failed', message: e instanceof Error ? e.message : String(e) });
     }
   }
