@@ -36,3 +36,28 @@ export function uploadBatch(batch: HostBatch, start: number, end: number): Devic
 export function disposeDeviceBatch(b: DeviceBatch): void {
   tf.dispose([b.inputs.boardIds, b.inputs.hands, ...b.targets]);
 }
+
+/**
+ * A host batch copied to the device ahead of its step by `Trainer.upload`, already split into the pieces the
+ * trainer will run (micro-batches for training, one piece for evaluation). @public
+ */
+export interface UploadedBatch {
+  /** rows of the whole batch */
+  readonly size: number;
+  readonly pieces: readonly DeviceBatch[];
+}
+
+/** Copies a host batch to the device in pieces of at most `pieceSize` rows. @public */
+export function uploadPieces(batch: HostBatch, pieceSize: number): UploadedBatch {
+  const pieces: DeviceBatch[] = [];
+  for (let start = 0; start < batch.size; start += pieceSize) pieces.push(uploadBatch(batch, start, Math.min(batch.size, start + pieceSize)));
+  return { size: batch.size, pieces };
+}
+
+/** @public */
+export const isUploadedBatch = (b: HostBatch | UploadedBatch): b is UploadedBatch => 'pieces' in b;
+
+/** Frees an uploaded batch; safe to call again after a step consumed it. @public */
+export function disposeUploadedBatch(b: UploadedBatch): void {
+  for (const p of b.pieces) disposeDeviceBatch(p);
+}

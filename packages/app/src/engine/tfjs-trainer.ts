@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { type HostBatch, type Stage } from '@maou/bench-domain';
 import { type ClockPort } from '../ports/clock.port';
 import { firstNonFinite, NonFiniteValueError } from './anomaly';
-import { type DeviceBatch, disposeDeviceBatch, uploadBatch } from './device-batch';
+import { type DeviceBatch, disposeDeviceBatch, disposeUploadedBatch, isUploadedBatch, type UploadedBatch, uploadBatch, uploadPieces } from './device-batch';
 import { type NetworkOutputs, ShogiNetwork } from './network/shogi-network';
 import { SeededRandom } from './nn/seeded-random';
 import { clipByGlobalNorm } from './optim/clip-gradients';
@@ -61,17 +61,28 @@ export class TfjsTrainer implements Trainer {
     return this.schedule(this.optimizerSteps);
   }
 
-  async step(batch: HostBatch, clock: ClockPort): Promise<StepResult> {
+  /**
+   * Copies a batch to the device ahead of its step. Micro-batching slices on the host: each micro-batch is its
+   * own upload (as `step` does without prefetch), so all pieces of a prefetched batch sit on the device at once.
+   */
+  upload(batch: HostBatch, use: 'train' | 'evaluate'): UploadedBatch {
+    return uploadPieces(batch, use === 'train' ? this.microSize(batch.size) : batch.size);
+  }
+
+  async step(batch: HostBatch | UploadedBatch, clock: ClockPort): Promise<StepResult> {
     const cfg = this.options.training;
     const batchIndex = this.batches++;
     const accumulation = Math.max(1, cfg.gradientAccumulationSteps);
-    const micro = Math.min(batch.size, Math.max(1, this.options.microBatchSize ?? batch.size));
     const ph: Phases = { hostToDevice: 0, forward: 0, loss: 0, backward: 0, optimizer: 0 };
+    const pieces = isUploadedBatch(batch) ? batch.pieces.map((p) => () => p) : hostPieces(batch, this.microSize(batch.size));
     let loss = 0;
-    for (let start = 0; start < batch.size; start += micro) {
-      const end = Math.min(batch.size, start + micro);
-      // Each piece's mean loss is weighted by its share of the batch, and by 1/accumulation as maou does.
-      loss += await this.accumulateGradients(batch, start, end, ((end - start) / batch.size) / accumulation, batchIndex, clock, ph);
+    try {
+      for (const piece of pieces) {
+        // Each piece's mean loss is weighted by its share of the batch, and by 1/accumulation as maou does.
+        loss += await this.accumulateGradients(piece, batch.size, accumulation, batchIndex, clock, ph);
+      }
+    } finally {
+      if (isUploadedBatch(batch)) disposeUploadedBatch(batch);
     }
     let t0 = clock.now();
     if (cfg.detectAnomaly) {
@@ -87,9 +98,13 @@ export class TfjsTrainer implements Trainer {
     return { loss: loss * accumulation, phasesMs: ph, numTensors: tf.memory().numTensors };
   }
 
-  async evaluate(batch: HostBatch, clock: ClockPort): Promise<EvalResult> {
+  async evaluate(batch: HostBatch | UploadedBatch, clock: ClockPort): Promise<EvalResult> {
+    if (isUploadedBatch(batch) && batch.pieces.length !== 1) {
+      disposeUploadedBatch(batch);
+      throw new Error(`evaluate needs a batch uploaded whole, got ${batch.pieces.length} pieces`);
+    }
     let t0 = clock.now();
-    const dev = uploadBatch(batch, 0, batch.size);
+    const dev = isUploadedBatch(batch) ? batch.pieces[0]! : uploadBatch(batch, 0, batch.size);
     await settle(dev.targets[0]);
     const hostToDevice = clock.now() - t0;
     t0 = clock.now();
@@ -115,9 +130,20 @@ export class TfjsTrainer implements Trainer {
     this.network.dispose();
   }
 
-  private async accumulateGradients(batch: HostBatch, start: number, end: number, weight: number, batchIndex: number, clock: ClockPort, ph: Phases): Promise<number> {
+  private microSize(rows: number): number {
+    return Math.min(rows, Math.max(1, this.options.microBatchSize ?? rows));
+  }
+
+  /**
+   * One piece: `piece()` uploads it now, or hands over a prefetched one; either way `hostToDevice` ends when the
+   * device holds it. On WebGPU a prefetched copy was queued during an earlier step, so the settle mostly finds it
+   * done; on wasm/cpu the copy is synchronous main-thread work that already ran between (or at the awaits of)
+   * earlier steps, so there is no real overlap and its cost moves out of `hostToDevice` into those spans.
+   */
+  private async accumulateGradients(piece: () => DeviceBatch, batchSize: number, accumulation: number, batchIndex: number, clock: ClockPort, ph: Phases): Promise<number> {
     let t0 = clock.now();
-    const dev = uploadBatch(batch, start, end);
+    const dev = piece();
+    const weight = dev.size / batchSize / accumulation;
     await settle(dev.targets[0]);
     ph.hostToDevice += clock.now() - t0;
     this.tape.begin();
@@ -146,7 +172,7 @@ export class TfjsTrainer implements Trainer {
     this.addToAccumulated(grads);
     await settle(this.accumulated![this.accumulated!.length - 1]);
     ph.backward += clock.now() - t0;
-    return (lossValue * (end - start)) / batch.size;
+    return (lossValue * dev.size) / batchSize;
   }
 
   private addToAccumulated(grads: tf.Tensor[]): void {
@@ -173,6 +199,13 @@ export class TfjsTrainer implements Trainer {
     this.optimizerSteps++;
     await settle(this.variables[this.variables.length - 1]);
   }
+}
+
+/** Lazy uploads of a host batch's micro-batches, one when its turn comes. */
+function hostPieces(batch: HostBatch, micro: number): (() => DeviceBatch)[] {
+  const pieces: (() => DeviceBatch)[] = [];
+  for (let start = 0; start < batch.size; start += micro) pieces.push(() => uploadBatch(batch, start, Math.min(batch.size, start + micro)));
+  return pieces;
 }
 
 /** Runs the network in a tidy scope, keeping only its outputs. */

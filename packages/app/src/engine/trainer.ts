@@ -1,5 +1,6 @@
 import type { HostBatch, Stage, TrainingConfig } from '@maou/bench-domain';
 import type { ClockPort } from '../ports/clock.port';
+import type { UploadedBatch } from './device-batch';
 
 /** Device-side phases of one training step, each timed after the backend finished it. @public */
 export interface StepPhasesMs {
@@ -25,13 +26,26 @@ export interface EvalResult {
   readonly phasesMs: Pick<StepPhasesMs, 'hostToDevice' | 'forward' | 'loss'>;
 }
 
-/** A network with its loss, optimiser and LR schedule, ready to train on host batches. @public */
+/**
+ * A network with its loss, optimiser and LR schedule, ready to train on host batches.
+ *
+ * `step`/`evaluate` take a host batch (uploaded inside, `hostToDevice` = the copy) or a batch from `upload`
+ * (device prefetch: `hostToDevice` = the wait until the earlier copy has landed). An uploaded batch handed to
+ * `step`/`evaluate` is theirs and freed by them, also on error; one never handed over is freed by the caller
+ * (`disposeUploadedBatch`).
+ * @public
+ */
 export interface Trainer {
   readonly stage: Stage;
   readonly parameterCount: number;
   readonly multiplyAddsPerSample: number;
-  step(batch: HostBatch, clock: ClockPort): Promise<StepResult>;
-  evaluate(batch: HostBatch, clock: ClockPort): Promise<EvalResult>;
+  step(batch: HostBatch | UploadedBatch, clock: ClockPort): Promise<StepResult>;
+  evaluate(batch: HostBatch | UploadedBatch, clock: ClockPort): Promise<EvalResult>;
+  /**
+   * Optional: starts copying a batch to the device, split into the pieces `step` runs (`'train'`: micro-batches)
+   * or one piece (`'evaluate'`). Without it, callers pass host batches only.
+   */
+  upload?(batch: HostBatch, use: 'train' | 'evaluate'): UploadedBatch;
   currentLearningRate(): number;
   dispose(): void;
 }

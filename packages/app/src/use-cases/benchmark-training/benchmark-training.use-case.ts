@@ -18,6 +18,7 @@ import { during, StepFailure, type BenchmarkTrainingError } from './benchmark-tr
 import type { BenchmarkTrainingInput } from './benchmark-training.input';
 import { flattenConfig } from './report-config';
 import { summarizeProfile } from './profile-summary';
+import { prefetchesToDevice } from './prefetched-batches';
 import { runTrainingPass } from './training-pass';
 import { runValidationPass } from './validation-pass';
 
@@ -107,11 +108,11 @@ export class BenchmarkTrainingUseCase {
     const profile = new Set(config.enableProfiling ? Array.from({ length: Math.min(PROFILED_BATCHES, planned - warmup) }, (_, i) => warmup + i) : []);
     if (config.enableResourceMonitoring) this.monitor.start(MONITOR_INTERVAL_MS);
     const pass = await during('training-failed', () => runTrainingPass({
-      batches: loader.iterate('train', 0), trainer, clock: this.clock, planned, warmup, profile, onBatch: (t) => ctx.onBatch?.(t, planned),
+      batches: loader.iterate('train', 0), trainer, clock: this.clock, planned, warmup, profile, devicePrefetch: config.loader.devicePrefetch, onBatch: (t) => ctx.onBatch?.(t, planned),
     }));
     const samples = config.enableResourceMonitoring ? await this.monitor.stop() : null;
     const validation = config.runValidation
-      ? await during('training-failed', () => runValidationPass(loader.iterate('validation', 0), trainer, this.clock, config.maxBatches ?? Number.MAX_SAFE_INTEGER))
+      ? await during('training-failed', () => runValidationPass(loader.iterate('validation', 0), trainer, this.clock, config.maxBatches ?? Number.MAX_SAFE_INTEGER, config.loader.devicePrefetch))
       : null;
     if (pass.timings.length < 2) throw new StepFailure({ kind: 'too-few-batches', message: `the loader produced ${pass.timings.length} batch(es); at least 2 are needed` });
     const steady = detectSteadyStart(pass.timings.map((t) => t.wallMs), warmup);
@@ -128,7 +129,8 @@ export class BenchmarkTrainingUseCase {
       model: { preset: config.training.preset, parameters: trainer.parameterCount, multiply_adds_per_sample: trainer.multiplyAddsPerSample },
       config: { ...flattenConfig(config), notes: warnings },
       environment: { ...host, backend: backend.name, backend_version: backend.version, threads: backend.threads, device: backend.device, backend_notes: backend.notes },
-      data_load_method: { source: source.describe(), ...loader.describe(), batches_per_epoch: loader.batchesPerEpoch, samples_per_epoch: loader.samplesPerEpoch },
+      data_load_method: { source: source.describe(), ...loader.describe(), batches_per_epoch: loader.batchesPerEpoch, samples_per_epoch: loader.samplesPerEpoch,
+        device_prefetch: { enabled: prefetchesToDevice(trainer, config.loader.devicePrefetch), buffer_size: config.loader.devicePrefetch } },
       io: source.ioStats() as Record<string, unknown> | null,
       training_metrics: metrics,
       validation_metrics: validation,

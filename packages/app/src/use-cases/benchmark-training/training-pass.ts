@@ -3,6 +3,7 @@ import { closePhases, type BatchTiming, type HostBatch, type PhaseKernels } from
 import type { ClockPort } from '../../ports/clock.port';
 import type { Trainer } from '../../engine/trainer';
 import { profileStep } from './kernel-profiler';
+import { prefetchedBatches } from './prefetched-batches';
 
 /** What one pass needs. */
 export interface TrainingPassInput {
@@ -13,37 +14,47 @@ export interface TrainingPassInput {
   readonly warmup: number;
   /** batch indices to profile kernel by kernel */
   readonly profile: ReadonlySet<number>;
+  /** batches uploaded to the device ahead of the step; 0 (default) uploads inside the step */
+  readonly devicePrefetch?: number;
   readonly onBatch?: (timing: BatchTiming) => void;
 }
 
 /**
  * Runs training batches back to back. A batch's wall time runs from the end of the previous batch to the end of
- * its own step, so the batches tile the pass and data waits are counted where they happen.
+ * its own step, so the batches tile the pass and data waits are counted where they happen (with device prefetch,
+ * waiting for the loader and for uploads that could not run ahead count as data wait).
  */
 export const runTrainingPass = async (input: TrainingPassInput): Promise<{ timings: BatchTiming[]; kernels: PhaseKernels[]; startMs: number }> => {
-  const { batches, trainer, clock, planned, warmup, profile } = input;
+  const { trainer, clock, planned, warmup, profile } = input;
+  const batches = prefetchedBatches(input.batches, trainer, input.devicePrefetch ?? 0, 'train');
   const timings: BatchTiming[] = [];
   const kernels: PhaseKernels[] = [];
   const startMs = clock.now();
   let prev = startMs;
-  for (let index = 0; index < planned; index++) {
-    const next = await batches.next();
-    if (next.done) break;
-    const dataWait = clock.now() - prev;
-    let step;
-    if (profile.has(index)) {
-      const profiled = await profileStep(index, clock, (c) => trainer.step(next.value, c));
-      step = profiled.result;
-      kernels.push(...profiled.phases);
-    } else {
-      step = await trainer.step(next.value, clock);
+  try {
+    for (let index = 0; index < planned; index++) {
+      const next = await batches.next();
+      if (next.done) break;
+      const { host, device } = next.value;
+      const dataWait = clock.now() - prev;
+      let step;
+      if (profile.has(index)) {
+        const profiled = await profileStep(index, clock, (c) => trainer.step(device ?? host, c));
+        step = profiled.result;
+        kernels.push(...profiled.phases);
+      } else {
+        step = await trainer.step(device ?? host, clock);
+      }
+      const end = clock.now();
+      const closed = closePhases(end - prev, { dataWait, ...step.phasesMs });
+      const timing: BatchTiming = { index, warmup: index < warmup, samples: host.size, startMs: prev - startMs, ...closed, loss: step.loss, numTensors: tf.memory().numTensors };
+      timings.push(timing);
+      input.onBatch?.(timing);
+      prev = end;
     }
-    const end = clock.now();
-    const closed = closePhases(end - prev, { dataWait, ...step.phasesMs });
-    const timing: BatchTiming = { index, warmup: index < warmup, samples: next.value.size, startMs: prev - startMs, ...closed, loss: step.loss, numTensors: tf.memory().numTensors };
-    timings.push(timing);
-    input.onBatch?.(timing);
-    prev = end;
+  } finally {
+    // Frees batches uploaded ahead but never stepped (early stop at `planned`, or a failed step).
+    await batches.return(undefined);
   }
   return { timings, kernels, startMs };
 };
