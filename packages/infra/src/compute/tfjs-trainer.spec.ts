@@ -29,6 +29,7 @@ describe('TfjsTrainer on wasm', () => {
 
   it('lowers the Stage 3 loss over 200 batches of sample data without leaking tensors', async () => {
     const columns = buildSampleRecords(3, 32, 3).columns as Stage3Columns;
+    const before = tf.memory().numTensors;
     const trainer = createTrainer({ stage: 3, training: { ...TRAINING, lrScheduler: 'none', valueLossRatio: 1 }, totalSteps: 200, seed: 1 });
     const batches = [0, 8, 16, 24].map((s) => hostBatch(columns, s, 8));
     const losses: number[] = [];
@@ -45,6 +46,8 @@ describe('TfjsTrainer on wasm', () => {
     const ev = await trainer.evaluate(batches[0], clock);
     expect(ev.metrics.policy_accuracy).toBeGreaterThan(0.5);
     trainer.dispose();
+    // weights, BN statistics and optimiser state are all freed
+    expect(tf.memory().numTensors).toBe(before);
   }, 90_000);
 
   it('accumulates gradients and only steps the optimiser and LR every n batches', async () => {

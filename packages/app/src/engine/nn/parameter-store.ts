@@ -45,7 +45,8 @@ export class ParameterStore {
 
   /** Non-trainable state such as BN running statistics. */
   buffer(name: string, size: number, value: number): tf.Variable {
-    const v = tf.variable(tf.fill([size], value), false, `${name}#${this.uid()}`);
+    // tidy frees the initial tensor; the variable keeps its own reference to the data.
+    const v = tf.tidy(() => tf.variable(tf.fill([size], value), false, `${name}#${this.uid()}`));
     this.buffers.push(v);
     return v;
   }

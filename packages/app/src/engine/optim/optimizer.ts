@@ -23,7 +23,8 @@ export class Optimizer {
   private t = 0;
 
   constructor(private readonly params: readonly Parameter[], private readonly s: OptimizerSettings) {
-    const zeros = (p: Parameter, tag: string) => tf.variable(tf.zerosLike(p.variable), false, `${p.variable.name}/${tag}`);
+    // tidy frees the zeros tensor; the variable keeps its own reference to the data.
+    const zeros = (p: Parameter, tag: string) => tf.tidy(() => tf.variable(tf.zerosLike(p.variable), false, `${p.variable.name}/${tag}`));
     this.m = params.map((p) => zeros(p, 'm'));
     this.v = s.name === 'adamw' ? params.map((p) => zeros(p, 'v')) : [];
   }
