@@ -29,6 +29,6 @@ export const THRESHOLDS = {
   variability: 0.3,
   /** relative half-width of the batch-time CI above which more batches are needed */
   ciHalfWidth: 0.1,
-  /** wasm32 heap: training batches above this abort on the stock heap */
-  wasmBatch: 128,
+  /** wasm32 heap: training batches above this risk the 4 GiB heap */
+  wasmBatch: 512,
 } as const;

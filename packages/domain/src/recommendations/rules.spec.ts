@@ -35,7 +35,7 @@ describe('recommendation rules', () => {
   });
   it('given the cpu backend and a large wasm batch, then both backend rules are evaluated on their own conditions', () => {
     expect(recommend(ctx(run(0), { backend: 'cpu' })).map((r) => r.rule)).toContain('cpu-backend');
-    expect(recommend(ctx(run(0), { batchSize: 256 })).map((r) => r.rule)).toContain('wasm-heap');
+    expect(recommend(ctx(run(0), { batchSize: 1024 })).map((r) => r.rule)).toContain('wasm-heap');
     expect(recommend(ctx(run(0))).map((r) => r.rule)).not.toContain('wasm-heap');
   });
 });

@@ -63,7 +63,7 @@ export const RECOMMENDATION_RULES: readonly RecommendationRule[] = [
   }),
   rule('wasm-heap', ({ settings: s }) => {
     if (s.backend !== 'wasm' || s.batchSize <= T.wasmBatch) return null;
-    return { severity: 'info', message: `Batches above ${T.wasmBatch} are split into micro-batches on wasm (4 GiB heap); batch-norm statistics are per micro-batch.`,
+    return { severity: 'warning', message: `Batches above ${T.wasmBatch} may not fit the 4 GiB wasm heap; if the run aborts, lower the batch size.`,
       flag: '--batch-size', value: String(T.wasmBatch), evidence: `batch ${s.batchSize} > ${T.wasmBatch} on wasm` };
   }),
 ];

@@ -38,7 +38,8 @@ export const computeTrainingMetrics = (
     measured_samples: samples,
     batch_size: measured[0]!.samples,
     samples_per_second: (samples / totalMs) * 1000,
-    samples_per_second_ci95: [(meanSamples / Math.max(hi, 1e-9)) * 1000, (meanSamples / Math.max(lo, 1e-9)) * 1000],
+    // A batch-time interval reaching 0 (too few batches) bounds throughput from below only.
+    samples_per_second_ci95: [(meanSamples / hi) * 1000, lo > 0 ? (meanSamples / lo) * 1000 : Number.POSITIVE_INFINITY],
     batch_ms: batchMs,
     batch_ms_drift: halfDrift(wall),
     batch_ms_including_warmup_mean: sum(batches.map((b) => b.wallMs)) / batches.length,

@@ -3,7 +3,9 @@ import { PHASES, type BenchmarkTrainingReport, type SeriesSummary } from '@maou/
 const ms = (x: number): string => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
 const dur = (x: number): string => (x >= 3_600_000 ? `${(x / 3_600_000).toFixed(2)} h` : x >= 60_000 ? `${(x / 60_000).toFixed(1)} min` : ms(x));
 const row = (label: string, value: string): string => `  ${label.padEnd(34)} ${value}`;
-const series = (s: SeriesSummary): string => `${ms(s.mean)} mean, ${ms(s.median)} median, p90 ${ms(s.p90)}, p99 ${ms(s.p99)}, 95% CI ${ms(s.ci95[0])}–${ms(s.ci95[1])}`;
+// An interval of a positive quantity is shown from 0 at least; a wide one says how few batches it rests on.
+const series = (s: SeriesSummary): string => `${ms(s.mean)} mean, ${ms(s.median)} median, p90 ${ms(s.p90)}, p99 ${ms(s.p99)}, 95% CI ${ms(Math.max(0, s.ci95[0]))}–${ms(s.ci95[1])} (n=${s.n})`;
+const rate = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '∞');
 
 /** The human summary of one run, as printed on stdout. @public */
 export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
@@ -14,7 +16,7 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
     row('Backend', `${r.environment.backend} ${r.environment.backend_version}, ${r.environment.threads} thread(s), ${r.environment.device}`),
     row('Data', String(r.data_load_method.source)),
     row('Batches', `${m.total_batches} run, ${m.steady_state_start} warm-up, ${m.measured_batches} measured (batch size ${m.batch_size})`),
-    row('Throughput (steady)', `${m.samples_per_second.toFixed(1)} samples/s (95% CI ${m.samples_per_second_ci95[0].toFixed(1)}–${m.samples_per_second_ci95[1].toFixed(1)})`),
+    row('Throughput (steady)', `${m.samples_per_second.toFixed(1)} samples/s (95% CI ${rate(m.samples_per_second_ci95[0])}–${rate(m.samples_per_second_ci95[1])})`),
     row('Batch time (steady)', series(m.batch_ms)),
     row('Batch time incl. warm-up', `${ms(m.batch_ms_including_warmup_mean)} mean; warm-up took ${ms(m.warmup_total_ms)}`),
     row('Predicted epoch', `${dur(e.predicted_ms)} (interval ${dur(e.predicted_ms_ci95[0])}–${dur(e.predicted_ms_ci95[1])}) for ${e.batches_per_epoch} batches`),
@@ -28,7 +30,7 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
     lines.push('', row('Validation', `${v.batches} batches, ${v.samples_per_second.toFixed(1)} samples/s, loss ${v.loss.toFixed(4)}`),
       ...Object.entries(v.metrics).map(([k, x]) => row(`    ${k}`, x.toFixed(4))));
   }
-  if (r.io) {
+  if (r.io && r.io.source !== 'local') {
     const io = r.io as { source?: string; objects?: number; bytes?: number; megabytesPerSecond?: number | null; timeToFirstByteMs?: number | null; retries?: number; cacheHits?: number };
     lines.push('', row(`I/O (${io.source})`, `${io.objects} objects, ${((io.bytes ?? 0) / 1e6).toFixed(1)} MB, ${io.megabytesPerSecond == null ? '–' : io.megabytesPerSecond.toFixed(0)} MB/s, first byte ${io.timeToFirstByteMs == null ? '–' : ms(io.timeToFirstByteMs)}, ${io.retries} retries, ${io.cacheHits} cache hits`));
   }
