@@ -21,6 +21,7 @@ export * from "./ports/data-source-factory.port";
 export * from "./ports/environment.port";
 export * from "./use-cases/benchmark-training/benchmark-training.use-case";
 export * from "./use-cases/benchmark-training/benchmark-training.errors";
+export * from "./use-cases/step-failure";
 export * from "./use-cases/benchmark-training/benchmark-training.input";
 export * from "./use-cases/compare-benchmarks/compare-benchmarks.use-case";
 export * from './loader/device-prefetch';

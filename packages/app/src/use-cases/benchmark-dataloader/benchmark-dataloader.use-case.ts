@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { err, ok, quantileSorted, type DataLoaderConfig, type HostBatch, type Result } from '@maou/bench-domain';
+import { quantileSorted, type DataLoaderConfig, type HostBatch, type Result } from '@maou/bench-domain';
 import type { TrainerFactory } from '../../engine/trainer';
 import { measureLoader } from '../../loader/measure-loader';
 import type { ClockPort } from '../../ports/clock.port';
@@ -13,17 +13,8 @@ import type { BenchmarkDataloaderError } from './benchmark-dataloader.errors';
 import type { BenchmarkDataloaderInput, BenchmarkDataloaderOutput, GridPoint } from './benchmark-dataloader.input';
 import { measureConsumption } from './consumption-rate';
 import { bestAcrossBatchSizes, feedsModel, selectSetting } from './select-setting';
+import { during, settleSteps, StepFailure } from '../step-failure';
 
-class Failure extends Error {
-  constructor(readonly error: BenchmarkDataloaderError) { super(error.message); }
-}
-const during = async <T>(kind: BenchmarkDataloaderError['kind'], f: () => Promise<T>): Promise<T> => {
-  try {
-    return await f();
-  } catch (e) {
-    throw new Failure({ kind, message: e instanceof Error ? e.message : String(e) });
-  }
-};
 const kv = (o: Readonly<Record<string, unknown>>): string => Object.entries(o).map(([k, v]) => `${k}=${v}`).join(' ');
 
 /**
@@ -42,14 +33,10 @@ export class BenchmarkDataloaderUseCase {
     @inject(TOKENS.TrainerFactory) private readonly createTrainer: TrainerFactory,
   ) {}
 
-  async execute(input: BenchmarkDataloaderInput): Promise<Result<BenchmarkDataloaderOutput, BenchmarkDataloaderError>> {
-    try {
-      return ok(await this.run(input));
-    } catch (e) {
-      if (e instanceof Failure) return err(e.error);
-      throw e;
-    }
+  execute(input: BenchmarkDataloaderInput): Promise<Result<BenchmarkDataloaderOutput, BenchmarkDataloaderError>> {
+    return settleSteps(() => this.run(input));
   }
+
 
   private async run(input: BenchmarkDataloaderInput): Promise<BenchmarkDataloaderOutput> {
     const log = this.logger.child({ useCase: 'benchmark-dataloader' });
@@ -81,7 +68,7 @@ export class BenchmarkDataloaderUseCase {
   private async measurePoint(input: BenchmarkDataloaderInput, source: DataSourcePort, cfg: DataLoaderConfig, prefetch: number | null, model: number | null): Promise<{ point: GridPoint; mode: string }> {
     const loader = await during('loader-failed', () => this.loaders.create(source, cfg));
     try {
-      if (loader.batchesPerEpoch.train < 1) throw new Failure({ kind: 'too-few-batches', message: `the training split holds ${loader.samplesPerEpoch.train} samples: fewer than one batch of ${cfg.batchSize}` });
+      if (loader.batchesPerEpoch.train < 1) throw new StepFailure({ kind: 'too-few-batches', message: `the training split holds ${loader.samplesPerEpoch.train} samples: fewer than one batch of ${cfg.batchSize}` });
       const runs: number[] = [];
       const waits: number[] = [];
       for (let r = 0; r < input.repeats; r++) {
@@ -113,7 +100,7 @@ export class BenchmarkDataloaderUseCase {
     } finally {
       await loader.close();
     }
-    if (!batch || batch.size < batchSize) throw new Failure({ kind: 'too-few-batches', message: `no full batch of ${batchSize} in the training split to time the model with` });
+    if (!batch || batch.size < batchSize) throw new StepFailure({ kind: 'too-few-batches', message: `no full batch of ${batchSize} in the training split to time the model with` });
     const b = batch;
     return during('loader-failed', () => measureConsumption(this.createTrainer, { stage: input.stage, training: input.training, seed: input.loader.seed, steps: input.consumptionSteps, batch: b, clock: this.clock }));
   }

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import {
-  REPORT_SCHEMA_VERSION, buildChromeTrace, clampWarmup, computeTrainingMetrics, detectSteadyStart, err, estimateEpoch,
-  estimateFromSample, ok, recommend, summarizeResources, type BenchmarkTrainingReport, type Result, type TraceEvent,
+  REPORT_SCHEMA_VERSION, buildChromeTrace, clampWarmup, computeTrainingMetrics, detectSteadyStart, estimateEpoch,
+  estimateFromSample, recommend, summarizeResources, type BenchmarkTrainingReport, type Result, type TraceEvent,
 } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
 import type { ComputeBackendPort } from '../../ports/compute-backend.port';
@@ -14,7 +14,8 @@ import { TOKENS } from '../../ports/tokens';
 import type { TrainerFactory } from '../../engine/trainer';
 import { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loader.use-case';
 import { calibrationInputFor } from '../calibrate-loader/calibration-input';
-import { during, StepFailure, type BenchmarkTrainingError } from './benchmark-training.errors';
+import type { BenchmarkTrainingError } from './benchmark-training.errors';
+import { during, settleSteps, StepFailure } from '../step-failure';
 import type { BenchmarkTrainingInput } from './benchmark-training.input';
 import { flattenConfig } from './report-config';
 import { summarizeProfile } from './profile-summary';
@@ -50,14 +51,10 @@ export class BenchmarkTrainingUseCase {
     @inject(CalibrateLoaderUseCase) private readonly calibrator: CalibrateLoaderUseCase,
   ) {}
 
-  async execute(input: BenchmarkTrainingInput): Promise<Result<BenchmarkTrainingOutput, BenchmarkTrainingError>> {
-    try {
-      return ok(await this.run(input));
-    } catch (e) {
-      if (e instanceof StepFailure) return err(e.error);
-      throw e;
-    }
+  execute(input: BenchmarkTrainingInput): Promise<Result<BenchmarkTrainingOutput, BenchmarkTrainingError>> {
+    return settleSteps(() => this.run(input));
   }
+
 
   private async run({ config: requested, warnings = [], onBatch, calibration }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
     const log = this.logger.child({ useCase: 'benchmark-training' });
