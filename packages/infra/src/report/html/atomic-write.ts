@@ -21,7 +21,7 @@ export interface WrittenReport {
  * run leaves any previous report untouched.
  * @public
  */
-export const writeFileAtomic = async (path: string, content: string): Promise<Result<WrittenReport, ReportWriteError>> => {
+export const writeFileAtomic = async (path: string, content: string, what = 'HTML report'): Promise<Result<WrittenReport, ReportWriteError>> => {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     await writeFile(temp, content, 'utf8');
@@ -30,6 +30,6 @@ export const writeFileAtomic = async (path: string, content: string): Promise<Re
   } catch (e) {
     await unlink(temp).catch(() => undefined);
     const reason = e instanceof Error ? e.message : String(e);
-    return err({ kind: 'report-write-failed', path, message: `cannot write HTML report ${path}: ${reason}` });
+    return err({ kind: 'report-write-failed', path, message: `cannot write ${what} ${path}: ${reason}` });
   }
 };

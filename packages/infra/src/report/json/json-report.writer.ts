@@ -6,6 +6,6 @@ export const toJson = (payload: unknown): string =>
 
 /** Writes a payload atomically; an existing file is replaced only by a complete one. @public */
 export const writeJsonReport = async (payload: unknown, path: string): Promise<void> => {
-  const r = await writeFileAtomic(path, toJson(payload));
-  if (!r.ok) throw new Error(r.error.message.replace('HTML report', 'JSON output'));
+  const r = await writeFileAtomic(path, toJson(payload), 'JSON output');
+  if (!r.ok) throw new Error(r.error.message);
 };
