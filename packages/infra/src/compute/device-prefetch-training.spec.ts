@@ -5,7 +5,7 @@ import { BenchmarkTrainingUseCase, createTrainer, type CalibrateLoaderUseCase, t
 import { FakeClock, MemoryLogger } from '@maou/bench-app/testing';
 import type { BenchmarkConfig, BenchmarkTrainingReport, HostBatch, Stage3Columns } from '@maou/bench-domain';
 import { randomBatch, TRAINING } from './testing/engine-fixtures';
-import { installWasmKernels } from './wasm/register-wasm-kernels';
+import { fastWasmBackend } from './testing/fast-wasm-backend';
 
 // Device prefetch through the whole use case on real tfjs (wasm kernels; the cpu backend's conv backprop takes
 // seconds per step): the real trainer, a loader of 10 tiny Stage 3 batches, the pass capped at 5 (an early stop).
@@ -46,12 +46,9 @@ const run = async (cfg: BenchmarkConfig, opts: { microBatchSize?: number; wrap?:
 };
 
 describe('benchmark-training with device prefetch (wasm)', () => {
-  let restore: () => void;
-  beforeAll(async () => {
-    restore = installWasmKernels('fast');
-    await tf.setBackend('wasm');
-  });
-  afterAll(() => restore());
+  const wasm = fastWasmBackend();
+  beforeAll(wasm.setUp);
+  afterAll(wasm.tearDown);
 
   it.each([undefined, 3])('given micro-batches of %s rows, then losses and validation match the unprefetched run', async (microBatchSize) => {
     const plain = await run(config(0, true), { microBatchSize });

@@ -5,7 +5,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { createObjective, disposeDeviceBatch, SeededRandom, ShogiNetwork, TapeRecorder, uploadBatch } from '@maou/bench-app';
 import { type HostBatch, type Stage } from '@maou/bench-domain';
 import { randomBatch, TRAINING } from './testing/engine-fixtures';
-import { installWasmKernels } from './wasm/register-wasm-kernels';
+import { fastWasmBackend } from './testing/fast-wasm-backend';
 
 // Network + loss gradients on the real engine: wasm (fast kernels) against the cpu backend, and
 // against central finite differences along the gradient direction, for every stage's head and loss.
@@ -34,12 +34,9 @@ const build = (stage: Stage) => new ShogiNetwork({ preset: 'lite', stage, stage2
 const norm = (xs: Float32Array[]) => Math.sqrt(xs.reduce((s, a) => s + a.reduce((t, v) => t + v * v, 0), 0));
 
 describe('engine gradients (lite network, every stage)', () => {
-  let restore: () => void;
-  beforeAll(async () => {
-    restore = installWasmKernels('fast');
-    await tf.setBackend('wasm');
-  });
-  afterAll(() => restore());
+  const wasm = fastWasmBackend();
+  beforeAll(wasm.setUp);
+  afterAll(wasm.tearDown);
 
   it('Stage 3 gradients on wasm agree with the cpu backend', async () => {
     const batch = randomBatch(3, 1, 5);

@@ -5,7 +5,7 @@ import { createTrainer, NonFiniteValueError, type TfjsTrainer } from '@maou/benc
 import { type HostBatch, type Stage3Columns } from '@maou/bench-domain';
 import { buildSampleRecords } from '../sample-data/generate-sample-data';
 import { randomBatch, TRAINING } from './testing/engine-fixtures';
-import { installWasmKernels } from './wasm/register-wasm-kernels';
+import { fastWasmBackend } from './testing/fast-wasm-backend';
 
 const clock = { now: () => performance.now(), wallTime: () => new Date() };
 
@@ -20,12 +20,9 @@ function hostBatch(c: Stage3Columns, start: number, size: number): HostBatch {
 }
 
 describe('TfjsTrainer on wasm', () => {
-  let restore: () => void;
-  beforeAll(async () => {
-    restore = installWasmKernels('fast');
-    await tf.setBackend('wasm');
-  });
-  afterAll(() => restore());
+  const wasm = fastWasmBackend();
+  beforeAll(wasm.setUp);
+  afterAll(wasm.tearDown);
 
   it('lowers the Stage 3 loss over 200 batches of sample data without leaking tensors', async () => {
     const columns = buildSampleRecords(3, 32, 3).columns as Stage3Columns;

@@ -21,4 +21,3 @@ export function randomBatch(stage: Stage, size: number, seed: number): HostBatch
   const moveLabel = bits(size * 1496, 0.004);
   return { stage, size, boardIds, hands, targets: { stage, moveLabel, resultValue: Float32Array.from({ length: size }, () => [0, 0.5, 1][Math.floor(r.next() * 3)]) } };
 }
-

@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-backend-wasm';
+import { fastWasmBackend } from '../testing/fast-wasm-backend';
 import { installWasmKernels } from './register-wasm-kernels';
 
 // Each fast wasm kernel against the stock cpu kernel on random inputs, for the network's shapes:
@@ -40,12 +41,9 @@ const cases: Array<[string, number, number, number, number, number, 'same' | 'va
 ];
 
 describe('wasm fast gradient kernels', () => {
-  let restore: () => void;
-  beforeAll(async () => {
-    restore = installWasmKernels('fast');
-    await tf.setBackend('wasm');
-  });
-  afterAll(() => restore());
+  const wasm = fastWasmBackend();
+  beforeAll(wasm.setUp);
+  afterAll(wasm.tearDown);
 
   it.each(cases)('Conv2DBackpropFilter and Conv2DBackpropInput %s match cpu', async (_n, size, cin, cout, k, stride, pad) => {
     const out = pad === 'same' ? Math.ceil(size / stride) : Math.ceil((size - k + 1) / stride);
