@@ -1,10 +1,10 @@
 /**
  * Stage 3 training throughput of the `lite` network at batch 256: our wasm backend (fast gradient
- * kernels) vs stock tfjs-wasm (plus only the two kernels it lacks, Conv2DBackpropFilter and
+ * kernels, data-parallel over `--threads` worker replicas, 2 by default like the peer; also timed on 1 thread) vs stock tfjs-wasm (plus only the two kernels it lacks, Conv2DBackpropFilter and
  * UnsortedSegmentSum, without which stock wasm cannot train this network at all: a minimal shim), vs the
  * tfjs cpu backend, vs the PyTorch peer — measured in one run, plus the ratios.
  *
- *   pnpm bench:engine [-- --steps 5 --warmup 2 --batch 256 --cpu-batch 8 --skip torch,cpu]
+ *   pnpm bench:engine [-- --steps 5 --warmup 2 --batch 256 --threads 2 --cpu-batch 8 --skip torch,cpu,ours-1]
  *
  * Each engine runs in its own child process (kernel registrations are process-global). Every tfjs
  * engine runs the real `createTrainer` step (AdamW, clip 1.0, warmup-cosine LR) on the same synthetic
@@ -15,12 +15,16 @@
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
+// tsyringe, loaded with @maou/bench-app by the data-parallel trainer, needs the Reflect polyfill first.
+createRequire(path.join(__dirname, '../packages/infra/package.json'))('reflect-metadata');
 import type * as TfCore from '@tensorflow/tfjs-core';
 // The bench runs from sources (no build), so it reaches into them directly.
 // eslint-disable-next-line no-restricted-imports
 import { createTrainer } from '../packages/app/src/engine/tfjs-trainer';
 // eslint-disable-next-line no-restricted-imports
 import { installWasmKernels } from '../packages/infra/src/compute/wasm/register-wasm-kernels';
+// eslint-disable-next-line no-restricted-imports
+import { DataParallelTrainer } from '../packages/infra/src/compute/data-parallel/data-parallel-trainer';
 
 const repo = path.resolve(__dirname, '..');
 const load = createRequire(path.join(repo, 'packages/infra/package.json'));
@@ -55,7 +59,7 @@ async function child(mode: string): Promise<Measured> {
     warmup = 1;
   } else {
     load('@tensorflow/tfjs-backend-wasm');
-    installWasmKernels(mode === 'ours' ? 'fast' : 'shim-only');
+    installWasmKernels(mode.startsWith('ours') ? 'fast' : 'shim-only');
     await tf.setBackend('wasm');
   }
   await tf.ready();
@@ -65,7 +69,9 @@ async function child(mode: string): Promise<Measured> {
     gradientAccumulationSteps: 1, detectAnomaly: false, stage1PosWeight: 1, stage2PosWeight: 1, stage2GammaPos: 0,
     stage2GammaNeg: 0, stage2Clip: 0, stage2HiddenDim: 128, stage2HeadDropout: 0,
   };
-  const trainer = createTrainer({ stage: 3, training, totalSteps: 1000, seed: 0 });
+  const threads = mode === 'ours' ? Number(arg('threads', '2')) : 1;
+  const trainer = threads > 1 ? new DataParallelTrainer({ stage: 3, training, totalSteps: 1000, seed: 0 }, threads) : createTrainer({ stage: 3, training, totalSteps: 1000, seed: 0 });
+  await trainer.ready?.();
   const clock = { now: () => performance.now(), wallTime: () => new Date() };
   const times: number[] = [];
   const losses: number[] = [];
@@ -84,7 +90,8 @@ async function child(mode: string): Promise<Measured> {
   const sorted = [...times].sort((a, b) => a - b);
   const total = times.reduce((a, b) => a + b, 0);
   const phaseNote = Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ');
-  return { engine: mode, batch, steps, samplesPerS: (batch * steps * 1000) / total, msPerStepMedian: sorted[Math.floor(sorted.length / 2)], lossFirst: losses[0], lossLast: losses[losses.length - 1], note: `ms/step by phase: ${phaseNote}` };
+  trainer.dispose();
+  return { engine: threads > 1 ? `${mode} (${threads} threads)` : mode, batch, steps, samplesPerS: (batch * steps * 1000) / total, msPerStepMedian: sorted[Math.floor(sorted.length / 2)], lossFirst: losses[0], lossLast: losses[losses.length - 1], note: `ms/step by phase: ${phaseNote}` };
 }
 
 function runChild(mode: string): Measured {
@@ -116,10 +123,10 @@ async function main(): Promise<void> {
   // The peer runs before and after the tfjs engines: its 2 OpenMP threads collapse (up to 10×) when
   // anything else takes a core, so two runs expose a busy machine, and the ratio uses the faster one.
   if (!skip.has('torch')) record({ ...runTorch(batch), engine: 'torch peer, before' });
-  for (const mode of ['ours', 'stock', 'cpu']) if (!skip.has(mode)) record(runChild(mode));
+  for (const mode of ['ours', 'ours-1', 'stock', 'cpu']) if (!skip.has(mode)) record(runChild(mode));
   if (!skip.has('torch')) record({ ...runTorch(batch), engine: 'torch peer, after' });
   const torch = rows.filter((r) => r.engine.startsWith('torch')).map((r) => r.samplesPerS);
-  const by = (e: string) => (e === 'torch' ? (torch.length ? Math.max(...torch) : undefined) : rows.find((r) => r.engine.startsWith(e))?.samplesPerS);
+  const by = (e: string) => (e === 'torch' ? (torch.length ? Math.max(...torch) : undefined) : rows.find((r) => r.engine === e || r.engine.startsWith(`${e} (`))?.samplesPerS);
   const ours = by('ours');
   console.log('\nengine                     batch  samples/s   ms/step(median)');
   for (const r of rows) console.log(`${r.engine.padEnd(26)} ${String(r.batch).padStart(5)} ${r.samplesPerS.toFixed(2).padStart(10)} ${r.msPerStepMedian.toFixed(0).padStart(12)}`);
@@ -127,6 +134,7 @@ async function main(): Promise<void> {
     const ratio = (name: string, other?: number, bar?: number) =>
       other !== undefined && console.log(`ours / ${name}: ${(ours / other).toFixed(2)}×${bar ? ` (bar ≥ ${bar}×: ${ours / other >= bar ? 'met' : 'NOT met'})` : ''}`);
     ratio('stock tfjs-wasm (+ minimal shim of its 2 missing kernels)', by('stock'), 3);
+    ratio('ours on 1 thread', by('ours-1'));
     ratio('tfjs cpu', by('cpu'));
     ratio('PyTorch peer (faster of its two runs)', by('torch'), 0.5);
   }

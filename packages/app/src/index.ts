@@ -9,6 +9,8 @@ export * from './ports/progress.port';
 export * from './ports/tokens';
 export * from './engine/trainer';
 export * from './engine/tfjs-trainer';
+export * from './engine/gradient-exchange';
+export * from './use-cases/benchmark-training/kernel-profiler';
 export * from './engine/anomaly';
 export * from './engine/network/shogi-network';
 export * from './engine/network/network-presets';

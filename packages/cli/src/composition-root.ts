@@ -5,7 +5,7 @@ import { container, type DependencyContainer } from 'tsyringe';
 import { TOKENS, createTrainer } from '@maou/bench-app';
 import {
   DataLoaderFactoryAdapter, NodeEnvironmentAdapter, PinoLoggerAdapter, ProcessResourceMonitorAdapter, SystemClockAdapter,
-  TfjsComputeBackendAdapter, createBackendRegistry, type LogLevel,
+  TfjsComputeBackendAdapter, createBackendRegistry, dataParallelOnWasm, type LogLevel,
 } from '@maou/bench-infra';
 import { registerProgress } from './register-progress';
 import { registerSources } from './register-sources';
@@ -32,7 +32,7 @@ export const createContainer = (options: GlobalOptions & { readonly seed?: numbe
   child.registerInstance(TOKENS.Environment, new NodeEnvironmentAdapter(cliVersion()));
   child.registerInstance(TOKENS.ComputeBackend, new TfjsComputeBackendAdapter(createBackendRegistry()));
   child.registerInstance(TOKENS.DataLoaderFactory, new DataLoaderFactoryAdapter({ logger }));
-  child.registerInstance(TOKENS.TrainerFactory, createTrainer);
+  child.registerInstance(TOKENS.TrainerFactory, dataParallelOnWasm(createTrainer));
   child.registerInstance(TOKENS.ResourceMonitor, new ProcessResourceMonitorAdapter(clock));
   registerProgress(child, options);
   registerSources(child, options.seed ?? 1);

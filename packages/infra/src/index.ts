@@ -23,6 +23,8 @@ export * from './compute/plugins/wasm-backend.plugin';
 export * from './compute/plugins/cpu-backend.plugin';
 export * from './compute/plugins/native-backend.plugin';
 export * from './compute/webgpu/webgpu-backend.plugin';
+export * from './compute/data-parallel/data-parallel-trainer';
+export * from './compute/data-parallel/data-parallel-factory';
 export * from './loader/stage-file-reader';
 export * from './resources/cgroup-limits';
 export * from './resources/resource-decisions';

@@ -8,6 +8,7 @@ import { SeededRandom } from './nn/seeded-random';
 import { clipByGlobalNorm } from './optim/clip-gradients';
 import { createLrSchedule, type LrSchedule } from './optim/lr-schedule';
 import { Optimizer } from './optim/optimizer';
+import { type GradientExchange } from './gradient-exchange';
 import { createObjective, type StageObjective } from './stage-objective';
 import { settle } from './tape/settle';
 import { TapeRecorder } from './tape/tape-recorder';
@@ -36,7 +37,8 @@ export class TfjsTrainer implements Trainer {
   private batches = 0;
   private optimizerSteps = 0;
 
-  constructor(private readonly options: TrainerOptions) {
+  /** `exchange` makes this one data-parallel replica: gradients are summed across replicas before each update. */
+  constructor(private readonly options: TrainerOptions, private readonly exchange?: GradientExchange) {
     const t = options.training;
     this.stage = options.stage;
     this.network = new ShogiNetwork({
@@ -69,7 +71,11 @@ export class TfjsTrainer implements Trainer {
     return uploadPieces(batch, use === 'train' ? this.microSize(batch.size) : batch.size);
   }
 
-  async step(batch: HostBatch | UploadedBatch, clock: ClockPort): Promise<StepResult> {
+  /**
+   * `rowsInBatch`: a data-parallel replica trains on a shard of a larger batch; its loss and gradients are
+   * weighted by the shard's share of those rows, so that the replicas' sum is the whole batch's mean.
+   */
+  async step(batch: HostBatch | UploadedBatch, clock: ClockPort, rowsInBatch = batch.size): Promise<StepResult> {
     const cfg = this.options.training;
     const batchIndex = this.batches++;
     const accumulation = Math.max(1, cfg.gradientAccumulationSteps);
@@ -79,13 +85,13 @@ export class TfjsTrainer implements Trainer {
     try {
       for (const piece of pieces) {
         // Each piece's mean loss is weighted by its share of the batch, and by 1/accumulation as maou does.
-        loss += await this.accumulateGradients(piece, batch.size, accumulation, batchIndex, clock, ph);
+        loss += await this.accumulateGradients(piece, rowsInBatch, accumulation, batchIndex, clock, ph);
       }
     } finally {
       if (isUploadedBatch(batch)) disposeUploadedBatch(batch);
     }
     let t0 = clock.now();
-    if (cfg.detectAnomaly) {
+    if (cfg.detectAnomaly && this.accumulated) {
       const bad = await firstNonFinite(this.accumulated!, this.names);
       if (bad) throw new NonFiniteValueError(batchIndex, `gradient of ${bad}`);
       ph.backward += clock.now() - t0;
@@ -187,8 +193,14 @@ export class TfjsTrainer implements Trainer {
 
   private async applyUpdate(): Promise<void> {
     const cfg = this.options.training;
-    let grads = this.accumulated!;
+    // A replica whose shard was empty still takes part in the exchange, with zero gradients.
+    let grads = this.accumulated ?? this.variables.map((v) => tf.zerosLike(v));
     this.accumulated = null;
+    if (this.exchange) {
+      const own = grads;
+      grads = await this.exchange.allReduce(own, this.network.store.buffers);
+      tf.dispose(own);
+    }
     if (cfg.gradientClip > 0) {
       const clipped = clipByGlobalNorm(grads, cfg.gradientClip);
       tf.dispose(grads);

@@ -1,5 +1,6 @@
-import type { HostBatch, Stage, TrainingConfig } from '@maou/bench-domain';
+import type { HostBatch, PhaseKernels, Stage, TrainingConfig } from '@maou/bench-domain';
 import type { ClockPort } from '../ports/clock.port';
+import type { BackendInfo } from '../ports/compute-backend.port';
 import type { UploadedBatch } from './device-batch';
 
 /** Device-side phases of one training step, each timed after the backend finished it. @public */
@@ -46,6 +47,13 @@ export interface Trainer {
    * or one piece (`'evaluate'`). Without it, callers pass host batches only.
    */
   upload?(batch: HostBatch, use: 'train' | 'evaluate'): UploadedBatch;
+  /** Optional: resolves once the trainer can step (e.g. worker replicas started), so start-up is not timed. */
+  ready?(): Promise<void>;
+  /**
+   * Optional: one `step` profiled kernel by kernel, for trainers whose kernels run outside this thread (where
+   * `tf.profile` here would see none).
+   */
+  profiledStep?(batch: HostBatch, clock: ClockPort, batchIndex: number): Promise<{ result: StepResult; phases: PhaseKernels[] }>;
   currentLearningRate(): number;
   dispose(): void;
 }
@@ -66,6 +74,8 @@ export interface TrainerOptions {
    * bit-for-bit the full-batch step.
    */
   readonly microBatchSize?: number;
+  /** The backend the run activated; a factory may pick an implementation by it (e.g. data-parallel on wasm). */
+  readonly backend?: BackendInfo;
 }
 
 /** Builds trainers; the engine module provides the real one. @public */

@@ -1,4 +1,4 @@
-import { allocateBatch, assembleBatch, batchBuffers, fillBatchRows } from './assemble-batch';
+import { allocateBatch, assembleBatch, batchBuffers, copyBatchRows, fillBatchRows } from './assemble-batch';
 import type { Stage1Columns, Stage3Columns } from './stage-columns';
 
 const stage3 = (rows: number): Stage3Columns => ({
@@ -37,5 +37,17 @@ describe('assembleBatch', () => {
     fillBatchRows(s1(0), [0], b, 0);
     expect(b.targets.stage === 1 && [b.targets.reachableSquares[0], b.targets.reachableSquares[81]]).toEqual([0, 1]);
     expect(() => fillBatchRows(stage3(1), [0], b)).toThrow(/stage 3 rows cannot fill a stage 1 batch/);
+  });
+
+  it('given a batch over reused buffers, when rows are copied out, then the copy holds those rows in buffers of its own', () => {
+    const b = assembleBatch(stage3(6), [0, 1, 2, 3, 4]);
+    const part = copyBatchRows(b, 2, 4);
+    expect(part.size).toBe(2);
+    expect([part.boardIds[0], part.boardIds[81], part.hands[14]]).toEqual([2, 3, 4]);
+    expect(part.boardIds.buffer.byteLength).toBe(2 * 81 * 4);
+    if (part.targets.stage !== 3) throw new Error('stage');
+    expect(Array.from(part.targets.resultValue)).toEqual([0.2, 0.3].map(Math.fround));
+    expect(part.targets.moveLabel[1496 + 3]).toBe(1);
+    batchBuffers(part).forEach((buffer) => expect(batchBuffers(b)).not.toContain(buffer));
   });
 });

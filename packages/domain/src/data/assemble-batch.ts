@@ -68,3 +68,12 @@ export const assembleBatch = (columns: StageColumns, rows: ArrayLike<number>, re
   fillBatchRows(columns, rows, batch);
   return batch;
 };
+
+/** Rows [start, end) of a batch, copied into buffers of their own (so they can be transferred). @public */
+export const copyBatchRows = (batch: HostBatch, start: number, end: number): HostBatch => {
+  const rows = <T extends Int32Array | Float32Array>(a: T, width: number): T => a.slice(start * width, end * width) as T;
+  const t = batch.targets;
+  const targets: BatchTargets = t.stage === 3 ? { stage: 3, moveLabel: rows(t.moveLabel, MOVE_LABELS), resultValue: rows(t.resultValue, 1) }
+    : t.stage === 1 ? { stage: 1, reachableSquares: rows(t.reachableSquares, BOARD_SQUARES) } : { stage: 2, legalMoves: rows(t.legalMoves, MOVE_LABELS) };
+  return { stage: batch.stage, size: end - start, boardIds: rows(batch.boardIds, BOARD_SQUARES), hands: rows(batch.hands, HAND_KINDS), targets };
+};

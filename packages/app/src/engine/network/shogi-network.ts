@@ -5,7 +5,7 @@ import { embeddingLookup } from '../nn/embedding';
 import { ParameterStore } from '../nn/parameter-store';
 import { type SeededRandom } from '../nn/seeded-random';
 import { BottleneckBlock } from './bottleneck-block';
-import { NETWORK_PRESETS, STAGE_STRIDES, STEM } from './network-presets';
+import { NETWORK_PRESETS, type NetworkShape, STAGE_STRIDES, STEM } from './network-presets';
 
 /** Device inputs of one batch: board ids [B,81] int32 and hands [B,14] float32. @public */
 export interface NetworkInputs {
@@ -44,11 +44,12 @@ export class ShogiNetwork {
   private readonly dropout: number;
 
   constructor(private readonly options: NetworkOptions) {
+    const shape = NETWORK_PRESETS[options.preset] as NetworkShape | undefined;
+    if (!shape) throw new Error(`unknown network preset '${options.preset}' (known: ${Object.keys(NETWORK_PRESETS).join(', ')})`);
     const store = new ParameterStore(options.rng);
     this.store = store;
     this.embedding = store.embedding('embedding.weight', STEM.vocabulary, STEM.embedding);
     this.hand = new Dense(store, 'hand_projection', HAND_KINDS, STEM.hand);
-    const shape = NETWORK_PRESETS[options.preset];
     let channels = STEM.embedding + STEM.hand;
     shape.blocks.forEach((count, stageIndex) => {
       for (let i = 0; i < count; i++) {

@@ -3,7 +3,7 @@ import { quantileSorted, type DataLoaderConfig, type HostBatch, type Result } fr
 import type { TrainerFactory } from '../../engine/trainer';
 import { measureLoader } from '../../loader/measure-loader';
 import type { ClockPort } from '../../ports/clock.port';
-import type { ComputeBackendPort } from '../../ports/compute-backend.port';
+import type { BackendInfo, ComputeBackendPort } from '../../ports/compute-backend.port';
 import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
 import type { DataSourceFactoryPort } from '../../ports/data-source-factory.port';
 import type { DataSourcePort } from '../../ports/data-source.port';
@@ -46,7 +46,7 @@ export class BenchmarkDataloaderUseCase {
     const consumption: Record<number, number | null> = {};
     let loaderMode = '';
     for (const batchSize of input.batchSizes) {
-      const model = input.consumptionSteps > 0 ? await this.modelRate(input, source, batchSize) : null;
+      const model = input.consumptionSteps > 0 ? await this.modelRate(input, source, batchSize, backend) : null;
       consumption[batchSize] = model;
       log.info({ batchSize, modelSamplesPerSecond: model }, `model_consumption ${kv({ batch_size: batchSize, samples_per_s: model?.toFixed(1) ?? 'n/a' })}`);
       for (const workers of input.workers) {
@@ -90,7 +90,7 @@ export class BenchmarkDataloaderUseCase {
     }
   }
 
-  private async modelRate(input: BenchmarkDataloaderInput, source: DataSourcePort, batchSize: number): Promise<number> {
+  private async modelRate(input: BenchmarkDataloaderInput, source: DataSourcePort, batchSize: number, backend: BackendInfo): Promise<number> {
     const loader = await during('loader-failed', () => this.loaders.create(source, { ...input.loader, batchSize, workers: 0 }));
     let batch: HostBatch | undefined;
     try {
@@ -102,6 +102,6 @@ export class BenchmarkDataloaderUseCase {
     }
     if (!batch || batch.size < batchSize) throw new StepFailure({ kind: 'too-few-batches', message: `no full batch of ${batchSize} in the training split to time the model with` });
     const b = batch;
-    return during('loader-failed', () => measureConsumption(this.createTrainer, { stage: input.stage, training: input.training, seed: input.loader.seed, steps: input.consumptionSteps, batch: b, clock: this.clock }));
+    return during('loader-failed', () => measureConsumption(this.createTrainer, { backend, stage: input.stage, training: input.training, seed: input.loader.seed, steps: input.consumptionSteps, batch: b, clock: this.clock }));
   }
 }

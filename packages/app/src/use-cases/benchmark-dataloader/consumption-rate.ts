@@ -1,6 +1,7 @@
 import type { HostBatch, Stage, TrainingConfig } from '@maou/bench-domain';
 import type { TrainerFactory } from '../../engine/trainer';
 import type { ClockPort } from '../../ports/clock.port';
+import type { BackendInfo } from '../../ports/compute-backend.port';
 
 /** Warm-up steps before the model's rate is timed (kernel set-up and first allocations). */
 const WARMUP_STEPS = 2;
@@ -11,10 +12,11 @@ const WARMUP_STEPS = 2;
  * @public
  */
 export const measureConsumption = async (
-  createTrainer: TrainerFactory, o: { stage: Stage; training: TrainingConfig; seed: number; steps: number; batch: HostBatch; clock: ClockPort },
+  createTrainer: TrainerFactory, o: { backend?: BackendInfo; stage: Stage; training: TrainingConfig; seed: number; steps: number; batch: HostBatch; clock: ClockPort },
 ): Promise<number> => {
-  const trainer = createTrainer({ stage: o.stage, training: o.training, totalSteps: WARMUP_STEPS + o.steps, seed: o.seed });
+  const trainer = createTrainer({ stage: o.stage, training: o.training, totalSteps: WARMUP_STEPS + o.steps, seed: o.seed, backend: o.backend });
   try {
+    await trainer.ready?.();
     for (let i = 0; i < WARMUP_STEPS; i++) await trainer.step(o.batch, o.clock);
     const t0 = o.clock.now();
     for (let i = 0; i < o.steps; i++) await trainer.step(o.batch, o.clock);

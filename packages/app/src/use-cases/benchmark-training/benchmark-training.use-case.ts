@@ -73,8 +73,9 @@ export class BenchmarkTrainingUseCase {
     }
     const warmup = clampWarmup(config.warmupBatches, planned);
     if (warmup !== config.warmupBatches) log.warn({ requested: config.warmupBatches, used: warmup, planned }, 'warm-up clamped to leave two measured batches');
-    const trainer = this.createTrainer({ stage: config.stage, training: config.training, totalSteps: trainBatches, seed: config.loader.seed });
+    const trainer = this.createTrainer({ stage: config.stage, training: config.training, totalSteps: trainBatches, seed: config.loader.seed, backend });
     try {
+      await during('training-failed', async () => trainer.ready?.());
       const output = await this.measure(config, warnings, { loader, trainer, source, backend, planned, warmup, onBatch });
       return calibrated ? { ...output, report: { ...output.report, data_load_method: { ...output.report.data_load_method, calibration: calibrated } } } : output;
     } finally {

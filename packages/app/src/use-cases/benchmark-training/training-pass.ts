@@ -1,4 +1,3 @@
-import * as tf from '@tensorflow/tfjs-core';
 import { closePhases, type BatchTiming, type HostBatch, type PhaseKernels } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
 import type { Trainer } from '../../engine/trainer';
@@ -39,7 +38,7 @@ export const runTrainingPass = async (input: TrainingPassInput): Promise<{ timin
       const dataWait = clock.now() - prev;
       let step;
       if (profile.has(index)) {
-        const profiled = await profileStep(index, clock, (c) => trainer.step(device ?? host, c));
+        const profiled = trainer.profiledStep ? await trainer.profiledStep(host, clock, index) : await profileStep(index, clock, (c) => trainer.step(device ?? host, c));
         step = profiled.result;
         kernels.push(...profiled.phases);
       } else {
@@ -47,7 +46,7 @@ export const runTrainingPass = async (input: TrainingPassInput): Promise<{ timin
       }
       const end = clock.now();
       const closed = closePhases(end - prev, { dataWait, ...step.phasesMs });
-      const timing: BatchTiming = { index, warmup: index < warmup, samples: host.size, startMs: prev - startMs, ...closed, loss: step.loss, numTensors: tf.memory().numTensors };
+      const timing: BatchTiming = { index, warmup: index < warmup, samples: host.size, startMs: prev - startMs, ...closed, loss: step.loss, numTensors: step.numTensors };
       timings.push(timing);
       input.onBatch?.(timing);
       prev = end;

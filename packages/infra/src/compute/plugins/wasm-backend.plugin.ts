@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import * as tf from '@tensorflow/tfjs-core';
 import { ok } from '@maou/bench-domain';
 import { type BackendPlugin } from '../backend-plugin';
@@ -5,9 +6,22 @@ import { installWasmKernels, type WasmKernelSet } from '../wasm/register-wasm-ke
 
 let installed: WasmKernelSet | null = null;
 
+/** Makes tfjs-wasm with this project's kernels the active backend of this thread; returns its package version. @internal */
+export async function startWasmBackend(kernels: WasmKernelSet): Promise<{ version: string; kernels: WasmKernelSet }> {
+  const wasm = await import('@tensorflow/tfjs-backend-wasm');
+  if (installed === null) {
+    installWasmKernels(kernels);
+    installed = kernels;
+  }
+  await tf.setBackend('wasm');
+  await tf.ready();
+  return { version: wasm.version_wasm, kernels: installed };
+}
+
 /**
- * tfjs wasm (XNNPACK, SIMD) with this project's gradient kernels. Node gets the single-threaded
- * build (tfjs#3830), so `threads` is reported as 1 whatever was asked.
+ * tfjs wasm (XNNPACK, SIMD) with this project's gradient kernels. Node gets the single-threaded wasm build
+ * (tfjs#3830), so more than one thread means data parallelism: `threads` replicas of the network in worker threads,
+ * each training on its shard of every batch (one per core for `auto`).
  * @public
  */
 export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): BackendPlugin {
@@ -15,16 +29,11 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
     name: 'wasm',
     priority: 10,
     async start(config) {
-      const wasm = await import('@tensorflow/tfjs-backend-wasm');
-      if (installed === null) {
-        installWasmKernels(kernels);
-        installed = kernels;
-      }
-      await tf.setBackend('wasm');
-      await tf.ready();
-      const notes = [installed === 'fast' ? 'fast gradient kernels: Conv2DBackpropFilter/Input, BatchMatMul' : 'stock kernels + Conv2DBackpropFilter shim'];
-      if (config.threads !== 'auto' && config.threads > 1) notes.push(`asked for ${config.threads} threads; tfjs-wasm runs 1 thread in Node`);
-      return ok({ name: 'wasm', version: wasm.version_wasm, threads: wasm.getThreadsCount(), device: 'cpu (WebAssembly SIMD)', notes });
+      const started = await startWasmBackend(kernels);
+      const threads = config.threads === 'auto' ? os.availableParallelism() : config.threads;
+      const notes = [started.kernels === 'fast' ? 'fast gradient kernels: Conv2DBackpropFilter/Input, BatchMatMul' : 'stock kernels + Conv2DBackpropFilter shim'];
+      if (threads > 1) notes.push(`data-parallel: ${threads} single-threaded wasm replicas in worker threads, gradients summed every step; batch norm normalises each replica's shard (running statistics averaged)`);
+      return ok({ name: 'wasm', version: started.version, threads, device: 'cpu (WebAssembly SIMD)', notes });
     },
   };
 }

@@ -1,0 +1,109 @@
+import 'reflect-metadata';
+import '@tensorflow/tfjs-backend-wasm';
+import { createTrainer, NonFiniteValueError, type BackendInfo, type TrainerOptions } from '@maou/bench-app';
+import { randomBatch, TRAINING } from '../testing/engine-fixtures';
+import { fastWasmBackend } from '../testing/fast-wasm-backend';
+import { dataParallelOnWasm } from './data-parallel-factory';
+import { DataParallelTrainer } from './data-parallel-trainer';
+
+const clock = { now: () => performance.now(), wallTime: () => new Date() };
+const options: TrainerOptions = { stage: 3, training: { ...TRAINING, lrScheduler: 'warmup_cosine_decay' }, totalSteps: 50, seed: 7 };
+const wasmInfo = (threads: number): BackendInfo => ({ name: 'wasm', version: 'x', threads, device: 'cpu', notes: [] });
+
+describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
+  const wasm = fastWasmBackend();
+  beforeAll(wasm.setUp);
+  afterAll(wasm.tearDown);
+
+  it('given the same seed and batches, then every step matches one trainer running the two shards as micro-batches', async () => {
+    // Two shards with per-shard batch norm are exactly two micro-batches of half the batch: same losses, same update.
+    // Plain SGD without clipping, so that a wrongly scaled gradient sum changes the losses of later steps.
+    const sgd: TrainerOptions = { ...options, training: { ...options.training, optimizer: 'sgd', learningRate: 0.5, gradientClip: 0 } };
+    const single = createTrainer({ ...sgd, microBatchSize: 6 });
+    const parallel = new DataParallelTrainer(sgd, 2);
+    try {
+      await parallel.ready();
+      expect(parallel.parameterCount).toBe(single.parameterCount);
+      expect(parallel.currentLearningRate()).toBeCloseTo(single.currentLearningRate(), 12);
+      const losses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const batch = randomBatch(3, 12, 100 + (i % 2));
+        const [a, b] = [await single.step(batch, clock), await parallel.step(batch, clock)];
+        losses.push(a.loss);
+        expect(b.loss).toBeCloseTo(a.loss, 4);
+        expect(parallel.currentLearningRate()).toBeCloseTo(single.currentLearningRate(), 12);
+        expect(Object.values(b.phasesMs).every((ms) => ms >= 0)).toBe(true);
+      }
+      expect(losses[2]).toBeLessThan(losses[0]! - 0.01);
+      const evalBatch = randomBatch(3, 9, 1);
+      const e = await parallel.evaluate(evalBatch, clock);
+      expect(Number.isFinite(e.loss)).toBe(true);
+      expect(Object.keys(e.metrics).sort()).toEqual(Object.keys((await single.evaluate(evalBatch, clock)).metrics).sort());
+    } finally {
+      single.dispose();
+      parallel.dispose();
+    }
+  }, 120_000);
+
+  it('given a batch with fewer rows than replicas, then the empty replica still joins the update and evaluation', async () => {
+    const parallel = new DataParallelTrainer(options, 2);
+    try {
+      const r = await parallel.step(randomBatch(3, 1, 3), clock);
+      expect(Number.isFinite(r.loss)).toBe(true);
+      const e = await parallel.evaluate(randomBatch(3, 1, 4), clock);
+      expect(Number.isFinite(e.loss)).toBe(true);
+    } finally {
+      parallel.dispose();
+    }
+  }, 120_000);
+
+  it('given a profiled step, then it returns the kernels of replica 0 by phase', async () => {
+    const parallel = new DataParallelTrainer(options, 2);
+    try {
+      const { result, phases } = await parallel.profiledStep(randomBatch(3, 4, 5), clock, 3);
+      expect(Number.isFinite(result.loss)).toBe(true);
+      expect(new Set(phases.map((p) => p.phase))).toEqual(new Set(['hostToDevice', 'forward', 'loss', 'backward', 'optimizer']));
+      expect(phases.every((p) => p.batch === 3)).toBe(true);
+      expect(phases.flatMap((p) => p.kernels.map((k) => k.name))).toContain('Conv2D');
+    } finally {
+      parallel.dispose();
+    }
+  }, 120_000);
+
+  it('given --detect-anomaly and a NaN input, then the step fails with the batch and tensor, and so does every later call', async () => {
+    const parallel = new DataParallelTrainer({ ...options, training: { ...options.training, detectAnomaly: true } }, 2);
+    try {
+      const bad = randomBatch(3, 4, 6);
+      bad.hands.fill(Number.NaN);
+      const failed = parallel.step(bad, clock);
+      await expect(failed).rejects.toBeInstanceOf(NonFiniteValueError);
+      await expect(failed).rejects.toThrow(/non-finite value in loss at batch 0/);
+      await expect(parallel.step(randomBatch(3, 4, 7), clock)).rejects.toThrow(/non-finite value in loss/);
+    } finally {
+      parallel.dispose();
+    }
+  }, 120_000);
+
+  it('given an option the replicas cannot build, then ready() rejects with the replica and its message', async () => {
+    const parallel = new DataParallelTrainer({ ...options, training: { ...options.training, preset: 'huge' as never } }, 2);
+    try {
+      await expect(parallel.ready()).rejects.toThrow(/data-parallel replica \d: unknown network preset 'huge'/);
+    } finally {
+      parallel.dispose();
+    }
+  }, 120_000);
+
+  it('given the activated backend, then the factory goes data-parallel only for wasm with more than one thread', () => {
+    const made: string[] = [];
+    const factory = dataParallelOnWasm((o) => {
+      made.push(o.backend?.name ?? 'none');
+      return createTrainer(o);
+    });
+    for (const backend of [wasmInfo(1), { ...wasmInfo(4), name: 'cpu' }, undefined]) factory({ ...options, backend }).dispose();
+    expect(made).toEqual(['wasm', 'cpu', 'none']);
+    const parallel = factory({ ...options, backend: wasmInfo(3) });
+    expect(parallel).toBeInstanceOf(DataParallelTrainer);
+    expect((parallel as DataParallelTrainer).replicas).toBe(3);
+    parallel.dispose();
+  });
+});

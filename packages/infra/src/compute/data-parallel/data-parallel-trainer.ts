@@ -1,0 +1,109 @@
+import type { ClockPort, EvalResult, StepResult, Trainer, TrainerOptions, UploadedBatch } from '@maou/bench-app';
+import { copyBatchRows, type HostBatch, type PhaseKernels, type Stage } from '@maou/bench-domain';
+import type { WasmKernelSet } from '../wasm/register-wasm-kernels';
+import { ReplicaPool } from './replica-pool';
+import type { FromReplica } from './replica-protocol';
+
+type Stepped = Extract<FromReplica, { type: 'stepped' }>;
+type Evaluated = Extract<FromReplica, { type: 'evaluated' }>;
+
+/** Near-equal contiguous shards [start, end) of `rows`, one per replica (empty ones when rows < replicas). */
+const shardBounds = (rows: number, replicas: number): [number, number][] =>
+  Array.from({ length: replicas }, (_, k) => [Math.floor((k * rows) / replicas), Math.floor(((k + 1) * rows) / replicas)]);
+
+// Phases are the slowest replica's: the step waited for it. The optimiser phase is left out of the comparison, since
+// it holds the wait at the gradient barrier, which is longest for the fastest replica.
+const slowest = <T extends { phasesMs: object }>(results: readonly T[]): T =>
+  results.reduce((a, b) => (work(b.phasesMs) > work(a.phasesMs) ? b : a));
+const work = (phases: object): number => Object.entries(phases).reduce((n: number, [k, v]) => (k === 'optimizer' ? n : n + Number(v)), 0);
+
+/**
+ * Data-parallel training on the wasm backend: one single-threaded tfjs-wasm replica per worker thread, each
+ * training on a contiguous shard of every batch; gradients are summed across replicas before every update, so the
+ * update is the whole batch's (see `GradientExchange` for batch norm). Steps the same way a `TfjsTrainer` does,
+ * so the use cases do not know the difference.
+ * @public
+ */
+export class DataParallelTrainer implements Trainer {
+  readonly stage: Stage;
+  private readonly pool: ReplicaPool;
+  private sizes: { parameterCount: number; multiplyAddsPerSample: number } | null = null;
+  private learningRate = Number.NaN;
+
+  constructor(options: TrainerOptions, replicas: number, kernels: WasmKernelSet = 'fast') {
+    if (!Number.isInteger(replicas) || replicas < 1) throw new Error(`data-parallel replicas must be a positive integer, got ${replicas}`);
+    this.stage = options.stage;
+    this.pool = new ReplicaPool({ options: { ...options, backend: undefined }, replicas, kernels });
+  }
+
+  get replicas(): number {
+    return this.pool.size;
+  }
+
+  get parameterCount(): number {
+    return this.started().parameterCount;
+  }
+
+  get multiplyAddsPerSample(): number {
+    return this.started().multiplyAddsPerSample;
+  }
+
+  async ready(): Promise<void> {
+    const r = await this.pool.started;
+    this.sizes = { parameterCount: r.parameterCount, multiplyAddsPerSample: r.multiplyAddsPerSample };
+    this.learningRate = r.learningRate;
+  }
+
+  async step(batch: HostBatch | UploadedBatch, _clock: ClockPort): Promise<StepResult> {
+    return (await this.profiledOrPlain(batch, null)).result;
+  }
+
+  async profiledStep(batch: HostBatch, _clock: ClockPort, batchIndex: number): Promise<{ result: StepResult; phases: PhaseKernels[] }> {
+    const { result, phases } = await this.profiledOrPlain(batch, batchIndex);
+    return { result, phases: phases ?? [] };
+  }
+
+  async evaluate(batch: HostBatch | UploadedBatch, _clock: ClockPort): Promise<EvalResult> {
+    const host = hostOnly(batch);
+    await this.ready();
+    const bounds = shardBounds(host.size, this.replicas);
+    const answers = (await this.pool.request((k, id) => ({ type: 'evaluate', id, shard: copyBatchRows(host, ...bounds[k]!) }))) as Evaluated[];
+    // Each replica's loss and metrics are means over its shard: weight them by the shard's rows.
+    const parts = answers.map((a, k) => ({ r: a.result, w: (bounds[k]![1] - bounds[k]![0]) / host.size })).filter((p) => p.w > 0);
+    const metrics: Record<string, number> = {};
+    for (const { r, w } of parts) for (const [name, v] of Object.entries(r.metrics)) metrics[name] = (metrics[name] ?? 0) + v * w;
+    return { loss: parts.reduce((n, p) => n + p.r.loss * p.w, 0), metrics, phasesMs: slowest(parts.map((p) => p.r)).phasesMs };
+  }
+
+  currentLearningRate(): number {
+    return this.learningRate;
+  }
+
+  dispose(): void {
+    this.pool.close();
+  }
+
+  private started(): { parameterCount: number; multiplyAddsPerSample: number } {
+    if (!this.sizes) throw new Error('data-parallel trainer: await ready() before reading its sizes');
+    return this.sizes;
+  }
+
+  private async profiledOrPlain(batch: HostBatch | UploadedBatch, profileBatch: number | null): Promise<{ result: StepResult; phases: PhaseKernels[] | null }> {
+    const host = hostOnly(batch);
+    await this.ready();
+    const bounds = shardBounds(host.size, this.replicas);
+    const answers = (await this.pool.request((k, id) => ({
+      type: 'step', id, shard: copyBatchRows(host, ...bounds[k]!), rowsInBatch: host.size, profileBatch: k === 0 ? profileBatch : null,
+    }))) as Stepped[];
+    this.learningRate = answers[0]!.learningRate;
+    const results = answers.map((a) => a.result);
+    // Each replica's loss is its shard's mean weighted by the shard's share of the batch, so they add up.
+    const result: StepResult = { loss: results.reduce((n, r) => n + r.loss, 0), phasesMs: slowest(results).phasesMs, numTensors: Math.max(...results.map((r) => r.numTensors)) };
+    return { result, phases: answers[0]!.phases };
+  }
+}
+
+function hostOnly(batch: HostBatch | UploadedBatch): HostBatch {
+  if ('pieces' in batch) throw new Error('data-parallel trainer takes host batches only (it has no upload)');
+  return batch;
+}

@@ -1,0 +1,34 @@
+import type { EvalResult, StepResult, TrainerOptions } from '@maou/bench-app';
+import type { HostBatch, PhaseKernels } from '@maou/bench-domain';
+import type { WasmKernelSet } from '../wasm/register-wasm-kernels';
+
+/** What a replica worker starts with. @internal */
+export interface ReplicaInit {
+  readonly options: TrainerOptions;
+  readonly replica: number;
+  readonly replicas: number;
+  readonly kernels: WasmKernelSet;
+}
+
+/** Main thread → replica. Requests carry an id that the answer repeats. @internal */
+export type ToReplica =
+  | { readonly type: 'exchange'; readonly buffer: SharedArrayBuffer }
+  | { readonly type: 'step'; readonly id: number; readonly shard: HostBatch; readonly rowsInBatch: number; readonly profileBatch: number | null }
+  | { readonly type: 'evaluate'; readonly id: number; readonly shard: HostBatch }
+  | { readonly type: 'reduce-go' };
+
+/** A replica's failure, enough to rebuild the error on the main thread. @internal */
+export interface ReplicaFailure {
+  readonly name: string;
+  readonly message: string;
+  readonly batchIndex?: number;
+  readonly tensorName?: string;
+}
+
+/** Replica → main thread. @internal */
+export type FromReplica =
+  | { readonly type: 'ready'; readonly parameterCount: number; readonly multiplyAddsPerSample: number; readonly exchangeFloats: number; readonly learningRate: number }
+  | { readonly type: 'reduce-ready' }
+  | { readonly type: 'stepped'; readonly id: number; readonly result: StepResult; readonly learningRate: number; readonly phases: PhaseKernels[] | null }
+  | { readonly type: 'evaluated'; readonly id: number; readonly result: EvalResult }
+  | { readonly type: 'failed'; readonly id: number | null; readonly failure: ReplicaFailure };

@@ -1,0 +1,62 @@
+import 'reflect-metadata';
+import { parentPort, workerData } from 'node:worker_threads';
+import { NonFiniteValueError, profileStep, TfjsTrainer, type ClockPort } from '@maou/bench-app';
+import { startWasmBackend } from '../plugins/wasm-backend.plugin';
+import type { FromReplica, ReplicaFailure, ReplicaInit, ToReplica } from './replica-protocol';
+import { SharedBufferExchange } from './shared-buffer-exchange';
+
+// One data-parallel replica: a single-threaded tfjs-wasm backend and its own copy of the network.
+const init = workerData as ReplicaInit;
+const port = parentPort!;
+const clock: ClockPort = { now: () => performance.now(), wallTime: () => new Date() };
+const send = (m: FromReplica): void => port.postMessage(m);
+let release: (() => void) | null = null;
+let trainer: TfjsTrainer | null = null;
+
+const barrier = (): Promise<void> => new Promise((resolve) => {
+  release = resolve;
+  send({ type: 'reduce-ready' });
+});
+const exchange = new SharedBufferExchange(init.replicas, init.replica, barrier);
+
+const failure = (e: unknown): ReplicaFailure => e instanceof NonFiniteValueError
+  ? { name: e.name, message: e.message, batchIndex: e.batchIndex, tensorName: e.tensorName }
+  : { name: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) };
+
+async function handle(m: ToReplica): Promise<void> {
+  if (m.type === 'reduce-go') {
+    release?.();
+    return;
+  }
+  if (m.type === 'exchange') {
+    exchange.attach(m.buffer);
+    return;
+  }
+  const t = trainer!;
+  try {
+    if (m.type === 'step') {
+      const run = (c: ClockPort) => t.step(m.shard, c, m.rowsInBatch);
+      const profiled = m.profileBatch === null ? null : await profileStep(m.profileBatch, clock, run);
+      const result = profiled ? profiled.result : await run(clock);
+      send({ type: 'stepped', id: m.id, result, learningRate: t.currentLearningRate(), phases: profiled?.phases ?? null });
+    } else if (m.shard.size === 0) {
+      send({ type: 'evaluated', id: m.id, result: { loss: 0, metrics: {}, phasesMs: { hostToDevice: 0, forward: 0, loss: 0 } } });
+    } else {
+      send({ type: 'evaluated', id: m.id, result: await t.evaluate(m.shard, clock) });
+    }
+  } catch (e) {
+    send({ type: 'failed', id: m.id, failure: failure(e) });
+  }
+}
+
+async function start(): Promise<void> {
+  await startWasmBackend(init.kernels);
+  const t = new TfjsTrainer(init.options, exchange);
+  trainer = t;
+  const { parameters, buffers } = t.network.store;
+  const exchangeFloats = [...parameters.map((p) => p.variable), ...buffers].reduce((n, v) => n + v.size, 0);
+  send({ type: 'ready', parameterCount: t.parameterCount, multiplyAddsPerSample: t.multiplyAddsPerSample, exchangeFloats, learningRate: t.currentLearningRate() });
+}
+
+port.on('message', (m: ToReplica) => void handle(m));
+start().catch((e: unknown) => send({ type: 'failed', id: null, failure: failure(e) }));

@@ -1,0 +1,49 @@
+import * as tf from '@tensorflow/tfjs-core';
+import type { GradientExchange } from '@maou/bench-app';
+
+/**
+ * All-reduce over one SharedArrayBuffer holding a slot per replica (gradients, then batch-norm buffers). A replica
+ * writes its slot, waits at the barrier until every slot is written, then sums all slots itself, in replica order,
+ * so every replica computes the same floats. Slots are rewritten only at the next step, which the main thread starts
+ * after every replica has finished reading.
+ * @internal
+ */
+export class SharedBufferExchange implements GradientExchange {
+  private slots = new Float32Array(0);
+  private stride = 0;
+
+  constructor(readonly replicas: number, private readonly replica: number, private readonly barrier: () => Promise<void>) {}
+
+  /** The shared slots, `replicas` × (gradient + buffer floats), handed out by the main thread. */
+  attach(buffer: SharedArrayBuffer): void {
+    this.slots = new Float32Array(buffer);
+    this.stride = this.slots.length / this.replicas;
+  }
+
+  async allReduce(grads: readonly tf.Tensor[], buffers: readonly tf.Variable[]): Promise<tf.Tensor[]> {
+    if (this.stride === 0) throw new Error('gradient exchange used before its shared buffer was attached');
+    const mine = this.slots.subarray(this.replica * this.stride, (this.replica + 1) * this.stride);
+    let at = 0;
+    for (const t of [...grads, ...buffers]) {
+      const values = (await t.data()) as Float32Array;
+      mine.set(values, at);
+      at += values.length;
+    }
+    await this.barrier();
+    at = 0;
+    // Summed on the backend (tfjs-wasm's add is SIMD), always in replica order.
+    const sumNext = (shape: number[], n: number): tf.Tensor => {
+      const base = at;
+      at += n;
+      return tf.tidy(() => tf.addN(Array.from({ length: this.replicas }, (_, r) => tf.tensor(this.slots.subarray(r * this.stride + base, r * this.stride + base + n), shape, 'float32'))));
+    };
+    const summed = grads.map((g) => sumNext(g.shape, g.size));
+    for (const b of buffers) {
+      const total = sumNext(b.shape, b.size);
+      const mean = tf.div(total, this.replicas);
+      b.assign(mean);
+      tf.dispose([total, mean]);
+    }
+    return summed;
+  }
+}
