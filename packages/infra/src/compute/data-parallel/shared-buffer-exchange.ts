@@ -1,6 +1,11 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { GradientExchange } from '@maou/bench-app';
 
+/** tfjs-backend-wasm's view of a tensor's bytes on its heap. */
+interface HeapView {
+  typedArrayFromHeap(t: tf.TensorInfo): Float32Array;
+}
+
 /**
  * All-reduce over one SharedArrayBuffer holding a slot per replica (gradients, then batch-norm buffers). A replica
  * writes its slot, waits at the barrier until every slot is written, then sums all slots itself, in replica order,
@@ -24,8 +29,10 @@ export class SharedBufferExchange implements GradientExchange {
     if (this.stride === 0) throw new Error('gradient exchange used before its shared buffer was attached');
     const mine = this.slots.subarray(this.replica * this.stride, (this.replica + 1) * this.stride);
     let at = 0;
+    const heap = tf.backend() as Partial<HeapView>;
     for (const t of [...grads, ...buffers]) {
-      const values = (await t.data()) as Float32Array;
+      // On wasm, copy straight from the heap: `data()` would allocate a fresh array per tensor (megabytes per step).
+      const values = heap.typedArrayFromHeap ? heap.typedArrayFromHeap(t) : ((await t.data()) as Float32Array);
       mine.set(values, at);
       at += values.length;
     }
