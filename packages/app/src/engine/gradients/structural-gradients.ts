@@ -3,11 +3,14 @@ import * as tf from '@tensorflow/tfjs-core';
 type Grad = tf.GradConfig;
 type Attrs = Record<string, unknown>;
 
-function matMulGrad(dy: tf.Tensor, a: tf.Tensor, b: tf.Tensor, ta: boolean, tb: boolean): [tf.Tensor, tf.Tensor] {
-  if (!ta && !tb) return [tf.matMul(dy, b, false, true), tf.matMul(a, dy, true, false)];
-  if (!ta && tb) return [tf.matMul(dy, b, false, false), tf.matMul(dy, a, true, false)];
-  if (ta && !tb) return [tf.matMul(b, dy, false, true), tf.matMul(a, dy, false, false)];
-  return [tf.matMul(b, dy, true, true), tf.matMul(dy, a, true, true)];
+type Lazy = () => tf.Tensor;
+
+/** The two products of a matmul's gradient, each computed only when its input's gradient is asked for. */
+function matMulGrad(dy: tf.Tensor, a: tf.Tensor, b: tf.Tensor, ta: boolean, tb: boolean): [Lazy, Lazy] {
+  if (!ta && !tb) return [() => tf.matMul(dy, b, false, true), () => tf.matMul(a, dy, true, false)];
+  if (!ta && tb) return [() => tf.matMul(dy, b, false, false), () => tf.matMul(dy, a, true, false)];
+  if (ta && !tb) return [() => tf.matMul(b, dy, false, true), () => tf.matMul(a, dy, false, false)];
+  return [() => tf.matMul(b, dy, true, true), () => tf.matMul(dy, a, true, true)];
 }
 
 /** Sum of dy over the repeats of a tiled x (covers broadcastTo). */
@@ -26,8 +29,8 @@ export const STRUCTURAL_GRADIENTS: readonly Grad[] = [
     inputsToSave: ['a', 'b'],
     gradFunc: (dy, s, attrs) => {
       const { transposeA, transposeB } = attrs as Attrs as { transposeA: boolean; transposeB: boolean };
-      const g = () => matMulGrad(dy as tf.Tensor, s[0], s[1], transposeA, transposeB);
-      return { a: () => g()[0], b: () => g()[1] };
+      const [a, b] = matMulGrad(dy as tf.Tensor, s[0], s[1], transposeA, transposeB);
+      return { a, b };
     },
   },
   {
@@ -48,7 +51,9 @@ export const STRUCTURAL_GRADIENTS: readonly Grad[] = [
     saveAllInputs: true,
     gradFunc: (dy, s, attrs) => {
       const axis = (attrs as Attrs as { axis: number }).axis;
-      const parts = () => tf.split(dy as tf.Tensor, s.map((t) => t.shape[axis]), axis);
+      // One split serves every input (the tape asks for the inputs one by one).
+      let split: tf.Tensor[] | null = null;
+      const parts = () => (split ??= tf.split(dy as tf.Tensor, s.map((t) => t.shape[axis]), axis));
       return Object.fromEntries(s.map((_, i) => [String(i), () => parts()[i]]));
     },
   },
