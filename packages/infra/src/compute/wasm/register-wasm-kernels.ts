@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { conv2dBackpropFilter, conv2dBackpropInput } from './conv-gradient-kernels';
 import { type KernelScratch, withScratch } from './kernel-scratch';
 import { gatherRows, unsortedSegmentSum } from './row-kernels';
+import { simdConv2d, simdConv2dBackpropFilter, simdConv2dBackpropInput } from './simd/simd-conv-kernels';
 
 const BACKEND = 'wasm';
 const USED = ['GatherV2', 'BatchMatMul', 'Transpose', 'PadV2', 'Slice', 'StridedSlice', 'Concat', 'Conv2D', 'DepthwiseConv2dNative', 'Reverse', 'Conv2DBackpropInput'];
@@ -16,9 +17,11 @@ type KernelArgs = Parameters<tf.KernelFunc>[0];
  * restores the stock registrations. `shim-only` adds just the two kernels stock tfjs-wasm lacks and any
  * training of this network needs: Conv2DBackpropFilter (a plain im2col + transposed matmul; tfjs#8474)
  * and UnsortedSegmentSum (the embedding gather's gradient);
- * `fast` also replaces Conv2DBackpropInput (a scalar loop on wasm) and transposed BatchMatMul (about
- * 10× slower than untransposed), builds the filter gradient on the untransposed matmul, and gathers
- * embedding rows on the heap.
+ * `fast` runs Conv2D and both convolution gradients on this project's WebAssembly SIMD kernels
+ * (simd/conv-kernels.c; 2-3× XNNPACK plus the composed gradients on this network's shapes) where they cover
+ * the shape, else builds the input gradient as an XNNPACK convolution (stock is a scalar loop) and the
+ * filter gradient on the untransposed matmul; it also replaces transposed BatchMatMul (about 10× slower
+ * than untransposed) and gathers embedding rows on the heap.
  * @public
  */
 export function installWasmKernels(set: WasmKernelSet): () => void {
@@ -29,11 +32,12 @@ export function installWasmKernels(set: WasmKernelSet): () => void {
   }
   const fast = set === 'fast';
   const overrides: Array<[string, tf.KernelFunc]> = [
-    ['Conv2DBackpropFilter', (a: KernelArgs) => withScratch(a, stock, (s) => conv2dBackpropFilter(s, a.inputs.x!, a.inputs.dy!, a.attrs ?? {}, fast))],
+    ['Conv2DBackpropFilter', (a: KernelArgs) => (fast && simdConv2dBackpropFilter(a)) || withScratch(a, stock, (s) => conv2dBackpropFilter(s, a.inputs.x!, a.inputs.dy!, a.attrs ?? {}, fast))],
     ['UnsortedSegmentSum', (a: KernelArgs) => unsortedSegmentSum(heap(a), a.inputs.x!, a.inputs.segmentIds!, a.attrs ?? {})],
   ];
   if (fast) {
-    overrides.push(['Conv2DBackpropInput', (a: KernelArgs) => withScratch(a, stock, (s) => conv2dBackpropInput(s, a.inputs.dy!, a.inputs.filter!, a.attrs ?? {}) ?? stockCall(s, 'Conv2DBackpropInput', a))]);
+    overrides.push(['Conv2D', (a: KernelArgs) => simdConv2d(a) ?? (stock.get('Conv2D')!(a) as tf.TensorInfo)]);
+    overrides.push(['Conv2DBackpropInput', (a: KernelArgs) => simdConv2dBackpropInput(a) ?? withScratch(a, stock, (s) => conv2dBackpropInput(s, a.inputs.dy!, a.inputs.filter!, a.attrs ?? {}) ?? stockCall(s, 'Conv2DBackpropInput', a))]);
     overrides.push(['BatchMatMul', (a: KernelArgs) => withScratch(a, stock, (s) => batchMatMul(s, a))]);
     overrides.push(['GatherV2', (a: KernelArgs) => withScratch(a, stock, (s) => gatherRows(heap(a), a.inputs.x!, a.inputs.indices!, a.attrs ?? {}) ?? stockCall(s, 'GatherV2', a))]);
   }

@@ -1,0 +1,43 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { type ConvPass, simdConvModuleFor, simdConvSupports, type WasmBackendHeap } from './simd-conv-module';
+
+type Info = tf.TensorInfo;
+type KernelArgs = Parameters<tf.KernelFunc>[0];
+type Shape4 = [number, number, number, number];
+
+/** The convolution's geometry if the SIMD kernels cover it (and the tensors agree with it), else null. */
+function coveredInfo(pass: ConvPass, xShape: number[], filterShape: number[], dyShape: number[] | null, tensors: Info[], attrs: tf.NamedAttrMap): tf.backend_util.Conv2DInfo | null {
+  const { strides, pad, dilations, dimRoundingMode, dataFormat } = attrs as unknown as {
+    strides: number | [number, number]; pad: 'same' | 'valid' | number; dilations?: number | [number, number]; dimRoundingMode?: 'floor' | 'round' | 'ceil'; dataFormat?: 'NHWC' | 'NCHW';
+  };
+  if ((dataFormat ?? 'NHWC') !== 'NHWC' || xShape.length !== 4 || filterShape.length !== 4 || filterShape[2] !== xShape[3]) return null;
+  if (tensors.some((t) => t.dtype !== 'float32')) return null;
+  const c = tf.backend_util.computeConv2DInfo(xShape as Shape4, filterShape as Shape4, strides, dilations ?? 1, pad, dimRoundingMode);
+  if (dyShape && dyShape.join() !== [c.batchSize, c.outHeight, c.outWidth, c.outChannels].join()) return null;
+  return simdConvSupports(pass, c) ? c : null;
+}
+
+const heapOf = (a: KernelArgs) => a.backend as unknown as WasmBackendHeap;
+
+/** Conv2D on the SIMD kernels, or null where they do not cover it. @public */
+export function simdConv2d(a: KernelArgs): Info | null {
+  const { x, filter } = a.inputs as { x: Info; filter: Info };
+  const c = coveredInfo('forward', x.shape, filter.shape, null, [x, filter], a.attrs ?? {});
+  return c && simdConvModuleFor(heapOf(a)).conv2d(x, filter, c);
+}
+
+/** Conv2DBackpropInput on the SIMD kernels, or null where they do not cover it. @public */
+export function simdConv2dBackpropInput(a: KernelArgs): Info | null {
+  const { dy, filter } = a.inputs as { dy: Info; filter: Info };
+  const inputShape = (a.attrs ?? {}).inputShape as number[];
+  const c = coveredInfo('input-gradient', inputShape, filter.shape, dy.shape, [dy, filter], a.attrs ?? {});
+  return c && simdConvModuleFor(heapOf(a)).conv2dBackpropInput(dy, filter, c);
+}
+
+/** Conv2DBackpropFilter on the SIMD kernels, or null where they do not cover it. @public */
+export function simdConv2dBackpropFilter(a: KernelArgs): Info | null {
+  const { x, dy } = a.inputs as { x: Info; dy: Info };
+  const filterShape = (a.attrs ?? {}).filterShape as number[];
+  const c = coveredInfo('filter-gradient', x.shape, filterShape, dy.shape, [x, dy], a.attrs ?? {});
+  return c && simdConvModuleFor(heapOf(a)).conv2dBackpropFilter(x, dy, c);
+}
