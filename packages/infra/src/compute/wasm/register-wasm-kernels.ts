@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { conv2dBackpropFilter, conv2dBackpropInput } from './conv-gradient-kernels';
 import { type KernelScratch, withScratch } from './kernel-scratch';
 import { gatherRows, unsortedSegmentSum } from './row-kernels';
-import { simdConv2d, simdConv2dBackpropFilter, simdConv2dBackpropInput } from './simd/simd-conv-kernels';
+import { simdBatchMatMul, simdConv2d, simdConv2dBackpropFilter, simdConv2dBackpropInput } from './simd/simd-conv-kernels';
 
 const BACKEND = 'wasm';
 const USED = ['GatherV2', 'BatchMatMul', 'Transpose', 'PadV2', 'Slice', 'StridedSlice', 'Concat', 'Conv2D', 'DepthwiseConv2dNative', 'Reverse', 'Conv2DBackpropInput'];
@@ -21,7 +21,7 @@ type KernelArgs = Parameters<tf.KernelFunc>[0];
  * (simd/conv-kernels.c; 2-3× XNNPACK plus the composed gradients on this network's shapes) where they cover
  * the shape, else builds the input gradient as an XNNPACK convolution (stock is a scalar loop) and the
  * filter gradient on the untransposed matmul; it also replaces transposed BatchMatMul (about 10× slower
- * than untransposed) and gathers embedding rows on the heap.
+ * than untransposed; large 2-D products run on the SIMD kernels) and gathers embedding rows on the heap.
  * @public
  */
 export function installWasmKernels(set: WasmKernelSet): () => void {
@@ -38,7 +38,7 @@ export function installWasmKernels(set: WasmKernelSet): () => void {
   if (fast) {
     overrides.push(['Conv2D', (a: KernelArgs) => simdConv2d(a) ?? (stock.get('Conv2D')!(a) as tf.TensorInfo)]);
     overrides.push(['Conv2DBackpropInput', (a: KernelArgs) => simdConv2dBackpropInput(a) ?? withScratch(a, stock, (s) => conv2dBackpropInput(s, a.inputs.dy!, a.inputs.filter!, a.attrs ?? {}) ?? stockCall(s, 'Conv2DBackpropInput', a))]);
-    overrides.push(['BatchMatMul', (a: KernelArgs) => withScratch(a, stock, (s) => batchMatMul(s, a))]);
+    overrides.push(['BatchMatMul', (a: KernelArgs) => simdBatchMatMul(a) ?? withScratch(a, stock, (s) => batchMatMul(s, a))]);
     overrides.push(['GatherV2', (a: KernelArgs) => withScratch(a, stock, (s) => gatherRows(heap(a), a.inputs.x!, a.inputs.indices!, a.attrs ?? {}) ?? stockCall(s, 'GatherV2', a))]);
   }
   const previous = overrides.map(([name]) => tf.getKernel(name, BACKEND));

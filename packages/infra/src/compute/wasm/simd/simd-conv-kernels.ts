@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { type ConvPass, simdConvModuleFor, simdConvSupports, type WasmBackendHeap } from './simd-conv-module';
+import { type ConvPass, simdConvModuleFor, simdConvSupports, simdMatMulSupports, type WasmBackendHeap } from './simd-conv-module';
 
 type Info = tf.TensorInfo;
 type KernelArgs = Parameters<tf.KernelFunc>[0];
@@ -40,4 +40,20 @@ export function simdConv2dBackpropFilter(a: KernelArgs): Info | null {
   const filterShape = (a.attrs ?? {}).filterShape as number[];
   const c = coveredInfo('filter-gradient', x.shape, filterShape, dy.shape, [x, dy], a.attrs ?? {});
   return c && simdConvModuleFor(heapOf(a)).conv2dBackpropFilter(x, dy, c);
+}
+
+/** BatchMatMul of one pair of float32 matrices (rank 2, or rank 3 with batch 1) on the SIMD kernels, or null. @public */
+export function simdBatchMatMul(args: KernelArgs): Info | null {
+  const { a, b } = args.inputs as { a: Info; b: Info };
+  const { transposeA = false, transposeB = false } = (args.attrs ?? {}) as { transposeA?: boolean; transposeB?: boolean };
+  const rank = a.shape.length;
+  if (rank !== b.shape.length || (rank !== 2 && rank !== 3) || (rank === 3 && (a.shape[0] !== 1 || b.shape[0] !== 1))) return null;
+  if (a.dtype !== 'float32' || b.dtype !== 'float32') return null;
+  const [ar, ac] = a.shape.slice(-2);
+  const [br, bc] = b.shape.slice(-2);
+  const [m, k] = transposeA ? [ac, ar] : [ar, ac];
+  const [k2, n] = transposeB ? [bc, br] : [br, bc];
+  if (k !== k2 || !simdMatMulSupports(m, k, n, transposeA, transposeB)) return null;
+  const outShape = rank === 3 ? [1, m, n] : [m, n];
+  return simdConvModuleFor(heapOf(args)).matMul(a, b, outShape, m, k, n, transposeA, transposeB);
 }

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-backend-wasm';
 import { fastWasmBackend } from '../../testing/fast-wasm-backend';
-import { simdConv2d, simdConv2dBackpropFilter, simdConv2dBackpropInput } from './simd-conv-kernels';
+import { simdBatchMatMul, simdConv2d, simdConv2dBackpropFilter, simdConv2dBackpropInput } from './simd-conv-kernels';
 
 // The SIMD convolution kernels against the cpu backend on random inputs, for every geometry of the network
 // (1×1 and 3×3, stride 1 and 2, boards 9→5→3→2, 'same' and 'valid') and for channel counts they do not
@@ -108,6 +108,35 @@ describe('SIMD convolution kernels (wasm)', () => {
       const ref = await onBackend('cpu', p, shape);
       await tf.setBackend('wasm');
       expect(relErr(ref, direct(p, shape)!)).toBeLessThan(1e-5);
+    }
+  });
+
+  // [M,K]·[K,N] with ≥ 2^20 multiply-adds (smaller products stay on XNNPACK); M = 66 leaves a short last tile.
+  it.each([
+    [66, 128, 136, false, false, true],
+    [66, 128, 136, false, true, true],
+    [68, 128, 136, true, false, true],
+    [66, 128, 136, true, false, false], // transposed A needs M % 4 == 0
+    [64, 128, 132, false, false, false], // N % 8 != 0
+  ])('BatchMatMul M=%i K=%i N=%i transposeA=%s transposeB=%s (covered: %s) matches cpu', async (m, k, n, ta, tb, covered) => {
+    const a = rand(ta ? [1, k, m] : [1, m, k], 11);
+    const b = rand(tb ? [1, n, k] : [1, k, n], 12);
+    const [av, bv] = [a.dataSync(), b.dataSync()];
+    tf.dispose([a, b]);
+    const run = () => tf.tidy(() => tf.matMul(tf.tensor3d(av, a.shape as [number, number, number]), tf.tensor3d(bv, b.shape as [number, number, number]), ta, tb).dataSync() as Float32Array);
+    await tf.setBackend('cpu');
+    const ref = run();
+    await tf.setBackend('wasm');
+    expect(relErr(ref, run())).toBeLessThan(1e-5);
+    const [a2, b2] = [tf.tensor3d(av, a.shape as [number, number, number]), tf.tensor3d(bv, b.shape as [number, number, number])];
+    const info = simdBatchMatMul({ inputs: { a: a2, b: b2 }, attrs: { transposeA: ta, transposeB: tb }, backend: tf.backend() });
+    tf.dispose([a2, b2]);
+    expect(info !== null).toBe(covered);
+    if (info) {
+      const t = tf.engine().makeTensorFromTensorInfo(info);
+      expect(t.shape).toEqual([1, m, n]);
+      expect(relErr(ref, t.dataSync() as Float32Array)).toBeLessThan(1e-5);
+      t.dispose();
     }
   });
 

@@ -1,4 +1,4 @@
-import type * as tf from '@tensorflow/tfjs-core';
+import * as tf from '@tensorflow/tfjs-core';
 import { ConvGeometryCache, type HeapAllocator } from './conv-geometry-cache';
 import { CONV_KERNELS_WASM_BASE64 } from './conv-kernels.wasm';
 
@@ -111,6 +111,29 @@ export class SimdConvModule {
     });
   }
 
+  /**
+   * C [M,N] = op(A)·op(B) for 2-D operands on the same tiles, as a 1×1 convolution over M (or K) rows:
+   * plain is the forward pass, transposed B the input gradient, transposed A the filter gradient.
+   * Shapes must pass {@link simdMatMulSupports}.
+   */
+  matMul(a: Info, b: Info, outShape: number[], m: number, k: number, n: number, transposeA: boolean, transposeB: boolean): Info {
+    const rows = (count: number) => this.geometries.get(tf.backend_util.computeConv2DInfo([count, 1, 1, 1], [1, 1, 1, 1], 1, 1, 'valid'));
+    if (transposeA) {
+      const g = rows(k);
+      return this.withOutput(outShape, 0, (out) => this.k.conv_dw(1, m, n, g.start, g.pairs, this.at(a), this.at(b), out, 1));
+    }
+    const g = rows(m);
+    return this.withOutput(outShape, k * n, (out, packed) => {
+      if (transposeB) {
+        this.k.pack_wt(k, n, this.at(b), packed);
+        this.k.conv_dx(m, 1, n, k, g.ind, this.at(a), packed, out, m);
+      } else {
+        this.k.pack_w(k, n, this.at(b), packed);
+        this.k.conv_fwd(m, 1, k, n, g.ind, this.at(a), this.zeros(k), packed, out);
+      }
+    });
+  }
+
   /** Frees the cached tables (the backend's heap stays). */
   dispose(): void {
     this.geometries.clear();
@@ -178,4 +201,14 @@ export function simdConvSupports(pass: ConvPass, c: Conv2DInfo): boolean {
   if (pass === 'forward') return c.outChannels % 8 === 0;
   if (pass === 'input-gradient') return c.inChannels % 8 === 0;
   return c.inChannels % 4 === 0 && c.outChannels % 8 === 0;
+}
+
+/**
+ * Whether the tiles cover C [M,N] = op(A)·op(B): N in 8-wide panels, M in 4-row tiles when A is transposed,
+ * not both transposed, and big enough (≥ 2^20 multiply-adds) that XNNPACK's lower call overhead does not win.
+ * @public
+ */
+export function simdMatMulSupports(m: number, k: number, n: number, transposeA: boolean, transposeB: boolean): boolean {
+  if ((transposeA && transposeB) || m * k * n < 1 << 20 || n % 8 !== 0) return false;
+  return !transposeA || m % 4 === 0;
 }
