@@ -111,8 +111,9 @@ describe('SIMD convolution kernels (wasm)', () => {
     }
   });
 
-  // [M,K]·[K,N] with ≥ 2^20 multiply-adds (smaller products stay on XNNPACK); M = 66 leaves a short last tile.
+  // M = 66 leaves a short last tile; M = 1 is the batch-statistics shape.
   it.each([
+    [1, 256, 48, false, false, true],
     [66, 128, 136, false, false, true],
     [66, 128, 136, false, true, true],
     [68, 128, 136, true, false, true],
