@@ -1,11 +1,5 @@
 import type * as tf from '@tensorflow/tfjs-core';
-
-/** malloc/free on the tfjs wasm heap, and its Memory (whose buffer is replaced when the heap grows). */
-export interface HeapAllocator {
-  readonly memory: { readonly buffer: ArrayBuffer };
-  malloc(bytes: number): number;
-  free(ptr: number): void;
-}
+import { type HeapAllocator } from './wasm-heap';
 
 /**
  * The index tables of one convolution geometry, in one malloc'd block on the heap (byte offsets):

@@ -3,6 +3,7 @@ import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-backend-wasm';
 import { fastWasmBackend } from '../../testing/fast-wasm-backend';
 import { simdBatchMatMul, simdConv2d, simdConv2dBackpropFilter, simdConv2dBackpropInput } from './simd-conv-kernels';
+import { tfjsWasmHeap, type WasmBackendHeap } from './wasm-heap';
 
 // The SIMD convolution kernels against the cpu backend on random inputs, for every geometry of the network
 // (1×1 and 3×3, stride 1 and 2, boards 9→5→3→2, 'same' and 'valid') and for channel counts they do not
@@ -139,6 +140,13 @@ describe('SIMD convolution kernels (wasm)', () => {
       expect(relErr(ref, t.dataSync() as Float32Array)).toBeLessThan(1e-5);
       t.dispose();
     }
+  });
+
+  it('refuses, naming the missing property, a backend without the tfjs-wasm heap', () => {
+    expect(() => tfjsWasmHeap(tf.findBackend('cpu') as unknown as WasmBackendHeap)).toThrow(/backend\.wasm\.asm\.memory/);
+    const wasm = tf.findBackend('wasm') as unknown as WasmBackendHeap & { wasm: object };
+    expect(() => tfjsWasmHeap({ ...wasm, wasm: { ...wasm.wasm, _malloc: undefined } } as WasmBackendHeap)).toThrow(/backend\.wasm\._malloc/);
+    expect(tfjsWasmHeap(wasm).memory.buffer).toBe((wasm.wasm as { HEAPU8: Uint8Array }).HEAPU8.buffer);
   });
 
   it('stays right when the heap grows between calls, and leaves no tensors or backend data behind', async () => {

@@ -1,17 +1,10 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { ConvGeometryCache, type HeapAllocator } from './conv-geometry-cache';
+import { ConvGeometryCache } from './conv-geometry-cache';
 import { CONV_KERNELS_WASM_BASE64 } from './conv-kernels.wasm';
+import { type HeapAllocator, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
 
 type Info = tf.TensorInfo;
 type Conv2DInfo = tf.backend_util.Conv2DInfo;
-
-/** The part of the WebAssembly JS API used here (the project compiles without DOM types). */
-interface WasmApi {
-  Memory: abstract new (...args: never[]) => { readonly buffer: ArrayBuffer };
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { readonly exports: object };
-}
-const WA = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 /** The exports of conv-kernels.c; every pointer is a byte offset into the tfjs heap. */
 interface ConvExports {
@@ -23,45 +16,12 @@ interface ConvExports {
   conv_dw(t: number, ci: number, co: number, start: number, pairs: number, x: number, dy: number, dw: number, dense: number): void;
 }
 
-/** What the kernels use of tfjs-backend-wasm's `BackendWasm` (its public methods plus the emscripten module). @public */
-export interface WasmBackendHeap {
-  readonly wasm: unknown;
-  getMemoryOffset(dataId: tf.DataId): number;
-  makeOutput(shape: number[], dtype: tf.DataType): Info;
-  disposeData(dataId: tf.DataId, force?: boolean): boolean;
-}
-
-interface EmscriptenHeap {
-  asm?: { memory?: unknown };
-  _malloc?: (bytes: number) => number;
-  _free?: (ptr: number) => void;
-}
-
-/** The heap of the backend's emscripten module, checked: these are internals of tfjs-backend-wasm 4.x. */
-function heapOf(backend: WasmBackendHeap): HeapAllocator {
-  const wasm = backend.wasm as EmscriptenHeap | undefined;
-  const memory = wasm?.asm?.memory;
-  if (!(memory instanceof WA.Memory)) throw new Error('SIMD conv kernels: the wasm backend has no backend.wasm.asm.memory (a WebAssembly.Memory); this tfjs-backend-wasm build does not expose its heap');
-  if (typeof SharedArrayBuffer !== 'undefined' && memory.buffer instanceof SharedArrayBuffer) throw new Error('SIMD conv kernels: backend.wasm.asm.memory is shared (the multi-threaded tfjs-wasm build); they support the single-threaded build only');
-  const { _malloc: malloc, _free: free } = wasm!;
-  if (typeof malloc !== 'function' || typeof free !== 'function') throw new Error('SIMD conv kernels: the wasm backend has no backend.wasm._malloc/_free');
-  return {
-    memory,
-    malloc: (bytes) => {
-      const p = malloc(bytes) >>> 0;
-      if (p === 0) throw new Error(`SIMD conv kernels: malloc(${bytes}) failed on the wasm heap`);
-      return p;
-    },
-    free: (p) => free(p),
-  };
-}
-
 let compiled: object | null = null;
 
 /**
  * conv-kernels.c instantiated on one wasm backend's own Memory: convolution forward, input gradient and
  * filter gradient straight on tensors in the tfjs heap (NHWC, HWIO filters), results made by
- * `backend.makeOutput`. Shapes must pass {@link simdConvSupports}.
+ * `backend.makeOutput`. Callers check shapes first (simd-conv-kernels.ts).
  * @public
  */
 export class SimdConvModule {
@@ -72,7 +32,7 @@ export class SimdConvModule {
   private zeroRowLength = 0;
 
   constructor(private readonly backend: WasmBackendHeap) {
-    const heap = heapOf(backend);
+    const heap = tfjsWasmHeap(backend);
     this.heap = heap;
     // Compiled once per process; instantiated per backend, each on its own Memory.
     compiled ??= new WA.Module(Buffer.from(CONV_KERNELS_WASM_BASE64, 'base64'));
@@ -114,7 +74,7 @@ export class SimdConvModule {
   /**
    * C [M,N] = op(A)·op(B) for 2-D operands on the same tiles, as a 1×1 convolution over M (or K) rows:
    * plain is the forward pass, transposed B the input gradient, transposed A the filter gradient.
-   * Shapes must pass {@link simdMatMulSupports}.
+   * Callers check shapes first (simd-conv-kernels.ts).
    */
   matMul(a: Info, b: Info, outShape: number[], m: number, k: number, n: number, transposeA: boolean, transposeB: boolean): Info {
     const rows = (count: number) => this.geometries.get(tf.backend_util.computeConv2DInfo([count, 1, 1, 1], [1, 1, 1, 1], 1, 1, 'valid'));
@@ -184,32 +144,4 @@ export function simdConvModuleFor(backend: WasmBackendHeap): SimdConvModule {
     modules.set(backend, m);
   }
   return m;
-}
-
-/** Which pass of a convolution. @public */
-export type ConvPass = 'forward' | 'input-gradient' | 'filter-gradient';
-
-/**
- * Whether the kernels cover this convolution: NHWC, no dilation, float32 and the channel multiples the
- * 4×8 tiles need (output channels in 8-wide panels; the input gradient's panels must not straddle two taps;
- * the filter gradient tiles 4 input channels by 8 output channels).
- * @public
- */
-export function simdConvSupports(pass: ConvPass, c: Conv2DInfo): boolean {
-  if (c.dataFormat !== 'channelsLast' || c.dilationHeight !== 1 || c.dilationWidth !== 1) return false;
-  if (c.batchSize * c.outHeight * c.outWidth * c.inChannels * c.outChannels === 0) return false;
-  if (pass === 'forward') return c.outChannels % 8 === 0;
-  if (pass === 'input-gradient') return c.inChannels % 8 === 0;
-  return c.inChannels % 4 === 0 && c.outChannels % 8 === 0;
-}
-
-/**
- * Whether the tiles cover C [M,N] = op(A)·op(B): N in 8-wide panels, M in 4-row tiles when A is transposed,
- * not both transposed. Small products gain most: XNNPACK takes ~0.25 ms for a [1,256]·[256,48] (it packs B
- * and sets up an operator on every call).
- * @public
- */
-export function simdMatMulSupports(m: number, k: number, n: number, transposeA: boolean, transposeB: boolean): boolean {
-  if ((transposeA && transposeB) || m * k * n === 0 || n % 8 !== 0) return false;
-  return !transposeA || m % 4 === 0;
 }
