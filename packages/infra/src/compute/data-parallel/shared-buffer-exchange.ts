@@ -38,15 +38,18 @@ export class SharedBufferExchange implements GradientExchange {
     }
     await this.barrier();
     at = 0;
-    // Summed on the backend (tfjs-wasm's add is SIMD), always in replica order.
-    const sumNext = (shape: number[], n: number): tf.Tensor => {
+    // Summed on the backend (tfjs-wasm's AddN is SIMD), always in replica order; this replica's own part is taken
+    // from its tensor (the same floats as its slot), which saves one upload.
+    const sumNext = (own: tf.Tensor, n: number): tf.Tensor => {
       const base = at;
       at += n;
-      return tf.tidy(() => tf.addN(Array.from({ length: this.replicas }, (_, r) => tf.tensor(this.slots.subarray(r * this.stride + base, r * this.stride + base + n), shape, 'float32'))));
+      if (this.replicas === 1) return tf.clone(own);
+      return tf.tidy(() => tf.addN(Array.from({ length: this.replicas }, (_, r) =>
+        r === this.replica ? own : tf.tensor(this.slots.subarray(r * this.stride + base, r * this.stride + base + n), own.shape, 'float32'))));
     };
-    const summed = grads.map((g) => sumNext(g.shape, g.size));
+    const summed = grads.map((g) => sumNext(g, g.size));
     for (const b of buffers) {
-      const total = sumNext(b.shape, b.size);
+      const total = sumNext(b, b.size);
       const mean = tf.div(total, this.replicas);
       b.assign(mean);
       tf.dispose([total, mean]);

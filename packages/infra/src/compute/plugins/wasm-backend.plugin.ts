@@ -31,7 +31,7 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
     async start(config) {
       const started = await startWasmBackend(kernels);
       const threads = config.threads === 'auto' ? os.availableParallelism() : config.threads;
-      const notes = [started.kernels === 'fast' ? 'fast gradient kernels: Conv2DBackpropFilter/Input, BatchMatMul' : 'stock kernels + Conv2DBackpropFilter shim'];
+      const notes = [started.kernels === 'fast' ? 'our WebAssembly SIMD kernels: Conv2D, Conv2DBackpropFilter/Input, BatchMatMul' : 'stock kernels + Conv2DBackpropFilter shim'];
       if (threads > 1) notes.push(`data-parallel: ${threads} single-threaded wasm replicas in worker threads, gradients summed every step; batch norm normalises each replica's shard (running statistics averaged)`);
       return ok({ name: 'wasm', version: started.version, threads, device: 'cpu (WebAssembly SIMD)', notes });
     },
