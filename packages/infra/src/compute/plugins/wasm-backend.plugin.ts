@@ -2,6 +2,8 @@ import * as os from 'node:os';
 import * as tf from '@tensorflow/tfjs-core';
 import { ok } from '@maou/bench-domain';
 import { type BackendPlugin } from '../backend-plugin';
+import { readCgroupLimits } from '../../resources/cgroup-limits';
+import { deriveSettings, usableResources } from '../../resources/resource-decisions';
 import { installWasmKernels, type WasmKernelSet } from '../wasm/register-wasm-kernels';
 
 let installed: WasmKernelSet | null = null;
@@ -21,7 +23,8 @@ export async function startWasmBackend(kernels: WasmKernelSet): Promise<{ versio
 /**
  * tfjs wasm (XNNPACK, SIMD) with this project's gradient kernels. Node gets the single-threaded wasm build
  * (tfjs#3830), so more than one thread means data parallelism: `threads` replicas of the network in worker threads,
- * each training on its shard of every batch (one per core for `auto`).
+ * each training on its shard of every batch. `auto` takes the compute threads derived from the usable cores (CPU
+ * affinity and the cgroup quota: all of them up to 2 cores, one left to the loader up to 4, at most 8).
  * @public
  */
 export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): BackendPlugin {
@@ -30,10 +33,13 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
     priority: 10,
     async start(config) {
       const started = await startWasmBackend(kernels);
-      const threads = config.threads === 'auto' ? os.availableParallelism() : config.threads;
+      const threads = config.threads === 'auto' ? await autoThreads() : config.threads;
       const notes = [started.kernels === 'fast' ? 'our WebAssembly SIMD kernels: Conv2D, Conv2DBackpropFilter/Input, BatchMatMul' : 'stock kernels + Conv2DBackpropFilter shim'];
       if (threads > 1) notes.push(`data-parallel: ${threads} single-threaded wasm replicas in worker threads, gradients summed every step; batch norm normalises each replica's shard (running statistics averaged)`);
       return ok({ name: 'wasm', version: started.version, threads, device: 'cpu (WebAssembly SIMD)', notes });
     },
   };
 }
+
+const autoThreads = async (): Promise<number> =>
+  deriveSettings(usableResources(await readCgroupLimits(), os.availableParallelism(), os.totalmem())).threads;

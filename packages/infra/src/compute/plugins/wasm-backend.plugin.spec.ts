@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import * as os from 'node:os';
+import * as tf from '@tensorflow/tfjs-core';
+import type { ComputeConfig } from '@maou/bench-domain';
+import { createWasmBackendPlugin } from './wasm-backend.plugin';
+
+const config = (threads: ComputeConfig['threads']): ComputeConfig => ({ backend: 'wasm', deviceIndex: 0, threads });
+
+describe('wasm backend plugin', () => {
+  const plugin = createWasmBackendPlugin('fast');
+
+  it('given --threads N, then it reports N data-parallel replicas and says how batch norm is handled', async () => {
+    const started = await plugin.start(config(3));
+    if (!started.ok) throw new Error(started.error.message);
+    expect(tf.getBackend()).toBe('wasm');
+    expect(started.value.threads).toBe(3);
+    expect(started.value.notes.join('\n')).toMatch(/data-parallel: 3 single-threaded wasm replicas.*batch norm/);
+  });
+
+  it('given one thread, then there is no data-parallel note; given auto, then a thread count the machine can run', async () => {
+    const one = await plugin.start(config(1));
+    if (!one.ok) throw new Error(one.error.message);
+    expect(one.value.notes.join('\n')).not.toMatch(/data-parallel/);
+    const auto = await plugin.start(config('auto'));
+    if (!auto.ok) throw new Error(auto.error.message);
+    expect(auto.value.threads).toBeGreaterThanOrEqual(1);
+    expect(auto.value.threads).toBeLessThanOrEqual(Math.min(8, os.availableParallelism()));
+  });
+});
