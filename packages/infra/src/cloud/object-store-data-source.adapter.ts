@@ -1,6 +1,7 @@
 import { err, ok, type Result, type Stage, type StageColumns } from '@maou/bench-domain';
 import type { ClockPort, DataSourcePort, LoggerPort, ProgressPort, ShardRef, SourceIoStats } from '@maou/bench-app';
 import { boundedMap } from './bounded-map';
+import { DeadlineExceededError, withDeadline } from './deadline';
 import { CloudSourceFailure, type CloudSourceError } from './cloud-source-error';
 import { IoStatsRecorder } from './io-stats-recorder';
 import { downloadOnce, isCached, objectUrl } from './object-download';
@@ -29,7 +30,7 @@ export interface ObjectSourceOptions {
   readonly sampleRatio: number | null;
   readonly seed: number;
   readonly retry: RetryPolicy;
-  /** a transfer with no byte for this long is abandoned and retried (default 30 s) */
+  /** a transfer with no byte (or a listing with no answer) for this long is abandoned and retried (default 30 s) */
   readonly idleTimeoutMs?: number;
 }
 
@@ -88,7 +89,8 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
     const where = objectUrl(this.store, listed);
     let all: ObjectEntry[];
     try {
-      all = featherObjects(await this.retried(`listing ${where}`, () => this.store.list(listed)));
+      const ms = this.idleTimeoutMs;
+      all = featherObjects(await this.retried(`listing ${where}`, () => withDeadline(this.store.list(listed), ms, () => new DeadlineExceededError(`listing ${where}`, ms))));
     } catch (error) {
       return err({ kind: 'transfer', message: this.failureText(error, `listing ${where}`) });
     }
@@ -133,7 +135,7 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
     const once = async (): Promise<void> => {
       const attempt = progress.attempt();
       try {
-        await downloadOnce(this.store, entry, dest, this.stats, this.options.idleTimeoutMs ?? 30_000, (n) => attempt.add(n));
+        await downloadOnce(this.store, entry, dest, this.stats, this.idleTimeoutMs, (n) => attempt.add(n));
       } catch (error) {
         attempt.rollback();
         throw error;
@@ -155,6 +157,10 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
       : files;
     this.log.info({ shards: shards.length, io: this.stats.snapshot() }, 'cloud data ready');
     return ok(shards);
+  }
+
+  private get idleTimeoutMs(): number {
+    return this.options.idleTimeoutMs ?? 30_000;
   }
 
   private retried<T>(what: string, op: () => Promise<T>): Promise<T> {

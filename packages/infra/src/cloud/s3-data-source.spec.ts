@@ -130,6 +130,19 @@ describe('S3 object source against s3rver', () => {
     expect(task.done).toBeLessThan(task.start.total ?? 0);
   });
 
+  it('given a listing that gets no answer, when prepared, then it is retried after the idle timeout, and a listing that never answers fails naming it', async () => {
+    const listing = (m: string, u: string) => m === 'GET' && u.includes('list-type');
+    proxy.rules.push({ match: listing, times: 1, fault: { stall: true } });
+    const seenBefore = proxy.seen.length;
+    const once = await new ObjectStoreDataSourceAdapter(1, await store(), { ...objectOptions(cache), idleTimeoutMs: 300 }, testDeps(stageReader)).prepare();
+    expect(once.ok).toBe(true);
+    expect(proxy.seen.slice(seenBefore).filter((r) => listing(r.split(' ')[0]!, r)).length).toBe(2);
+    proxy.rules.push({ match: listing, times: 100, fault: { stall: true } });
+    const never = await new ObjectStoreDataSourceAdapter(1, await store(), { ...objectOptions(cache), idleTimeoutMs: 300 }, testDeps(stageReader)).prepare();
+    expect(never.ok).toBe(false);
+    if (!never.ok) expect(never.error.message).toMatch(/listing s3:\/\/maou-data\/runs\/stage1\/.*no answer within 300 ms/);
+  }, 30_000);
+
   it('given an empty prefix, when prepared, then the error names the location and the flags', async () => {
     const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache, { dataName: 'nothing' }), testDeps(stageReader));
     const r = await source.prepare();
