@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 /** Path of the built binary; e2e tests never import sources. */
@@ -9,3 +9,14 @@ export const runMaou = (args: readonly string[], env: Record<string, string> = {
   const r = spawnSync(process.execPath, [MAOU_BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: timeoutMs });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
+
+/** As `runMaou`, without blocking this process (for tests that serve the binary from here, e.g. a local S3). */
+export const runMaouAsync = (args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [MAOU_BIN, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });

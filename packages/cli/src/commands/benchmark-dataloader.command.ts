@@ -7,6 +7,7 @@ import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench
 import { toJson, writeDataloaderHtmlReport, writeJsonReport } from '@maou/bench-infra';
 import type { Options } from 'yargs';
 import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-dataloader.output';
+import { CLOUD_INPUT_OPTIONS } from './benchmark-training.options';
 import type { UtilityCommand } from './command-module';
 
 interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
@@ -26,6 +27,7 @@ const OPTIONS: Record<string, Options> = {
     'test-ratio': { type: 'number', describe: 'validation share left out of the measured split (default 0.2)' },
     seed: { type: 'number', describe: 'seed of splits and shuffles (default 1)' },
   }),
+  ...CLOUD_INPUT_OPTIONS,
   ...g('Measurement:', {
     'batch-size': { type: 'number', describe: 'batch size (default 256)' },
     'num-batches': { type: 'number', default: 100, describe: 'batches timed per repeat' },
@@ -37,7 +39,7 @@ const OPTIONS: Record<string, Options> = {
     'noise-margin': { type: 'number', default: 0.1, describe: 'a setting must beat the model rate by this share to count as feeding it' },
     'consumption-steps': { type: 'number', default: 5, describe: "timed training steps for the model's own rate; 0 skips the model" },
     gpu: { type: 'string', describe: 'backend for the model: cpu, wasm, webgpu, tensorflow, auto, cuda:N' },
-    threads: { type: 'number', describe: 'backend threads' },
+    threads: { type: 'number', describe: 'backend threads; on wasm, data-parallel replicas (default: one per usable core)' },
     'model-architecture': { type: 'string', describe: 'lite (default) or resnet' },
   }),
   ...g('Output:', { 'output-json': { type: 'string', describe: 'write the results as JSON to this path' }, json: { type: 'boolean', describe: 'print JSON instead of the table' },

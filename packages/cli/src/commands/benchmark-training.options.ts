@@ -8,6 +8,19 @@ const paths = (stage: number): Options => ({ type: 'string', array: true, descri
 const group = (name: string, opts: Record<string, Options>): Record<string, Options> =>
   Object.fromEntries(Object.entries(opts).map(([k, o]) => [k, { group: name, ...o }]));
 
+/** Cloud datasource flags (S3, GCS, BigQuery), shared by the commands that read Stage 3 data. */
+export const CLOUD_INPUT_OPTIONS: Record<string, Options> = group('Cloud input (Stage 3):', {
+  'input-s3': flag('read from S3'), 'input-gcs': flag('read from Google Cloud Storage'),
+  'input-bucket-name': str('bucket'), 'input-prefix': str('object prefix'), 'input-data-name': str('data name filter'),
+  'input-local-cache-dir': str('local cache for downloaded objects'), 'input-max-workers': num('parallel downloads (default 8)'),
+  'input-enable-bundling': flag('bundle small objects into larger Arrow files'), 'input-bundle-size-gb': num('bundle size in GB (default 1.0)'),
+  'input-endpoint': str('custom S3/GCS/BigQuery endpoint (e.g. a local server)'),
+  'input-dataset-id': str('BigQuery dataset'), 'input-table-name': str('BigQuery table'),
+  'input-batch-size': num('BigQuery rows per page (default 10000)'), 'input-max-cached-bytes': num('BigQuery local cache budget in bytes (default 500 MiB)'),
+  'input-clustering-key': str('BigQuery clustering key'), 'input-partitioning-key-date': str('BigQuery DATE partition column name'),
+  'input-local-cache': flag('cache BigQuery pages locally'),
+});
+
 /** Every flag of `benchmark-training`; ranges are checked by @maou/bench-interface, not here. */
 export const BENCHMARK_TRAINING_OPTIONS: Record<string, Options> = {
   ...group('Data:', {
@@ -20,20 +33,10 @@ export const BENCHMARK_TRAINING_OPTIONS: Record<string, Options> = {
     'sample-cache-dir': str('where the embedded sample dataset is generated and reused'),
     seed: num('seed of splits, shuffles, weights and sample data (default 1)'),
   }),
-  ...group('Cloud input (Stage 3):', {
-    'input-s3': flag('read from S3'), 'input-gcs': flag('read from Google Cloud Storage'),
-    'input-bucket-name': str('bucket'), 'input-prefix': str('object prefix'), 'input-data-name': str('data name filter'),
-    'input-local-cache-dir': str('local cache for downloaded objects'), 'input-max-workers': num('parallel downloads (default 8)'),
-    'input-enable-bundling': flag('bundle small objects into larger Arrow files'), 'input-bundle-size-gb': num('bundle size in GB (default 1.0)'),
-    'input-endpoint': str('custom S3/GCS/BigQuery endpoint (e.g. a local server)'),
-    'input-dataset-id': str('BigQuery dataset'), 'input-table-name': str('BigQuery table'),
-    'input-batch-size': num('BigQuery rows per page (default 10000)'), 'input-max-cached-bytes': num('BigQuery local cache budget in bytes (default 500 MiB)'),
-    'input-clustering-key': str('BigQuery clustering key'), 'input-partitioning-key-date': str('BigQuery DATE partition column name'),
-    'input-local-cache': flag('cache BigQuery pages locally'),
-  }),
+  ...CLOUD_INPUT_OPTIONS,
   ...group('Device:', {
     gpu: str('backend: cpu, wasm, webgpu, tensorflow, auto, or cuda:N (tfjs-node-gpu); default: the best CPU backend (tfjs-node, wasm, cpu)'),
-    threads: num('backend threads where the backend supports it'),
+    threads: num('backend threads; on wasm, data-parallel replicas in worker threads (default: one per usable core, up to 8)'),
     'model-architecture': str('lite (default) or resnet'),
     compilation: { type: 'boolean', describe: 'accepted; tfjs has no graph compiler (see --help notes)' },
     'stage12-compilation': flag('accepted; as --compilation for Stages 1 and 2'),
