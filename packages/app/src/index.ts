@@ -48,3 +48,4 @@ export * from './use-cases/benchmark-io/benchmark-io.input';
 export * from './use-cases/benchmark-io/benchmark-io.errors';
 export * from './use-cases/benchmark-io/benchmark-io.use-case';
 export * from './use-cases/generate-sample-data/sample-data-progress';
+export * from './engine/nn/fused-kernels';

@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { type ParameterStore } from './parameter-store';
 import { channelSum } from './column-sum';
+import { BATCH_NORM_GRAD_KERNEL, BATCH_NORM_TRAIN_KERNEL, hasKernel } from './fused-kernels';
 
 const MOMENTUM = 0.1;
 const EPS = 1e-5;
@@ -13,6 +14,7 @@ const EPS = 1e-5;
  * Why a custom gradient: tfjs's FusedBatchNorm gradient tiles per-channel values to the full activation
  * and reduces over non-innermost axes, both slow on wasm. Here the backward pass is the closed form
  * dx = γ·rstd·(dy − mean(dy) − x̂·mean(dy·x̂)), with channel sums as a board-wide average pool.
+ * Where the backend registered the fused kernels (MaouBatchNormTrain/Grad) each pass is one kernel instead.
  * @public
  */
 export class BatchNorm {
@@ -39,30 +41,47 @@ export class BatchNorm {
     return this.trainOp(x, this.gamma, this.beta) as tf.Tensor4D;
   }
 
-  private readonly trainOp = tf.customGrad((x, gamma, beta, save) => {
-    const x4 = x as tf.Tensor4D;
-    const c = this.channels;
-    const n = x4.size / c;
-    const mean = tf.div(channelSum(x4), n);
-    const centered = tf.sub(x4, mean) as tf.Tensor4D;
-    const variance = tf.div(channelSum(tf.square(centered) as tf.Tensor4D), n);
-    const rstd = tf.rsqrt(tf.add(variance, EPS));
-    const xhat = tf.mul(centered, rstd);
-    const y = tf.add(tf.mul(xhat, gamma as tf.Tensor), beta as tf.Tensor);
-    this.updateRunning(tf.reshape(mean, [c]), tf.reshape(variance, [c]), n);
+  private readonly trainOp = tf.customGrad((xIn, gammaIn, betaIn, save) => {
+    const [x, gamma, beta] = [xIn, gammaIn, betaIn] as tf.Tensor[];
+    const n = x.size / this.channels;
+    const fused = hasKernel(BATCH_NORM_TRAIN_KERNEL) && hasKernel(BATCH_NORM_GRAD_KERNEL);
+    const { y, xhat, mean, variance, rstd } = fused ? this.fusedForward(x, gamma, beta) : this.compositeForward(x as tf.Tensor4D, gamma, beta);
+    this.updateRunning(tf.reshape(mean, [this.channels]), tf.reshape(variance, [this.channels]), n);
     (save as tf.GradSaveFunc)([xhat, rstd]);
     return {
       value: y,
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
         const [xh, rs] = saved;
-        const dBeta = channelSum(dy as tf.Tensor4D);
-        const dGamma = channelSum(tf.mul(dy, xh) as tf.Tensor4D);
-        const inner = tf.sub(tf.sub(dy, tf.div(dBeta, n)), tf.mul(xh, tf.div(dGamma, n)));
-        const dx = tf.mul(inner, tf.mul(rs, gamma as tf.Tensor));
-        return [dx, tf.reshape(dGamma, [c]), tf.reshape(dBeta, [c])];
+        if (fused) return tf.engine().runKernel(BATCH_NORM_GRAD_KERNEL, { dy, xhat: xh, rstd: rs, gamma }) as tf.Tensor[];
+        return this.compositeGrad(dy, xh, rs, gamma, n);
       },
     };
   });
+
+  private fusedForward(x: tf.Tensor, gamma: tf.Tensor, beta: tf.Tensor): Record<'y' | 'xhat' | 'mean' | 'variance' | 'rstd', tf.Tensor> {
+    const [y, xhat, mean, variance, rstd] = tf.engine().runKernel(BATCH_NORM_TRAIN_KERNEL, { x, gamma, beta }, { eps: EPS }) as tf.Tensor[];
+    return { y, xhat, mean, variance, rstd };
+  }
+
+  private compositeForward(x: tf.Tensor4D, gamma: tf.Tensor, beta: tf.Tensor): Record<'y' | 'xhat' | 'mean' | 'variance' | 'rstd', tf.Tensor> {
+    const n = x.size / this.channels;
+    const mean = tf.div(channelSum(x), n);
+    const centered = tf.sub(x, mean) as tf.Tensor4D;
+    const variance = tf.div(channelSum(tf.square(centered) as tf.Tensor4D), n);
+    const rstd = tf.rsqrt(tf.add(variance, EPS));
+    const xhat = tf.mul(centered, rstd);
+    const y = tf.add(tf.mul(xhat, gamma), beta);
+    return { y, xhat, mean, variance, rstd };
+  }
+
+  private compositeGrad(dy: tf.Tensor, xh: tf.Tensor, rs: tf.Tensor, gamma: tf.Tensor, n: number): tf.Tensor[] {
+    const c = this.channels;
+    const dBeta = channelSum(dy as tf.Tensor4D);
+    const dGamma = channelSum(tf.mul(dy, xh) as tf.Tensor4D);
+    const inner = tf.sub(tf.sub(dy, tf.div(dBeta, n)), tf.mul(xh, tf.div(dGamma, n)));
+    const dx = tf.mul(inner, tf.mul(rs, gamma));
+    return [dx, tf.reshape(dGamma, [c]), tf.reshape(dBeta, [c])];
+  }
 
   private updateRunning(mean: tf.Tensor, variance: tf.Tensor, n: number): void {
     const unbiased = tf.mul(variance, n / Math.max(n - 1, 1));

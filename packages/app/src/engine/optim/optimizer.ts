@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { ADAMW_KERNEL, hasKernel } from '../nn/fused-kernels';
 import { type Parameter } from '../nn/parameter-store';
 
 /** Hyper-parameters shared by both optimisers (maou §7.6). @public */
@@ -14,7 +15,8 @@ export interface OptimizerSettings {
 /**
  * AdamW (decoupled decay) or SGD with momentum (L2 decay added to the gradient), torch semantics,
  * with maou's two parameter groups: decay only where `Parameter.decay` (weights of conv, linear,
- * embedding), none on biases and batch-norm parameters.
+ * embedding), none on biases and batch-norm parameters. AdamW runs as one MaouAdamW kernel per tensor
+ * where the backend registered it (about 13 ops otherwise).
  * @public
  */
 export class Optimizer {
@@ -41,6 +43,16 @@ export class Optimizer {
 
   private adamw(grads: readonly tf.Tensor[], lr: number): void {
     const { beta1, beta2, eps, weightDecay } = this.s;
+    if (hasKernel(ADAMW_KERNEL)) {
+      this.params.forEach((p, i) => {
+        const attrs = { lr, beta1, beta2, eps, weightDecay: p.decay ? weightDecay : 0, step: this.t };
+        const [param, m, v] = tf.engine().runKernel(ADAMW_KERNEL, { param: p.variable, grad: grads[i], m: this.m[i], v: this.v[i] }, attrs) as tf.Tensor[];
+        this.m[i].assign(m);
+        this.v[i].assign(v);
+        p.variable.assign(param);
+      });
+      return;
+    }
     const bc1 = 1 - beta1 ** this.t;
     const bc2 = Math.sqrt(1 - beta2 ** this.t);
     this.params.forEach((p, i) => {

@@ -1,8 +1,12 @@
+// @maou/bench-app's index loads tsyringe-decorated use cases, which need the metadata polyfill first.
+import 'reflect-metadata';
 import * as tf from '@tensorflow/tfjs-core';
+import { ADAMW_KERNEL, BATCH_NORM_GRAD_KERNEL, BATCH_NORM_TRAIN_KERNEL } from '@maou/bench-app';
 import { conv2dBackpropFilter, conv2dBackpropInput } from './conv-gradient-kernels';
 import { type KernelScratch, withScratch } from './kernel-scratch';
 import { gatherRows, unsortedSegmentSum } from './row-kernels';
 import { simdBatchMatMul, simdConv2d, simdConv2dBackpropFilter, simdConv2dBackpropInput } from './simd/simd-conv-kernels';
+import { simdAdamW, simdBatchNormGrad, simdBatchNormTrain } from './simd/simd-fused-kernels';
 
 const BACKEND = 'wasm';
 const USED = ['GatherV2', 'BatchMatMul', 'Transpose', 'PadV2', 'Slice', 'StridedSlice', 'Concat', 'Conv2D', 'DepthwiseConv2dNative', 'Reverse', 'Conv2DBackpropInput'];
@@ -22,6 +26,8 @@ type KernelArgs = Parameters<tf.KernelFunc>[0];
  * the shape, else builds the input gradient as an XNNPACK convolution (stock is a scalar loop) and the
  * filter gradient on the untransposed matmul; it also replaces transposed BatchMatMul (about 10× slower
  * than untransposed; large 2-D products run on the SIMD kernels) and gathers embedding rows on the heap.
+ * `fast` also adds the app's fused kernels (batch-norm forward and backward, AdamW; simd/fused-kernels.c),
+ * which the engine uses only where they are registered.
  * @public
  */
 export function installWasmKernels(set: WasmKernelSet): () => void {
@@ -39,6 +45,7 @@ export function installWasmKernels(set: WasmKernelSet): () => void {
     overrides.push(['Conv2D', (a: KernelArgs) => simdConv2d(a) ?? (stock.get('Conv2D')!(a) as tf.TensorInfo)]);
     overrides.push(['Conv2DBackpropInput', (a: KernelArgs) => simdConv2dBackpropInput(a) ?? withScratch(a, stock, (s) => conv2dBackpropInput(s, a.inputs.dy!, a.inputs.filter!, a.attrs ?? {}) ?? stockCall(s, 'Conv2DBackpropInput', a))]);
     overrides.push(['BatchMatMul', (a: KernelArgs) => simdBatchMatMul(a) ?? withScratch(a, stock, (s) => batchMatMul(s, a))]);
+    overrides.push([BATCH_NORM_TRAIN_KERNEL, simdBatchNormTrain], [BATCH_NORM_GRAD_KERNEL, simdBatchNormGrad], [ADAMW_KERNEL, simdAdamW]);
     overrides.push(['GatherV2', (a: KernelArgs) => withScratch(a, stock, (s) => gatherRows(heap(a), a.inputs.x!, a.inputs.indices!, a.attrs ?? {}) ?? stockCall(s, 'GatherV2', a))]);
   }
   const previous = overrides.map(([name]) => tf.getKernel(name, BACKEND));

@@ -1,0 +1,201 @@
+// Fused training kernels for the tfjs wasm backend: batch-norm forward and backward over channels-last data
+// (rows x C), and the AdamW update of one parameter tensor.
+// Copyright (c) maou-bench contributors. MIT licence.
+//
+// Built by scripts/build-simd-kernels.sh like conv-kernels.c, on the tfjs backend's own Memory: every pointer
+// is a byte offset into the tfjs heap, and the module owns nothing there (no static data, no shadow stack:
+// no local arrays, every temporary lives in a register or in a buffer the caller passes).
+//
+// Per-channel sums walk one strip of channels down all rows with the accumulators in registers, in blocks
+// of BLOCK rows whose partial sums are added to the totals: the float32 error then grows with
+// BLOCK + rows/BLOCK instead of rows (a board of 9x9 at batch 128 is 10,368 rows). The arithmetic of every
+// element-wise step is the composite tfjs ops' (same operations in the same order, no fused multiply-add),
+// so the outputs agree with them to rounding of the statistics.
+#include <wasm_simd128.h>
+
+typedef float f32;
+
+#define BLOCK 64
+
+#define V wasm_v128_load
+#define ADD wasm_f32x4_add
+#define SUB wasm_f32x4_sub
+#define MUL wasm_f32x4_mul
+#define DIV wasm_f32x4_div
+#define ZERO wasm_f32x4_splat(0)
+
+static inline int min_int(int a, int b) { return a < b ? a : b; }
+
+// out[c] = sum over rows of x[r, c] (centre == 0) or of (x[r, c] - centre[c])^2 (centre != 0).
+static inline __attribute__((always_inline)) void channel_sums(int rows, int C, const f32* x, const f32* centre,
+                                                               f32* out) {
+  int c = 0;
+  for (; c + 8 <= C; c += 8) {
+    v128_t m0 = centre ? V(centre + c) : ZERO, m1 = centre ? V(centre + c + 4) : ZERO;
+    v128_t t0 = ZERO, t1 = ZERO;
+    for (int r0 = 0; r0 < rows; r0 += BLOCK) {
+      int r1 = min_int(r0 + BLOCK, rows);
+      v128_t s0 = ZERO, s1 = ZERO;
+      const f32* p = x + r0 * C + c;
+      for (int r = r0; r < r1; r++, p += C) {
+        v128_t a0 = V(p), a1 = V(p + 4);
+        if (centre) {
+          a0 = SUB(a0, m0);
+          a1 = SUB(a1, m1);
+          a0 = MUL(a0, a0);
+          a1 = MUL(a1, a1);
+        }
+        s0 = ADD(s0, a0);
+        s1 = ADD(s1, a1);
+      }
+      t0 = ADD(t0, s0);
+      t1 = ADD(t1, s1);
+    }
+    wasm_v128_store(out + c, t0);
+    wasm_v128_store(out + c + 4, t1);
+  }
+  for (; c < C; c++) {
+    f32 m = centre ? centre[c] : 0, t = 0;
+    for (int r0 = 0; r0 < rows; r0 += BLOCK) {
+      int r1 = min_int(r0 + BLOCK, rows);
+      f32 s = 0;
+      for (int r = r0; r < r1; r++) {
+        f32 a = x[r * C + c];
+        if (centre) a = (a - m) * (a - m);
+        s += a;
+      }
+      t += s;
+    }
+    out[c] = t;
+  }
+}
+
+// Batch-norm training forward: mean and biased variance per channel (two passes: the variance sums squared
+// deviations from the mean, no cancellation), rstd = 1/sqrt(var + eps), xhat = (x - mean)·rstd,
+// y = xhat·gamma + beta.
+__attribute__((export_name("bn_train"))) void bn_train(int rows, int C, const f32* x, const f32* gamma,
+                                                       const f32* beta, f32 eps, f32* y, f32* xhat, f32* mean,
+                                                       f32* var, f32* rstd) {
+  f32 n = (f32)rows;
+  channel_sums(rows, C, x, 0, mean);
+  for (int c = 0; c < C; c++) mean[c] = mean[c] / n;
+  channel_sums(rows, C, x, mean, var);
+  for (int c = 0; c < C; c++) {
+    var[c] = var[c] / n;
+    rstd[c] = 1.0f / __builtin_sqrtf(var[c] + eps);
+  }
+  for (int r = 0; r < rows; r++) {
+    const f32* xr = x + r * C;
+    f32* hr = xhat + r * C;
+    f32* yr = y + r * C;
+    int c = 0;
+    for (; c + 4 <= C; c += 4) {
+      v128_t h = MUL(SUB(V(xr + c), V(mean + c)), V(rstd + c));
+      wasm_v128_store(hr + c, h);
+      wasm_v128_store(yr + c, ADD(MUL(h, V(gamma + c)), V(beta + c)));
+    }
+    for (; c < C; c++) {
+      f32 h = (xr[c] - mean[c]) * rstd[c];
+      hr[c] = h;
+      yr[c] = h * gamma[c] + beta[c];
+    }
+  }
+}
+
+// Batch-norm backward: dbeta = sum dy, dgamma = sum dy·xhat (one pass over both), then
+// dx = (dy - dbeta/n - xhat·dgamma/n)·(rstd·gamma). scratch holds 3·C floats (the per-channel factors).
+__attribute__((export_name("bn_grad"))) void bn_grad(int rows, int C, const f32* dy, const f32* xhat,
+                                                     const f32* rstd, const f32* gamma, f32* dx, f32* dgamma,
+                                                     f32* dbeta, f32* scratch) {
+  int c = 0;
+  for (; c + 8 <= C; c += 8) {
+    v128_t b0 = ZERO, b1 = ZERO, g0 = ZERO, g1 = ZERO;
+    for (int r0 = 0; r0 < rows; r0 += BLOCK) {
+      int r1 = min_int(r0 + BLOCK, rows);
+      v128_t sb0 = ZERO, sb1 = ZERO, sg0 = ZERO, sg1 = ZERO;
+      const f32* p = dy + r0 * C + c;
+      const f32* h = xhat + r0 * C + c;
+      for (int r = r0; r < r1; r++, p += C, h += C) {
+        v128_t d0 = V(p), d1 = V(p + 4);
+        sb0 = ADD(sb0, d0);
+        sb1 = ADD(sb1, d1);
+        sg0 = ADD(sg0, MUL(d0, V(h)));
+        sg1 = ADD(sg1, MUL(d1, V(h + 4)));
+      }
+      b0 = ADD(b0, sb0);
+      b1 = ADD(b1, sb1);
+      g0 = ADD(g0, sg0);
+      g1 = ADD(g1, sg1);
+    }
+    wasm_v128_store(dbeta + c, b0);
+    wasm_v128_store(dbeta + c + 4, b1);
+    wasm_v128_store(dgamma + c, g0);
+    wasm_v128_store(dgamma + c + 4, g1);
+  }
+  for (; c < C; c++) {
+    f32 b = 0, g = 0;
+    for (int r0 = 0; r0 < rows; r0 += BLOCK) {
+      int r1 = min_int(r0 + BLOCK, rows);
+      f32 sb = 0, sg = 0;
+      for (int r = r0; r < r1; r++) {
+        sb += dy[r * C + c];
+        sg += dy[r * C + c] * xhat[r * C + c];
+      }
+      b += sb;
+      g += sg;
+    }
+    dbeta[c] = b;
+    dgamma[c] = g;
+  }
+  f32 n = (f32)rows;
+  f32* mb = scratch;
+  f32* mg = scratch + C;
+  f32* k = scratch + 2 * C;
+  for (c = 0; c < C; c++) {
+    mb[c] = dbeta[c] / n;
+    mg[c] = dgamma[c] / n;
+    k[c] = rstd[c] * gamma[c];
+  }
+  for (int r = 0; r < rows; r++) {
+    const f32* p = dy + r * C;
+    const f32* h = xhat + r * C;
+    f32* o = dx + r * C;
+    c = 0;
+    for (; c + 4 <= C; c += 4) {
+      v128_t inner = SUB(SUB(V(p + c), V(mb + c)), MUL(V(h + c), V(mg + c)));
+      wasm_v128_store(o + c, MUL(inner, V(k + c)));
+    }
+    for (; c < C; c++) o[c] = ((p[c] - mb[c]) - h[c] * mg[c]) * k[c];
+  }
+}
+
+// AdamW (torch): m' = m·beta1 + g·(1 - beta1), v' = v·beta2 + g²·(1 - beta2),
+// p' = p·decay - m' / (sqrt(v')/bc2 + eps) · step, with decay = 1 - lr·wd (1 without decay) and
+// step = lr/bc1. The scalars arrive rounded to float32, as tfjs rounds its scalar operands.
+__attribute__((export_name("adamw"))) void adamw(int count, const f32* p, const f32* g, const f32* m,
+                                                 const f32* v, f32* po, f32* mo, f32* vo, f32 beta1,
+                                                 f32 one_minus_beta1, f32 beta2, f32 one_minus_beta2, f32 decay,
+                                                 f32 bc2, f32 eps, f32 step) {
+  v128_t b1 = wasm_f32x4_splat(beta1), c1 = wasm_f32x4_splat(one_minus_beta1);
+  v128_t b2 = wasm_f32x4_splat(beta2), c2 = wasm_f32x4_splat(one_minus_beta2);
+  v128_t dk = wasm_f32x4_splat(decay), bc = wasm_f32x4_splat(bc2), e = wasm_f32x4_splat(eps);
+  v128_t st = wasm_f32x4_splat(step);
+  int i = 0;
+  for (; i + 4 <= count; i += 4) {
+    v128_t gi = V(g + i);
+    v128_t mi = ADD(MUL(V(m + i), b1), MUL(gi, c1));
+    v128_t vi = ADD(MUL(V(v + i), b2), MUL(MUL(gi, gi), c2));
+    v128_t update = DIV(mi, ADD(DIV(wasm_f32x4_sqrt(vi), bc), e));
+    wasm_v128_store(mo + i, mi);
+    wasm_v128_store(vo + i, vi);
+    wasm_v128_store(po + i, SUB(MUL(V(p + i), dk), MUL(update, st)));
+  }
+  for (; i < count; i++) {
+    f32 mi = m[i] * beta1 + g[i] * one_minus_beta1;
+    f32 vi = v[i] * beta2 + (g[i] * g[i]) * one_minus_beta2;
+    f32 update = mi / (__builtin_sqrtf(vi) / bc2 + eps);
+    mo[i] = mi;
+    vo[i] = vi;
+    po[i] = p[i] * decay - update * step;
+  }
+}

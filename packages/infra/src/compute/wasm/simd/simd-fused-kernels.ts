@@ -1,0 +1,58 @@
+import type * as tf from '@tensorflow/tfjs-core';
+import { simdFusedModuleFor } from './simd-fused-module';
+import { type WasmBackendHeap } from './wasm-heap';
+
+type Info = tf.TensorInfo;
+type KernelArgs = Parameters<tf.KernelFunc>[0];
+
+const heapOf = (a: KernelArgs) => a.backend as unknown as WasmBackendHeap;
+const size = (t: Info) => t.shape.reduce((a, b) => a * b, 1);
+
+/** The named inputs, all float32 (these kernels have no other dtype and no fallback: a mismatch is a bug). */
+function floatInputs(kernel: string, a: KernelArgs, names: string[]): Info[] {
+  return names.map((n) => {
+    const t = a.inputs[n];
+    if (!t) throw new Error(`${kernel}: input ${n} is missing`);
+    if (t.dtype !== 'float32') throw new Error(`${kernel}: input ${n} is ${t.dtype}, float32 expected`);
+    return t;
+  });
+}
+
+function channelsOf(kernel: string, rowsInput: Info, perChannel: Record<string, Info>): number {
+  const c = rowsInput.shape[rowsInput.shape.length - 1] ?? 0;
+  for (const [name, t] of Object.entries(perChannel)) {
+    if (size(t) !== c) throw new Error(`${kernel}: ${name} has ${size(t)} values, the ${c} channels of the input expected`);
+  }
+  return c;
+}
+
+/** MaouBatchNormTrain on the SIMD kernels: inputs x, gamma, beta; attr eps; outputs y, xhat, mean, variance, rstd. @public */
+export function simdBatchNormTrain(a: KernelArgs): Info[] {
+  const [x, gamma, beta] = floatInputs('MaouBatchNormTrain', a, ['x', 'gamma', 'beta']);
+  channelsOf('MaouBatchNormTrain', x, { gamma, beta });
+  const eps = Number((a.attrs ?? {}).eps);
+  if (!(eps >= 0)) throw new Error(`MaouBatchNormTrain: attr eps is ${String((a.attrs ?? {}).eps)}, a number >= 0 expected`);
+  return simdFusedModuleFor(heapOf(a)).batchNormTrain(x, gamma, beta, eps);
+}
+
+/** MaouBatchNormGrad on the SIMD kernels: inputs dy, xhat, rstd, gamma; outputs dx, dGamma, dBeta. @public */
+export function simdBatchNormGrad(a: KernelArgs): Info[] {
+  const [dy, xhat, rstd, gamma] = floatInputs('MaouBatchNormGrad', a, ['dy', 'xhat', 'rstd', 'gamma']);
+  if (dy.shape.join() !== xhat.shape.join()) throw new Error(`MaouBatchNormGrad: dy [${dy.shape}] and xhat [${xhat.shape}] differ`);
+  channelsOf('MaouBatchNormGrad', dy, { rstd, gamma });
+  return simdFusedModuleFor(heapOf(a)).batchNormGrad(dy, xhat, rstd, gamma);
+}
+
+/** MaouAdamW on the SIMD kernels: inputs param, grad, m, v; attrs lr, beta1, beta2, eps, weightDecay, step. @public */
+export function simdAdamW(a: KernelArgs): Info[] {
+  const [param, grad, m, v] = floatInputs('MaouAdamW', a, ['param', 'grad', 'm', 'v']);
+  for (const [name, t] of Object.entries({ grad, m, v })) {
+    if (size(t) !== size(param)) throw new Error(`MaouAdamW: ${name} has ${size(t)} values, param has ${size(param)}`);
+  }
+  const at = a.attrs ?? {};
+  const s = { lr: Number(at.lr), beta1: Number(at.beta1), beta2: Number(at.beta2), eps: Number(at.eps), weightDecay: Number(at.weightDecay ?? 0), step: Number(at.step) };
+  const bad = Object.entries(s).find(([, value]) => !Number.isFinite(value));
+  if (bad) throw new Error(`MaouAdamW: attr ${bad[0]} is ${String(at[bad[0]])}, a finite number expected`);
+  if (!(s.step >= 1)) throw new Error(`MaouAdamW: attr step is ${s.step}, counted from 1`);
+  return simdFusedModuleFor(heapOf(a)).adamW(param, grad, m, v, s);
+}

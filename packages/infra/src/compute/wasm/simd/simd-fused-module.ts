@@ -1,0 +1,106 @@
+import type * as tf from '@tensorflow/tfjs-core';
+import { FUSED_KERNELS_WASM_BASE64 } from './fused-kernels.wasm';
+import { type HeapAllocator, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
+
+type Info = tf.TensorInfo;
+
+/** The exports of fused-kernels.c; every pointer is a byte offset into the tfjs heap. */
+interface FusedExports {
+  bn_train(rows: number, c: number, x: number, gamma: number, beta: number, eps: number, y: number, xhat: number, mean: number, variance: number, rstd: number): void;
+  bn_grad(rows: number, c: number, dy: number, xhat: number, rstd: number, gamma: number, dx: number, dGamma: number, dBeta: number, scratch: number): void;
+  adamw(count: number, p: number, g: number, m: number, v: number, po: number, mo: number, vo: number, beta1: number, oneMinusBeta1: number, beta2: number, oneMinusBeta2: number, decay: number, bc2: number, eps: number, step: number): void;
+}
+
+/** AdamW hyper-parameters of one update (torch semantics; `step` counts from 1). @public */
+export interface AdamWStep {
+  readonly lr: number;
+  readonly beta1: number;
+  readonly beta2: number;
+  readonly eps: number;
+  /** 0 for parameters that do not decay. */
+  readonly weightDecay: number;
+  readonly step: number;
+}
+
+let compiled: object | null = null;
+
+/**
+ * fused-kernels.c instantiated on one wasm backend's own Memory: batch-norm training forward and backward
+ * over channels-last rows × C, and one AdamW update, each one pass (or two) over the heap instead of a
+ * dozen tfjs ops. Outputs are fresh `backend.makeOutput` buffers. Callers check shapes and dtypes first.
+ * @public
+ */
+export class SimdFusedModule {
+  private readonly heap: HeapAllocator;
+  private readonly k: FusedExports;
+
+  constructor(private readonly backend: WasmBackendHeap) {
+    this.heap = tfjsWasmHeap(backend);
+    compiled ??= new WA.Module(Buffer.from(FUSED_KERNELS_WASM_BASE64, 'base64'));
+    this.k = new WA.Instance(compiled, { env: { memory: this.heap.memory } }).exports as unknown as FusedExports;
+  }
+
+  /** [y, xhat, mean, variance, rstd] of x [..., C] with per-channel gamma and beta [C]. */
+  batchNormTrain(x: Info, gamma: Info, beta: Info, eps: number): Info[] {
+    const c = x.shape[x.shape.length - 1];
+    const rows = sizeOf(x) / c;
+    return this.outputs([x.shape, x.shape, [c], [c], [c]], 0, ([y, xhat, mean, variance, rstd]) => {
+      this.k.bn_train(rows, c, this.at(x), this.at(gamma), this.at(beta), eps, y, xhat, mean, variance, rstd);
+    });
+  }
+
+  /** [dx, dGamma, dBeta] from dy and the forward's xhat (both [..., C]), rstd and gamma [C]. */
+  batchNormGrad(dy: Info, xhat: Info, rstd: Info, gamma: Info): Info[] {
+    const c = dy.shape[dy.shape.length - 1];
+    const rows = sizeOf(dy) / c;
+    return this.outputs([dy.shape, gamma.shape, gamma.shape], 3 * c, ([dx, dGamma, dBeta], scratch) => {
+      this.k.bn_grad(rows, c, this.at(dy), this.at(xhat), this.at(rstd), this.at(gamma), dx, dGamma, dBeta, scratch);
+    });
+  }
+
+  /** [param, m, v] after one AdamW update of param with grad. */
+  adamW(param: Info, grad: Info, m: Info, v: Info, s: AdamWStep): Info[] {
+    const bc1 = 1 - s.beta1 ** s.step;
+    const bc2 = Math.sqrt(1 - s.beta2 ** s.step);
+    const decay = s.weightDecay > 0 ? 1 - s.lr * s.weightDecay : 1;
+    return this.outputs([param.shape, param.shape, param.shape], 0, ([po, mo, vo]) => {
+      this.k.adamw(sizeOf(param), this.at(param), this.at(grad), this.at(m), this.at(v), po, mo, vo, s.beta1, 1 - s.beta1, s.beta2, 1 - s.beta2, decay, bc2, s.eps, s.lr / bc1);
+    });
+  }
+
+  private at(t: Info): number {
+    return this.backend.getMemoryOffset(t.dataId);
+  }
+
+  /** Runs `body` on fresh float32 outputs and `scratchFloats` of scratch; frees the scratch, and the outputs if it throws. */
+  private outputs(shapes: number[][], scratchFloats: number, body: (outs: number[], scratch: number) => void): Info[] {
+    const outs: Info[] = [];
+    let scratch = 0;
+    try {
+      for (const shape of shapes) outs.push(this.backend.makeOutput(shape, 'float32'));
+      scratch = scratchFloats > 0 ? this.heap.malloc(scratchFloats * 4) : 0;
+      // Offsets are read after every allocation: they stay valid when the heap grows (only views detach).
+      body(outs.map((o) => this.at(o)), scratch);
+      return outs;
+    } catch (e) {
+      for (const o of outs) this.backend.disposeData(o.dataId, true);
+      throw e;
+    } finally {
+      if (scratch) this.heap.free(scratch);
+    }
+  }
+}
+
+const sizeOf = (t: Info) => t.shape.reduce((a, b) => a * b, 1);
+
+const modules = new WeakMap<object, SimdFusedModule>();
+
+/** The fused kernels on this backend, instantiated on first use (each backend instance has its own heap). @public */
+export function simdFusedModuleFor(backend: WasmBackendHeap): SimdFusedModule {
+  let m = modules.get(backend);
+  if (!m) {
+    m = new SimdFusedModule(backend);
+    modules.set(backend, m);
+  }
+  return m;
+}
