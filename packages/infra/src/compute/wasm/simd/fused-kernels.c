@@ -6,10 +6,11 @@
 // is a byte offset into the tfjs heap, and the module owns nothing there (no static data, no shadow stack:
 // no local arrays, every temporary lives in a register or in a buffer the caller passes).
 //
-// Per-channel sums walk one strip of channels down all rows with the accumulators in registers, in blocks
-// of BLOCK rows whose partial sums are added to the totals: the float32 error then grows with
-// BLOCK + rows/BLOCK instead of rows (a board of 9x9 at batch 128 is 10,368 rows). The arithmetic of every
-// element-wise step is the composite tfjs ops' (same operations in the same order, no fused multiply-add),
+// Per-channel sums go block by block of BLOCK rows: within a block, a strip of 16 channels is summed down
+// the rows in registers, and the block's partial sums are added to the totals in the output. The float32
+// error then grows with BLOCK + rows/BLOCK instead of rows (a board of 9x9 at batch 128 is 10,368 rows), and
+// each block is read from memory once. The arithmetic of every element-wise step is the composite tfjs ops'
+// (same operations in the same order, no fused multiply-add),
 // so the outputs agree with them to rounding of the statistics.
 #include <wasm_simd128.h>
 
@@ -27,46 +28,68 @@ typedef float f32;
 static inline int min_int(int a, int b) { return a < b ? a : b; }
 
 // out[c] = sum over rows of x[r, c] (centre == 0) or of (x[r, c] - centre[c])^2 (centre != 0).
+// Row blocks are the outer loop, so a block is read from memory once and its channel strips from cache.
 static inline __attribute__((always_inline)) void channel_sums(int rows, int C, const f32* x, const f32* centre,
                                                                f32* out) {
-  int c = 0;
-  for (; c + 8 <= C; c += 8) {
-    v128_t m0 = centre ? V(centre + c) : ZERO, m1 = centre ? V(centre + c + 4) : ZERO;
-    v128_t t0 = ZERO, t1 = ZERO;
-    for (int r0 = 0; r0 < rows; r0 += BLOCK) {
-      int r1 = min_int(r0 + BLOCK, rows);
-      v128_t s0 = ZERO, s1 = ZERO;
+  for (int c = 0; c < C; c++) out[c] = 0;
+  for (int r0 = 0; r0 < rows; r0 += BLOCK) {
+    int r1 = min_int(r0 + BLOCK, rows);
+    int c = 0;
+    for (; c + 16 <= C; c += 16) {
+      v128_t m0 = ZERO, m1 = ZERO, m2 = ZERO, m3 = ZERO;
+      if (centre) {
+        m0 = V(centre + c);
+        m1 = V(centre + c + 4);
+        m2 = V(centre + c + 8);
+        m3 = V(centre + c + 12);
+      }
+      v128_t s0 = ZERO, s1 = ZERO, s2 = ZERO, s3 = ZERO;
       const f32* p = x + r0 * C + c;
       for (int r = r0; r < r1; r++, p += C) {
-        v128_t a0 = V(p), a1 = V(p + 4);
+        v128_t a0 = V(p), a1 = V(p + 4), a2 = V(p + 8), a3 = V(p + 12);
         if (centre) {
           a0 = SUB(a0, m0);
           a1 = SUB(a1, m1);
+          a2 = SUB(a2, m2);
+          a3 = SUB(a3, m3);
           a0 = MUL(a0, a0);
           a1 = MUL(a1, a1);
+          a2 = MUL(a2, a2);
+          a3 = MUL(a3, a3);
         }
         s0 = ADD(s0, a0);
         s1 = ADD(s1, a1);
+        s2 = ADD(s2, a2);
+        s3 = ADD(s3, a3);
       }
-      t0 = ADD(t0, s0);
-      t1 = ADD(t1, s1);
+      wasm_v128_store(out + c, ADD(V(out + c), s0));
+      wasm_v128_store(out + c + 4, ADD(V(out + c + 4), s1));
+      wasm_v128_store(out + c + 8, ADD(V(out + c + 8), s2));
+      wasm_v128_store(out + c + 12, ADD(V(out + c + 12), s3));
     }
-    wasm_v128_store(out + c, t0);
-    wasm_v128_store(out + c + 4, t1);
-  }
-  for (; c < C; c++) {
-    f32 m = centre ? centre[c] : 0, t = 0;
-    for (int r0 = 0; r0 < rows; r0 += BLOCK) {
-      int r1 = min_int(r0 + BLOCK, rows);
-      f32 s = 0;
+    for (; c + 4 <= C; c += 4) {
+      v128_t m0 = centre ? V(centre + c) : ZERO;
+      v128_t s0 = ZERO;
+      const f32* p = x + r0 * C + c;
+      for (int r = r0; r < r1; r++, p += C) {
+        v128_t a0 = V(p);
+        if (centre) {
+          a0 = SUB(a0, m0);
+          a0 = MUL(a0, a0);
+        }
+        s0 = ADD(s0, a0);
+      }
+      wasm_v128_store(out + c, ADD(V(out + c), s0));
+    }
+    for (; c < C; c++) {
+      f32 m = centre ? centre[c] : 0, s = 0;
       for (int r = r0; r < r1; r++) {
         f32 a = x[r * C + c];
         if (centre) a = (a - m) * (a - m);
         s += a;
       }
-      t += s;
+      out[c] += s;
     }
-    out[c] = t;
   }
 }
 
@@ -107,45 +130,55 @@ __attribute__((export_name("bn_train"))) void bn_train(int rows, int C, const f3
 __attribute__((export_name("bn_grad"))) void bn_grad(int rows, int C, const f32* dy, const f32* xhat,
                                                      const f32* rstd, const f32* gamma, f32* dx, f32* dgamma,
                                                      f32* dbeta, f32* scratch) {
-  int c = 0;
-  for (; c + 8 <= C; c += 8) {
-    v128_t b0 = ZERO, b1 = ZERO, g0 = ZERO, g1 = ZERO;
-    for (int r0 = 0; r0 < rows; r0 += BLOCK) {
-      int r1 = min_int(r0 + BLOCK, rows);
-      v128_t sb0 = ZERO, sb1 = ZERO, sg0 = ZERO, sg1 = ZERO;
+  int c;
+  for (c = 0; c < C; c++) dbeta[c] = dgamma[c] = 0;
+  for (int r0 = 0; r0 < rows; r0 += BLOCK) {
+    int r1 = min_int(r0 + BLOCK, rows);
+    for (c = 0; c + 16 <= C; c += 16) {
+      v128_t b0 = ZERO, b1 = ZERO, b2 = ZERO, b3 = ZERO, g0 = ZERO, g1 = ZERO, g2 = ZERO, g3 = ZERO;
       const f32* p = dy + r0 * C + c;
       const f32* h = xhat + r0 * C + c;
       for (int r = r0; r < r1; r++, p += C, h += C) {
-        v128_t d0 = V(p), d1 = V(p + 4);
-        sb0 = ADD(sb0, d0);
-        sb1 = ADD(sb1, d1);
-        sg0 = ADD(sg0, MUL(d0, V(h)));
-        sg1 = ADD(sg1, MUL(d1, V(h + 4)));
+        v128_t d0 = V(p), d1 = V(p + 4), d2 = V(p + 8), d3 = V(p + 12);
+        b0 = ADD(b0, d0);
+        b1 = ADD(b1, d1);
+        b2 = ADD(b2, d2);
+        b3 = ADD(b3, d3);
+        g0 = ADD(g0, MUL(d0, V(h)));
+        g1 = ADD(g1, MUL(d1, V(h + 4)));
+        g2 = ADD(g2, MUL(d2, V(h + 8)));
+        g3 = ADD(g3, MUL(d3, V(h + 12)));
       }
-      b0 = ADD(b0, sb0);
-      b1 = ADD(b1, sb1);
-      g0 = ADD(g0, sg0);
-      g1 = ADD(g1, sg1);
+      wasm_v128_store(dbeta + c, ADD(V(dbeta + c), b0));
+      wasm_v128_store(dbeta + c + 4, ADD(V(dbeta + c + 4), b1));
+      wasm_v128_store(dbeta + c + 8, ADD(V(dbeta + c + 8), b2));
+      wasm_v128_store(dbeta + c + 12, ADD(V(dbeta + c + 12), b3));
+      wasm_v128_store(dgamma + c, ADD(V(dgamma + c), g0));
+      wasm_v128_store(dgamma + c + 4, ADD(V(dgamma + c + 4), g1));
+      wasm_v128_store(dgamma + c + 8, ADD(V(dgamma + c + 8), g2));
+      wasm_v128_store(dgamma + c + 12, ADD(V(dgamma + c + 12), g3));
     }
-    wasm_v128_store(dbeta + c, b0);
-    wasm_v128_store(dbeta + c + 4, b1);
-    wasm_v128_store(dgamma + c, g0);
-    wasm_v128_store(dgamma + c + 4, g1);
-  }
-  for (; c < C; c++) {
-    f32 b = 0, g = 0;
-    for (int r0 = 0; r0 < rows; r0 += BLOCK) {
-      int r1 = min_int(r0 + BLOCK, rows);
-      f32 sb = 0, sg = 0;
+    for (; c + 4 <= C; c += 4) {
+      v128_t b0 = ZERO, g0 = ZERO;
+      const f32* p = dy + r0 * C + c;
+      const f32* h = xhat + r0 * C + c;
+      for (int r = r0; r < r1; r++, p += C, h += C) {
+        v128_t d0 = V(p);
+        b0 = ADD(b0, d0);
+        g0 = ADD(g0, MUL(d0, V(h)));
+      }
+      wasm_v128_store(dbeta + c, ADD(V(dbeta + c), b0));
+      wasm_v128_store(dgamma + c, ADD(V(dgamma + c), g0));
+    }
+    for (; c < C; c++) {
+      f32 b = 0, g = 0;
       for (int r = r0; r < r1; r++) {
-        sb += dy[r * C + c];
-        sg += dy[r * C + c] * xhat[r * C + c];
+        b += dy[r * C + c];
+        g += dy[r * C + c] * xhat[r * C + c];
       }
-      b += sb;
-      g += sg;
+      dbeta[c] += b;
+      dgamma[c] += g;
     }
-    dbeta[c] = b;
-    dgamma[c] = g;
   }
   f32 n = (f32)rows;
   f32* mb = scratch;
