@@ -8,9 +8,10 @@ import { gatherRows, unsortedSegmentSum } from './row-kernels';
 import { sharedIdentity } from './shared-identity';
 import { simdBatchMatMul, simdConv2d, simdConv2dBackpropFilter, simdConv2dBackpropInput } from './simd/simd-conv-kernels';
 import { simdAdamW, simdBatchNormGrad, simdBatchNormTrain } from './simd/simd-fused-kernels';
+import { simdConcat, simdSplitV } from './simd/simd-layout-kernels';
 
 const BACKEND = 'wasm';
-const USED = ['Identity', 'GatherV2', 'BatchMatMul', 'Transpose', 'PadV2', 'Slice', 'StridedSlice', 'Concat', 'Conv2D', 'DepthwiseConv2dNative', 'Reverse', 'Conv2DBackpropInput'];
+const USED = ['Identity', 'SplitV', 'GatherV2', 'BatchMatMul', 'Transpose', 'PadV2', 'Slice', 'StridedSlice', 'Concat', 'Conv2D', 'DepthwiseConv2dNative', 'Reverse', 'Conv2DBackpropInput'];
 
 /** Which wasm kernel overrides to install. @public */
 export type WasmKernelSet = 'fast' | 'shim-only';
@@ -28,8 +29,8 @@ type KernelArgs = Parameters<tf.KernelFunc>[0];
  * filter gradient on the untransposed matmul; it also replaces transposed BatchMatMul (about 10× slower
  * than untransposed; large 2-D products run on the SIMD kernels) and gathers embedding rows on the heap.
  * `fast` also adds the app's fused kernels (batch-norm forward and backward, AdamW; simd/fused-kernels.c),
- * which the engine uses only where they are registered, and shares buffers on clone (Identity) instead of
- * copying them.
+ * which the engine uses only where they are registered, shares buffers on clone (Identity) instead of
+ * copying them, and concatenates and splits float32 tensors on the heap.
  * @public
  */
 export function installWasmKernels(set: WasmKernelSet): () => void {
@@ -48,6 +49,8 @@ export function installWasmKernels(set: WasmKernelSet): () => void {
     overrides.push(['Conv2DBackpropInput', (a: KernelArgs) => simdConv2dBackpropInput(a) ?? withScratch(a, stock, (s) => conv2dBackpropInput(s, a.inputs.dy!, a.inputs.filter!, a.attrs ?? {}) ?? stockCall(s, 'Conv2DBackpropInput', a))]);
     overrides.push(['BatchMatMul', (a: KernelArgs) => simdBatchMatMul(a) ?? withScratch(a, stock, (s) => batchMatMul(s, a))]);
     overrides.push(['Identity', (a: KernelArgs) => sharedIdentity(a) ?? (stock.get('Identity')!(a) as tf.TensorInfo)]);
+    overrides.push(['Concat', (a: KernelArgs) => simdConcat(a) ?? (stock.get('Concat')!(a) as tf.TensorInfo)]);
+    overrides.push(['SplitV', (a: KernelArgs) => simdSplitV(a) ?? (stock.get('SplitV')!(a) as tf.TensorInfo[])]);
     overrides.push([BATCH_NORM_TRAIN_KERNEL, simdBatchNormTrain], [BATCH_NORM_GRAD_KERNEL, simdBatchNormGrad], [ADAMW_KERNEL, simdAdamW]);
     overrides.push(['GatherV2', (a: KernelArgs) => withScratch(a, stock, (s) => gatherRows(heap(a), a.inputs.x!, a.inputs.indices!, a.attrs ?? {}) ?? stockCall(s, 'GatherV2', a))]);
   }

@@ -232,3 +232,14 @@ __attribute__((export_name("adamw"))) void adamw(int count, const f32* p, const 
     po[i] = p[i] * decay - update * step;
   }
 }
+
+// dst[r*dst_stride + j] = src[r*src_stride + j] for r < rows, j < width: one input's part of a concat, or
+// one output's part of a split, along any axis (rows = the outer dims, width = the axis part of a row).
+__attribute__((export_name("copy_rows"))) void copy_rows(int rows, int width, const f32* src, int src_stride,
+                                                         f32* dst, int dst_stride) {
+  for (int r = 0; r < rows; r++, src += src_stride, dst += dst_stride) {
+    int j = 0;
+    for (; j + 4 <= width; j += 4) wasm_v128_store(dst + j, V(src + j));
+    for (; j < width; j++) dst[j] = src[j];
+  }
+}

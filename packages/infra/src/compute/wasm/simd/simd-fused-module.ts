@@ -8,6 +8,7 @@ type Info = tf.TensorInfo;
 interface FusedExports {
   bn_train(rows: number, c: number, x: number, gamma: number, beta: number, eps: number, y: number, xhat: number, mean: number, variance: number, rstd: number): void;
   bn_grad(rows: number, c: number, dy: number, xhat: number, rstd: number, gamma: number, dx: number, dGamma: number, dBeta: number, scratch: number): void;
+  copy_rows(rows: number, width: number, src: number, srcStride: number, dst: number, dstStride: number): void;
   adamw(count: number, p: number, g: number, m: number, v: number, po: number, mo: number, vo: number, beta1: number, oneMinusBeta1: number, beta2: number, oneMinusBeta2: number, decay: number, bc2: number, eps: number, step: number): void;
 }
 
@@ -27,7 +28,8 @@ let compiled: object | null = null;
 /**
  * fused-kernels.c instantiated on one wasm backend's own Memory: batch-norm training forward and backward
  * over channels-last rows × C, and one AdamW update, each one pass (or two) over the heap instead of a
- * dozen tfjs ops. Outputs are fresh `backend.makeOutput` buffers. Callers check shapes and dtypes first.
+ * dozen tfjs ops; also the row copies of concat and split. Outputs are fresh `backend.makeOutput` buffers.
+ * Callers check shapes and dtypes first.
  * @public
  */
 export class SimdFusedModule {
@@ -65,6 +67,36 @@ export class SimdFusedModule {
     const decay = s.weightDecay > 0 ? 1 - s.lr * s.weightDecay : 1;
     return this.outputs([param.shape, param.shape, param.shape], 0, ([po, mo, vo]) => {
       this.k.adamw(sizeOf(param), this.at(param), this.at(grad), this.at(m), this.at(v), po, mo, vo, s.beta1, 1 - s.beta1, s.beta2, 1 - s.beta2, decay, bc2, s.eps, s.lr / bc1);
+    });
+  }
+
+  /** Concatenation of float32 `parts` along `axis` (callers check that their other dims agree). */
+  concat(parts: Info[], axis: number, outShape: number[]): Info {
+    const outer = sizeOf({ shape: outShape.slice(0, axis) } as Info);
+    const widths = parts.map((p) => sizeOf({ shape: p.shape.slice(axis) } as Info));
+    const total = widths.reduce((a, b) => a + b, 0);
+    const [result] = this.outputs([outShape], 0, ([out]) => {
+      let offset = 0;
+      parts.forEach((p, i) => {
+        this.k.copy_rows(outer, widths[i], this.at(p), widths[i], out + offset * 4, total);
+        offset += widths[i];
+      });
+    });
+    return result;
+  }
+
+  /** x split along `axis` into parts of `sizes` (summing to x's dim there). */
+  split(x: Info, sizes: number[], axis: number): Info[] {
+    const outer = sizeOf({ shape: x.shape.slice(0, axis) } as Info);
+    const inner = sizeOf({ shape: x.shape.slice(axis + 1) } as Info);
+    const total = x.shape[axis] * inner;
+    const shapes = sizes.map((s) => x.shape.map((d, i) => (i === axis ? s : d)));
+    return this.outputs(shapes, 0, (outs) => {
+      let offset = 0;
+      outs.forEach((out, i) => {
+        this.k.copy_rows(outer, sizes[i] * inner, this.at(x) + offset * 4, total, out, sizes[i] * inner);
+        offset += sizes[i] * inner;
+      });
     });
   }
 
