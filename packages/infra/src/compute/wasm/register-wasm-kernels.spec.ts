@@ -3,6 +3,7 @@ import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-backend-wasm';
 import { fastWasmBackend } from '../testing/fast-wasm-backend';
 import { installWasmKernels } from './register-wasm-kernels';
+import { relErr } from '../testing/relative-error';
 
 // Each fast wasm kernel against the stock cpu kernel on random inputs, for the network's shapes:
 // 1×1 and 3×3 convolutions, stride 1 and 2, on 9×9 / 5×5 / 3×3 boards.
@@ -20,15 +21,6 @@ async function onBoth(run: () => tf.Tensor): Promise<[Float32Array, Float32Array
   return [a, b];
 }
 
-function relErr(a: Float32Array, b: Float32Array): number {
-  let diff = 0;
-  let ref = 0;
-  for (let i = 0; i < a.length; i++) {
-    diff = Math.max(diff, Math.abs(a[i] - b[i]));
-    ref = Math.max(ref, Math.abs(a[i]));
-  }
-  return diff / ref;
-}
 
 const cases: Array<[string, number, number, number, number, number, 'same' | 'valid']> = [
   // name, size, cin, cout, kernel, stride, pad

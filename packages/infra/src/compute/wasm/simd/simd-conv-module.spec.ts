@@ -4,6 +4,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { fastWasmBackend } from '../../testing/fast-wasm-backend';
 import { simdBatchMatMul, simdConv2d, simdConv2dBackpropFilter, simdConv2dBackpropInput } from './simd-conv-kernels';
 import { tfjsWasmHeap, type WasmBackendHeap } from './wasm-heap';
+import { relErr } from '../../testing/relative-error';
 
 // The SIMD convolution kernels against the cpu backend on random inputs, for every geometry of the network
 // (1×1 and 3×3, stride 1 and 2, boards 9→5→3→2, 'same' and 'valid') and for channel counts they do not
@@ -49,16 +50,6 @@ async function onBackend(name: string, p: Pass, c: Case): Promise<Float32Array> 
   });
 }
 
-function relErr(ref: Float32Array, got: Float32Array): number {
-  expect(got.length).toBe(ref.length);
-  let diff = 0;
-  let scale = 0;
-  for (let i = 0; i < ref.length; i++) {
-    diff = Math.max(diff, Math.abs(ref[i] - got[i]));
-    scale = Math.max(scale, Math.abs(ref[i]));
-  }
-  return diff / scale;
-}
 
 const c = (size: number, cin: number, cout: number, k: number, stride: number, pad: Pad): Case => ({ size, cin, cout, k, stride, pad });
 const NETWORK: Array<[string, Case]> = [

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { ConvGeometryCache } from './conv-geometry-cache';
 import { CONV_KERNELS_WASM_BASE64 } from './conv-kernels.wasm';
-import { type HeapAllocator, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
+import { type HeapAllocator, perBackend, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
 
 type Info = tf.TensorInfo;
 type Conv2DInfo = tf.backend_util.Conv2DInfo;
@@ -134,14 +134,5 @@ export class SimdConvModule {
   }
 }
 
-const modules = new WeakMap<object, SimdConvModule>();
-
 /** The kernels on this backend, instantiated on first use (each backend instance has its own heap). @public */
-export function simdConvModuleFor(backend: WasmBackendHeap): SimdConvModule {
-  let m = modules.get(backend);
-  if (!m) {
-    m = new SimdConvModule(backend);
-    modules.set(backend, m);
-  }
-  return m;
-}
+export const simdConvModuleFor = perBackend((backend) => new SimdConvModule(backend));

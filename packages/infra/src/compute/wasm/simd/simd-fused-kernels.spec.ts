@@ -5,6 +5,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { ADAMW_KERNEL, BATCH_NORM_GRAD_KERNEL, BATCH_NORM_TRAIN_KERNEL, createTrainer, hasKernel } from '@maou/bench-app';
 import { randomBatch, TRAINING } from '../../testing/engine-fixtures';
 import { fastWasmBackend } from '../../testing/fast-wasm-backend';
+import { relErr } from '../../testing/relative-error';
 
 // The fused kernels (fused-kernels.c) against the composite tfjs ops they replace, run on the cpu backend:
 // batch norm for every shape of the lite network's BN layers plus odd ones, AdamW over several steps, and a
@@ -12,16 +13,6 @@ import { fastWasmBackend } from '../../testing/fast-wasm-backend';
 const EPS = 1e-5;
 const rand = (shape: number[], seed: number, lo = -1, hi = 1) => tf.randomUniform(shape, lo, hi, 'float32', seed).dataSync() as Float32Array;
 
-function relErr(ref: Float32Array, got: Float32Array): number {
-  expect(got.length).toBe(ref.length);
-  let diff = 0;
-  let scale = 0;
-  for (let i = 0; i < ref.length; i++) {
-    diff = Math.max(diff, Math.abs(ref[i] - got[i]));
-    scale = Math.max(scale, Math.abs(ref[i]));
-  }
-  return diff / scale;
-}
 
 /** Runs `f` on a backend and reads every output back. */
 async function on(backend: string, f: () => tf.Tensor[]): Promise<Float32Array[]> {

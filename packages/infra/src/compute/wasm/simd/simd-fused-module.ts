@@ -1,6 +1,6 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import { FUSED_KERNELS_WASM_BASE64 } from './fused-kernels.wasm';
-import { type HeapAllocator, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
+import { type HeapAllocator, perBackend, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
 
 type Info = tf.TensorInfo;
 
@@ -125,14 +125,5 @@ export class SimdFusedModule {
 
 const sizeOf = (t: Info) => t.shape.reduce((a, b) => a * b, 1);
 
-const modules = new WeakMap<object, SimdFusedModule>();
-
 /** The fused kernels on this backend, instantiated on first use (each backend instance has its own heap). @public */
-export function simdFusedModuleFor(backend: WasmBackendHeap): SimdFusedModule {
-  let m = modules.get(backend);
-  if (!m) {
-    m = new SimdFusedModule(backend);
-    modules.set(backend, m);
-  }
-  return m;
-}
+export const simdFusedModuleFor = perBackend((backend) => new SimdFusedModule(backend));

@@ -48,3 +48,16 @@ export function tfjsWasmHeap(backend: WasmBackendHeap): HeapAllocator {
     free: (p) => free(p),
   };
 }
+
+/** One `make(backend)` per backend instance (each has its own heap), built on first use. @internal */
+export const perBackend = <T>(make: (backend: WasmBackendHeap) => T): ((backend: WasmBackendHeap) => T) => {
+  const made = new WeakMap<object, T>();
+  return (backend) => {
+    let m = made.get(backend);
+    if (m === undefined) {
+      m = make(backend);
+      made.set(backend, m);
+    }
+    return m;
+  };
+};
