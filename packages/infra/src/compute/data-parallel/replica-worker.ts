@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { parentPort, workerData } from 'node:worker_threads';
-import { NonFiniteValueError, profileStep, TfjsTrainer, type ClockPort } from '@maou/bench-app';
+import { NonFiniteValueError, profileStep, TfjsTrainer, type ClockPort, type TrainerOptions } from '@maou/bench-app';
+import { allocateBatch, MOVE_LABELS } from '@maou/bench-domain';
 import { startWasmBackend } from '../plugins/wasm-backend.plugin';
 import type { FromReplica, ReplicaFailure, ReplicaInit, ToReplica } from './replica-protocol';
 import { SharedBufferExchange } from './shared-buffer-exchange';
@@ -49,8 +50,26 @@ async function handle(m: ToReplica): Promise<void> {
   }
 }
 
+// With every core busy training, V8 compiles the hot JS of a fresh replica slowly: unwarmed replicas ran their first
+// ~15-30 batches 20-30 % slower (a lone replica, with a core free for the compiler, did not). A few throw-away steps
+// of a separate small network before the first real batch take that cost out of the timed batches.
+const WARM_UP_STEPS = 10;
+const WARM_UP_ROWS = 16;
+
+async function warmUp(options: TrainerOptions): Promise<void> {
+  const throwAway = new TfjsTrainer({ ...options, training: { ...options.training, detectAnomaly: false, gradientAccumulationSteps: 1 }, microBatchSize: undefined });
+  const batch = allocateBatch(options.stage, WARM_UP_ROWS);
+  if (batch.targets.stage === 3) for (let r = 0; r < WARM_UP_ROWS; r++) batch.targets.moveLabel[r * MOVE_LABELS] = 1;
+  try {
+    for (let i = 0; i < WARM_UP_STEPS; i++) await throwAway.step(batch, clock);
+  } finally {
+    throwAway.dispose();
+  }
+}
+
 async function start(): Promise<void> {
   await startWasmBackend(init.kernels);
+  if (init.replicas > 1) await warmUp(init.options);
   const t = new TfjsTrainer(init.options, exchange);
   trainer = t;
   const { parameters, buffers } = t.network.store;
