@@ -36,6 +36,8 @@ export class TfjsTrainer implements Trainer {
   private accumulated: tf.Tensor[] | null = null;
   private batches = 0;
   private optimizerSteps = 0;
+  /** rows trained on since the last update (their batch-norm statistics are in the running buffers) */
+  private rowsSinceUpdate = 0;
 
   /** `exchange` makes this one data-parallel replica: gradients are summed across replicas before each update. */
   constructor(private readonly options: TrainerOptions, private readonly exchange?: GradientExchange) {
@@ -47,6 +49,7 @@ export class TfjsTrainer implements Trainer {
       stage2HiddenDim: t.stage2HiddenDim,
       stage2Dropout: t.stage2HeadDropout,
       rng: new SeededRandom(options.seed),
+      dropoutRng: options.replica === undefined ? undefined : new SeededRandom(options.seed + 7919 * (options.replica + 1)),
     });
     const params = this.network.store.parameters;
     this.variables = params.map((p) => p.variable);
@@ -176,6 +179,7 @@ export class TfjsTrainer implements Trainer {
       disposeDeviceBatch(dev);
     }
     this.addToAccumulated(grads);
+    this.rowsSinceUpdate += dev.size;
     await settle(this.accumulated![this.accumulated!.length - 1]);
     ph.backward += clock.now() - t0;
     return (lossValue * dev.size) / batchSize;
@@ -198,7 +202,7 @@ export class TfjsTrainer implements Trainer {
     this.accumulated = null;
     if (this.exchange) {
       const own = grads;
-      grads = await this.exchange.allReduce(own, this.network.store.buffers);
+      grads = await this.exchange.allReduce(own, this.network.store.buffers, this.rowsSinceUpdate);
       tf.dispose(own);
     }
     if (cfg.gradientClip > 0) {
@@ -209,6 +213,7 @@ export class TfjsTrainer implements Trainer {
     this.optimizer.apply(grads, this.schedule(this.optimizerSteps));
     tf.dispose(grads);
     this.optimizerSteps++;
+    this.rowsSinceUpdate = 0;
     await settle(this.variables[this.variables.length - 1]);
   }
 }

@@ -74,6 +74,11 @@ export interface TrainerOptions {
    * bit-for-bit the full-batch step.
    */
   readonly microBatchSize?: number;
+  /**
+   * Index of this data-parallel replica: its dropout masks get their own stream, while the weights start the same
+   * as every other replica's. Absent for a trainer on its own.
+   */
+  readonly replica?: number;
   /** The backend the run activated; a factory may pick an implementation by it (e.g. data-parallel on wasm). */
   readonly backend?: BackendInfo;
 }

@@ -22,7 +22,8 @@ export const NUMERIC_RULES: readonly NumericRule[] = [
   { key: 'dataloaderWorkers', integer: true, test: nonNegative, expect: 'must be a non-negative integer' },
   { key: 'prefetchFactor', integer: true, test: positive, expect: 'must be a positive integer' },
   { key: 'devicePrefetch', integer: true, test: nonNegative, expect: 'must be a non-negative integer (0 turns device prefetch off)' },
-  { key: 'threads', integer: true, test: positive, expect: 'must be a positive integer' },
+  // Each wasm thread is a whole replica (its own heap and copy of the network): past 64 that is a typo, not a plan.
+  { key: 'threads', integer: true, test: (v) => v >= 1 && v <= 64, expect: 'must be an integer from 1 to 64' },
   { key: 'gceParameter', test: (v) => v > 0 && v <= 1, expect: 'must be in (0, 1]' },
   { key: 'policyLossRatio', test: positive, expect: 'must be positive' },
   { key: 'valueLossRatio', test: positive, expect: 'must be positive' },

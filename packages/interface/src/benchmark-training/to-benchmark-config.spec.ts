@@ -37,6 +37,7 @@ describe('toBenchmarkConfig', () => {
     [{ gpu: 'tpu' }, /^--gpu: unknown device/],
     [{ inputCacheMode: 'disk' }, /^--input-cache-mode:/],
     [{ maxBatches: 0 }, /^--max-batches:/],
+    [{ threads: 65 }, /^--threads: must be an integer from 1 to 64, got 65$/],
     [{ inputS3: true, inputGcs: true }, /^--input-\*: choose one cloud source, got GCS and S3/],
     [{ inputS3: true }, /^--input-bucket-name: required with --input-s3/],
     [{ stage3DataPath: ['a.feather'], inputDatasetId: 'd', inputTableName: 't' }, /^--stage3-data-path: cannot be combined with a BigQuery source/],

@@ -50,7 +50,8 @@ export const STRUCTURAL_GRADIENTS: readonly Grad[] = [
     kernelName: 'Concat',
     saveAllInputs: true,
     gradFunc: (dy, s, attrs) => {
-      const axis = (attrs as Attrs as { axis: number }).axis;
+      // tfjs passes the axis as given: a negative one counts from the end.
+      const axis = tf.util.parseAxisParam((attrs as Attrs as { axis: number }).axis, s[0].shape)[0]!;
       // One split serves every input (the tape asks for the inputs one by one).
       let split: tf.Tensor[] | null = null;
       const parts = () => (split ??= tf.split(dy as tf.Tensor, s.map((t) => t.shape[axis]), axis));

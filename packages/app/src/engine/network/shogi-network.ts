@@ -27,6 +27,8 @@ export interface NetworkOptions {
   readonly stage2HiddenDim: number;
   readonly stage2Dropout: number;
   readonly rng: SeededRandom;
+  /** dropout's own stream (data-parallel replicas: one each, so their masks differ); defaults to `rng` */
+  readonly dropoutRng?: SeededRandom;
 }
 
 /**
@@ -110,7 +112,7 @@ export class ShogiNetwork {
     if (this.options.stage === 3) return { logits: this.heads[0].apply(features), value: this.heads[1].apply(features) };
     if (this.heads.length === 1) return { logits: this.heads[0].apply(features), value: null };
     let h = gelu(this.heads[0].apply(features));
-    if (training && this.dropout > 0) h = tf.dropout(h, this.dropout, undefined, Math.floor(this.options.rng.next() * 2 ** 31)) as tf.Tensor2D;
+    if (training && this.dropout > 0) h = tf.dropout(h, this.dropout, undefined, Math.floor((this.options.dropoutRng ?? this.options.rng).next() * 2 ** 31)) as tf.Tensor2D;
     return { logits: this.heads[1].apply(h), value: null };
   }
 }

@@ -57,6 +57,54 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
     }
   }, 120_000);
 
+  it('given a 1-row batch on 2 replicas, then batch-norm running statistics come from the replica that saw the row', async () => {
+    // Evaluation normalises with the running statistics: they must equal one trainer's after the same step.
+    const sgd: TrainerOptions = { ...options, training: { ...options.training, optimizer: 'sgd', learningRate: 0.1, gradientClip: 0 } };
+    const single = createTrainer(sgd);
+    const parallel = new DataParallelTrainer(sgd, 2);
+    try {
+      const row = randomBatch(3, 1, 21);
+      await single.step(row, clock);
+      await parallel.step(row, clock);
+      const probe = randomBatch(3, 6, 22);
+      expect((await parallel.evaluate(probe, clock)).loss).toBeCloseTo((await single.evaluate(probe, clock)).loss, 4);
+    } finally {
+      single.dispose();
+      parallel.dispose();
+    }
+  }, 120_000);
+
+  it('given evaluations between steps, then the learning rate is still the schedule\'s, and an empty batch is refused', async () => {
+    const single = createTrainer(options);
+    const parallel = new DataParallelTrainer(options, 2);
+    try {
+      expect(parallel.currentLearningRate()).toBe(single.currentLearningRate());
+      for (let i = 0; i < 3; i++) {
+        const batch = randomBatch(3, 4, 30 + i);
+        await single.step(batch, clock);
+        await parallel.step(batch, clock);
+      }
+      await parallel.evaluate(randomBatch(3, 4, 40), clock);
+      expect(parallel.currentLearningRate()).toBeCloseTo(single.currentLearningRate(), 12);
+      await expect(parallel.evaluate(randomBatch(3, 0, 41), clock)).rejects.toThrow(/evaluate: the batch has no rows/);
+    } finally {
+      single.dispose();
+      parallel.dispose();
+    }
+  }, 120_000);
+
+  it('given dispose while starting or stepping, then whatever awaits the trainer is rejected, not left hanging', async () => {
+    const starting = new DataParallelTrainer(options, 2);
+    const ready = starting.ready();
+    starting.dispose();
+    await expect(ready).rejects.toThrow(/disposed/);
+    const stepping = new DataParallelTrainer(options, 2);
+    await stepping.ready();
+    const step = stepping.step(randomBatch(3, 8, 50), clock);
+    stepping.dispose();
+    await expect(step).rejects.toThrow(/disposed/);
+  }, 120_000);
+
   it('given a profiled step, then it returns the kernels of replica 0 by phase', async () => {
     const parallel = new DataParallelTrainer(options, 2);
     try {

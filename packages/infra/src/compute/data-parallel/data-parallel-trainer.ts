@@ -1,4 +1,4 @@
-import type { ClockPort, EvalResult, StepResult, Trainer, TrainerOptions, UploadedBatch } from '@maou/bench-app';
+import { createLrSchedule, type ClockPort, type EvalResult, type StepResult, type Trainer, type TrainerOptions, type UploadedBatch } from '@maou/bench-app';
 import { copyBatchRows, type HostBatch, type PhaseKernels, type Stage } from '@maou/bench-domain';
 import type { WasmKernelSet } from '../wasm/register-wasm-kernels';
 import { ReplicaPool } from './replica-pool';
@@ -28,11 +28,15 @@ export class DataParallelTrainer implements Trainer {
   readonly stage: Stage;
   private readonly pool: ReplicaPool;
   private sizes: { parameterCount: number; multiplyAddsPerSample: number } | null = null;
-  private learningRate = Number.NaN;
+  private startup: Promise<void> | null = null;
+  private learningRate: number;
 
   constructor(options: TrainerOptions, replicas: number, kernels: WasmKernelSet = 'fast') {
     if (!Number.isInteger(replicas) || replicas < 1) throw new Error(`data-parallel replicas must be a positive integer, got ${replicas}`);
     this.stage = options.stage;
+    const t = options.training;
+    // Before the first update the rate is the schedule's first value, as on one trainer; later the replicas report it.
+    this.learningRate = createLrSchedule(t.lrScheduler, t.learningRate, Math.ceil(options.totalSteps / Math.max(1, t.gradientAccumulationSteps)))(0);
     this.pool = new ReplicaPool({ options: { ...options, backend: undefined }, replicas, kernels });
   }
 
@@ -48,10 +52,11 @@ export class DataParallelTrainer implements Trainer {
     return this.started().multiplyAddsPerSample;
   }
 
-  async ready(): Promise<void> {
-    const r = await this.pool.started;
-    this.sizes = { parameterCount: r.parameterCount, multiplyAddsPerSample: r.multiplyAddsPerSample };
-    this.learningRate = r.learningRate;
+  ready(): Promise<void> {
+    this.startup ??= this.pool.started.then((r) => {
+      this.sizes = { parameterCount: r.parameterCount, multiplyAddsPerSample: r.multiplyAddsPerSample };
+    });
+    return this.startup;
   }
 
   async step(batch: HostBatch | UploadedBatch, _clock: ClockPort): Promise<StepResult> {
@@ -65,6 +70,7 @@ export class DataParallelTrainer implements Trainer {
 
   async evaluate(batch: HostBatch | UploadedBatch, _clock: ClockPort): Promise<EvalResult> {
     const host = hostOnly(batch);
+    if (host.size === 0) throw new Error('data-parallel evaluate: the batch has no rows');
     await this.ready();
     const bounds = shardBounds(host.size, this.replicas);
     const answers = (await this.pool.request((k, id) => ({ type: 'evaluate', id, shard: copyBatchRows(host, ...bounds[k]!) }))) as Evaluated[];

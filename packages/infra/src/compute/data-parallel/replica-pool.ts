@@ -29,7 +29,14 @@ export class ReplicaPool {
   private readonly startRejects: ((e: Error) => void)[] = [];
 
   constructor(init: Omit<ReplicaInit, 'replica'>, spawn = (data: ReplicaInit): Worker => spawnWorker(__filename, 'replica-worker', data)) {
-    this.workers = Array.from({ length: init.replicas }, (_, replica) => spawn({ ...init, replica }));
+    this.workers = [];
+    try {
+      for (let replica = 0; replica < init.replicas; replica++) this.workers.push(spawn({ ...init, replica }));
+    } catch (e) {
+      // Replicas already started would keep the process alive: stop them before giving up.
+      for (const w of this.workers) void w.terminate();
+      throw e;
+    }
     const readies = this.workers.map((w, k) => new Promise<Ready>((resolve, reject) => {
       this.startRejects.push(reject);
       w.on('message', (m: FromReplica) => (m.type === 'ready' ? resolve(m) : this.onMessage(k, m)));
@@ -66,9 +73,9 @@ export class ReplicaPool {
     });
   }
 
+  /** Stops every replica; whatever still waits on this pool (start-up, a request) is rejected. */
   close(): void {
-    this.failure ??= new Error('data-parallel trainer was disposed');
-    for (const w of this.workers) void w.terminate();
+    this.abort(new Error('data-parallel trainer was disposed'));
   }
 
   private broadcast(m: ToReplica): void {
@@ -91,8 +98,11 @@ export class ReplicaPool {
   }
 
   private fail(k: number, f: ReplicaFailure): void {
+    if (!this.failure) this.abort(rebuild(k, f));
+  }
+
+  private abort(error: Error): void {
     if (this.failure) return;
-    const error = rebuild(k, f);
     this.failure = error;
     for (const reject of this.startRejects) reject(error);
     this.pending?.reject(error);

@@ -70,10 +70,11 @@ async function warmUp(options: TrainerOptions): Promise<void> {
 async function start(): Promise<void> {
   await startWasmBackend(init.kernels);
   if (init.replicas > 1) await warmUp(init.options);
-  const t = new TfjsTrainer(init.options, exchange);
+  const t = new TfjsTrainer({ ...init.options, replica: init.replica }, exchange);
   trainer = t;
   const { parameters, buffers } = t.network.store;
-  const exchangeFloats = [...parameters.map((p) => p.variable), ...buffers].reduce((n, v) => n + v.size, 0);
+  // Gradients, batch-norm buffers, and one float for the rows behind those buffers.
+  const exchangeFloats = [...parameters.map((p) => p.variable), ...buffers].reduce((n, v) => n + v.size, 0) + 1;
   send({ type: 'ready', parameterCount: t.parameterCount, multiplyAddsPerSample: t.multiplyAddsPerSample, exchangeFloats, learningRate: t.currentLearningRate() });
 }
 

@@ -17,6 +17,12 @@ describe('wasm backend plugin', () => {
     expect(started.value.notes.join('\n')).toMatch(/data-parallel: 3 single-threaded wasm replicas.*batch norm/);
   });
 
+  it('given more threads than usable cores, then a note says the replicas will share cores', async () => {
+    const started = await plugin.start(config(os.availableParallelism() + 1));
+    if (!started.ok) throw new Error(started.error.message);
+    expect(started.value.notes.join('\n')).toMatch(/--threads \d+ is more than the \d+ usable core\(s\): replicas will share cores/);
+  });
+
   it('given one thread, then there is no data-parallel note; given auto, then a thread count the machine can run', async () => {
     const one = await plugin.start(config(1));
     if (!one.ok) throw new Error(one.error.message);

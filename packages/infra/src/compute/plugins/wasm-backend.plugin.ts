@@ -33,13 +33,14 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
     priority: 10,
     async start(config) {
       const started = await startWasmBackend(kernels);
-      const threads = config.threads === 'auto' ? await autoThreads() : config.threads;
+      const usable = usableCores(await readCgroupLimits());
+      const threads = config.threads === 'auto' ? deriveSettings(usable).threads : config.threads;
       const notes = [started.kernels === 'fast' ? 'our WebAssembly SIMD kernels: Conv2D, Conv2DBackpropFilter/Input, BatchMatMul' : 'stock kernels + Conv2DBackpropFilter shim'];
       if (threads > 1) notes.push(`data-parallel: ${threads} single-threaded wasm replicas in worker threads, gradients summed every step; batch norm normalises each replica's shard (running statistics averaged); each replica first runs 10 throw-away steps so that the timed batches do not pay for V8 compiling its code; kernel profiles show replica 0`);
+      if (threads > usable.cpuCores) notes.push(`--threads ${threads} is more than the ${usable.cpuCores} usable core(s): replicas will share cores and wait for each other at every update`);
       return ok({ name: 'wasm', version: started.version, threads, device: 'cpu (WebAssembly SIMD)', notes });
     },
   };
 }
 
-const autoThreads = async (): Promise<number> =>
-  deriveSettings(usableResources(await readCgroupLimits(), os.availableParallelism(), os.totalmem())).threads;
+const usableCores = (cgroup: Awaited<ReturnType<typeof readCgroupLimits>>) => usableResources(cgroup, os.availableParallelism(), os.totalmem());
