@@ -39,10 +39,18 @@ function im2colBySlices(s: KernelScratch, x: Info, c: tf.backend_util.Conv2DInfo
   return cols.length === 1 ? cols[0] : s.run('Concat', cols as unknown as tf.NamedTensorInfoMap, { axis: 3 });
 }
 
-/** One-hot depthwise filters [kh,kw,C,kh·kw], made once per shape and kept (XNNPACK then reuses its packing). */
-const tapFilters = new Map<string, Info>();
+/**
+ * One-hot depthwise filters [kh,kw,C,kh·kw], made once per shape and backend instance and kept (XNNPACK then reuses
+ * its packing); a data id means nothing to another backend instance.
+ */
+const tapFiltersByBackend = new WeakMap<object, Map<string, Info>>();
 function tapFilter(s: KernelScratch, kh: number, kw: number, ch: number): Info {
   const key = `${kh}x${kw}x${ch}`;
+  let tapFilters = tapFiltersByBackend.get(s.backend);
+  if (!tapFilters) {
+    tapFilters = new Map();
+    tapFiltersByBackend.set(s.backend, tapFilters);
+  }
   let f = tapFilters.get(key);
   if (!f) {
     const taps = kh * kw;
