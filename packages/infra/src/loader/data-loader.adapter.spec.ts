@@ -1,9 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataLoaderConfig } from '@maou/bench-domain';
 import { DataLoaderAdapter } from './data-loader.adapter';
-import { batchRowIds, RAW_READER, RawFileSource, stage3Rows, writeRawStage3 } from './testing/raw-stage-file';
+import { batchRowIds, LOGGED_RAW_READER, RAW_READER, RawFileSource, stage3Rows, writeRawStage3 } from './testing/raw-stage-file';
 
 const ROWS = [37, 50, 23, 41, 60];
 const base: DataLoaderConfig = {
@@ -84,6 +84,27 @@ describe('map-style loader', () => {
     const val = await pass({ streaming: false, workers: 2 }, 'validation');
     expect(val.flat().length + n).toBe(ROWS.reduce((s, r) => s + r, 0));
   });
+
+  it('given file cache and 3 workers, when two epochs are read, then each shard is decoded once for all workers and the order is unchanged', async () => {
+    const log = join(dir, 'reads.log');
+    await writeFile(log, '');
+    const loader = await DataLoaderAdapter.create(new RawFileSource(files), { ...base, streaming: false, workers: 3 }, { reader: LOGGED_RAW_READER });
+    try {
+      const epochs: number[][][] = [];
+      for (const epoch of [0, 1]) {
+        const out: number[][] = [];
+        for await (const b of loader.iterate('train', epoch)) out.push(ids(b));
+        epochs.push(out);
+      }
+      const reads = (await readFile(log, 'utf8')).trim().split('\n');
+      // Shuffled batches touch every shard from every worker; before, each worker decoded its own copy of each.
+      expect(reads.sort()).toEqual(files.map((f) => f.path).sort());
+      expect(epochs[0]).toEqual(await pass({ streaming: false }));
+      expect(epochs[1]).toEqual(await pass({ streaming: false }, 'train', 1));
+    } finally {
+      await loader.close();
+    }
+  });
 });
 
 describe('worker behaviour', () => {
@@ -94,6 +115,11 @@ describe('worker behaviour', () => {
     const drain = async () => { for await (const _ of loader.iterate('train', 0)) { /* consume */ } };
     await expect(drain()).rejects.toThrow(/bad\.raw: not a raw stage 3 test file/);
     await loader.close();
+    // Map-style, file cache: the shard is decoded for all workers by one of them; its failure still ends the pass.
+    const shared = await open({ workers: 2, streaming: false, testRatio: 0 }, [...files.slice(0, 2), { path: bad, rows: 4 }]);
+    const drainShared = async () => { for await (const _ of shared.iterate('train', 0)) { /* consume */ } };
+    await expect(drainShared()).rejects.toThrow(/bad\.raw: not a raw stage 3 test file/);
+    await shared.close();
   });
 
   it('given a reader module that cannot load, when workers start, then the iteration rejects naming the worker', async () => {

@@ -107,7 +107,9 @@ export class DataLoaderAdapter implements DataLoaderPort {
   }
 
   private startPool(): WorkerPool {
-    this.pool = new WorkerPool(this.workers, { setup: this.setup, reader: this.options.reader ?? STAGE_FILE_READER, shared: this.shared });
+    // Map-style `file` mode: workers decode each shard once into shared memory (SharedShardBroker).
+    const shareFileShards = this.plan.mode === 'map-style' && this.shared === null;
+    this.pool = new WorkerPool(this.workers, { setup: this.setup, reader: this.options.reader ?? STAGE_FILE_READER, shared: this.shared, shareFileShards });
     sigintShutdown.watch(this);
     return this.pool;
   }

@@ -3,6 +3,7 @@ import { batchBuffers } from '@maou/bench-domain';
 import { produceBatches, type ProducerContext } from './batch-producer';
 import { MapRowStore } from './map-row-store';
 import { loadShardReader } from './shard-reader';
+import { SharedShardClient } from './shared-shard-client';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol';
 
 // Entry of a loader worker thread: runs one task at a time, sends at most `credits` batches ahead of the consumer.
@@ -11,10 +12,12 @@ const port = parentPort!;
 const read = loadShardReader(init.reader);
 const { setup } = init;
 const pool: (readonly ArrayBuffer[])[] = [];
+const decode = (i: number) => read(setup.shardPaths[i]!, setup.stage);
+const shards = new SharedShardClient((m) => port.postMessage(m), decode);
 const ctx: ProducerContext = {
   setup,
   readFile: (path) => read(path, setup.stage),
-  store: new MapRowStore(setup.shardOffsets, (i) => read(setup.shardPaths[i]!, setup.stage), init.shared ?? []),
+  store: new MapRowStore(setup.shardOffsets, init.shareFileShards ? (i) => shards.load(i) : decode, init.shared ?? []),
   takeBuffers: () => (setup.pinMemory ? pool.pop() : undefined),
 };
 
@@ -45,6 +48,10 @@ port.on('message', (msg: ToWorker) => {
   }
   if (msg.type === 'recycle') {
     pool.push(msg.buffers);
+    return;
+  }
+  if (msg.type === 'shard') {
+    shards.answer(msg.shard, msg.columns);
     return;
   }
   if (!run || run.id !== msg.runId) return;

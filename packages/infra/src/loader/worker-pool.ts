@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { batchBuffers, type HostBatch } from '@maou/bench-domain';
 import type { LoaderTask } from './loader-task';
+import { SharedShardBroker } from './shared-shard-broker';
 import { spawnLoaderWorker } from './worker-entry';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol';
 
@@ -23,6 +24,9 @@ export class WorkerPool {
   private failure: Error | null = null;
   private wake: (() => void) | null = null;
   private closed = false;
+  private readonly shards = new SharedShardBroker((k, shard, columns) => {
+    if (!this.closed) this.send(this.workers[k]!, { type: 'shard', shard, columns });
+  });
 
   constructor(count: number, init: WorkerInit) {
     this.workers = Array.from({ length: count }, (_, k) => this.start(k, init));
@@ -80,7 +84,15 @@ export class WorkerPool {
     return w;
   }
 
+  /** Map-style shards decoded so far in shared memory (`file` mode with workers). */
+  get sharedShards(): number {
+    return this.shards.decodedShards;
+  }
+
   private onMessage(k: number, m: FromWorker): void {
+    if (m.type === 'shard-need') return this.shards.need(k, m.shard);
+    if (m.type === 'shard-loaded') return this.shards.loaded(m.shard, m.columns);
+    if (m.type === 'shard-failed') return this.shards.failed(m.shard);
     if (m.runId !== this.runId) return;
     const lane = this.lanes[k]!;
     if (m.type === 'batch') lane.queue.push(m.batch);

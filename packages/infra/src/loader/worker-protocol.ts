@@ -7,6 +7,8 @@ export interface WorkerInit {
   readonly reader: ShardReaderRef;
   /** map-style `memory` mode: every shard, in SharedArrayBuffer-backed columns */
   readonly shared: readonly StageColumns[] | null;
+  /** map-style `file` mode: ask the main thread for shards, so that each is decoded once for all workers */
+  readonly shareFileShards?: boolean;
 }
 
 /** Main thread → worker. @internal */
@@ -14,10 +16,15 @@ export type ToWorker =
   | { readonly type: 'run'; readonly runId: number; readonly task: LoaderTask; readonly credits: number }
   | { readonly type: 'credit'; readonly runId: number }
   | { readonly type: 'cancel'; readonly runId: number }
-  | { readonly type: 'recycle'; readonly buffers: readonly ArrayBuffer[] };
+  | { readonly type: 'recycle'; readonly buffers: readonly ArrayBuffer[] }
+  /** the answer to `shard-need`: shared columns, or null: decode it and send `shard-loaded` (or `shard-failed`) */
+  | { readonly type: 'shard'; readonly shard: number; readonly columns: StageColumns | null };
 
 /** Worker → main thread. @internal */
 export type FromWorker =
   | { readonly type: 'batch'; readonly runId: number; readonly batch: HostBatch }
   | { readonly type: 'end'; readonly runId: number }
-  | { readonly type: 'error'; readonly runId: number; readonly message: string; readonly stack: string | undefined };
+  | { readonly type: 'error'; readonly runId: number; readonly message: string; readonly stack: string | undefined }
+  | { readonly type: 'shard-need'; readonly shard: number }
+  | { readonly type: 'shard-loaded'; readonly shard: number; readonly columns: StageColumns }
+  | { readonly type: 'shard-failed'; readonly shard: number };

@@ -1,5 +1,6 @@
+import { appendFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { DataSourcePort, ShardRef, SourceIoStats } from '@maou/bench-app';
 import { type HostBatch, BOARD_SQUARES, HAND_KINDS, MOVE_LABELS, type Stage, type Stage3Columns, type StageColumns } from '@maou/bench-domain';
 
@@ -62,3 +63,10 @@ export class RawFileSource implements DataSourcePort {
 
 /** The reader reference workers use for raw test files. @internal */
 export const RAW_READER = { module: __filename, exportName: 'readRawStageFile' } as const;
+
+/** As `readRawStageFile`, and appends the path to `reads.log` beside the file: which shards were decoded, how often. */
+export const readRawStageFileLogged = async (path: string, stage: Stage): Promise<StageColumns> => {
+  appendFileSync(join(dirname(path), 'reads.log'), `${path}\n`);
+  return readRawStageFile(path, stage);
+};
+export const LOGGED_RAW_READER = { module: __filename, exportName: 'readRawStageFileLogged' } as const;
