@@ -8,6 +8,8 @@ export interface BackendInfo {
   readonly device: string;
   /** e.g. wasm fast-gradient kernels, software GPU adapter */
   readonly notes: readonly string[];
+  /** the most memory one training pass may use (wasm32's heap: 4 GiB per replica); absent where not bounded */
+  readonly heapLimitBytes?: number;
   /** the GPU adapter a WebGPU backend runs on; absent for other backends */
   readonly gpuAdapter?: GpuAdapterInfo;
 }

@@ -13,6 +13,7 @@ import type { BenchmarkDataloaderError } from './benchmark-dataloader.errors';
 import type { BenchmarkDataloaderInput, BenchmarkDataloaderOutput, GridPoint } from './benchmark-dataloader.input';
 import { measureConsumption } from './consumption-rate';
 import { bestAcrossBatchSizes, feedsModel, selectSetting } from './select-setting';
+import { planMicroBatches } from '../micro-batch-plan';
 import { during, settleSteps, StepFailure } from '../step-failure';
 
 const kv = (o: Readonly<Record<string, unknown>>): string => Object.entries(o).map(([k, v]) => `${k}=${v}`).join(' ');
@@ -102,6 +103,6 @@ export class BenchmarkDataloaderUseCase {
     }
     if (!batch || batch.size < batchSize) throw new StepFailure({ kind: 'too-few-batches', message: `no full batch of ${batchSize} in the training split to time the model with` });
     const b = batch;
-    return during('loader-failed', () => measureConsumption(this.createTrainer, { backend, stage: input.stage, training: input.training, seed: input.loader.seed, steps: input.consumptionSteps, batch: b, clock: this.clock }));
+    return during('loader-failed', () => measureConsumption(this.createTrainer, { backend, microBatchSize: planMicroBatches(input.training.preset, batchSize, backend).microBatchSize, stage: input.stage, training: input.training, seed: input.loader.seed, steps: input.consumptionSteps, batch: b, clock: this.clock }));
   }
 }

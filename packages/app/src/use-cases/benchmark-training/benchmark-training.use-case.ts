@@ -15,6 +15,7 @@ import type { TrainerFactory } from '../../engine/trainer';
 import { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loader.use-case';
 import { calibrationInputFor } from '../calibrate-loader/calibration-input';
 import type { BenchmarkTrainingError } from './benchmark-training.errors';
+import { planMicroBatches } from '../micro-batch-plan';
 import { during, settleSteps, StepFailure } from '../step-failure';
 import type { BenchmarkTrainingInput } from './benchmark-training.input';
 import { flattenConfig } from './report-config';
@@ -73,7 +74,12 @@ export class BenchmarkTrainingUseCase {
     }
     const warmup = clampWarmup(config.warmupBatches, planned);
     if (warmup !== config.warmupBatches) log.warn({ requested: config.warmupBatches, used: warmup, planned }, 'warm-up clamped to leave two measured batches');
-    const trainer = this.createTrainer({ stage: config.stage, training: config.training, totalSteps: trainBatches, seed: config.loader.seed, backend });
+    const micro = planMicroBatches(config.training.preset, config.loader.batchSize, backend);
+    if (micro.note) {
+      log.warn({ note: micro.note }, 'option note');
+      warnings = [...warnings, micro.note];
+    }
+    const trainer = this.createTrainer({ stage: config.stage, training: config.training, totalSteps: trainBatches, seed: config.loader.seed, backend, microBatchSize: micro.microBatchSize });
     try {
       await during('training-failed', async () => trainer.ready?.());
       const output = await this.measure(config, warnings, { loader, trainer, source, backend, planned, warmup, onBatch });

@@ -14,6 +14,7 @@ describe('wasm backend plugin', () => {
     if (!started.ok) throw new Error(started.error.message);
     expect(tf.getBackend()).toBe('wasm');
     expect(started.value.threads).toBe(3);
+    expect(started.value.heapLimitBytes).toBe(2 ** 32);
     expect(started.value.notes.join('\n')).toMatch(/data-parallel: 3 single-threaded wasm replicas.*batch norm/);
   });
 

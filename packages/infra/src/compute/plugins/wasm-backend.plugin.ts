@@ -38,7 +38,8 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
       const notes = [started.kernels === 'fast' ? 'our WebAssembly SIMD kernels: Conv2D, Conv2DBackpropFilter/Input, BatchMatMul' : 'stock kernels + Conv2DBackpropFilter shim'];
       if (threads > 1) notes.push(`data-parallel: ${threads} single-threaded wasm replicas in worker threads, gradients summed every step; batch norm normalises each replica's shard (running statistics averaged); each replica first runs 10 throw-away steps so that the timed batches do not pay for V8 compiling its code; kernel profiles show replica 0`);
       if (threads > usable.cpuCores) notes.push(`--threads ${threads} is more than the ${usable.cpuCores} usable core(s): replicas will share cores and wait for each other at every update`);
-      return ok({ name: 'wasm', version: started.version, threads, device: 'cpu (WebAssembly SIMD)', notes });
+      // wasm32: each instance's heap stops at 4 GiB; the use cases micro-batch what would not fit.
+      return ok({ name: 'wasm', heapLimitBytes: 2 ** 32, version: started.version, threads, device: 'cpu (WebAssembly SIMD)', notes });
     },
   };
 }

@@ -1,0 +1,20 @@
+import type { ModelPreset } from '@maou/bench-domain';
+import { heapSafeMicroBatch } from '../engine/network/heap-safe-micro-batch';
+import type { BackendInfo } from '../ports/compute-backend.port';
+
+/**
+ * Rows per forward/backward pass for this backend (micro-batching when a replica's share of the batch would not fit
+ * its heap), and a note for the report when that changes the step: batch norm then normalises each micro-batch.
+ * @public
+ */
+export function planMicroBatches(preset: ModelPreset, batchSize: number, backend: BackendInfo): { microBatchSize?: number; note?: string } {
+  const micro = heapSafeMicroBatch(preset, backend.heapLimitBytes);
+  if (micro === undefined) return {};
+  const perReplica = Math.ceil(batchSize / Math.max(1, backend.threads));
+  if (perReplica <= micro) return { microBatchSize: micro };
+  const gib = (backend.heapLimitBytes! / 2 ** 30).toFixed(0);
+  return {
+    microBatchSize: micro,
+    note: `batch ${batchSize} is ${perReplica} rows per replica, more than fit a ${gib} GiB ${backend.name} heap: each replica runs micro-batches of ${micro} rows with their gradients summed (batch norm normalises each micro-batch)`,
+  };
+}
