@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { ConvGeometryCache } from './conv-geometry-cache';
 import { CONV_KERNELS_WASM_BASE64 } from './conv-kernels.wasm';
-import { type HeapAllocator, perBackend, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
+import { type HeapAllocator, heapOutput, perBackend, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
 
 type Info = tf.TensorInfo;
 type Conv2DInfo = tf.backend_util.Conv2DInfo;
@@ -108,7 +108,7 @@ export class SimdConvModule {
 
   /** Runs `body` with a fresh output and `scratchFloats` of scratch, freeing the scratch, and the output if it throws. */
   private withOutput(shape: number[], scratchFloats: number, body: (out: number, scratch: number) => void): Info {
-    const out = this.backend.makeOutput(shape, 'float32');
+    const out = heapOutput(this.backend, shape);
     let scratch = 0;
     try {
       scratch = scratchFloats > 0 ? this.heap.malloc(scratchFloats * 4) : 0;

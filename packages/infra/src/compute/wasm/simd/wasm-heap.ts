@@ -61,3 +61,18 @@ export const perBackend = <T>(make: (backend: WasmBackendHeap) => T): ((backend:
     return m;
   };
 };
+
+/**
+ * `backend.makeOutput`, refusing the null block tfjs hands out when its heap is exhausted (it does not check):
+ * a kernel writing there would corrupt memory or trap with "memory access out of bounds".
+ * @internal
+ */
+export function heapOutput(backend: WasmBackendHeap, shape: number[]): tf.TensorInfo {
+  const out = backend.makeOutput(shape, 'float32');
+  if (shape.every((d) => d > 0) && backend.getMemoryOffset(out.dataId) === 0) {
+    backend.disposeData(out.dataId, true);
+    const mb = (shape.reduce((a, b) => a * b, 1) * 4) / 2 ** 20;
+    throw new Error(`the wasm heap (at most 4 GiB per replica) has no room for a ${mb.toFixed(0)} MiB tensor [${shape.join(', ')}]: lower --batch-size or raise --threads`);
+  }
+  return out;
+}
