@@ -5,6 +5,8 @@ import { type ParameterStore } from '../nn/parameter-store';
 /** Expansion of the bottleneck: output channels are 4× the width. @public */
 export const EXPANSION = 4;
 
+const RELU = { relu: true };
+
 /**
  * ResNet v1.5 bottleneck (1×1 → 3×3 with the stride → 1×1), BN after each conv, ReLU after the first two
  * and after the residual add; a projection shortcut (1×1 conv with stride + BN) when stride or width change.
@@ -29,8 +31,8 @@ export class BottleneckBlock {
   }
 
   apply(x: tf.Tensor4D, training: boolean): tf.Tensor4D {
-    const a = tf.relu(this.reduce.apply(x, training));
-    const b = tf.relu(this.spatial.apply(a, training));
+    const a = this.reduce.apply(x, training, RELU);
+    const b = this.spatial.apply(a, training, RELU);
     const c = this.expand.apply(b, training);
     const s = this.shortcut ? this.shortcut.apply(x, training) : x;
     return tf.relu(tf.add(c, s)) as tf.Tensor4D;

@@ -6,6 +6,12 @@ import { BATCH_NORM_GRAD_KERNEL, BATCH_NORM_TRAIN_KERNEL, hasKernel } from './fu
 const MOMENTUM = 0.1;
 const EPS = 1e-5;
 
+/** How `BatchNorm.apply` ends. @public */
+export interface BatchNormOptions {
+  /** max(0, ·) after the normalisation: fused into the batch-norm kernels where the backend has them. */
+  readonly relu?: boolean;
+}
+
 /**
  * Batch normalisation over N·H·W for NHWC activations, as torch's BatchNorm2d (momentum 0.1, eps 1e-5,
  * unbiased running variance). Training mode uses batch statistics and records them into the running
@@ -14,7 +20,8 @@ const EPS = 1e-5;
  * Why a custom gradient: tfjs's FusedBatchNorm gradient tiles per-channel values to the full activation
  * and reduces over non-innermost axes, both slow on wasm. Here the backward pass is the closed form
  * dx = γ·rstd·(dy − mean(dy) − x̂·mean(dy·x̂)), with channel sums as a board-wide average pool.
- * Where the backend registered the fused kernels (MaouBatchNormTrain/Grad) each pass is one kernel instead.
+ * Where the backend registered the fused kernels (MaouBatchNormTrain/Grad) each pass is one kernel instead,
+ * the forward also updating the running statistics and, when asked, applying the following ReLU.
  * @public
  */
 export class BatchNorm {
@@ -30,38 +37,56 @@ export class BatchNorm {
     this.runningVar = store.buffer(`${name}.running_var`, channels, 1);
   }
 
-  apply(x: tf.Tensor4D, training: boolean): tf.Tensor4D {
+  /** Normalised x; with `relu`, max(0, ·) of it (one fused kernel where the backend has it, else tf.relu after). */
+  apply(x: tf.Tensor4D, training: boolean, options: BatchNormOptions = {}): tf.Tensor4D {
+    const relu = options.relu === true;
     if (!training) {
       return tf.tidy(() => {
         const scale = tf.mul(this.gamma, tf.rsqrt(tf.add(this.runningVar, EPS)));
         const shift = tf.sub(this.beta, tf.mul(this.runningMean, scale));
-        return tf.add(tf.mul(x, scale), shift);
+        const y = tf.add(tf.mul(x, scale), shift) as tf.Tensor4D;
+        return relu ? tf.relu(y) : y;
       });
     }
-    return this.trainOp(x, this.gamma, this.beta) as tf.Tensor4D;
+    if (hasKernel(BATCH_NORM_TRAIN_KERNEL) && hasKernel(BATCH_NORM_GRAD_KERNEL)) return (relu ? this.fusedReluOp : this.fusedOp)(x, this.gamma, this.beta) as tf.Tensor4D;
+    const y = this.compositeOp(x, this.gamma, this.beta) as tf.Tensor4D;
+    return relu ? tf.relu(y) : y;
   }
 
-  private readonly trainOp = tf.customGrad((xIn, gammaIn, betaIn, save) => {
+  /**
+   * The fused kernels: one forward that also returns the new running statistics (and applies the ReLU),
+   * one backward that masks dy by the ReLU's output, so relu and its gradient cost no extra pass.
+   */
+  private fusedTrainOp(relu: boolean) {
+    return tf.customGrad((xIn, gammaIn, betaIn, save) => {
+      const [x, gamma, beta] = [xIn, gammaIn, betaIn] as tf.Tensor[];
+      const inputs = { x, gamma, beta, runningMean: this.runningMean, runningVar: this.runningVar };
+      const [y, xhat, , , rstd, runningMean, runningVar] = tf.engine().runKernel(BATCH_NORM_TRAIN_KERNEL, inputs, { eps: EPS, relu, momentum: MOMENTUM }) as tf.Tensor[];
+      this.runningMean.assign(runningMean);
+      this.runningVar.assign(runningVar);
+      (save as tf.GradSaveFunc)(relu ? [xhat, rstd, y] : [xhat, rstd]);
+      return {
+        value: y,
+        gradFunc: (dy: tf.Tensor, [xh, rs, out]: tf.Tensor[]) =>
+          tf.engine().runKernel(BATCH_NORM_GRAD_KERNEL, relu ? { dy, xhat: xh, rstd: rs, gamma, y: out } : { dy, xhat: xh, rstd: rs, gamma }) as tf.Tensor[],
+      };
+    });
+  }
+
+  private readonly fusedOp = this.fusedTrainOp(false);
+  private readonly fusedReluOp = this.fusedTrainOp(true);
+
+  private readonly compositeOp = tf.customGrad((xIn, gammaIn, betaIn, save) => {
     const [x, gamma, beta] = [xIn, gammaIn, betaIn] as tf.Tensor[];
     const n = x.size / this.channels;
-    const fused = hasKernel(BATCH_NORM_TRAIN_KERNEL) && hasKernel(BATCH_NORM_GRAD_KERNEL);
-    const { y, xhat, mean, variance, rstd } = fused ? this.fusedForward(x, gamma, beta) : this.compositeForward(x as tf.Tensor4D, gamma, beta);
+    const { y, xhat, mean, variance, rstd } = this.compositeForward(x as tf.Tensor4D, gamma, beta);
     this.updateRunning(tf.reshape(mean, [this.channels]), tf.reshape(variance, [this.channels]), n);
     (save as tf.GradSaveFunc)([xhat, rstd]);
     return {
       value: y,
-      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-        const [xh, rs] = saved;
-        if (fused) return tf.engine().runKernel(BATCH_NORM_GRAD_KERNEL, { dy, xhat: xh, rstd: rs, gamma }) as tf.Tensor[];
-        return this.compositeGrad(dy, xh, rs, gamma, n);
-      },
+      gradFunc: (dy: tf.Tensor, [xh, rs]: tf.Tensor[]) => this.compositeGrad(dy, xh, rs, gamma, n),
     };
   });
-
-  private fusedForward(x: tf.Tensor, gamma: tf.Tensor, beta: tf.Tensor): Record<'y' | 'xhat' | 'mean' | 'variance' | 'rstd', tf.Tensor> {
-    const [y, xhat, mean, variance, rstd] = tf.engine().runKernel(BATCH_NORM_TRAIN_KERNEL, { x, gamma, beta }, { eps: EPS }) as tf.Tensor[];
-    return { y, xhat, mean, variance, rstd };
-  }
 
   private compositeForward(x: tf.Tensor4D, gamma: tf.Tensor, beta: tf.Tensor): Record<'y' | 'xhat' | 'mean' | 'variance' | 'rstd', tf.Tensor> {
     const n = x.size / this.channels;

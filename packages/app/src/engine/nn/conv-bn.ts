@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { BatchNorm } from './batch-norm';
+import { BatchNorm, type BatchNormOptions } from './batch-norm';
 import { type ParameterStore } from './parameter-store';
 
 /** Bias-free k×k convolution (NHWC, HWIO weights) followed by batch norm, as maou's conv+BN pairs. @public */
@@ -19,11 +19,12 @@ export class ConvBn {
     this.norm = new BatchNorm(store, `${name}.bn`, outChannels);
   }
 
-  apply(x: tf.Tensor4D, training: boolean): tf.Tensor4D {
+  /** conv then batch norm; `{ relu: true }` adds the ReLU after it (fused into the batch norm where it can be). */
+  apply(x: tf.Tensor4D, training: boolean, options: BatchNormOptions = {}): tf.Tensor4D {
     // 'same' pads 1 on each side for these 3×3 shapes (9→5→3→2), exactly torch's padding=1.
     const pad = this.kernel === 1 ? 'valid' : 'same';
     const y = tf.conv2d(x, this.weight as tf.Tensor4D, this.stride, pad);
-    return this.norm.apply(y, training);
+    return this.norm.apply(y, training, options);
   }
 
   /** Output spatial size for an input of size `h`. */

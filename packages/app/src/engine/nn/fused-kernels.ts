@@ -1,15 +1,18 @@
 import * as tf from '@tensorflow/tfjs-core';
 
 /**
- * Batch-norm training forward as one kernel. Inputs `x` [..., C], `gamma` and `beta` [C]; attr `eps`.
+ * Batch-norm training forward as one kernel. Inputs `x` [..., C], `gamma` and `beta` [C], optionally
+ * `runningMean` and `runningVar` [C]; attrs `eps`, `relu` (y = max(0, y)), `momentum` (with the running inputs).
  * Outputs [y, xhat, mean, variance, rstd]: y and xhat shaped like x, the biased batch statistics and
- * rstd = 1/sqrt(variance + eps) as [C].
+ * rstd = 1/sqrt(variance + eps) as [C]; with the running inputs also the new running mean and variance,
+ * old·(1 − momentum) + batch·momentum with the variance unbiased by n/(n − 1) (torch's BatchNorm2d).
  * @public
  */
 export const BATCH_NORM_TRAIN_KERNEL = 'MaouBatchNormTrain';
 
 /**
- * Batch-norm backward as one kernel. Inputs `dy`, `xhat` [..., C], `rstd` and `gamma` [C].
+ * Batch-norm backward as one kernel. Inputs `dy`, `xhat` [..., C], `rstd` and `gamma` [C], and `y` (the
+ * forward's output) after a fused ReLU, where dy then counts only where y > 0.
  * Outputs [dx, dGamma, dBeta] with dx = γ·rstd·(dy − dβ/n − x̂·dγ/n), dβ = Σdy, dγ = Σdy·x̂.
  * @public
  */
@@ -22,6 +25,13 @@ export const BATCH_NORM_GRAD_KERNEL = 'MaouBatchNormGrad';
  * @public
  */
 export const ADAMW_KERNEL = 'MaouAdamW';
+
+/**
+ * torch's clip_grad_norm_ as one kernel. Inputs: the gradients, in order (any names); attr `maxNorm`.
+ * Outputs each gradient scaled by min(1, maxNorm / (‖g‖₂ + 1e-6)), ‖g‖₂ over all of them.
+ * @public
+ */
+export const CLIP_BY_GLOBAL_NORM_KERNEL = 'MaouClipByGlobalNorm';
 
 /**
  * Whether the active backend has a kernel of this name: the fused kernels exist only where an adapter

@@ -1,13 +1,13 @@
 // @maou/bench-app's index loads tsyringe-decorated use cases, which need the metadata polyfill first.
 import 'reflect-metadata';
 import * as tf from '@tensorflow/tfjs-core';
-import { ADAMW_KERNEL, BATCH_NORM_GRAD_KERNEL, BATCH_NORM_TRAIN_KERNEL } from '@maou/bench-app';
+import { ADAMW_KERNEL, BATCH_NORM_GRAD_KERNEL, BATCH_NORM_TRAIN_KERNEL, CLIP_BY_GLOBAL_NORM_KERNEL } from '@maou/bench-app';
 import { conv2dBackpropFilter, conv2dBackpropInput } from './conv-gradient-kernels';
 import { type KernelScratch, withScratch } from './kernel-scratch';
 import { gatherRows, unsortedSegmentSum } from './row-kernels';
 import { sharedIdentity } from './shared-identity';
 import { simdBatchMatMul, simdConv2d, simdConv2dBackpropFilter, simdConv2dBackpropInput } from './simd/simd-conv-kernels';
-import { simdAdamW, simdBatchNormGrad, simdBatchNormTrain } from './simd/simd-fused-kernels';
+import { simdAdamW, simdBatchNormGrad, simdBatchNormTrain, simdClipByGlobalNorm } from './simd/simd-fused-kernels';
 import { simdConcat, simdSplitV } from './simd/simd-layout-kernels';
 
 const BACKEND = 'wasm';
@@ -28,7 +28,8 @@ type KernelArgs = Parameters<tf.KernelFunc>[0];
  * the shape, else builds the input gradient as an XNNPACK convolution (stock is a scalar loop) and the
  * filter gradient on the untransposed matmul; it also replaces transposed BatchMatMul (about 10× slower
  * than untransposed; large 2-D products run on the SIMD kernels) and gathers embedding rows on the heap.
- * `fast` also adds the app's fused kernels (batch-norm forward and backward, AdamW; simd/fused-kernels.c),
+ * `fast` also adds the app's fused kernels (batch-norm forward with ReLU and running statistics, its backward,
+ * AdamW, global-norm gradient clipping; simd/fused-kernels.c),
  * which the engine uses only where they are registered, shares buffers on clone (Identity) instead of
  * copying them, and concatenates and splits float32 tensors on the heap.
  * @public
@@ -51,7 +52,7 @@ export function installWasmKernels(set: WasmKernelSet): () => void {
     overrides.push(['Identity', (a: KernelArgs) => sharedIdentity(a) ?? (stock.get('Identity')!(a) as tf.TensorInfo)]);
     overrides.push(['Concat', (a: KernelArgs) => simdConcat(a) ?? (stock.get('Concat')!(a) as tf.TensorInfo)]);
     overrides.push(['SplitV', (a: KernelArgs) => simdSplitV(a) ?? (stock.get('SplitV')!(a) as tf.TensorInfo[])]);
-    overrides.push([BATCH_NORM_TRAIN_KERNEL, simdBatchNormTrain], [BATCH_NORM_GRAD_KERNEL, simdBatchNormGrad], [ADAMW_KERNEL, simdAdamW]);
+    overrides.push([BATCH_NORM_TRAIN_KERNEL, simdBatchNormTrain], [BATCH_NORM_GRAD_KERNEL, simdBatchNormGrad], [ADAMW_KERNEL, simdAdamW], [CLIP_BY_GLOBAL_NORM_KERNEL, simdClipByGlobalNorm]);
     overrides.push(['GatherV2', (a: KernelArgs) => withScratch(a, stock, (s) => gatherRows(heap(a), a.inputs.x!, a.inputs.indices!, a.attrs ?? {}) ?? stockCall(s, 'GatherV2', a))]);
   }
   const previous = overrides.map(([name]) => tf.getKernel(name, BACKEND));

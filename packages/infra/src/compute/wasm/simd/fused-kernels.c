@@ -1,5 +1,6 @@
-// Fused training kernels for the tfjs wasm backend: batch-norm forward and backward over channels-last data
-// (rows x C), and the AdamW update of one parameter tensor.
+// Fused training kernels for the tfjs wasm backend: batch-norm forward (with an optional ReLU and the
+// running statistics) and backward over channels-last data (rows x C), the AdamW update of one parameter
+// tensor, and the sum of squares and scaling of global-norm gradient clipping.
 // Copyright (c) maou-bench contributors. MIT licence.
 //
 // Built by scripts/build-simd-kernels.sh like conv-kernels.c, on the tfjs backend's own Memory: every pointer
@@ -95,10 +96,36 @@ static inline __attribute__((always_inline)) void channel_sums(int rows, int C, 
 
 // Batch-norm training forward: mean and biased variance per channel (two passes: the variance sums squared
 // deviations from the mean, no cancellation), rstd = 1/sqrt(var + eps), xhat = (x - mean)·rstd,
-// y = xhat·gamma + beta.
+// y = xhat·gamma + beta, then y = max(y, 0) when relu. With run_mean_in (0: none) also the running
+// statistics, as the composite: mean'·keep + mean·momentum and var'·keep + (var·unbias)·momentum.
+static inline __attribute__((always_inline)) void bn_rows(int rows, int C, const f32* x, const f32* gamma,
+                                                          const f32* beta, f32* y, f32* xhat, const f32* mean,
+                                                          const f32* rstd, int relu) {
+  for (int r = 0; r < rows; r++) {
+    const f32* xr = x + r * C;
+    f32* hr = xhat + r * C;
+    f32* yr = y + r * C;
+    int c = 0;
+    for (; c + 4 <= C; c += 4) {
+      v128_t h = MUL(SUB(V(xr + c), V(mean + c)), V(rstd + c));
+      v128_t o = ADD(MUL(h, V(gamma + c)), V(beta + c));
+      wasm_v128_store(hr + c, h);
+      wasm_v128_store(yr + c, relu ? wasm_f32x4_max(o, ZERO) : o);
+    }
+    for (; c < C; c++) {
+      f32 h = (xr[c] - mean[c]) * rstd[c];
+      f32 o = h * gamma[c] + beta[c];
+      hr[c] = h;
+      yr[c] = relu ? (o > 0 ? o : (o == o ? 0 : o)) : o;
+    }
+  }
+}
+
 __attribute__((export_name("bn_train"))) void bn_train(int rows, int C, const f32* x, const f32* gamma,
                                                        const f32* beta, f32 eps, f32* y, f32* xhat, f32* mean,
-                                                       f32* var, f32* rstd) {
+                                                       f32* var, f32* rstd, int relu, const f32* run_mean_in,
+                                                       const f32* run_var_in, f32* run_mean_out,
+                                                       f32* run_var_out, f32 keep, f32 momentum, f32 unbias) {
   f32 n = (f32)rows;
   channel_sums(rows, C, x, 0, mean);
   for (int c = 0; c < C; c++) mean[c] = mean[c] / n;
@@ -107,29 +134,29 @@ __attribute__((export_name("bn_train"))) void bn_train(int rows, int C, const f3
     var[c] = var[c] / n;
     rstd[c] = 1.0f / __builtin_sqrtf(var[c] + eps);
   }
-  for (int r = 0; r < rows; r++) {
-    const f32* xr = x + r * C;
-    f32* hr = xhat + r * C;
-    f32* yr = y + r * C;
-    int c = 0;
-    for (; c + 4 <= C; c += 4) {
-      v128_t h = MUL(SUB(V(xr + c), V(mean + c)), V(rstd + c));
-      wasm_v128_store(hr + c, h);
-      wasm_v128_store(yr + c, ADD(MUL(h, V(gamma + c)), V(beta + c)));
-    }
-    for (; c < C; c++) {
-      f32 h = (xr[c] - mean[c]) * rstd[c];
-      hr[c] = h;
-      yr[c] = h * gamma[c] + beta[c];
+  if (run_mean_in) {
+    for (int c = 0; c < C; c++) {
+      run_mean_out[c] = run_mean_in[c] * keep + mean[c] * momentum;
+      run_var_out[c] = run_var_in[c] * keep + (var[c] * unbias) * momentum;
     }
   }
+  if (relu)
+    bn_rows(rows, C, x, gamma, beta, y, xhat, mean, rstd, 1);
+  else
+    bn_rows(rows, C, x, gamma, beta, y, xhat, mean, rstd, 0);
 }
 
 // Batch-norm backward: dbeta = sum dy, dgamma = sum dy·xhat (one pass over both), then
 // dx = (dy - dbeta/n - xhat·dgamma/n)·(rstd·gamma). scratch holds 3·C floats (the per-channel factors).
-__attribute__((export_name("bn_grad"))) void bn_grad(int rows, int C, const f32* dy, const f32* xhat,
-                                                     const f32* rstd, const f32* gamma, f32* dx, f32* dgamma,
-                                                     f32* dbeta, f32* scratch) {
+// After a fused ReLU, y is the forward's output and dy counts only where y > 0 (relu's gradient); the mask
+// is applied as dy is read, in both passes, so no masked copy is written.
+#define MASK(d, at) (relu ? wasm_v128_and((d), wasm_f32x4_gt(V(at), ZERO)) : (d))
+#define MASK1(d, at) (relu && !((at) > 0) ? 0.0f : (d))
+
+static inline __attribute__((always_inline)) void bn_grad_impl(int rows, int C, const f32* dy, const f32* xhat,
+                                                               const f32* rstd, const f32* gamma, f32* dx,
+                                                               f32* dgamma, f32* dbeta, f32* scratch,
+                                                               const f32* y, int relu) {
   int c;
   for (c = 0; c < C; c++) dbeta[c] = dgamma[c] = 0;
   for (int r0 = 0; r0 < rows; r0 += BLOCK) {
@@ -138,8 +165,10 @@ __attribute__((export_name("bn_grad"))) void bn_grad(int rows, int C, const f32*
       v128_t b0 = ZERO, b1 = ZERO, b2 = ZERO, b3 = ZERO, g0 = ZERO, g1 = ZERO, g2 = ZERO, g3 = ZERO;
       const f32* p = dy + r0 * C + c;
       const f32* h = xhat + r0 * C + c;
-      for (int r = r0; r < r1; r++, p += C, h += C) {
-        v128_t d0 = V(p), d1 = V(p + 4), d2 = V(p + 8), d3 = V(p + 12);
+      const f32* q = relu ? y + r0 * C + c : 0;
+      for (int r = r0; r < r1; r++, p += C, h += C, q += relu ? C : 0) {
+        v128_t d0 = MASK(V(p), q), d1 = MASK(V(p + 4), q + 4), d2 = MASK(V(p + 8), q + 8),
+               d3 = MASK(V(p + 12), q + 12);
         b0 = ADD(b0, d0);
         b1 = ADD(b1, d1);
         b2 = ADD(b2, d2);
@@ -162,8 +191,9 @@ __attribute__((export_name("bn_grad"))) void bn_grad(int rows, int C, const f32*
       v128_t b0 = ZERO, g0 = ZERO;
       const f32* p = dy + r0 * C + c;
       const f32* h = xhat + r0 * C + c;
-      for (int r = r0; r < r1; r++, p += C, h += C) {
-        v128_t d0 = V(p);
+      const f32* q = relu ? y + r0 * C + c : 0;
+      for (int r = r0; r < r1; r++, p += C, h += C, q += relu ? C : 0) {
+        v128_t d0 = MASK(V(p), q);
         b0 = ADD(b0, d0);
         g0 = ADD(g0, MUL(d0, V(h)));
       }
@@ -173,8 +203,9 @@ __attribute__((export_name("bn_grad"))) void bn_grad(int rows, int C, const f32*
     for (; c < C; c++) {
       f32 b = 0, g = 0;
       for (int r = r0; r < r1; r++) {
-        b += dy[r * C + c];
-        g += dy[r * C + c] * xhat[r * C + c];
+        f32 d = MASK1(dy[r * C + c], relu ? y[r * C + c] : 0);
+        b += d;
+        g += d * xhat[r * C + c];
       }
       dbeta[c] += b;
       dgamma[c] += g;
@@ -192,14 +223,25 @@ __attribute__((export_name("bn_grad"))) void bn_grad(int rows, int C, const f32*
   for (int r = 0; r < rows; r++) {
     const f32* p = dy + r * C;
     const f32* h = xhat + r * C;
+    const f32* q = relu ? y + r * C : 0;
     f32* o = dx + r * C;
     c = 0;
     for (; c + 4 <= C; c += 4) {
-      v128_t inner = SUB(SUB(V(p + c), V(mb + c)), MUL(V(h + c), V(mg + c)));
+      v128_t inner = SUB(SUB(MASK(V(p + c), q + c), V(mb + c)), MUL(V(h + c), V(mg + c)));
       wasm_v128_store(o + c, MUL(inner, V(k + c)));
     }
-    for (; c < C; c++) o[c] = ((p[c] - mb[c]) - h[c] * mg[c]) * k[c];
+    for (; c < C; c++) o[c] = ((MASK1(p[c], relu ? q[c] : 0) - mb[c]) - h[c] * mg[c]) * k[c];
   }
+}
+
+// y: the fused ReLU's output (0 without one).
+__attribute__((export_name("bn_grad"))) void bn_grad(int rows, int C, const f32* dy, const f32* xhat,
+                                                     const f32* rstd, const f32* gamma, f32* dx, f32* dgamma,
+                                                     f32* dbeta, f32* scratch, const f32* y) {
+  if (y)
+    bn_grad_impl(rows, C, dy, xhat, rstd, gamma, dx, dgamma, dbeta, scratch, y, 1);
+  else
+    bn_grad_impl(rows, C, dy, xhat, rstd, gamma, dx, dgamma, dbeta, scratch, 0, 0);
 }
 
 // AdamW (torch): m' = m·beta1 + g·(1 - beta1), v' = v·beta2 + g²·(1 - beta2),
@@ -242,4 +284,41 @@ __attribute__((export_name("copy_rows"))) void copy_rows(int rows, int width, co
     for (; j + 4 <= width; j += 4) wasm_v128_store(dst + j, V(src + j));
     for (; j < width; j++) dst[j] = src[j];
   }
+}
+
+// Sum of x[i]² over count floats, for the global gradient norm: 16 lanes summed over chunks of CHUNK floats,
+// each chunk's sum added to the total, so the float32 error grows with CHUNK/16 + count/CHUNK.
+#define CHUNK 1024
+__attribute__((export_name("sum_squares"))) f32 sum_squares(int count, const f32* x) {
+  v128_t t0 = ZERO, t1 = ZERO, t2 = ZERO, t3 = ZERO;
+  int i = 0;
+  while (i + 16 <= count) {
+    int end = min_int(i + CHUNK, count & ~15);
+    v128_t s0 = ZERO, s1 = ZERO, s2 = ZERO, s3 = ZERO;
+    for (; i < end; i += 16) {
+      v128_t a0 = V(x + i), a1 = V(x + i + 4), a2 = V(x + i + 8), a3 = V(x + i + 12);
+      s0 = ADD(s0, MUL(a0, a0));
+      s1 = ADD(s1, MUL(a1, a1));
+      s2 = ADD(s2, MUL(a2, a2));
+      s3 = ADD(s3, MUL(a3, a3));
+    }
+    t0 = ADD(t0, s0);
+    t1 = ADD(t1, s1);
+    t2 = ADD(t2, s2);
+    t3 = ADD(t3, s3);
+  }
+  v128_t t = ADD(ADD(t0, t1), ADD(t2, t3));
+  f32 s = (wasm_f32x4_extract_lane(t, 0) + wasm_f32x4_extract_lane(t, 1)) +
+          (wasm_f32x4_extract_lane(t, 2) + wasm_f32x4_extract_lane(t, 3));
+  f32 tail = 0;
+  for (; i < count; i++) tail += x[i] * x[i];
+  return s + tail;
+}
+
+// dst[i] = src[i]·k over count floats (the clipped gradient).
+__attribute__((export_name("scale"))) void scale(int count, const f32* src, f32* dst, f32 k) {
+  v128_t kv = wasm_f32x4_splat(k);
+  int i = 0;
+  for (; i + 4 <= count; i += 4) wasm_v128_store(dst + i, MUL(V(src + i), kv));
+  for (; i < count; i++) dst[i] = src[i] * k;
 }

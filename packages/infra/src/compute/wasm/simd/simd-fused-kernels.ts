@@ -26,21 +26,45 @@ function channelsOf(kernel: string, rowsInput: Info, perChannel: Record<string, 
   return c;
 }
 
-/** MaouBatchNormTrain on the SIMD kernels: inputs x, gamma, beta; attr eps; outputs y, xhat, mean, variance, rstd. @public */
+/**
+ * MaouBatchNormTrain on the SIMD kernels: inputs x, gamma, beta and optionally runningMean, runningVar;
+ * attrs eps, relu, momentum (with the running inputs); outputs y, xhat, mean, variance, rstd, then the new
+ * running mean and variance where those were given.
+ * @public
+ */
 export function simdBatchNormTrain(a: KernelArgs): Info[] {
-  const [x, gamma, beta] = floatInputs('MaouBatchNormTrain', a, ['x', 'gamma', 'beta']);
-  channelsOf('MaouBatchNormTrain', x, { gamma, beta });
-  const eps = Number((a.attrs ?? {}).eps);
-  if (!(eps >= 0)) throw new Error(`MaouBatchNormTrain: attr eps is ${String((a.attrs ?? {}).eps)}, a number >= 0 expected`);
-  return simdFusedModuleFor(heapOf(a)).batchNormTrain(x, gamma, beta, eps);
+  const kernel = 'MaouBatchNormTrain';
+  const [x, gamma, beta] = floatInputs(kernel, a, ['x', 'gamma', 'beta']);
+  const at = a.attrs ?? {};
+  const withRunning = a.inputs.runningMean !== undefined || a.inputs.runningVar !== undefined;
+  const [mean, variance] = withRunning ? floatInputs(kernel, a, ['runningMean', 'runningVar']) : [];
+  channelsOf(kernel, x, withRunning ? { gamma, beta, runningMean: mean, runningVar: variance } : { gamma, beta });
+  const eps = Number(at.eps);
+  if (!(eps >= 0)) throw new Error(`${kernel}: attr eps is ${String(at.eps)}, a number >= 0 expected`);
+  const momentum = Number(at.momentum);
+  if (withRunning && !(momentum >= 0 && momentum <= 1)) throw new Error(`${kernel}: attr momentum is ${String(at.momentum)}, a number in [0, 1] expected`);
+  const running = withRunning ? { mean, variance, momentum } : null;
+  return simdFusedModuleFor(heapOf(a)).batchNormTrain(x, gamma, beta, eps, { relu: at.relu === true, running });
 }
 
-/** MaouBatchNormGrad on the SIMD kernels: inputs dy, xhat, rstd, gamma; outputs dx, dGamma, dBeta. @public */
+/** MaouBatchNormGrad on the SIMD kernels: inputs dy, xhat, rstd, gamma and optionally y (after a fused ReLU); outputs dx, dGamma, dBeta. @public */
 export function simdBatchNormGrad(a: KernelArgs): Info[] {
-  const [dy, xhat, rstd, gamma] = floatInputs('MaouBatchNormGrad', a, ['dy', 'xhat', 'rstd', 'gamma']);
-  if (dy.shape.join() !== xhat.shape.join()) throw new Error(`MaouBatchNormGrad: dy [${dy.shape}] and xhat [${xhat.shape}] differ`);
-  channelsOf('MaouBatchNormGrad', dy, { rstd, gamma });
-  return simdFusedModuleFor(heapOf(a)).batchNormGrad(dy, xhat, rstd, gamma);
+  const kernel = 'MaouBatchNormGrad';
+  const [dy, xhat, rstd, gamma] = floatInputs(kernel, a, ['dy', 'xhat', 'rstd', 'gamma']);
+  if (dy.shape.join() !== xhat.shape.join()) throw new Error(`${kernel}: dy [${dy.shape}] and xhat [${xhat.shape}] differ`);
+  const [y] = a.inputs.y ? floatInputs(kernel, a, ['y']) : [null];
+  if (y && y.shape.join() !== dy.shape.join()) throw new Error(`${kernel}: y [${y.shape}] and dy [${dy.shape}] differ`);
+  channelsOf(kernel, dy, { rstd, gamma });
+  return simdFusedModuleFor(heapOf(a)).batchNormGrad(dy, xhat, rstd, gamma, y);
+}
+
+/** MaouClipByGlobalNorm on the SIMD kernels: inputs the gradients (any names, in order); attr maxNorm; outputs them clipped. @public */
+export function simdClipByGlobalNorm(a: KernelArgs): Info[] {
+  const kernel = 'MaouClipByGlobalNorm';
+  const grads = floatInputs(kernel, a, Object.keys(a.inputs));
+  const maxNorm = Number((a.attrs ?? {}).maxNorm);
+  if (!(maxNorm > 0)) throw new Error(`${kernel}: attr maxNorm is ${String((a.attrs ?? {}).maxNorm)}, a number > 0 expected`);
+  return simdFusedModuleFor(heapOf(a)).clipByGlobalNorm(grads, maxNorm);
 }
 
 /** MaouAdamW on the SIMD kernels: inputs param, grad, m, v; attrs lr, beta1, beta2, eps, weightDecay, step. @public */

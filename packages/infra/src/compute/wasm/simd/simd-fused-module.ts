@@ -6,8 +6,10 @@ type Info = tf.TensorInfo;
 
 /** The exports of fused-kernels.c; every pointer is a byte offset into the tfjs heap. */
 interface FusedExports {
-  bn_train(rows: number, c: number, x: number, gamma: number, beta: number, eps: number, y: number, xhat: number, mean: number, variance: number, rstd: number): void;
-  bn_grad(rows: number, c: number, dy: number, xhat: number, rstd: number, gamma: number, dx: number, dGamma: number, dBeta: number, scratch: number): void;
+  bn_train(rows: number, c: number, x: number, gamma: number, beta: number, eps: number, y: number, xhat: number, mean: number, variance: number, rstd: number, relu: number, runMeanIn: number, runVarIn: number, runMeanOut: number, runVarOut: number, keep: number, momentum: number, unbias: number): void;
+  bn_grad(rows: number, c: number, dy: number, xhat: number, rstd: number, gamma: number, dx: number, dGamma: number, dBeta: number, scratch: number, y: number): void;
+  sum_squares(count: number, x: number): number;
+  scale(count: number, src: number, dst: number, k: number): void;
   copy_rows(rows: number, width: number, src: number, srcStride: number, dst: number, dstStride: number): void;
   adamw(count: number, p: number, g: number, m: number, v: number, po: number, mo: number, vo: number, beta1: number, oneMinusBeta1: number, beta2: number, oneMinusBeta2: number, decay: number, bc2: number, eps: number, step: number): void;
 }
@@ -23,12 +25,19 @@ export interface AdamWStep {
   readonly step: number;
 }
 
+/** Batch-norm forward options: a fused ReLU, and the running statistics to update (torch's momentum). @public */
+export interface BatchNormTrainOptions {
+  readonly relu: boolean;
+  readonly running: { readonly mean: Info; readonly variance: Info; readonly momentum: number } | null;
+}
+
 let compiled: object | null = null;
 
 /**
- * fused-kernels.c instantiated on one wasm backend's own Memory: batch-norm training forward and backward
- * over channels-last rows × C, and one AdamW update, each one pass (or two) over the heap instead of a
- * dozen tfjs ops; also the row copies of concat and split. Outputs are fresh `backend.makeOutput` buffers.
+ * fused-kernels.c instantiated on one wasm backend's own Memory: batch-norm training forward (with ReLU and
+ * running statistics) and backward over channels-last rows × C, one AdamW update, and global-norm gradient
+ * clipping, each one pass (or two) over the heap instead of a dozen tfjs ops; also the row copies of concat
+ * and split. Outputs are fresh `backend.makeOutput` buffers.
  * Callers check shapes and dtypes first.
  * @public
  */
@@ -42,21 +51,44 @@ export class SimdFusedModule {
     this.k = new WA.Instance(compiled, { env: { memory: this.heap.memory } }).exports as unknown as FusedExports;
   }
 
-  /** [y, xhat, mean, variance, rstd] of x [..., C] with per-channel gamma and beta [C]. */
-  batchNormTrain(x: Info, gamma: Info, beta: Info, eps: number): Info[] {
+  /**
+   * [y, xhat, mean, variance, rstd] of x [..., C] with per-channel gamma and beta [C] (y after a ReLU with
+   * `relu`), then with `running` the new running mean and variance [C]: old·(1 − momentum) + batch·momentum,
+   * the variance unbiased by n/(n − 1), each scalar rounded to float32 as tfjs's scalar operands.
+   */
+  batchNormTrain(x: Info, gamma: Info, beta: Info, eps: number, o: BatchNormTrainOptions): Info[] {
     const c = x.shape[x.shape.length - 1];
     const rows = sizeOf(x) / c;
-    return this.outputs([x.shape, x.shape, [c], [c], [c]], 0, ([y, xhat, mean, variance, rstd]) => {
-      this.k.bn_train(rows, c, this.at(x), this.at(gamma), this.at(beta), eps, y, xhat, mean, variance, rstd);
+    const run = o.running;
+    const shapes = [x.shape, x.shape, [c], [c], [c], ...(run ? [run.mean.shape, run.variance.shape] : [])];
+    return this.outputs(shapes, 0, ([y, xhat, mean, variance, rstd, runMean = 0, runVar = 0]) => {
+      const [inMean, inVar] = run ? [this.at(run.mean), this.at(run.variance)] : [0, 0];
+      const [keep, momentum, unbias] = run ? [1 - run.momentum, run.momentum, rows / Math.max(rows - 1, 1)] : [0, 0, 0];
+      this.k.bn_train(rows, c, this.at(x), this.at(gamma), this.at(beta), eps, y, xhat, mean, variance, rstd, o.relu ? 1 : 0, inMean, inVar, runMean, runVar, keep, momentum, unbias);
     });
   }
 
-  /** [dx, dGamma, dBeta] from dy and the forward's xhat (both [..., C]), rstd and gamma [C]. */
-  batchNormGrad(dy: Info, xhat: Info, rstd: Info, gamma: Info): Info[] {
+  /** [dx, dGamma, dBeta] from dy and the forward's xhat (both [..., C]), rstd and gamma [C]; dy masked by y > 0 when the forward's output y after a ReLU is given. */
+  batchNormGrad(dy: Info, xhat: Info, rstd: Info, gamma: Info, y: Info | null): Info[] {
     const c = dy.shape[dy.shape.length - 1];
     const rows = sizeOf(dy) / c;
     return this.outputs([dy.shape, gamma.shape, gamma.shape], 3 * c, ([dx, dGamma, dBeta], scratch) => {
-      this.k.bn_grad(rows, c, this.at(dy), this.at(xhat), this.at(rstd), this.at(gamma), dx, dGamma, dBeta, scratch);
+      this.k.bn_grad(rows, c, this.at(dy), this.at(xhat), this.at(rstd), this.at(gamma), dx, dGamma, dBeta, scratch, y ? this.at(y) : 0);
+    });
+  }
+
+  /**
+   * torch's clip_grad_norm_ over all `grads`: each scaled by min(1, maxNorm / (‖g‖₂ + 1e-6)), the norm over
+   * every value of every tensor. The per-tensor sums of squares are added in order in float32, and the
+   * coefficient is computed in float32, as the composite ops do.
+   */
+  clipByGlobalNorm(grads: Info[], maxNorm: number): Info[] {
+    return this.outputs(grads.map((g) => g.shape), 0, (outs) => {
+      let squares = 0;
+      for (const g of grads) squares = Math.fround(squares + this.k.sum_squares(sizeOf(g), this.at(g)));
+      const norm = Math.fround(Math.sqrt(squares));
+      const coef = Math.min(Math.fround(Math.fround(maxNorm) / Math.fround(norm + Math.fround(1e-6))), 1);
+      grads.forEach((g, i) => this.k.scale(sizeOf(g), this.at(g), outs[i], coef));
     });
   }
 
