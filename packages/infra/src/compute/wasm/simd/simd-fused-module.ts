@@ -1,6 +1,6 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import { FUSED_KERNELS_WASM_BASE64 } from './fused-kernels.wasm';
-import { type HeapAllocator, perBackend, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
+import { type HeapAllocator, heapOutput, perBackend, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
 
 type Info = tf.TensorInfo;
 
@@ -141,7 +141,7 @@ export class SimdFusedModule {
     const outs: Info[] = [];
     let scratch = 0;
     try {
-      for (const shape of shapes) outs.push(this.backend.makeOutput(shape, 'float32'));
+      for (const shape of shapes) outs.push(heapOutput(this.backend, shape));
       scratch = scratchFloats > 0 ? this.heap.malloc(scratchFloats * 4) : 0;
       // Offsets are read after every allocation: they stay valid when the heap grows (only views detach).
       body(outs.map((o) => this.at(o)), scratch);
