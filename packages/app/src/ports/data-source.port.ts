@@ -26,5 +26,10 @@ export interface DataSourcePort {
   describe(): string;
   shards(): Promise<readonly ShardRef[]>;
   read(shard: ShardRef): Promise<StageColumns>;
+  /**
+   * Optional, for sources with a bounded local cache (BigQuery pages evicted beyond `--input-max-cached-bytes`):
+   * makes `shard.path` readable again. Loader workers, which read paths themselves, ask for it on a missing file.
+   */
+  materialize?(shard: ShardRef): Promise<void>;
   ioStats(): SourceIoStats | null;
 }

@@ -72,6 +72,12 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
     return this.deps.readStageFile(shard.path, this.stage);
   }
 
+  async materialize(shard: ShardRef): Promise<void> {
+    const plan = this.plans.get(shard.id);
+    if (plan === undefined) throw new Error(`${shard.id}: not a shard of ${this.reader.where()}`);
+    await this.ensureLocal(plan, shard.path, true);
+  }
+
   ioStats(): SourceIoStats {
     return this.stats.snapshot();
   }
@@ -91,8 +97,8 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
     });
     task.finish('done');
     if (!budgetLeft) {
-      // Loader worker threads open ShardRef.path themselves; only read() refetches an evicted page.
-      this.log.warn({ maxCachedBytes: this.options.maxCachedBytes, shards: shards.length }, 'the table exceeds --input-max-cached-bytes: pages beyond it are fetched on read(); worker threads need --dataloader-workers 0 or a larger budget');
+      // Pages beyond the budget are fetched again when read (loader workers ask for them through materialize()).
+      this.log.warn({ maxCachedBytes: this.options.maxCachedBytes, shards: shards.length }, 'the table exceeds --input-max-cached-bytes: pages beyond it are fetched again each time they are read');
     }
     this.log.info({ shards: shards.length, planned: all.length, cachedBytes: this.totalCached(), io: this.stats.snapshot() }, 'bigquery data ready');
     return ok(shards);

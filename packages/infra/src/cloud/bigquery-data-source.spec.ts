@@ -7,6 +7,7 @@ import { createCloudDataSource, type CloudDataSource } from './create-cloud-data
 import { startFakeBigQuery, type FakeBigQueryServer, type FakeField, type FakeRow } from './testing/fake-bigquery-server';
 import { startFaultProxy, type FaultProxy } from './testing/fault-proxy';
 import { tempDir } from './testing/cloud-fixtures';
+import { DataLoaderAdapter } from '../loader/data-loader.adapter';
 import { mulberry32 } from '@maou/bench-domain';
 
 const FIELDS: FakeField[] = [
@@ -130,6 +131,28 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
     }
     expectRows(await source.read(shards[0]), ROWS.slice(0, 5));
   });
+
+  it('given a byte budget of about two pages, when loader workers read every page, then evicted pages are fetched again for them', async () => {
+    const probe = await open();
+    const onePage = (await probe.shards())[0].bytes;
+    await rm(cache, { recursive: true, force: true });
+    const source = await open(spec({ maxCachedBytes: onePage * 2 }));
+    const shards = await source.shards();
+    expect((await readdir(cache)).length).toBeLessThan(shards.length);
+    for (const streaming of [true, false]) {
+      const loader = await DataLoaderAdapter.create(source, {
+        batchSize: 2, workers: 2, prefetchFactor: 2, pinMemory: false, persistentWorkers: true, streaming,
+        shuffle: true, testRatio: 0.2, cacheMode: 'file', devicePrefetch: 0, seed: 5,
+      });
+      try {
+        let samples = 0;
+        for await (const b of loader.iterate('train', 0)) samples += b.size;
+        expect(samples).toBe(loader.samplesPerEpoch.train);
+      } finally {
+        await loader.close();
+      }
+    }
+  }, 60_000);
 
   it('given 503, 429, a connection cut and a silent server, when prepared, then retries succeed; given a lasting 500, then the error names table and shard', async () => {
     proxy.rules.push({ match: (m, u) => m === 'GET' && /\/tables\/stage1_rows(\?|$)/.test(u), times: 1, fault: { status: 503 } });

@@ -27,6 +27,7 @@ export class DataLoaderAdapter implements DataLoaderPort {
   private pool: WorkerPool | null = null;
   private readonly pinned: (readonly ArrayBuffer[])[] = [];
   private readonly local: ProducerContext;
+  private readonly materialize: ((path: string) => Promise<void>) | undefined;
   private readonly setup: ProducerSetup;
 
   private constructor(
@@ -42,6 +43,12 @@ export class DataLoaderAdapter implements DataLoaderPort {
     this.samplesPerEpoch = { train: sizes[0]!.samples, validation: sizes[1]!.samples };
     const offsets = plan.mode === 'map-style' ? plan.offsets : [];
     this.setup = { stage: source.stage, batchSize: config.batchSize, pinMemory: config.pinMemory, shardPaths: plan.shards.map((s) => s.path), shardOffsets: offsets };
+    const byPath = new Map(plan.shards.map((s) => [s.path, s]));
+    this.materialize = source.materialize ? async (path) => {
+      const shard = byPath.get(path);
+      if (!shard) throw new Error(`${path}: not a shard of ${source.describe()}`);
+      await source.materialize!(shard);
+    } : undefined;
     this.local = {
       setup: this.setup,
       readFile: (path) => source.read(plan.shards.find((s) => s.path === path)!),
@@ -109,7 +116,7 @@ export class DataLoaderAdapter implements DataLoaderPort {
   private startPool(): WorkerPool {
     // Map-style `file` mode: workers decode each shard once into shared memory (SharedShardBroker).
     const shareFileShards = this.plan.mode === 'map-style' && this.shared === null;
-    this.pool = new WorkerPool(this.workers, { setup: this.setup, reader: this.options.reader ?? STAGE_FILE_READER, shared: this.shared, shareFileShards });
+    this.pool = new WorkerPool(this.workers, { setup: this.setup, reader: this.options.reader ?? STAGE_FILE_READER, shared: this.shared, shareFileShards }, this.materialize);
     sigintShutdown.watch(this);
     return this.pool;
   }

@@ -3,6 +3,7 @@ import { batchBuffers } from '@maou/bench-domain';
 import { produceBatches, type ProducerContext } from './batch-producer';
 import { MapRowStore } from './map-row-store';
 import { loadShardReader } from './shard-reader';
+import { MaterializeClient } from './materialize-client';
 import { SharedShardClient } from './shared-shard-client';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol';
 
@@ -12,11 +13,13 @@ const port = parentPort!;
 const read = loadShardReader(init.reader);
 const { setup } = init;
 const pool: (readonly ArrayBuffer[])[] = [];
-const decode = (i: number) => read(setup.shardPaths[i]!, setup.stage);
+const files = new MaterializeClient((m) => port.postMessage(m));
+const readPath = (path: string) => files.read(path, (p) => read(p, setup.stage));
+const decode = (i: number) => readPath(setup.shardPaths[i]!);
 const shards = new SharedShardClient((m) => port.postMessage(m), decode);
 const ctx: ProducerContext = {
   setup,
-  readFile: (path) => read(path, setup.stage),
+  readFile: readPath,
   store: new MapRowStore(setup.shardOffsets, init.shareFileShards ? (i) => shards.load(i) : decode, init.shared ?? []),
   takeBuffers: () => (setup.pinMemory ? pool.pop() : undefined),
 };
@@ -52,6 +55,10 @@ port.on('message', (msg: ToWorker) => {
   }
   if (msg.type === 'shard') {
     shards.answer(msg.shard, msg.columns);
+    return;
+  }
+  if (msg.type === 'materialized') {
+    files.answer(msg.path, msg.error);
     return;
   }
   if (!run || run.id !== msg.runId) return;

@@ -28,7 +28,8 @@ export class WorkerPool {
     if (!this.closed) this.send(this.workers[k]!, { type: 'shard', shard, columns });
   });
 
-  constructor(count: number, init: WorkerInit) {
+  /** `materialize`: brings back a shard file a source evicted from its bounded cache (absent: files never go away). */
+  constructor(count: number, init: WorkerInit, private readonly materialize?: (path: string) => Promise<void>) {
     this.workers = Array.from({ length: count }, (_, k) => this.start(k, init));
   }
 
@@ -93,12 +94,21 @@ export class WorkerPool {
     if (m.type === 'shard-need') return this.shards.need(k, m.shard);
     if (m.type === 'shard-loaded') return this.shards.loaded(m.shard, m.columns);
     if (m.type === 'shard-failed') return this.shards.failed(m.shard);
+    if (m.type === 'materialize') return this.bringBack(k, m.path);
     if (m.runId !== this.runId) return;
     const lane = this.lanes[k]!;
     if (m.type === 'batch') lane.queue.push(m.batch);
     else if (m.type === 'end') lane.done = true;
     else this.fail(Object.assign(new Error(`loader worker ${k}: ${m.message}`), { workerStack: m.stack }));
     this.notify();
+  }
+
+  private bringBack(k: number, path: string): void {
+    const answer = (error: string | null) => {
+      if (!this.closed) this.send(this.workers[k]!, { type: 'materialized', path, error });
+    };
+    if (!this.materialize) return answer('the file is missing and its source cannot fetch it again');
+    this.materialize(path).then(() => answer(null), (e: unknown) => answer(e instanceof Error ? e.message : String(e)));
   }
 
   private fail(error: Error): void {

@@ -18,7 +18,9 @@ export type ToWorker =
   | { readonly type: 'cancel'; readonly runId: number }
   | { readonly type: 'recycle'; readonly buffers: readonly ArrayBuffer[] }
   /** the answer to `shard-need`: shared columns, or null: decode it and send `shard-loaded` (or `shard-failed`) */
-  | { readonly type: 'shard'; readonly shard: number; readonly columns: StageColumns | null };
+  | { readonly type: 'shard'; readonly shard: number; readonly columns: StageColumns | null }
+  /** the answer to `materialize`: the path can be read again, or why not */
+  | { readonly type: 'materialized'; readonly path: string; readonly error: string | null };
 
 /** Worker → main thread. @internal */
 export type FromWorker =
@@ -27,4 +29,6 @@ export type FromWorker =
   | { readonly type: 'error'; readonly runId: number; readonly message: string; readonly stack: string | undefined }
   | { readonly type: 'shard-need'; readonly shard: number }
   | { readonly type: 'shard-loaded'; readonly shard: number; readonly columns: StageColumns }
-  | { readonly type: 'shard-failed'; readonly shard: number };
+  | { readonly type: 'shard-failed'; readonly shard: number }
+  /** a shard file is missing (evicted from a bounded cache): the main thread asks the source to bring it back */
+  | { readonly type: 'materialize'; readonly path: string };
