@@ -56,6 +56,13 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
     return r.value;
   };
 
+  /** A source whose cache budget holds about two pages (one page's size measured by a first, unbounded run). */
+  const twoPageBudget = async (): Promise<{ onePage: number; source: CloudDataSource }> => {
+    const onePage = (await (await open()).shards())[0].bytes;
+    await rm(cache, { recursive: true, force: true });
+    return { onePage, source: await open(spec({ maxCachedBytes: onePage * 2 })) };
+  };
+
   beforeAll(async () => {
     // Jest's module VM cannot run the `import('node-fetch')` that teeny-request 11 (under @google-cloud/bigquery 9)
     // uses in Node; its own node:http transport, chosen for Bun, is used instead. Plain Node needs no such step.
@@ -118,10 +125,7 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
   });
 
   it('given a byte budget of about two pages, when every shard is read, then the cache never holds more than the budget plus one page', async () => {
-    const probe = await open();
-    const onePage = (await probe.shards())[0].bytes;
-    await rm(cache, { recursive: true, force: true });
-    const source = await open(spec({ maxCachedBytes: onePage * 2 }));
+    const { onePage, source } = await twoPageBudget();
     const shards = await source.shards();
     const onDisk = async (): Promise<number> => (await Promise.all((await readdir(cache)).map(async (f) => (await stat(join(cache, f))).size))).reduce((a, b) => a + b, 0);
     expect(await onDisk()).toBeLessThanOrEqual(onePage * 2 + 64);
@@ -133,10 +137,7 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
   });
 
   it('given a byte budget of about two pages, when loader workers read every page, then evicted pages are fetched again for them', async () => {
-    const probe = await open();
-    const onePage = (await probe.shards())[0].bytes;
-    await rm(cache, { recursive: true, force: true });
-    const source = await open(spec({ maxCachedBytes: onePage * 2 }));
+    const { source } = await twoPageBudget();
     const shards = await source.shards();
     expect((await readdir(cache)).length).toBeLessThan(shards.length);
     for (const streaming of [true, false]) {

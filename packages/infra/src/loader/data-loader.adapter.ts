@@ -51,7 +51,7 @@ export class DataLoaderAdapter implements DataLoaderPort {
     } : undefined;
     this.local = {
       setup: this.setup,
-      readFile: (path) => source.read(plan.shards.find((s) => s.path === path)!),
+      readFile: (path) => source.read(byPath.get(path)!),
       store: new MapRowStore(offsets, (i) => source.read(plan.shards[i]!), shared ?? []),
       takeBuffers: () => (config.pinMemory ? this.pinned.pop() : undefined),
     };

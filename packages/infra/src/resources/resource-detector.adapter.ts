@@ -21,6 +21,11 @@ export interface ResourcePlan {
 
 const kv = (fields: Readonly<Record<string, unknown>>): string => Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(' ');
 
+/** Cgroup limits, CPU affinity and host memory as read now, without logging. @internal */
+export const readUsableResources = async (
+  cgroupRoot = '/sys/fs/cgroup', host = { affinityCpus: os.availableParallelism(), memoryBytes: os.totalmem() },
+): Promise<DetectedResources> => usableResources(await readCgroupLimits(cgroupRoot), host.affinityCpus, host.memoryBytes);
+
 /** Detects cgroup limits, affinity and memory once, logs each decision once as key=value. @public */
 export class ResourceDetectorAdapter {
   private detected: Promise<DetectedResources> | null = null;
@@ -32,8 +37,8 @@ export class ResourceDetectorAdapter {
   ) {}
 
   detect(): Promise<DetectedResources> {
-    this.detected ??= readCgroupLimits(this.cgroupRoot).then((cg) => {
-      const r = usableResources(cg, this.host.affinityCpus, this.host.memoryBytes);
+    this.detected ??= readUsableResources(this.cgroupRoot, this.host).then((r) => {
+      const cg = r.cgroup;
       const fields = { cgroup: cg.version, cpu_quota: cg.cpuQuotaCores ?? 'none', affinity_cpus: r.affinityCpus, cpu_cores: r.cpuCores, memory_mb: Math.round(r.memoryBytes / 2 ** 20) };
       this.logger.info(fields, `resource_limits ${kv(fields)}`);
       return r;

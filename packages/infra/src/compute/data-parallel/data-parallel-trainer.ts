@@ -1,4 +1,4 @@
-import { createLrSchedule, type ClockPort, type EvalResult, type StepResult, type Trainer, type TrainerOptions, type UploadedBatch } from '@maou/bench-app';
+import { createLrSchedule, isUploadedBatch, type ClockPort, type EvalResult, type StepResult, type Trainer, type TrainerOptions, type UploadedBatch } from '@maou/bench-app';
 import { copyBatchRows, type HostBatch, type PhaseKernels, type Stage } from '@maou/bench-domain';
 import type { WasmKernelSet } from '../wasm/register-wasm-kernels';
 import { ReplicaPool } from './replica-pool';
@@ -110,6 +110,6 @@ export class DataParallelTrainer implements Trainer {
 }
 
 function hostOnly(batch: HostBatch | UploadedBatch): HostBatch {
-  if ('pieces' in batch) throw new Error('data-parallel trainer takes host batches only (it has no upload)');
+  if (isUploadedBatch(batch)) throw new Error('data-parallel trainer takes host batches only (it has no upload)');
   return batch;
 }

@@ -1,9 +1,8 @@
-import * as os from 'node:os';
 import * as tf from '@tensorflow/tfjs-core';
 import { ok } from '@maou/bench-domain';
 import { type BackendPlugin } from '../backend-plugin';
-import { readCgroupLimits } from '../../resources/cgroup-limits';
-import { deriveSettings, usableResources } from '../../resources/resource-decisions';
+import { deriveSettings } from '../../resources/resource-decisions';
+import { readUsableResources } from '../../resources/resource-detector.adapter';
 import { installWasmKernels, type WasmKernelSet } from '../wasm/register-wasm-kernels';
 
 let installed: WasmKernelSet | null = null;
@@ -33,7 +32,7 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
     priority: 10,
     async start(config) {
       const started = await startWasmBackend(kernels);
-      const usable = usableCores(await readCgroupLimits());
+      const usable = await readUsableResources();
       const threads = config.threads === 'auto' ? deriveSettings(usable).threads : config.threads;
       const notes = [started.kernels === 'fast' ? 'our WebAssembly SIMD kernels: Conv2D, Conv2DBackpropFilter/Input, BatchMatMul' : 'stock kernels + Conv2DBackpropFilter shim'];
       if (threads > 1) notes.push(`data-parallel: ${threads} single-threaded wasm replicas in worker threads, gradients summed every step; batch norm normalises each replica's shard (running statistics averaged); each replica first runs 10 throw-away steps so that the timed batches do not pay for V8 compiling its code; kernel profiles show replica 0`);
@@ -43,5 +42,3 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
     },
   };
 }
-
-const usableCores = (cgroup: Awaited<ReturnType<typeof readCgroupLimits>>) => usableResources(cgroup, os.availableParallelism(), os.totalmem());
