@@ -1,6 +1,6 @@
 import {
-  PHASES, REPORT_SCHEMA_VERSION, compareRuns, summarize,
-  type BatchTiming, type BenchmarkCompareReport, type BenchmarkTrainingReport, type Phase,
+  MAOU_OMITTED, PHASES, REPORT_SCHEMA_VERSION, compareRuns, summarize, toMaouPayload,
+  type BatchTiming, type MaouViewSource, type BenchmarkCompareReport, type BenchmarkTrainingReport, type Phase,
 } from '@maou/bench-domain';
 import type { BenchmarkDataloaderOutput, GridPoint, Recommendation } from '@maou/bench-app';
 
@@ -29,7 +29,7 @@ export const trainingReportFixture = (batchCount = 60, hostile = '<img src=x one
   const steady = batches.filter((b) => b.index >= 5);
   const batchMs = summarize(steady.map((b) => b.wallMs));
   const rate = (256 * 1000) / batchMs.mean;
-  return {
+  const base: MaouViewSource = {
     schema_version: REPORT_SCHEMA_VERSION, command: 'benchmark-training', created_at: '2025-01-02T03:04:05.000Z', stage: 3,
     model: { preset: `resnet-small ${hostile}`, parameters: 1_234_567, multiply_adds_per_sample: 9_000_000 },
     config: { note: hostile }, environment: {
@@ -56,8 +56,10 @@ export const trainingReportFixture = (batchCount = 60, hostile = '<img src=x one
       gpu_util_percent: null, gpu_memory_bytes: null,
       timeline: Array.from({ length: 12 }, (_, i) => ({ t_ms: i * 250, cpu_percent: 150 + i * 4, rss_bytes: 8e8 + i * 2e7, heap_used_bytes: 2e8 + i * 5e6, gpu_util_percent: null })),
     },
-    profile: null, batches,
+    profile: null, null_reasons: { validation_metrics: '--run-validation not given', profile: '--enable-profiling not given', io: 'local files' },
+    resource_limits: null, batches,
   };
+  return { ...base, maou: toMaouPayload(base), maou_omitted: MAOU_OMITTED };
 };
 
 /** A small workers × prefetch × batch-size grid with three repeats per point. @internal */
