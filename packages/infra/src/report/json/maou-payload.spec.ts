@@ -1,18 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { estimateEpoch, estimateFromSample } from '../estimate/epoch-estimate';
-import { summarizeResources } from './resource-summary';
-import { closePhases, type BatchTiming } from '../timing/phases';
-import { computeTrainingMetrics, phaseBreakdown } from '../timing/training-metrics';
-import { summarize } from '../stats/summary';
-import type { ValidationMetrics } from './benchmark-report';
-import { MAOU_OMITTED, toMaouPayload, type MaouViewSource } from './maou-view';
+import {
+  MAOU_OMITTED, closePhases, computeTrainingMetrics, estimateEpoch, estimateFromSample, phaseBreakdown, summarize, summarizeResources, toMaouPayload,
+  type BatchTiming, type MaouViewSource, type ValidationMetrics,
+} from '@maou/bench-domain';
 
 // §5.2 of reference/maou-benchmark-spec.md, the payload maou's benchmark-training returns; kept byte-identical to the
 // reference (checked below wherever the reference is mounted), so the key list is read from it, not typed again here.
 const EXCERPT = join(__dirname, 'testdata', 'maou-benchmark-payload.md');
 // The shared reference sits beside the main checkout (../shared) or beside the worktrees' parent (../../shared).
-const REPO = join(__dirname, '..', '..', '..', '..');
+const REPO = join(__dirname, '..', '..', '..', '..', '..');
 const REFERENCE = [join(REPO, '..', 'shared'), join(REPO, '..', '..', 'shared')].map((d) => join(d, 'reference', 'maou-benchmark-spec.md')).find(existsSync);
 
 interface ReferenceKeys {
