@@ -23,7 +23,7 @@ export const machineDefaults = (): { workers: number; sampleCacheDir: string } =
 });
 
 /** The one place that maps tokens to adapters; each command gets its own child container. */
-export const createContainer = (options: GlobalOptions & { readonly seed?: number }): DependencyContainer => {
+export const createContainer = (options: GlobalOptions): DependencyContainer => {
   const child = container.createChildContainer();
   const clock = new SystemClockAdapter();
   const logger = PinoLoggerAdapter.create(options.logLevel);
@@ -35,6 +35,6 @@ export const createContainer = (options: GlobalOptions & { readonly seed?: numbe
   child.registerInstance(TOKENS.TrainerFactory, dataParallelOnWasm(createTrainer));
   child.registerInstance(TOKENS.ResourceMonitor, new ProcessResourceMonitorAdapter(clock));
   registerProgress(child, options);
-  registerSources(child, options.seed ?? 1);
+  registerSources(child);
   return child;
 };

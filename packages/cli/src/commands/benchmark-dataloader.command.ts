@@ -25,7 +25,7 @@ const OPTIONS: Record<string, Options> = {
     'sample-positions': { type: 'number', describe: 'positions of the embedded sample data (default 4096)' },
     'sample-cache-dir': { type: 'string', describe: 'where the sample data is generated and reused' },
     'test-ratio': { type: 'number', describe: 'validation share left out of the measured split (default 0.2)' },
-    seed: { type: 'number', describe: 'seed of splits and shuffles (default 1)' },
+    seed: { type: 'number', describe: 'seed of splits, shuffles and cloud sampling (default 1)' },
   }),
   ...CLOUD_INPUT_OPTIONS,
   ...g('Measurement:', {
@@ -40,7 +40,7 @@ const OPTIONS: Record<string, Options> = {
     'consumption-steps': { type: 'number', default: 5, describe: "timed training steps for the model's own rate; 0 skips the model" },
     gpu: { type: 'string', describe: 'backend for the model: cpu, wasm, webgpu, tensorflow, auto, cuda:N' },
     threads: { type: 'number', describe: 'backend threads; on wasm, data-parallel replicas (default: one per usable core)' },
-    'model-architecture': { type: 'string', describe: 'lite (default) or resnet' },
+    'model-architecture': { type: 'string', describe: "network whose own rate the loader must keep up with: resnet (maou's default) or lite" },
   }),
   ...g('Output:', { 'output-json': { type: 'string', describe: 'write the results as JSON to this path' }, json: { type: 'boolean', describe: 'print JSON instead of the table' },
     'report-html': { type: 'string', describe: 'write a self-contained HTML report with plots' } }),

@@ -15,6 +15,12 @@ export interface BenchmarkDefaults extends SourceDefaults {
   readonly workers: number;
 }
 
+/**
+ * maou's `--gpu cpu` means PyTorch on the CPU, which is what no `--gpu` gives here. Ours selects tfjs's pure-JavaScript
+ * kernels. Measured on a 2-core VM, Stage 3 lite: see README "Compute backends" for the commands and raw figures.
+ */
+export const CPU_BACKEND_NOTE = "--gpu cpu selects tfjs's pure-JavaScript cpu backend, a correctness fallback that trained about __RATIO__× slower than the default (measured: __MEASURED__); for maou's CPU device leave --gpu out";
+
 type Parsed<T> = { readonly value: T } | { readonly issue: ValidationIssue };
 
 const take = <T>(p: Parsed<T>, issues: ValidationIssue[], fallback: T): T => {
@@ -31,6 +37,7 @@ const notes = (raw: Raw): string[] => [
   ...(raw.cacheTransforms ? ['--cache-transforms is accepted for compatibility; records need no transform, so nothing is cached'] : []),
   ...(raw.compilation || raw.stage12Compilation ? ['--compilation: tfjs has no graph compiler; kernels are fused and cached by the backend on first use, which the warm-up measures'] : []),
   ...(raw.inputFilePacked ? ['--input-file-packed is detected from the file itself; the flag is accepted and not needed'] : []),
+  ...(raw.gpu?.toLowerCase() === 'cpu' ? [CPU_BACKEND_NOTE] : []),
 ];
 
 /**
@@ -47,7 +54,7 @@ export const toBenchmarkConfig = (raw: Raw, defaults: BenchmarkDefaults): Result
     issues.push({ field: '--input-cache-mode', message: `must be file, memory or mmap, got '${raw.inputCacheMode}'` });
   }
   const stage = (issues.some((i) => i.field === '--stage') ? 3 : raw.stage ?? 3) as Stage;
-  const preset = take(parseArchitecture(raw.modelArchitecture ?? 'lite'), issues, 'lite');
+  const preset = take(parseArchitecture(raw.modelArchitecture ?? 'resnet'), issues, 'resnet');
   const optimizer = take(parseOptimizer(raw.optimizer ?? 'adamw'), issues, 'adamw');
   const mainScheduler = take(parseScheduler('--lr-scheduler', raw.lrScheduler ?? 'warmup_cosine_decay'), issues, 'none');
   const stage12Scheduler = raw.stage12LrScheduler === undefined ? mainScheduler : take(parseScheduler('--stage12-lr-scheduler', raw.stage12LrScheduler), issues, 'none');
@@ -85,7 +92,8 @@ export const toBenchmarkConfig = (raw: Raw, defaults: BenchmarkDefaults): Result
       lrScheduler: stage === 3 ? mainScheduler : stage12Scheduler,
       policyLossRatio: raw.policyLossRatio ?? 1,
       valueLossRatio: stage === 3 ? raw.valueLossRatio ?? 1 : 0,
-      gradientClip: raw.gradientClip ?? 0,
+      // maou clips the global L2 norm at 1.0 on every optimiser step, with no flag to turn it off
+      gradientClip: raw.gradientClip ?? 1,
       gradientAccumulationSteps: raw.gradientAccumulationSteps ?? 1,
       detectAnomaly: raw.detectAnomaly ?? false,
       stage1PosWeight: raw.stage1PosWeight ?? 1,

@@ -118,7 +118,7 @@ describe('BenchmarkTrainingUseCase', () => {
   });
 
   it('given a sample ratio on a cloud source, then the estimation scales batches, not the warm-up', async () => {
-    const cloud = { kind: 's3' as const, bucket: 'b', prefix: 'p', dataName: 'd', localCacheDir: '/c', maxWorkers: 1, enableBundling: false, bundleSizeGb: 1 };
+    const cloud = { kind: 's3' as const, bucket: 'b', prefix: 'p', dataName: 'd', localCacheDir: '/c', maxWorkers: 1, enableBundling: false, bundleSizeGb: 1, seed: 1 };
     const r = await setup({ batches: 30, waitMs: 0, stepMs: () => 100 }).execute({ config: config({ source: cloud, sampleRatio: 0.5 }) });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.report.estimation?.full_samples_per_epoch).toBe(480);
