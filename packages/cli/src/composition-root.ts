@@ -16,9 +16,8 @@ export interface GlobalOptions {
   readonly logLevel: LogLevel;
 }
 
-/** Defaults that depend on this machine: one loader worker per spare core, a per-user sample cache. */
-export const machineDefaults = (): { workers: number; sampleCacheDir: string } => ({
-  workers: Math.max(0, Math.min(4, os.availableParallelism() - 1)),
+/** Where the embedded sample data is generated and reused: a per-user cache. Resource-driven defaults: `planResources`. */
+export const machineDefaults = (): { sampleCacheDir: string } => ({
   sampleCacheDir: process.env.MAOU_BENCH_CACHE ?? join(os.homedir(), '.cache', 'maou-bench', 'sample'),
 });
 

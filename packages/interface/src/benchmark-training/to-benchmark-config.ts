@@ -10,9 +10,13 @@ export interface ValidatedBenchmarkConfig {
   readonly warnings: readonly string[];
 }
 
-/** Machine-dependent defaults. @public */
+/** Machine-dependent defaults (from the detected resource limits); each applies only where its flag is absent. @public */
 export interface BenchmarkDefaults extends SourceDefaults {
   readonly workers: number;
+  /** backend threads; 'auto' (the backend decides) when absent */
+  readonly threads?: number;
+  /** 256 (maou's) when absent */
+  readonly batchSize?: number;
 }
 
 /**
@@ -69,7 +73,7 @@ export const toBenchmarkConfig = (raw: Raw, defaults: BenchmarkDefaults): Result
     stage,
     source: source.spec,
     loader: {
-      batchSize: raw.batchSize ?? 256,
+      batchSize: raw.batchSize ?? defaults.batchSize ?? 256,
       workers: raw.dataloaderWorkers ?? defaults.workers,
       prefetchFactor: raw.prefetchFactor ?? 2,
       pinMemory: raw.pinMemory ?? false,
@@ -104,7 +108,7 @@ export const toBenchmarkConfig = (raw: Raw, defaults: BenchmarkDefaults): Result
       stage2HiddenDim: raw.stage2HiddenDim ?? 128,
       stage2HeadDropout: raw.stage2HeadDropout ?? 0,
     },
-    compute: { ...device, threads: raw.threads ?? 'auto' },
+    compute: { ...device, threads: raw.threads ?? defaults.threads ?? 'auto' },
     warmupBatches: raw.warmupBatches ?? 10,
     maxBatches: raw.fullEpoch ? null : raw.maxBatches ?? 100,
     runValidation: raw.runValidation ?? false,

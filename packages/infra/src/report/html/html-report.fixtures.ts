@@ -68,7 +68,7 @@ export const dataloaderFixture = (hostile = '<script>document.title="pwned"</scr
   const points: GridPoint[] = [0, 1, 2, 4].flatMap((workers) => (workers === 0 ? [null] : [1, 2]).flatMap((prefetchFactor) => [128, 256].map((batchSize) => {
     const median = rate(workers, prefetchFactor, batchSize);
     const runs = [median * 0.97, median, median * (1.02 + 0.01 * workers)];
-    return { batchSize, workers, prefetchFactor, samplesPerSecond: { median, min: runs[0]!, max: runs[2]!, runs }, p95WaitMs: 40 / (workers + 1), keepsModelFed: median > 9000 };
+    return { batchSize, workers, prefetchFactor, samplesPerSecond: { median, min: runs[0]!, max: runs[2]!, runs }, p95WaitMs: 40 / (workers + 1), keepsModelFed: median > 9000, resources: null };
   })));
   const pick = (batchSize: number): Recommendation => {
     const p = points.filter((q) => q.batchSize === batchSize && q.keepsModelFed).sort((x, y) => x.workers - y.workers)[0]!;
@@ -77,7 +77,7 @@ export const dataloaderFixture = (hostile = '<script>document.title="pwned"</scr
   };
   return {
     backend: 'wasm', device: 'cpu', dataset: `sample ${hostile}`, loaderMode: 'streaming', points,
-    consumption: { 128: 9000, 256: 9000 }, perBatchSize: [pick(128), pick(256)], recommended: pick(256),
+    consumption: { 128: 9000, 256: 9000 }, perBatchSize: [pick(128), pick(256)], recommended: pick(256), resourceLimits: null,
   };
 };
 
