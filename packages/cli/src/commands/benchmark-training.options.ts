@@ -35,9 +35,9 @@ export const BENCHMARK_TRAINING_OPTIONS: Record<string, Options> = {
   }),
   ...CLOUD_INPUT_OPTIONS,
   ...group('Device:', {
-    gpu: str("backend: wasm, webgpu, tensorflow, auto, cuda:N (tfjs-node-gpu) or cpu (pure JavaScript, about __RATIO__× slower: a warning says so); default: the best CPU backend (tfjs-node, wasm), which is maou's CPU device"),
+    gpu: str("backend: wasm, webgpu, tensorflow, auto, cuda:N (tfjs-node-gpu) or cpu (pure JavaScript, 160–1,500× slower: a warning says so); default: the best CPU backend (tfjs-node, wasm), which is maou's CPU device"),
     threads: num('backend threads; on wasm, data-parallel replicas in worker threads (default: one per usable core, up to 8)'),
-    'model-architecture': str("resnet (maou's default: 17.0 M parameters) or lite (1.9 M, the shogi-optimised preset, about __LITE__× faster to train here)"),
+    'model-architecture': str("resnet (maou's default: 17.0 M parameters) or lite (1.9 M, the shogi-optimised preset, 7–11× faster to train here)"),
     compilation: { type: 'boolean', describe: 'accepted; tfjs has no graph compiler (see --help notes)' },
     'stage12-compilation': flag('accepted; as --compilation for Stages 1 and 2'),
     'detect-anomaly': flag('stop at the first non-finite loss or gradient, naming batch and tensor'),

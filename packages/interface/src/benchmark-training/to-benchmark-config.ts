@@ -20,10 +20,10 @@ export interface BenchmarkDefaults extends SourceDefaults {
 }
 
 /**
- * maou's `--gpu cpu` means PyTorch on the CPU, which is what no `--gpu` gives here. Ours selects tfjs's pure-JavaScript
- * kernels. Measured on a 2-core VM, Stage 3 lite: see README "Compute backends" for the commands and raw figures.
+ * maou's `--gpu cpu` means PyTorch on the CPU, which is what no `--gpu` gives here; ours selects tfjs's pure-JavaScript
+ * kernels. Figures: README "Where the defaults differ from maou" (commands and raw numbers).
  */
-export const CPU_BACKEND_NOTE = "--gpu cpu selects tfjs's pure-JavaScript cpu backend, a correctness fallback that trained about __RATIO__× slower than the default (measured: __MEASURED__); for maou's CPU device leave --gpu out";
+export const CPU_BACKEND_NOTE = "--gpu cpu selects tfjs's pure-JavaScript cpu backend, a correctness fallback: it trained about 160× slower than the default at batch 8 (Stage 3 lite on a 2-core VM: 0.31 and 0.25 samples/s against 42.6 and 49.0 with no --gpu) and about 1,500× slower at the default batch 256 (0.69 against 1,029 samples/s); for maou's CPU device leave --gpu out";
 
 type Parsed<T> = { readonly value: T } | { readonly issue: ValidationIssue };
 
