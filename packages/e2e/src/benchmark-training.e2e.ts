@@ -80,6 +80,16 @@ describe('maou utility benchmark-training (built binary)', () => {
     expect(report.training_metrics.total_batches).toBe(4);
   });
 
+  it('given --stage 2 with --stage2-test-ratio 0 and --run-validation, then validation_metrics is null with its reason, in maou as validation_skipped', () => {
+    const r = runMaou(['utility', 'benchmark-training', ...small, '--stage', '2', '--stage2-test-ratio', '0', '--run-validation', '--max-batches', '3', '--warmup-batches', '1', '--json'], env);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.validation_metrics).toBeNull();
+    expect(report.null_reasons.validation_metrics).toBe('the validation split is empty: --stage2-test-ratio is 0 (no split)');
+    expect(report.maou.benchmark_results.validation_skipped).toBe(report.null_reasons.validation_metrics);
+    expect(report.maou.validation_metrics).toBeUndefined();
+  });
+
   it('given --calibrate twice, then the first run measures loader settings and the second reuses them from the file', () => {
     const args = ['utility', 'benchmark-training', ...small, '--max-batches', '4', '--warmup-batches', '1', '--calibrate', '--calibration-budget', '5',
       '--calibration-file', join(dir, 'calibration.json'), '--json'];
