@@ -1,6 +1,6 @@
 import type { Stage } from '../data/stage';
 
-/** Network preset; `lite` is the default shogi-optimised configuration. @public */
+/** Network preset: `resnet` (maou's default) or `lite`, the shogi-optimised configuration. @public */
 export type ModelPreset = 'lite' | 'resnet';
 /** @public */
 export type OptimizerName = 'adamw' | 'sgd';
