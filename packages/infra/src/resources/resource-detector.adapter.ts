@@ -26,10 +26,19 @@ const kv = (fields: Readonly<Record<string, unknown>>): string =>
   Object.entries(fields).map(([k, v]) => `${k}=${typeof v === 'string' && /\s/.test(v) ? JSON.stringify(v) : v}`).join(' ');
 const gib = (bytes: number): string => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
 
-/** Cgroup limits, CPU affinity and host memory as read now, without logging. @internal */
-export const readUsableResources = async (
-  cgroupRoot = '/sys/fs/cgroup', host = { affinityCpus: os.availableParallelism(), memoryBytes: os.totalmem() },
-): Promise<DetectedResources> => usableResources(await readCgroupLimits(cgroupRoot), host.affinityCpus, host.memoryBytes);
+type HostFacts = { readonly affinityCpus: number; readonly memoryBytes: number };
+let thisProcess: Promise<DetectedResources> | null = null;
+
+/**
+ * Cgroup limits, CPU affinity and host memory, without logging. With no arguments this process's own limits, read
+ * once and shared (the command's plan and the wasm backend see the same detection); arguments are for tests.
+ * @internal
+ */
+export const readUsableResources = (cgroupRoot?: string, host?: HostFacts): Promise<DetectedResources> => {
+  const read = async (root: string, h: HostFacts) => usableResources(await readCgroupLimits(root), h.affinityCpus, h.memoryBytes);
+  if (cgroupRoot === undefined && host === undefined) return (thisProcess ??= read('/sys/fs/cgroup', { affinityCpus: os.availableParallelism(), memoryBytes: os.totalmem() }));
+  return read(cgroupRoot ?? '/sys/fs/cgroup', host ?? { affinityCpus: os.availableParallelism(), memoryBytes: os.totalmem() });
+};
 
 const decide = (r: DetectedResources, d: DerivedSettings, user: ResourceOverrides, defaultBatchSize: number): ResourceDecision[] => {
   const cores = `${r.cpuCores} usable core(s)`;
@@ -57,10 +66,8 @@ const decide = (r: DetectedResources, d: DerivedSettings, user: ResourceOverride
 export class ResourceDetectorAdapter {
   private detected: Promise<DetectedResources> | null = null;
 
-  constructor(
-    private readonly cgroupRoot = '/sys/fs/cgroup',
-    private readonly host = { affinityCpus: os.availableParallelism(), memoryBytes: os.totalmem() },
-  ) {}
+  /** Without arguments: this process's limits (shared with every other reader in the process). */
+  constructor(private readonly cgroupRoot?: string, private readonly host?: HostFacts) {}
 
   detect(): Promise<DetectedResources> {
     this.detected ??= readUsableResources(this.cgroupRoot, this.host);
