@@ -55,7 +55,7 @@ export const dataloaderBenchmarkJson = (out: BenchmarkDataloaderOutput, input: B
     resource_limits: out.resourceLimits,
     null_reasons: {
       ...(out.points.every((p) => p.resources === null) ? { 'all_results[].resources': '--enable-resource-monitoring not given' } : {}),
-      ...(Object.values(out.consumption).some((c) => c === null) ? { model_samples_per_second: '--consumption-steps 0: the model was not timed' } : {}),
+      ...(Object.values(out.consumption).some((c) => c === null) ? { 'model_samples_per_second, all_results[].keeps_model_fed': '--consumption-steps 0: the model was not timed' } : {}),
     },
     model_samples_per_second: out.consumption,
     per_batch_size: out.perBatchSize,

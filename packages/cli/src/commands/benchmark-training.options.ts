@@ -69,9 +69,9 @@ export const BENCHMARK_TRAINING_OPTIONS: Record<string, Options> = {
     'full-epoch': flag('run the whole epoch (ignores --max-batches)'),
     'enable-profiling': flag('per-kernel times by phase, and a Chrome trace'),
     'trace-path': str('where the Chrome trace goes with --enable-profiling (default maou-trace.json)'),
-    'run-validation': flag('also time an inference-only validation pass'),
+    'run-validation': flag('also time an inference-only validation pass, split into the same phases'),
     'sample-ratio': num('share of cloud objects sampled, 0.01–1.0; the report scales it back'),
-    'enable-resource-monitoring': flag('sample CPU, RSS, heap and GPU during the run'),
+    'enable-resource-monitoring': flag('sample CPU, RSS, heap and GPU during the training and the validation pass (each apart)'),
   }),
   ...group('Output:', {
     'output-json': str('write the JSON payload to this file'),
