@@ -21,3 +21,8 @@ export * from "./report/resource-summary";
 export * from "./report/chrome-trace";
 export * from './data/assemble-batch';
 export * from "./random/mulberry32";
+export * from './batch-study/critical-batch';
+export * from './batch-study/gradient-noise';
+export * from './batch-study/max-batch-search';
+export * from './batch-study/batch-study-report';
+export * from './recommendations/batch-size-rules';
