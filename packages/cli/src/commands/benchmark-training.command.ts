@@ -1,10 +1,11 @@
 import { BenchmarkTrainingUseCase, TOKENS, type ProgressPort } from '@maou/bench-app';
 import { formatIssues } from '@maou/bench-domain';
-import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
+import { toBatchStudy, toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
 import { renderTrainingSummary, toJson, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
 import { createContainer, machineDefaults, type GlobalOptions } from '../composition-root';
 import type { UtilityCommand } from './command-module';
 import { BENCHMARK_TRAINING_OPTIONS } from './benchmark-training.options';
+import { runBatchStudy } from './benchmark-training.study';
 import { CALIBRATION_OPTIONS, calibrationMode, registerCalibration } from '../register-calibration';
 
 interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
@@ -28,6 +29,9 @@ const handler = async (args: Args): Promise<void> => {
   const validated = toBenchmarkConfig(args, machineDefaults());
   if (!validated.ok) return fail(2, `invalid options\n${formatIssues(validated.error)}`);
   const { config, warnings } = validated.value;
+  const study = toBatchStudy(args);
+  if (!study.ok) return fail(2, `invalid options\n${formatIssues(study.error)}`);
+  if (study.value) return runBatchStudy(args, config, warnings, study.value, fail);
   if (args.calibrationBudget !== undefined && !(args.calibrationBudget > 0)) return fail(2, `invalid options\n--calibration-budget: must be a positive number of seconds, got ${args.calibrationBudget}`);
   const container = createContainer({ logLevel: args.logLevel });
   registerCalibration(container, args.calibrationFile);
@@ -61,6 +65,8 @@ export const benchmarkTrainingCommand: UtilityCommand = {
   describe: 'Time a single-epoch dry run of the training stack and predict the epoch',
   builder: (y) => y.options({ ...BENCHMARK_TRAINING_OPTIONS, ...CALIBRATION_OPTIONS })
     .example('$0 utility benchmark-training --max-batches 20 --warmup-batches 5', 'benchmark on the embedded sample data')
-    .example('$0 utility benchmark-training --stage3-data-path data/ --batch-size 128 --run-validation --output-json out.json', 'your Stage 3 files, with a validation pass'),
+    .example('$0 utility benchmark-training --stage3-data-path data/ --batch-size 128 --run-validation --output-json out.json', 'your Stage 3 files, with a validation pass')
+    .example('$0 utility benchmark-training --batch-sizes 64,128,256,512 --estimate-cbs --report-html study.html', 'which batch size: throughput, critical batch size, gradient noise scale')
+    .example('$0 utility benchmark-training --gpu wasm --find-max-batch', 'the largest batch that trains as one piece in the wasm heap'),
   handler: (args) => handler(args as unknown as Args),
 };

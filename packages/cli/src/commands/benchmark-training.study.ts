@@ -1,0 +1,52 @@
+import { BatchStudyUseCase, TOKENS, type ProgressPort } from '@maou/bench-app';
+import type { BenchmarkConfig } from '@maou/bench-domain';
+import type { ValidatedBatchStudy } from '@maou/bench-interface';
+import { renderBatchStudySummary, toJson, writeBatchStudyHtmlReport, writeJsonReport } from '@maou/bench-infra';
+import { createContainer, type GlobalOptions } from '../composition-root';
+import { registerCalibration } from '../register-calibration';
+
+interface StudyArgs extends GlobalOptions {
+  readonly outputJson?: string;
+  readonly json?: boolean;
+  readonly reportHtml?: string;
+  readonly calibrate?: boolean;
+  readonly forceCalibration?: boolean;
+}
+
+/**
+ * `benchmark-training` with `--batch-sizes`, `--learning-rates` or `--find-max-batch`: runs the batch study and
+ * writes its summary, JSON and HTML. Calibration would change the batch size under the sweep, so it is refused.
+ */
+export const runBatchStudy = async (args: StudyArgs, config: BenchmarkConfig, warnings: readonly string[], study: ValidatedBatchStudy,
+  fail: (code: 1 | 2, message: string) => void): Promise<void> => {
+  if (args.calibrate || args.forceCalibration) {
+    return fail(2, 'invalid options\n--calibrate: cannot be combined with --batch-sizes, --learning-rates or --find-max-batch (calibration picks its own batch size); calibrate in a separate run');
+  }
+  const container = createContainer({ logLevel: args.logLevel });
+  // The training use case each point runs through needs the calibration store bound, though the study never calibrates.
+  registerCalibration(container);
+  const progress = container.resolve<ProgressPort>(TOKENS.Progress);
+  let task: ReturnType<ProgressPort['start']> | null = null;
+  let stage = '';
+  const result = await container.resolve(BatchStudyUseCase).execute({
+    config, warnings, ...study,
+    onStage: (label) => {
+      task?.finish('done');
+      task = null;
+      stage = label;
+    },
+    onBatch: (_t, planned) => {
+      task ??= progress.start({ label: stage, total: planned, unit: 'batches' });
+      task.advance();
+    },
+  });
+  (task as ReturnType<ProgressPort['start']> | null)?.finish(result.ok ? 'done' : 'failed');
+  if (!result.ok) return fail(1, `${result.error.kind}: ${result.error.message}`);
+  const report = result.value;
+  if (args.outputJson) await writeJsonReport(report, args.outputJson);
+  if (args.reportHtml) {
+    const html = await writeBatchStudyHtmlReport(report, args.reportHtml);
+    if (!html.ok) return fail(1, html.error.message);
+  }
+  process.stdout.write(args.json ? toJson(report) : renderBatchStudySummary(report));
+};
