@@ -9,6 +9,8 @@ export interface BatchStudyInput {
   /** CBS from the batch-size sweep, and the gradient noise scale measured from gradient norms */
   readonly estimateCbs: boolean;
   readonly findMaxBatch: boolean;
+  /** the max-batch search stops doubling here (default `MAX_BATCH_CAP`) */
+  readonly maxBatchCap?: number;
   /** live progress: which part of the study runs, and each timed batch of a sweep point */
   readonly onStage?: (label: string) => void;
   readonly onBatch?: (timing: BatchTiming, planned: number) => void;

@@ -98,6 +98,6 @@ export class BatchStudyUseCase {
       await loader.close();
     }
     if (!sample) throw new StepFailure({ kind: 'too-few-batches', message: '--find-max-batch: the training split yields no batch to build probe batches from' });
-    return searchMaxBatch(this.createTrainer, session, input.config, sample, (b) => input.onStage?.(`max batch: trying ${b}`));
+    return searchMaxBatch(this.createTrainer, session, input.config, sample, (b) => input.onStage?.(`max batch: trying ${b}`), input.maxBatchCap);
   }
 }

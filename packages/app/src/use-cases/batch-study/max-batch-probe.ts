@@ -43,14 +43,14 @@ const backendAlive = async (): Promise<boolean> => {
  * @internal
  */
 export const searchMaxBatch = async (createTrainer: TrainerFactory, session: TrainingSession, config: BenchmarkConfig, sample: HostBatch,
-  onTry?: (batch: number) => void): Promise<MaxBatchResult> => {
+  onTry?: (batch: number) => void, cap = MAX_BATCH_CAP): Promise<MaxBatchResult> => {
   const { backend } = session;
   const definition = fitDefinition(backend);
   if (definition === null) {
     throw new StepFailure({ kind: 'backend-unavailable', message: `--find-max-batch needs a backend with a memory limit to search against: --gpu wasm (4 GiB heap per replica) or --gpu webgpu (GPU memory); this run uses ${backend.name}` });
   }
   const tries: BatchTry[] = [];
-  for (let batch = nextBatchToTry(tries, config.loader.batchSize, MAX_BATCH_CAP); batch !== null; batch = nextBatchToTry(tries, config.loader.batchSize, MAX_BATCH_CAP)) {
+  for (let batch = nextBatchToTry(tries, config.loader.batchSize, cap); batch !== null; batch = nextBatchToTry(tries, config.loader.batchSize, cap)) {
     onTry?.(batch);
     tries.push(await tryBatch(createTrainer, session, config, tileBatch(sample, batch)));
     if (!tries[tries.length - 1]!.fits && !(await backendAlive())) {
