@@ -62,7 +62,7 @@ export interface BatchStudyReport {
 
 /** Compares the throughput model's CBS with the measured B_simple. @public */
 export const compareNoiseScales = (cbs: CriticalBatchEstimate | null, measured: GradientNoiseMeasurement): NoiseScaleComparison | null => {
-  if (!cbs || cbs.gradient_noise_scale === null) return null;
+  if (!cbs || cbs.gradient_noise_scale === null || measured.b_simple === null) return null;
   const x = cbs.gradient_noise_scale;
   const ratio = x / measured.b_simple;
   const [lo, hi] = measured.b_simple_ci95;

@@ -66,6 +66,17 @@ describe('gradient noise scale from gradient norms', () => {
     expect(g.b_simple).toBeLessThan(43);
   });
 
+  it('given updates far below the noise scale, then B_simple is unresolved with a lower bound, not negative', () => {
+    const g = estimateGradientNoise([
+      { smallRows: [4, 4], smallSquaredNorms: [10, 12], bigRows: 8, bigSquaredNorm: 5.4 },
+      { smallRows: [4, 4], smallSquaredNorms: [11, 9], bigRows: 8, bigSquaredNorm: 4.9 },
+    ])!;
+    expect(g.gradient_squared_mean).toBeLessThan(0);
+    expect(g.b_simple).toBeNull();
+    expect(g.b_simple_ci95[1]).toBeNull();
+    expect(g.note).toMatch(/could not be told from 0/);
+  });
+
   it('given one piece per step, then nothing can be estimated', () => {
     expect(noiseEstimators({ smallRows: [32], smallSquaredNorms: [1], bigRows: 32, bigSquaredNorm: 1 })).toBeNull();
     expect(estimateGradientNoise([])).toBeNull();

@@ -22,9 +22,11 @@ export interface NoiseEstimators {
 
 /** The simple gradient noise scale B_simple = tr(Σ)/|G|², measured from gradient norms. @public */
 export interface GradientNoiseMeasurement {
-  readonly b_simple: number;
-  /** from the ends of the 95 % intervals of mean S and mean |G|²; the upper end is null when |G|²'s interval reaches 0 */
+  /** null when mean |G|² is not above 0: the noise drowned the gradient at these batch sizes (see `note`) */
+  readonly b_simple: number | null;
+  /** from the ends of the 95 % intervals of mean S and mean |G|²; the upper end is null (unbounded) when |G|²'s interval reaches 0 */
   readonly b_simple_ci95: readonly [number, number | null];
+  readonly note: string;
   readonly steps: number;
   /** harmonic mean of the piece sizes, and the rows of one update */
   readonly b_small: number;
@@ -70,12 +72,18 @@ export const estimateGradientNoise = (samples: readonly GradientNormSample[]): G
   const g2 = summarize(steps.map((s) => s.gradientSquared));
   const hiTrace = trace.ci95[1];
   const loTrace = Math.max(0, trace.ci95[0]);
+  const bBig = summarize(steps.map((s) => s.bBig)).mean;
+  const resolved = g2.mean > 0 && trace.mean > 0;
+  const lower = g2.ci95[1] > 0 ? loTrace / g2.ci95[1] : 0;
   return {
-    b_simple: trace.mean / g2.mean,
-    b_simple_ci95: [g2.ci95[1] > 0 ? loTrace / g2.ci95[1] : 0, g2.ci95[0] > 0 ? hiTrace / g2.ci95[0] : null],
+    b_simple: resolved ? trace.mean / g2.mean : null,
+    b_simple_ci95: [lower, g2.ci95[0] > 0 ? hiTrace / g2.ci95[0] : null],
+    note: !resolved ? `over ${steps.length} updates the true gradient's squared norm could not be told from 0: the noise scale is far above the ${bBig.toFixed(0)}-row updates measured; it is at least ${lower.toFixed(1)}. Measure at a larger batch or over more batches.`
+      : g2.ci95[0] > 0 ? `measured over ${steps.length} updates from the start of training; the noise scale usually grows as training goes on, so later in training it is larger.`
+        : `the upper end is unbounded: over ${steps.length} updates the true gradient's squared norm is not clearly above 0. Measure over more batches to bound it.`,
     steps: steps.length,
     b_small: summarize(steps.map((s) => s.bSmall)).mean,
-    b_big: summarize(steps.map((s) => s.bBig)).mean,
+    b_big: bBig,
     trace_mean: trace.mean,
     gradient_squared_mean: g2.mean,
     method: METHOD,

@@ -52,17 +52,20 @@ export const BATCH_STUDY_RULES: readonly BatchStudyRule[] = [
   }),
   rule('gradient-noise-scale', (ctx) => {
     const g = ctx.gradientNoise;
-    if (!g || !(g.b_simple > 0)) return null;
+    if (!g) return null;
     const batch = sweepBatchChoice(okPoints(ctx, 'batch_size'))?.chosen.batch_size ?? ctx.settings.batchSize;
-    const noise = nearestPowerOfTwo(g.b_simple);
-    const evidence = `B_simple ${g.b_simple.toFixed(1)} (95 % interval ${g.b_simple_ci95[0].toFixed(1)}–${g.b_simple_ci95[1] === null ? '∞' : g.b_simple_ci95[1].toFixed(1)}) over ${g.steps} steps, batch ${batch}`;
-    if (batch > 2 * g.b_simple) {
+    const evidence = `B_simple ${g.b_simple === null ? 'unresolved' : g.b_simple.toFixed(1)} (95 % interval ${g.b_simple_ci95[0].toFixed(1)}–${g.b_simple_ci95[1] === null ? '∞' : g.b_simple_ci95[1].toFixed(1)}) over ${g.steps} steps, batch ${batch}`;
+    // Unresolved (|G|² not above 0): only its lower bound speaks, and only for "larger".
+    const scale = g.b_simple ?? g.b_simple_ci95[0];
+    if (!(scale > 0)) return null;
+    const noise = nearestPowerOfTwo(scale);
+    if (g.b_simple !== null && batch > 2 * g.b_simple) {
       return { severity: 'warning', message: `Batch ${batch} is more than twice the measured gradient noise scale (${g.b_simple.toFixed(0)}): beyond it, larger batches barely cut the steps training needs, so samples are spent for little progress.`,
         flag: '--batch-size', value: String(Math.max(1, noise)), evidence };
     }
-    if (2 * batch < g.b_simple) {
-      const steps = nearestPowerOfTwo(g.b_simple / batch);
-      return { severity: 'suggestion', message: `The measured gradient noise scale (${g.b_simple.toFixed(0)}) is well above batch ${batch}: each update could average about ${steps}× more samples without wasting them; if memory or speed caps the batch, accumulate gradients.`,
+    if (2 * batch < scale) {
+      const steps = nearestPowerOfTwo(scale / batch);
+      return { severity: 'suggestion', message: `The measured gradient noise scale (${g.b_simple === null ? `at least ${scale.toFixed(0)}` : scale.toFixed(0)}) is well above batch ${batch}: each update could average about ${steps}× more samples without wasting them; if memory or speed caps the batch, accumulate gradients.`,
         flag: '--gradient-accumulation-steps', value: String(steps), evidence };
     }
     return null;

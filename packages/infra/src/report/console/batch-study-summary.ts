@@ -39,7 +39,8 @@ export const renderBatchStudySummary = (r: BatchStudyReport): string => {
   }
   const g = r.gradient_noise;
   if (g) {
-    lines.push(row('Gradient noise scale (measured)', `B_simple ${g.b_simple.toFixed(1)} (95% interval ${g.b_simple_ci95[0].toFixed(1)}–${g.b_simple_ci95[1] === null ? '∞' : g.b_simple_ci95[1].toFixed(1)}) over ${g.steps} updates of ${g.b_big.toFixed(0)} rows in pieces of ${g.b_small.toFixed(1)}`));
+    lines.push(row('Gradient noise scale (measured)', `B_simple ${g.b_simple === null ? 'unresolved' : g.b_simple.toFixed(1)} (95% interval ${g.b_simple_ci95[0].toFixed(1)}–${g.b_simple_ci95[1] === null ? '∞' : g.b_simple_ci95[1].toFixed(1)}) over ${g.steps} updates of ${g.b_big.toFixed(0)} rows in pieces of ${g.b_small.toFixed(1)}`));
+    lines.push(row('', g.note));
     if (g.comparison) lines.push(row('Throughput CBS vs B_simple', g.comparison.note));
   }
   if (r.gradient_noise_skipped) lines.push(row('Gradient noise scale', `not measured: ${r.gradient_noise_skipped}`));
