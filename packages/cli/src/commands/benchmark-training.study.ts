@@ -30,10 +30,12 @@ export const runBatchStudy = async (args: StudyArgs, config: BenchmarkConfig, wa
   let stage = '';
   const result = await container.resolve(BatchStudyUseCase).execute({
     config, warnings, ...study,
-    onStage: (label) => {
+    onStage: (label, timed) => {
       task?.finish('done');
       task = null;
       stage = label;
+      // A sweep point's task starts with its first batch, which knows the total; other stages show as they start.
+      if (!timed) task = progress.start({ label, total: null, unit: 'steps' });
     },
     onBatch: (_t, planned) => {
       task ??= progress.start({ label: stage, total: planned, unit: 'batches' });

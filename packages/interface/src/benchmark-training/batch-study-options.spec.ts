@@ -27,5 +27,8 @@ describe('batch-study options', () => {
     expect(issues({ estimateCbs: true })[0]).toMatch(/^--estimate-cbs: needs --batch-sizes/);
     expect(issues({ estimateCbs: true, batchSizes: '64' })).toEqual(['--estimate-cbs: needs at least two --batch-sizes, got 1']);
     expect(issues({ findMaxBatch: true, enableProfiling: true })[0]).toMatch(/^--enable-profiling:/);
+    expect(issues({ findMaxBatch: true, findMaxBatchCap: 0 })).toEqual(['--find-max-batch-cap: must be a positive integer, got 0']);
+    expect(issues({ findMaxBatchCap: 64 })).toEqual(['--find-max-batch-cap: only applies with --find-max-batch']);
+    expect(toBatchStudy({ findMaxBatch: true, findMaxBatchCap: 64 })).toMatchObject({ ok: true, value: { maxBatchCap: 64 } });
   });
 });

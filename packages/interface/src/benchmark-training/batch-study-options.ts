@@ -6,6 +6,8 @@ export interface ValidatedBatchStudy {
   readonly sweep: { readonly type: SweepKind; readonly values: readonly number[] } | null;
   readonly estimateCbs: boolean;
   readonly findMaxBatch: boolean;
+  /** the search stops doubling here; absent = the use case's default */
+  readonly maxBatchCap?: number;
 }
 
 const parseList = (flag: string, given: string | readonly (string | number)[], integer: boolean): { values: number[] } | { issue: ValidationIssue } => {
@@ -47,10 +49,13 @@ export const toBatchStudy = (raw: Raw): Result<ValidatedBatchStudy | null, Valid
   } else if (raw.estimateCbs && sizes !== null && sizes.length < 2) {
     issues.push({ field: '--estimate-cbs', message: `needs at least two --batch-sizes, got ${sizes.length}` });
   }
+  const cap = raw.findMaxBatchCap;
+  if (cap !== undefined && (typeof cap !== 'number' || !Number.isInteger(cap) || cap < 1)) issues.push({ field: '--find-max-batch-cap', message: `must be a positive integer, got ${String(cap)}` });
+  else if (cap !== undefined && !raw.findMaxBatch) issues.push({ field: '--find-max-batch-cap', message: 'only applies with --find-max-batch' });
   const studied = raw.batchSizes !== undefined || raw.learningRates !== undefined || raw.findMaxBatch;
   if (studied && raw.enableProfiling) issues.push({ field: '--enable-profiling', message: 'profiles one run; it cannot be combined with --batch-sizes, --learning-rates or --find-max-batch' });
   if (issues.length) return err(issues);
   if (!studied) return ok(null);
   const sweep = sizes ? { type: 'batch_size' as const, values: [...sizes].sort((a, b) => a - b) } : rates ? { type: 'learning_rate' as const, values: rates } : null;
-  return ok({ sweep, estimateCbs: raw.estimateCbs ?? false, findMaxBatch: raw.findMaxBatch ?? false });
+  return ok({ sweep, estimateCbs: raw.estimateCbs ?? false, findMaxBatch: raw.findMaxBatch ?? false, ...(cap === undefined ? {} : { maxBatchCap: cap }) });
 };

@@ -74,4 +74,5 @@ export interface RawBenchmarkTrainingOptions {
   readonly learningRates?: string | readonly (string | number)[];
   readonly estimateCbs?: boolean;
   readonly findMaxBatch?: boolean;
+  readonly findMaxBatchCap?: number;
 }

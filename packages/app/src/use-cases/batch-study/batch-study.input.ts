@@ -11,7 +11,7 @@ export interface BatchStudyInput {
   readonly findMaxBatch: boolean;
   /** the max-batch search stops doubling here (default `MAX_BATCH_CAP`) */
   readonly maxBatchCap?: number;
-  /** live progress: which part of the study runs, and each timed batch of a sweep point */
-  readonly onStage?: (label: string) => void;
+  /** live progress: which part of the study runs (`timed`: a sweep point, whose batches follow through `onBatch`) */
+  readonly onStage?: (label: string, timed: boolean) => void;
   readonly onBatch?: (timing: BatchTiming, planned: number) => void;
 }

@@ -47,7 +47,7 @@ export class BatchStudyUseCase {
     const points: SweepPoint[] = [];
     for (const value of input.sweep?.values ?? []) {
       const cfg = pointConfig(config, input.sweep!.type, value);
-      input.onStage?.(`${input.sweep!.type === 'batch_size' ? 'batch size' : 'learning rate'} ${value}`);
+      input.onStage?.(`${input.sweep!.type === 'batch_size' ? 'batch size' : 'learning rate'} ${value}`, true);
       const r = await this.training.executeIn(session, { config: cfg, warnings: input.warnings, onBatch: input.onBatch });
       if (!r.ok) this.logger.warn({ point: value, kind: r.error.kind, reason: r.error.message }, 'sweep point failed; the sweep goes on');
       points.push(toSweepPoint(cfg, r));
@@ -84,7 +84,7 @@ export class BatchStudyUseCase {
     if (ok.length === 0) return { measured: null, skipped: 'no sweep point ran, so there was no batch size to measure at' };
     const largest = ok.reduce((a, b) => (b.batch_size > a.batch_size ? b : a));
     const cfg = pointConfig(input.config, 'batch_size', largest.batch_size);
-    input.onStage?.(`gradient noise scale at batch ${largest.batch_size}`);
+    input.onStage?.(`gradient noise scale at batch ${largest.batch_size}`, false);
     const measured = await during('training-failed', () => measureGradientNoise({ loaders: this.loaders, createTrainer: this.createTrainer }, session, cfg, largest.report.training_metrics.total_batches));
     return measured ? { measured, skipped: null } : { measured: null, skipped: `batch ${largest.batch_size} gave no update with two or more pieces` };
   }
@@ -98,6 +98,6 @@ export class BatchStudyUseCase {
       await loader.close();
     }
     if (!sample) throw new StepFailure({ kind: 'too-few-batches', message: '--find-max-batch: the training split yields no batch to build probe batches from' });
-    return searchMaxBatch(this.createTrainer, session, input.config, sample, (b) => input.onStage?.(`max batch: trying ${b}`), input.maxBatchCap);
+    return searchMaxBatch(this.createTrainer, session, input.config, sample, (b) => input.onStage?.(`max batch: trying ${b}`, false), input.maxBatchCap);
   }
 }
