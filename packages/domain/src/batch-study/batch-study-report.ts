@@ -50,7 +50,7 @@ export interface BatchStudyReport {
   readonly created_at: string;
   readonly stage: 1 | 2 | 3;
   readonly model: { readonly preset: string };
-  readonly environment: EnvironmentInfo | null;
+  readonly environment: EnvironmentInfo;
   readonly sweep: { readonly type: SweepKind; readonly points: readonly SweepPoint[] } | null;
   readonly critical_batch: CriticalBatchEstimate | null;
   readonly gradient_noise: (GradientNoiseMeasurement & { readonly comparison: NoiseScaleComparison | null }) | null;

@@ -6,6 +6,7 @@ import {
 import type { TrainerFactory } from '../../engine/trainer';
 import type { ClockPort } from '../../ports/clock.port';
 import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
+import type { EnvironmentPort } from '../../ports/environment.port';
 import type { LoggerPort } from '../../ports/logger.port';
 import { TOKENS } from '../../ports/tokens';
 import type { BenchmarkTrainingError } from '../benchmark-training/benchmark-training.errors';
@@ -31,6 +32,7 @@ export class BatchStudyUseCase {
     @inject(TOKENS.TrainerFactory) private readonly createTrainer: TrainerFactory,
     @inject(TOKENS.Clock) private readonly clock: ClockPort,
     @inject(TOKENS.Logger) private readonly logger: LoggerPort,
+    @inject(TOKENS.Environment) private readonly environment: EnvironmentPort,
   ) {}
 
   async execute(input: BatchStudyInput): Promise<Result<BatchStudyReport, BenchmarkTrainingError>> {
@@ -66,7 +68,8 @@ export class BatchStudyUseCase {
       created_at: this.clock.wallTime().toISOString(),
       stage: config.stage,
       model: { preset: config.training.preset },
-      environment: first?.environment ?? null,
+      environment: first?.environment ?? { ...this.environment.describe(), backend: session.backend.name, backend_version: session.backend.version,
+        threads: session.backend.threads, device: session.backend.device, backend_notes: session.backend.notes },
       sweep,
       critical_batch: criticalBatch,
       gradient_noise: noise.measured && { ...noise.measured, comparison: compareNoiseScales(criticalBatch, noise.measured) },

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { nextBatchToTry, summarizeMaxBatch, type BatchTry, type BenchmarkConfig, type HostBatch, type MaxBatchResult } from '@maou/bench-domain';
+import { nextBatchToTry, summarizeMaxBatch, type BatchTry, type BenchmarkConfig, type HostBatch, type MaxBatchResult, type ModelPreset } from '@maou/bench-domain';
+import { heapSafeMicroBatch } from '../../engine/network/heap-safe-micro-batch';
 import type { TrainerFactory } from '../../engine/trainer';
 import type { BackendInfo } from '../../ports/compute-backend.port';
 import type { TrainingSession } from '../benchmark-training/benchmark-training.use-case';
@@ -14,11 +15,13 @@ const TRY_STEPS = 2;
 const replicasOf = (backend: BackendInfo): number => (backend.name === 'wasm' ? Math.max(1, backend.threads) : 1);
 
 /** What "fits" means on a backend; null where there is no memory limit to search against. @public */
-export const fitDefinition = (backend: BackendInfo): string | null => {
+export const fitDefinition = (backend: BackendInfo, preset: ModelPreset): string | null => {
   if (backend.name === 'wasm') {
+    const planned = heapSafeMicroBatch(preset, backend.heapLimitBytes);
     return `a training step whose share of the batch on each of the ${replicasOf(backend)} replica(s) runs forward and backward as one piece, ` +
-      'without micro-batching, inside that replica\'s 4 GiB wasm heap. Larger batches still run, as micro-batches with summed gradients ' +
-      '(batch norm then normalises each micro-batch), so this is the largest batch trained exactly as one batch';
+      'without micro-batching, inside that replica\'s 4 GiB wasm heap. Any batch still runs: a benchmark run cuts each replica\'s share ' +
+      `into micro-batches of at most ${planned} rows (a planning margin below this limit) and sums their gradients, batch norm then ` +
+      'normalising each micro-batch';
   }
   if (backend.name === 'webgpu') return 'a training step of the whole batch that completes on the GPU without an allocation failure';
   return null;
@@ -45,7 +48,7 @@ const backendAlive = async (): Promise<boolean> => {
 export const searchMaxBatch = async (createTrainer: TrainerFactory, session: TrainingSession, config: BenchmarkConfig, sample: HostBatch,
   onTry?: (batch: number) => void, cap = MAX_BATCH_CAP): Promise<MaxBatchResult> => {
   const { backend } = session;
-  const definition = fitDefinition(backend);
+  const definition = fitDefinition(backend, config.training.preset);
   if (definition === null) {
     throw new StepFailure({ kind: 'backend-unavailable', message: `--find-max-batch needs a backend with a memory limit to search against: --gpu wasm (4 GiB heap per replica) or --gpu webgpu (GPU memory); this run uses ${backend.name}` });
   }
