@@ -3,6 +3,7 @@ import type { TrainerFactory } from '../../engine/trainer';
 import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
 import type { TrainingSession } from '../benchmark-training/benchmark-training.use-case';
 import { planMicroBatches } from '../micro-batch-plan';
+import { UNTIMED_CLOCK } from './untimed-clock';
 
 /** Pieces each update is cut into at least, so that |G_small|² averages several pieces. */
 const MIN_PIECES = 4;
@@ -36,9 +37,8 @@ export const measureGradientNoise = async (deps: { loaders: DataLoaderFactoryPor
   const samples: GradientNormSample[] = [];
   try {
     await trainer.ready?.();
-    const clock = { now: () => 0, wallTime: () => new Date(0) };
     for await (const batch of loader.iterate('train', 0)) {
-      const r = await trainer.step(batch, clock);
+      const r = await trainer.step(batch, UNTIMED_CLOCK);
       if (r.gradientNorms) samples.push(r.gradientNorms);
       if (samples.length >= steps) break;
     }

@@ -6,6 +6,7 @@ import type { BackendInfo } from '../../ports/compute-backend.port';
 import type { TrainingSession } from '../benchmark-training/benchmark-training.use-case';
 import { StepFailure } from '../step-failure';
 import { tileBatch } from './tile-batch';
+import { UNTIMED_CLOCK } from './untimed-clock';
 
 /** The search never tries more rows than this (host memory for the batch itself grows with it). @public */
 export const MAX_BATCH_CAP = 65_536;
@@ -66,12 +67,11 @@ export const searchMaxBatch = async (createTrainer: TrainerFactory, session: Tra
 const tryBatch = async (createTrainer: TrainerFactory, session: TrainingSession, config: BenchmarkConfig, batch: HostBatch): Promise<BatchTry> => {
   const rowsPerReplica = Math.ceil(batch.size / replicasOf(session.backend));
   const trainer = createTrainer({ stage: config.stage, training: config.training, totalSteps: TRY_STEPS, seed: config.loader.seed, backend: session.backend, microBatchSize: rowsPerReplica });
-  const clock = { now: () => 0, wallTime: () => new Date(0) };
   let memory: number | null = null;
   try {
     await trainer.ready?.();
     for (let i = 0; i < TRY_STEPS; i++) {
-      const r = await trainer.step(batch, clock);
+      const r = await trainer.step(batch, UNTIMED_CLOCK);
       memory = Math.max(memory ?? 0, r.memoryBytes ?? 0) || null;
     }
     return { batch_size: batch.size, fits: true, memory_bytes: memory, reason: null };
