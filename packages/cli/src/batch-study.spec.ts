@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatchStudyUseCase, BenchmarkTrainingUseCase } from '@maou/bench-app';
+import { BatchStudyUseCase, BenchmarkTrainingUseCase, TOKENS, type ClockPort } from '@maou/bench-app';
 import type { BatchStudyReport, BenchmarkConfig, BenchmarkTrainingReport, SweepPointOk } from '@maou/bench-domain';
 import { toBenchmarkConfig } from '@maou/bench-interface';
 import { createContainer } from './composition-root';
@@ -33,9 +33,18 @@ const okPoint = (r: BatchStudyReport, batch: number, lr?: number): SweepPointOk 
   if (p?.status !== 'ok') throw new Error(`point ${batch}/${lr} did not run: ${JSON.stringify(p)}`);
   return p;
 };
-// Two measurements agree when their intervals overlap. The epoch interval per batch is the widest of the CI of the
-// mean, the drift within the run and the run-to-run spread (ADR 0004), which is what separates two runs.
-const overlap = (a: readonly [number, number], b: readonly [number, number]): boolean => Math.max(a[0], b[0]) <= Math.min(a[1], b[1]);
+// A clock that moves 1 ms per reading: timings then depend only on the path the code takes, not on the load of the
+// machine, so a sweep point that measures the way a single run does yields the single run's figures exactly.
+const tickingClock = (): ClockPort => {
+  let t = 0;
+  return { now: () => (t += 1), wallTime: () => new Date(0) };
+};
+const ticking = () => {
+  const c = container();
+  c.registerInstance(TOKENS.Clock, tickingClock());
+  return c;
+};
+const inside = (x: number, [lo, hi]: readonly [number, number]): boolean => x >= lo && x <= hi;
 
 describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -55,7 +64,6 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
       // same weights, same data order, same arithmetic: the losses are the same floats
       expect(point.report.batches.map((b) => b.loss)).toEqual(alone.batches.map((b) => b.loss));
       expect(point.report.training_metrics.batch_size).toBe(batch);
-      expect(overlap(point.report.epoch_estimate.predicted_ms_ci95, alone.epoch_estimate.predicted_ms_ci95)).toBe(true);
     }
 
     expect(study.critical_batch).not.toBeNull();
@@ -77,6 +85,29 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
     const rules = study.recommendations.map((x) => x.rule);
     expect(rules).toEqual(expect.arrayContaining(['sweep-batch-size', 'max-batch', 'sweep-failures']));
     expect(study.recommendations.find((x) => x.rule === 'sweep-failures')).toMatchObject({ flag: '--batch-size', value: '16' });
+  }, 240_000);
+
+  it('given a clock that only counts readings, then every figure of a point is the single run\'s, within the other\'s intervals', async () => {
+    // One replica (the main thread) and no loader workers, so every clock reading goes through the ticking clock.
+    const cfg = (batchSize: number): BenchmarkConfig => {
+      const v = toBenchmarkConfig({ samplePositions: 512, batchSize, maxBatches: 6, warmupBatches: 2, gpu: 'wasm', threads: 1, dataloaderWorkers: 0 },
+        { workers: 0, sampleCacheDir: join(dir, 'sample') });
+      if (!v.ok) throw new Error(JSON.stringify(v.error));
+      return v.value.config;
+    };
+    const r = await ticking().resolve(BatchStudyUseCase).execute({ config: cfg(8), sweep: { type: 'batch_size', values: [8, 16] }, estimateCbs: false, findMaxBatch: false });
+    if (!r.ok) throw new Error(r.error.message);
+    for (const batch of [8, 16]) {
+      const point = okPoint(r.value, batch).report;
+      const alone = await ticking().resolve(BenchmarkTrainingUseCase).execute({ config: cfg(batch) });
+      if (!alone.ok) throw new Error(alone.error.message);
+      const single = alone.value.report;
+      expect(point.training_metrics.batch_ms).toEqual(single.training_metrics.batch_ms);
+      expect(point.training_metrics.samples_per_second_ci95).toEqual(single.training_metrics.samples_per_second_ci95);
+      expect(point.epoch_estimate).toEqual(single.epoch_estimate);
+      expect(inside(point.training_metrics.samples_per_second, single.training_metrics.samples_per_second_ci95)).toBe(true);
+      expect(point.batches.map((b) => b.loss)).toEqual(single.batches.map((b) => b.loss));
+    }
   }, 240_000);
 
   it('given a learning-rate sweep, then each point trains at its rate, as a single run at that rate does', async () => {

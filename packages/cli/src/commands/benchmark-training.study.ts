@@ -28,21 +28,27 @@ export const runBatchStudy = async (args: StudyArgs, config: BenchmarkConfig, wa
   const progress = container.resolve<ProgressPort>(TOKENS.Progress);
   let task: ReturnType<ProgressPort['start']> | null = null;
   let stage = '';
+  let untimed = false;
+  const finishStage = (outcome: 'done' | 'failed' = 'done'): void => {
+    if (untimed && outcome === 'done') (task as ReturnType<ProgressPort['start']> | null)?.advance();
+    (task as ReturnType<ProgressPort['start']> | null)?.finish(outcome);
+    task = null;
+  };
   const result = await container.resolve(BatchStudyUseCase).execute({
     config, warnings, ...study,
     onStage: (label, timed) => {
-      task?.finish('done');
-      task = null;
+      finishStage();
       stage = label;
-      // A sweep point's task starts with its first batch, which knows the total; other stages show as they start.
-      if (!timed) task = progress.start({ label, total: null, unit: 'steps' });
+      // A sweep point's task starts with its first batch, which knows the total; other stages are one unit each.
+      if (!timed) task = progress.start({ label, total: 1, unit: 'stage' });
+      untimed = !timed;
     },
     onBatch: (_t, planned) => {
       task ??= progress.start({ label: stage, total: planned, unit: 'batches' });
       task.advance();
     },
   });
-  (task as ReturnType<ProgressPort['start']> | null)?.finish(result.ok ? 'done' : 'failed');
+  finishStage(result.ok ? 'done' : 'failed');
   if (!result.ok) return fail(1, `${result.error.kind}: ${result.error.message}`);
   const report = result.value;
   if (args.outputJson) await writeJsonReport(report, args.outputJson);
