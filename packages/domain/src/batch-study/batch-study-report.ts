@@ -53,6 +53,8 @@ export interface BatchStudyReport {
   readonly environment: EnvironmentInfo;
   readonly sweep: { readonly type: SweepKind; readonly points: readonly SweepPoint[] } | null;
   readonly critical_batch: CriticalBatchEstimate | null;
+  /** why the CBS could not be estimated, when it was asked for */
+  readonly critical_batch_skipped: string | null;
   readonly gradient_noise: (GradientNoiseMeasurement & { readonly comparison: NoiseScaleComparison | null }) | null;
   /** why the gradient noise scale could not be measured, when it was asked for */
   readonly gradient_noise_skipped: string | null;

@@ -72,6 +72,7 @@ export class BatchStudyUseCase {
         threads: session.backend.threads, device: session.backend.device, backend_notes: session.backend.notes },
       sweep,
       critical_batch: criticalBatch,
+      critical_batch_skipped: input.estimateCbs && !criticalBatch ? `${ok.length} sweep point(s) ran; the estimate needs two` : null,
       gradient_noise: noise.measured && { ...noise.measured, comparison: compareNoiseScales(criticalBatch, noise.measured) },
       gradient_noise_skipped: noise.skipped,
       max_batch: maxBatch,

@@ -37,6 +37,7 @@ export const renderBatchStudySummary = (r: BatchStudyReport): string => {
     lines.push('', row('Critical batch size (throughput)', `${c.estimated_cbs}${c.gradient_noise_scale === null ? '' : ` (median of ${c.pair_estimates.length} pair estimates ${c.gradient_noise_scale.toFixed(1)})`}`),
       row('', c.recommendation));
   }
+  if (r.critical_batch_skipped) lines.push('', row('Critical batch size', `not estimated: ${r.critical_batch_skipped}`));
   const g = r.gradient_noise;
   if (g) {
     lines.push(row('Gradient noise scale (measured)', `B_simple ${g.b_simple === null ? 'unresolved' : g.b_simple.toFixed(1)} (95% interval ${g.b_simple_ci95[0].toFixed(1)}–${g.b_simple_ci95[1] === null ? '∞' : g.b_simple_ci95[1].toFixed(1)}) over ${g.steps} updates of ${g.b_big.toFixed(0)} rows in pieces of ${g.b_small.toFixed(1)}`));

@@ -86,6 +86,7 @@ const facts = (r: BatchStudyReport): (readonly [string, string])[] => {
   const out: (readonly [string, string])[] = [['model', r.model.preset], ['stage', String(r.stage)]];
   if (r.environment) out.push(['backend', `${r.environment.backend} ${r.environment.backend_version}, ${r.environment.threads} thread(s), ${r.environment.device}`]);
   if (r.critical_batch) out.push(['critical batch size (throughput)', `${r.critical_batch.estimated_cbs}${r.critical_batch.gradient_noise_scale === null ? '' : ` (median ${r.critical_batch.gradient_noise_scale})`}`]);
+  if (r.critical_batch_skipped) out.push(['critical batch size', `not estimated: ${r.critical_batch_skipped}`]);
   const g = r.gradient_noise;
   if (g) out.push(['gradient noise scale (measured)', `${g.b_simple === null ? 'unresolved' : round(g.b_simple, 1)} [${round(g.b_simple_ci95[0], 1)}, ${g.b_simple_ci95[1] === null ? '∞' : round(g.b_simple_ci95[1], 1)}] over ${g.steps} updates; ${g.note}`]);
   if (g?.comparison) out.push(['throughput CBS vs B_simple', g.comparison.note]);
