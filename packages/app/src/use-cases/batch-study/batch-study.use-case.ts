@@ -51,7 +51,7 @@ export class BatchStudyUseCase {
       const cfg = pointConfig(config, input.sweep!.type, value);
       input.onStage?.(`${input.sweep!.type === 'batch_size' ? 'batch size' : 'learning rate'} ${value}`, true);
       const r = await this.training.executeIn(session, { config: cfg, warnings: input.warnings, onBatch: input.onBatch });
-      if (!r.ok) this.logger.warn({ point: value, kind: r.error.kind, reason: r.error.message }, 'sweep point failed; the sweep goes on');
+      if (!r.ok) this.logger.child({ useCase: 'batch-study' }).warn({ point: value, kind: r.error.kind, reason: r.error.message }, 'sweep point failed; the sweep goes on');
       points.push(toSweepPoint(cfg, r));
     }
     const ok = points.filter((p): p is SweepPointOk => p.status === 'ok');
