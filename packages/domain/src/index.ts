@@ -24,3 +24,8 @@ export * from "./random/mulberry32";
 export * from './report/maou-payload';
 export * from './report/maou-view';
 export * from './report/maou-summary';
+export * from './batch-study/critical-batch';
+export * from './batch-study/gradient-noise';
+export * from './batch-study/max-batch-search';
+export * from './batch-study/batch-study-report';
+export * from './recommendations/batch-size-rules';

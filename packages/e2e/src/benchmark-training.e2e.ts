@@ -36,6 +36,17 @@ describe('maou utility benchmark-training (built binary)', () => {
     expect(JSON.parse(r.stdout).environment.backend).toBe('cpu');
   });
 
+  it('given bad batch-study flags, then exit 2 naming each, before any data is touched', () => {
+    const r = runMaou(['utility', 'benchmark-training', '--batch-sizes', '64,x', '--learning-rates', '0.1', '--find-max-batch-cap', '8'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--batch-sizes: 'x' is not one of the positive integers/);
+    expect(r.stderr).toMatch(/--learning-rates: cannot be combined with --batch-sizes/);
+    expect(r.stderr).toMatch(/--find-max-batch-cap: only applies with --find-max-batch/);
+    expect(runMaou(['utility', 'benchmark-training', '--estimate-cbs'], env).stderr).toMatch(/--estimate-cbs: needs --batch-sizes/);
+    expect(runMaou(['utility', 'benchmark-training', '--batch-sizes', '8,16', '--calibrate'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/--calibrate: cannot be combined/) });
+    expect(existsSync(join(dir, 'cache'))).toBe(false);
+  });
+
   it('given an unknown flag, then exit 2', () => {
     expect(runMaou(['utility', 'benchmark-training', '--no-such-flag'], env).code).toBe(2);
   });

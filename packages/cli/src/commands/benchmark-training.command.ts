@@ -1,11 +1,12 @@
 import { BenchmarkTrainingUseCase, TOKENS, type LoggerPort, type ProgressPort } from '@maou/bench-app';
 import { formatIssues } from '@maou/bench-domain';
-import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
+import { toBatchStudy, toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
 import { logResourcePlan, renderTrainingSummary, toJson, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
 import { createContainer, type GlobalOptions } from '../composition-root';
 import { planResources } from '../resource-plan';
 import type { UtilityCommand } from './command-module';
 import { BENCHMARK_TRAINING_OPTIONS } from './benchmark-training.options';
+import { runBatchStudy } from './benchmark-training.study';
 import { CALIBRATION_OPTIONS, calibrationMode, registerCalibration } from '../register-calibration';
 
 interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
@@ -30,6 +31,9 @@ const handler = async (args: Args): Promise<void> => {
   const validated = toBenchmarkConfig(args, defaults);
   if (!validated.ok) return fail(2, `invalid options\n${formatIssues(validated.error)}`);
   const { config, warnings } = validated.value;
+  const study = toBatchStudy(args);
+  if (!study.ok) return fail(2, `invalid options\n${formatIssues(study.error)}`);
+  if (study.value) return runBatchStudy(args, config, warnings, study.value, fail, plan);
   if (args.calibrationBudget !== undefined && !(args.calibrationBudget > 0)) return fail(2, `invalid options\n--calibration-budget: must be a positive number of seconds, got ${args.calibrationBudget}`);
   const container = createContainer({ logLevel: args.logLevel });
   logResourcePlan(plan, container.resolve<LoggerPort>(TOKENS.Logger));
@@ -64,6 +68,8 @@ export const benchmarkTrainingCommand: UtilityCommand = {
   describe: 'Time a single-epoch dry run of the training stack and predict the epoch',
   builder: (y) => y.options({ ...BENCHMARK_TRAINING_OPTIONS, ...CALIBRATION_OPTIONS })
     .example('$0 utility benchmark-training --max-batches 20 --warmup-batches 5', 'benchmark on the embedded sample data')
-    .example('$0 utility benchmark-training --stage3-data-path data/ --batch-size 128 --run-validation --output-json out.json', 'your Stage 3 files, with a validation pass'),
+    .example('$0 utility benchmark-training --stage3-data-path data/ --batch-size 128 --run-validation --output-json out.json', 'your Stage 3 files, with a validation pass')
+    .example('$0 utility benchmark-training --batch-sizes 64,128,256,512 --estimate-cbs --report-html study.html', 'which batch size: throughput, critical batch size, gradient noise scale')
+    .example('$0 utility benchmark-training --gpu wasm --find-max-batch', 'the largest batch that trains as one piece in the wasm heap'),
   handler: (args) => handler(args as unknown as Args),
 };

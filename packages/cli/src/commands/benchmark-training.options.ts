@@ -73,6 +73,13 @@ export const BENCHMARK_TRAINING_OPTIONS: Record<string, Options> = {
     'sample-ratio': num('share of cloud objects sampled, 0.01–1.0; the report scales it back'),
     'enable-resource-monitoring': flag('sample CPU, RSS, heap and GPU during the training and the validation pass (each apart)'),
   }),
+  ...group('Batch study:', {
+    'batch-sizes': { type: 'string', array: true, describe: 'sweep: one full measured run per batch size, e.g. 64,128,256 (or 64 128 256); a failed size is reported and the rest still run' },
+    'learning-rates': { type: 'string', array: true, describe: 'sweep: one full measured run per learning rate, e.g. 0.001,0.01; not with --batch-sizes' },
+    'estimate-cbs': flag('with --batch-sizes: critical batch size from the sweep\'s throughput, and the gradient noise scale measured from per-micro-batch gradient norms (an extra untimed pass at the largest size)'),
+    'find-max-batch': flag('largest batch that fits, doubling from --batch-size then bisecting. wasm: fits = each replica\'s share of the batch trains as one piece (no micro-batching) in its 4 GiB heap; larger batches still run as micro-batches. webgpu: the step completes without a GPU allocation failure'),
+    'find-max-batch-cap': num('--find-max-batch stops doubling at this many rows (default 65536)'),
+  }),
   ...group('Output:', {
     'output-json': str('write the JSON payload to this file'),
     json: flag('print the JSON payload on stdout instead of the summary'),

@@ -4,7 +4,8 @@ import {
   estimateFromSample, MAOU_OMITTED, recommend, summarizeResources, toMaouPayload, type BenchmarkTrainingReport, type MaouViewSource, type Result, type ValidationMetrics, type TraceEvent,
 } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
-import type { ComputeBackendPort } from '../../ports/compute-backend.port';
+import type { BackendInfo, ComputeBackendPort } from '../../ports/compute-backend.port';
+import type { DataSourcePort } from '../../ports/data-source.port';
 import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
 import type { DataSourceFactoryPort } from '../../ports/data-source-factory.port';
 import type { EnvironmentPort } from '../../ports/environment.port';
@@ -31,6 +32,12 @@ export interface BenchmarkTrainingOutput {
   readonly trace: { traceEvents: TraceEvent[] } | null;
 }
 
+/** An activated backend and an opened datasource, shared by the runs of a sweep. @public */
+export interface TrainingSession {
+  readonly backend: BackendInfo;
+  readonly source: DataSourcePort;
+}
+
 const MONITOR_INTERVAL_MS = 250;
 const PROFILED_BATCHES = 3;
 
@@ -54,16 +61,30 @@ export class BenchmarkTrainingUseCase {
   ) {}
 
   execute(input: BenchmarkTrainingInput): Promise<Result<BenchmarkTrainingOutput, BenchmarkTrainingError>> {
-    return settleSteps(() => this.run(input));
+    return settleSteps(async () => this.runIn(await this.open(input.config, input.warnings ?? []), input));
   }
 
+  /** Activates the backend and opens the datasource once, for runs that share them (the points of a sweep). */
+  openSession(config: BenchmarkTrainingInput['config']): Promise<Result<TrainingSession, BenchmarkTrainingError>> {
+    return settleSteps(() => this.open(config, []));
+  }
 
-  private async run({ config: requested, warnings = [], onBatch, calibration, resourceLimits }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
+  /** One run on an opened session, exactly as `execute` runs it: calibration, loader, trainer, measured pass. */
+  executeIn(session: TrainingSession, input: BenchmarkTrainingInput): Promise<Result<BenchmarkTrainingOutput, BenchmarkTrainingError>> {
+    return settleSteps(() => this.runIn(session, input));
+  }
+
+  private async open(requested: BenchmarkTrainingInput['config'], warnings: readonly string[]): Promise<TrainingSession> {
     const log = this.logger.child({ useCase: 'benchmark-training' });
     for (const w of warnings) log.warn({ note: w }, 'option note');
     const backend = await during('backend-unavailable', () => this.compute.activate(requested.compute));
     log.info({ backend: backend.name, threads: backend.threads, device: backend.device }, 'backend ready');
     const source = await during('datasource', () => this.sources.open(requested.source, requested.stage, requested.sampleRatio));
+    return { backend, source };
+  }
+
+  private async runIn({ backend, source }: TrainingSession, { config: requested, warnings = [], onBatch, calibration, resourceLimits }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
+    const log = this.logger.child({ useCase: 'benchmark-training' });
     const calibrated = calibration && calibration.mode !== 'off' ? await during('datasource', () => this.calibrate(requested, source, backend, calibration, resourceLimits)) : null;
     const config = calibrated ? { ...requested, loader: { ...requested.loader, workers: calibrated.workers, prefetchFactor: calibrated.prefetchFactor, batchSize: calibrated.batchSize } } : requested;
     const loader = await during('datasource', () => this.loaders.create(source, config.loader));
