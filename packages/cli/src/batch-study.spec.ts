@@ -18,7 +18,7 @@ const container = () => {
   return c;
 };
 const config = (over: { batchSize?: number; learningRatio?: number } = {}): BenchmarkConfig => {
-  const v = toBenchmarkConfig({ samplePositions: 512, batchSize: 8, maxBatches: 8, warmupBatches: 2, gpu: 'wasm', threads: 2, dataloaderWorkers: 0, ...over },
+  const v = toBenchmarkConfig({ samplePositions: 512, batchSize: 8, maxBatches: 8, warmupBatches: 2, gpu: 'wasm', threads: 2, dataloaderWorkers: 0, modelArchitecture: 'lite', ...over },
     { workers: 0, sampleCacheDir: join(dir, 'sample') });
   if (!v.ok) throw new Error(JSON.stringify(v.error));
   return v.value.config;

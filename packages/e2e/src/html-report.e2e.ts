@@ -92,7 +92,7 @@ describe('maou --report-html and --json', () => {
 
   it('given a batch study, then stdout is its JSON and the throughput, efficiency and max-batch plots render', async () => {
     const html = join(dir, 'study.html');
-    const r = await maou('utility', 'benchmark-training', '--batch-sizes', '8,16', '--estimate-cbs', '--find-max-batch', '--find-max-batch-cap', '32',
+    const r = await maou('utility', 'benchmark-training', '--batch-sizes', '8,16', '--estimate-cbs', '--find-max-batch', '--find-max-batch-cap', '32', '--model-architecture', 'lite',
       '--batch-size', '8', '--max-batches', '6', '--warmup-batches', '2', '--sample-positions', '512', '--json', '--report-html', html);
     expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
     const study = JSON.parse(r.stdout) as { kind: string; sweep: { points: { status: string }[] }; critical_batch: object | null; max_batch: { tries: unknown[] } };
