@@ -118,30 +118,43 @@ const estimation = (r: MaouViewSource): MaouEstimation => {
 
 const GPU_BACKENDS = new Set(['webgpu', 'tensorflow-gpu']);
 
+type Setting = { number: number; string: string; boolean: boolean };
+/**
+ * One setting of the report's flat config. A missing or mistyped key is a bug in how the report was built: it throws,
+ * naming the key, rather than printing a default that no run used.
+ */
+const setting = <T extends keyof Setting>(c: Readonly<Record<string, unknown>>, key: string, type: T, nullable = false): Setting[T] | null => {
+  const v = c[key];
+  if (typeof v === type || (nullable && v === null)) return v as Setting[T] | null;
+  throw new Error(`maou view: the report config's '${key}' is ${JSON.stringify(v)}, expected a ${type}${nullable ? ' or null' : ''}`);
+};
+
 const configuration = (r: MaouViewSource): MaouConfiguration => {
   const c = r.config;
   const d = r.data_load_method;
-  const num = (v: unknown, fallback: number): number => (typeof v === 'number' ? v : fallback);
+  const num = (key: string): number => setting(c, key, 'number')!;
   return {
     device: GPU_BACKENDS.has(r.environment.backend) ? r.environment.device : 'cpu',
     batch_size: r.training_metrics.batch_size,
-    dataloader_workers: num(d.workers, num(c['loader.workers'], 0)),
-    pin_memory: Boolean(d.pinMemory ?? c['loader.pinMemory']),
-    prefetch_factor: num(c['loader.prefetchFactor'], 2),
+    // effective values (what the loader used), where maou echoed the requested ones
+    dataloader_workers: typeof d.workers === 'number' ? d.workers : num('loader.workers'),
+    pin_memory: typeof d.pinMemory === 'boolean' ? d.pinMemory : setting(c, 'loader.pinMemory', 'boolean')!,
+    prefetch_factor: num('loader.prefetchFactor'),
     warmup_batches: r.training_metrics.warmup_batches,
-    max_batches: typeof c.max_batches === 'number' ? c.max_batches : null,
-    enable_profiling: Boolean(c.enable_profiling),
-    sample_ratio: typeof c.sample_ratio === 'number' ? c.sample_ratio : null,
+    max_batches: setting(c, 'max_batches', 'number', true),
+    enable_profiling: setting(c, 'enable_profiling', 'boolean')!,
+    sample_ratio: setting(c, 'sample_ratio', 'number', true),
     stage: r.stage,
     model_architecture: r.model.preset,
     streaming: d.mode === 'streaming',
     data_load_method: loadMethod(r),
-    optimizer: String(c['training.optimizer'] ?? 'adamw'),
-    learning_rate: num(c['training.learningRate'], Number.NaN),
-    momentum: num(c['training.momentum'], Number.NaN),
-    policy_loss_ratio: num(c['training.policyLossRatio'], Number.NaN),
-    value_loss_ratio: num(c['training.valueLossRatio'], Number.NaN),
-    compilation: Boolean(c.compilation),
+    optimizer: setting(c, 'training.optimizer', 'string')!,
+    learning_rate: num('training.learningRate'),
+    momentum: num('training.momentum'),
+    policy_loss_ratio: num('training.policyLossRatio'),
+    value_loss_ratio: num('training.valueLossRatio'),
+    // tfjs has no graph compiler: --compilation is accepted and nothing is compiled (the flag's note says so)
+    compilation: false,
     freeze_backbone: false,
     trainable_layers: null,
   };
@@ -149,7 +162,7 @@ const configuration = (r: MaouViewSource): MaouConfiguration => {
 
 /**
  * maou keys this tool leaves out, and why. Everything else of maou's payload is present: the spec
- * `maou-view.spec.ts` checks the key set against the reference.
+ * `maou-payload.spec.ts` (infra, beside the reference excerpt) checks the key set against the reference.
  * @public
  */
 export const MAOU_OMITTED: Readonly<Record<string, string>> = {

@@ -32,7 +32,10 @@ export const trainingReportFixture = (batchCount = 60, hostile = '<img src=x one
   const base: MaouViewSource = {
     schema_version: REPORT_SCHEMA_VERSION, command: 'benchmark-training', created_at: '2025-01-02T03:04:05.000Z', stage: 3,
     model: { preset: `resnet-small ${hostile}`, parameters: 1_234_567, multiply_adds_per_sample: 9_000_000 },
-    config: { note: hostile }, environment: {
+    config: {
+      note: hostile, 'loader.workers': 2, 'loader.prefetchFactor': 2, 'loader.pinMemory': false, max_batches: 100, enable_profiling: false, sample_ratio: null,
+      'training.optimizer': 'adamw', 'training.learningRate': 0.01, 'training.momentum': 0.9, 'training.policyLossRatio': 1, 'training.valueLossRatio': 1,
+    }, environment: {
       node: 'v20.19.0', platform: 'linux', arch: 'x64', cpus: 2, cpu_model: `Test CPU ${hostile}`, memory_bytes: 8e9,
       tfjs_version: '4.22.0', backend: 'wasm', backend_version: '4.22.0', threads: 2, device: 'cpu', backend_notes: [], maou_bench_version: '0.1.0',
     },

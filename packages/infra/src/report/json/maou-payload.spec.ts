@@ -64,7 +64,7 @@ const source = (over: Partial<MaouViewSource> = {}): MaouViewSource => {
     schema_version: 2, command: 'benchmark-training', created_at: '2026-01-01T00:00:00.000Z', stage: 3,
     model: { preset: 'resnet', parameters: 17_012_665, multiply_adds_per_sample: 103_152_064 },
     config: { 'loader.workers': 2, 'loader.prefetchFactor': 2, 'loader.pinMemory': false, max_batches: 12, enable_profiling: false, sample_ratio: 0.5,
-      'training.optimizer': 'adamw', 'training.learningRate': 0.01, 'training.momentum': 0.9, 'training.policyLossRatio': 1, 'training.valueLossRatio': 1, compilation: false },
+      'training.optimizer': 'adamw', 'training.learningRate': 0.01, 'training.momentum': 0.9, 'training.policyLossRatio': 1, 'training.valueLossRatio': 1 },
     environment: { node: 'v20', platform: 'linux', arch: 'x64', cpus: 2, cpu_model: 'x', memory_bytes: 8 * 2 ** 30, tfjs_version: '4.22.0', backend: 'wasm',
       backend_version: '4.22.0', threads: 2, device: 'cpu (WebAssembly SIMD)', backend_notes: [], maou_bench_version: '0.1.0' },
     data_load_method: { mode: 'streaming', workers: 1, pinMemory: false, batches_per_epoch: { train: 500, validation: 125 } },
@@ -135,6 +135,13 @@ describe('maou payload view', () => {
     expect(p.benchmark_results.Summary).toMatch(/^Training Performance Summary:\n {2}Processed Batches: 12 \/ 500\n/);
     expect(p.benchmark_results.Recommendations).toBe('Performance Recommendations:\n- Raise workers');
   });
+
+  it.each(['training.optimizer', 'training.learningRate', 'loader.prefetchFactor', 'enable_profiling'])(
+    'given a report config without %s, then the view throws naming it instead of printing a default no run used', (key) => {
+      const { config } = source();
+      const without = Object.fromEntries(Object.entries(config).filter(([k]) => k !== key));
+      expect(() => toMaouPayload(source({ config: without }))).toThrow(`the report config's '${key}' is undefined`);
+    });
 
   const mounted = REFERENCE ? it : it.skip;
   mounted('the excerpt is byte-identical to §5.2 of the reference where the reference is mounted', () => {
