@@ -1,3 +1,4 @@
+import { isGpuBackend } from '../config/benchmark-config';
 import { quantileSorted, summarize } from '../stats/summary';
 import type { BatchTiming } from '../timing/phases';
 import type { BenchmarkTrainingReport, ResourceSummary, ValidationMetrics } from './benchmark-report';
@@ -23,17 +24,21 @@ const distribution = (ms: readonly number[]): MaouDistribution => {
 
 const loadMethod = (r: MaouViewSource): 'streaming' | 'map-style' => (r.data_load_method.mode === 'streaming' ? 'streaming' : 'map-style');
 
-/** maou's host figures: its CPU figure is a share of the whole machine, so ours (100 % = one core) is divided by the cores. */
+/**
+ * maou's host figures: its CPU figure is a share of the whole machine, so ours (100 % = one core) is divided by the
+ * cores. GPU figures only when the run used the GPU: nvidia-smi reads the whole device, busy or not with this run.
+ */
 const resourceKeys = (r: MaouViewSource, res: ResourceSummary | null): Partial<MaouMetrics> => {
   if (!res) return {};
   const cores = r.resource_limits?.cpu_cores ?? r.environment.cpus;
   const memory = r.resource_limits?.memory_bytes ?? r.environment.memory_bytes;
+  const onGpu = isGpuBackend(r.environment.backend);
   return {
     resource_cpu_max_percent: res.cpu_percent.peak / cores,
     resource_memory_max_bytes: res.rss_bytes.peak,
     resource_memory_max_percent: (100 * res.rss_bytes.peak) / memory,
-    ...(res.gpu_util_percent ? { resource_gpu_max_percent: res.gpu_util_percent.peak, resource_gpu_avg_percent: res.gpu_util_percent.mean } : {}),
-    ...(res.gpu_memory_bytes ? { resource_gpu_memory_max_bytes: res.gpu_memory_bytes.peak } : {}),
+    ...(res.gpu_util_percent && onGpu ? { resource_gpu_max_percent: res.gpu_util_percent.peak, resource_gpu_avg_percent: res.gpu_util_percent.mean } : {}),
+    ...(res.gpu_memory_bytes && onGpu ? { resource_gpu_memory_max_bytes: res.gpu_memory_bytes.peak } : {}),
   };
 };
 
@@ -116,8 +121,6 @@ const estimation = (r: MaouViewSource): MaouEstimation => {
   };
 };
 
-const GPU_BACKENDS = new Set(['webgpu', 'tensorflow-gpu']);
-
 type Setting = { number: number; string: string; boolean: boolean };
 /**
  * One setting of the report's flat config. A missing or mistyped key is a bug in how the report was built: it throws,
@@ -134,7 +137,7 @@ const configuration = (r: MaouViewSource): MaouConfiguration => {
   const d = r.data_load_method;
   const num = (key: string): number => setting(c, key, 'number')!;
   return {
-    device: GPU_BACKENDS.has(r.environment.backend) ? r.environment.device : 'cpu',
+    device: isGpuBackend(r.environment.backend) ? r.environment.device : 'cpu',
     batch_size: r.training_metrics.batch_size,
     // effective values (what the loader used), where maou echoed the requested ones
     dataloader_workers: typeof d.workers === 'number' ? d.workers : num('loader.workers'),

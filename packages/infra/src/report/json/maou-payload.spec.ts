@@ -65,8 +65,8 @@ const source = (over: Partial<MaouViewSource> = {}): MaouViewSource => {
     model: { preset: 'resnet', parameters: 17_012_665, multiply_adds_per_sample: 103_152_064 },
     config: { 'loader.workers': 2, 'loader.prefetchFactor': 2, 'loader.pinMemory': false, max_batches: 12, enable_profiling: false, sample_ratio: 0.5,
       'training.optimizer': 'adamw', 'training.learningRate': 0.01, 'training.momentum': 0.9, 'training.policyLossRatio': 1, 'training.valueLossRatio': 1 },
-    environment: { node: 'v20', platform: 'linux', arch: 'x64', cpus: 2, cpu_model: 'x', memory_bytes: 8 * 2 ** 30, tfjs_version: '4.22.0', backend: 'wasm',
-      backend_version: '4.22.0', threads: 2, device: 'cpu (WebAssembly SIMD)', backend_notes: [], maou_bench_version: '0.1.0' },
+    environment: { node: 'v20', platform: 'linux', arch: 'x64', cpus: 2, cpu_model: 'x', memory_bytes: 8 * 2 ** 30, tfjs_version: '4.22.0', backend: 'tensorflow-gpu',
+      backend_version: '4.22.0', threads: 2, device: 'cuda:0', backend_notes: [], maou_bench_version: '0.1.0' },
     data_load_method: { mode: 'streaming', workers: 1, pinMemory: false, batches_per_epoch: { train: 500, validation: 125 } },
     io: null, training_metrics: metrics, validation_metrics: validation, epoch_estimate: epoch, estimation: estimateFromSample(metrics, epoch, 0.5),
     recommendations: [{ rule: 'r', severity: 'suggestion', message: 'Raise workers', flag: '--dataloader-workers', value: '2', evidence: 'e' }],
@@ -117,6 +117,17 @@ describe('maou payload view', () => {
     expect(m.resource_cpu_max_percent).toBeCloseTo(85, 9);
     expect(m.resource_gpu_max_percent).toBe(42);
     expect(m.timing_distribution!.data_loading.p95).toBeCloseTo(0.01, 12);
+  });
+
+  it('given a CPU backend on a host whose nvidia-smi answers, then no GPU figure is reported as the run\'s (maou samples the GPU only for CUDA)', () => {
+    const gpuRun = source();
+    const p = toMaouPayload(source({ environment: { ...gpuRun.environment, backend: 'wasm', device: 'cpu (WebAssembly SIMD)' } }));
+    expect(p.configuration.device).toBe('cpu');
+    for (const m of [p.training_metrics, p.validation_metrics!]) {
+      expect(Object.keys(m).filter((k) => k.startsWith('resource_gpu'))).toEqual([]);
+      expect(m.resource_cpu_max_percent).toBeGreaterThan(0);
+    }
+    expect(toMaouPayload(gpuRun).configuration.device).toBe('cuda:0');
   });
 
   it('given a validation pass, then its block has the training breakdown with backward and optimiser at 0', () => {
