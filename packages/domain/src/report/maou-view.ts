@@ -39,6 +39,9 @@ const resourceKeys = (r: MaouViewSource, res: ResourceSummary | null): Partial<M
     resource_memory_max_percent: (100 * res.rss_bytes.peak) / memory,
     ...(res.gpu_util_percent && onGpu ? { resource_gpu_max_percent: res.gpu_util_percent.peak, resource_gpu_avg_percent: res.gpu_util_percent.mean } : {}),
     ...(res.gpu_memory_bytes && onGpu ? { resource_gpu_memory_max_bytes: res.gpu_memory_bytes.peak } : {}),
+    ...(res.gpu_memory_bytes && res.gpu_memory_total_bytes && onGpu
+      ? { resource_gpu_memory_total_bytes: res.gpu_memory_total_bytes, resource_gpu_memory_max_percent: (100 * res.gpu_memory_bytes.peak) / res.gpu_memory_total_bytes }
+      : {}),
   };
 };
 
@@ -170,8 +173,6 @@ const configuration = (r: MaouViewSource): MaouConfiguration => {
  */
 export const MAOU_OMITTED: Readonly<Record<string, string>> = {
   'training_metrics.gpu_memory_breakdown': 'CUDA caching-allocator figures (peak allocated/reserved bytes, optimizer state); tfjs backends expose no allocator peak to fill it from',
-  'training_metrics.resource_gpu_memory_total_bytes': 'nvidia-smi is asked for utilisation and used memory only; the total is not sampled',
-  'training_metrics.resource_gpu_memory_max_percent': 'needs resource_gpu_memory_total_bytes, which is not sampled',
 };
 
 /**

@@ -117,7 +117,7 @@ describe('ProcessResourceMonitorAdapter', () => {
   it('given a fake nvidia-smi, when sampling, then CPU, RSS, heap and GPU figures are recorded; absent nvidia-smi gives null', async () => {
     const clock = { now: () => performance.now(), wallTime: () => new Date() };
     const smi = join(root, 'nvidia-smi');
-    await writeFile(smi, '#!/bin/sh\necho "37, 1024"\n');
+    await writeFile(smi, '#!/bin/sh\necho "37, 1024, 81559"\n');
     await chmod(smi, 0o755);
     const withGpu = new ProcessResourceMonitorAdapter(clock, smi);
     withGpu.start(20);
@@ -127,11 +127,11 @@ describe('ProcessResourceMonitorAdapter', () => {
     const samples = await withGpu.stop();
     expect(samples.length).toBeGreaterThanOrEqual(3);
     expect(Math.max(...samples.map((s) => s.cpuPercent))).toBeGreaterThan(10);
-    expect(samples.at(-1)).toMatchObject({ gpuUtilPercent: 37, gpuMemoryBytes: 1024 * 2 ** 20 });
+    expect(samples.at(-1)).toMatchObject({ gpuUtilPercent: 37, gpuMemoryBytes: 1024 * 2 ** 20, gpuMemoryTotalBytes: 81559 * 2 ** 20 });
     expect(samples[0]!.rssBytes).toBeGreaterThan(samples[0]!.heapUsedBytes);
     const noGpu = new ProcessResourceMonitorAdapter(clock, join(root, 'no-such-smi'));
     noGpu.start(20);
     await new Promise((r) => setTimeout(r, 60));
-    expect((await noGpu.stop()).every((s) => s.gpuUtilPercent === null && s.gpuMemoryBytes === null)).toBe(true);
+    expect((await noGpu.stop()).every((s) => s.gpuUtilPercent === null && s.gpuMemoryBytes === null && s.gpuMemoryTotalBytes === null)).toBe(true);
   });
 });

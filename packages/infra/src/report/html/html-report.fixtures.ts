@@ -56,7 +56,7 @@ export const trainingReportFixture = (batchCount = 60, hostile = '<img src=x one
     ],
     resources: {
       interval_ms: 250, samples: 12, cpu_percent: { mean: 180, peak: 198 }, rss_bytes: { mean: 9e8, peak: 1.1e9 }, heap_used_bytes: { mean: 2e8, peak: 3e8 },
-      gpu_util_percent: null, gpu_memory_bytes: null,
+      gpu_util_percent: null, gpu_memory_bytes: null, gpu_memory_total_bytes: null,
       timeline: Array.from({ length: 12 }, (_, i) => ({ t_ms: i * 250, cpu_percent: 150 + i * 4, rss_bytes: 8e8 + i * 2e7, heap_used_bytes: 2e8 + i * 5e6, gpu_util_percent: null })),
     },
     profile: null, null_reasons: { validation_metrics: '--run-validation not given', profile: '--enable-profiling not given', io: 'local files' },

@@ -58,7 +58,7 @@ const validationBatches = [0, 1, 2].map((i) => ({ ...batches[5 + i]!, index: i, 
 const source = (over: Partial<MaouViewSource> = {}): MaouViewSource => {
   const metrics = computeTrainingMetrics(batches, 3, 3);
   const epoch = estimateEpoch(metrics, 500, 32_000);
-  const resources = summarizeResources([0, 1, 2].map((i) => ({ tMs: i * 250, cpuPercent: 150 + i * 10, rssBytes: 2 ** 30 + i, heapUsedBytes: 1e8, gpuUtilPercent: 40 + i, gpuMemoryBytes: 2e9 })), 250);
+  const resources = summarizeResources([0, 1, 2].map((i) => ({ tMs: i * 250, cpuPercent: 150 + i * 10, rssBytes: 2 ** 30 + i, heapUsedBytes: 1e8, gpuUtilPercent: 40 + i, gpuMemoryBytes: 2e9 + i * 1e9, gpuMemoryTotalBytes: 8e9 })), 250);
   const validation: ValidationMetrics = {
     batches: 3, samples: 192, samples_per_second: 1600, batch_ms: summarize([40, 40, 40]), ...phaseBreakdown(validationBatches), loss: 6, final_loss: 5.9, metrics: {}, resources,
   };
@@ -119,6 +119,9 @@ describe('maou payload view', () => {
     expect(m.data_load_method).toBe('streaming');
     expect(m.resource_cpu_max_percent).toBeCloseTo(85, 9);
     expect(m.resource_gpu_max_percent).toBe(42);
+    expect(m.resource_gpu_memory_max_bytes).toBe(4e9);
+    expect(m.resource_gpu_memory_total_bytes).toBe(8e9);
+    expect(m.resource_gpu_memory_max_percent).toBeCloseTo(50, 12);
     expect(m.timing_distribution!.data_loading.p95).toBeCloseTo(0.01, 12);
   });
 
