@@ -24,12 +24,16 @@ describe('maou utility benchmark-dataloader (built binary)', () => {
     expect(r.stderr).not.toMatch(/Error/);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Recommended flags:\n--batch-size 16 --dataloader-workers [01]/);
+    // no source flag: the report says at the top that the embedded sample data was used
+    expect(r.stdout).toMatch(/^NOTE: no data was given \(no --stage3-data-path, no cloud source\): this run used the embedded sample data, /);
     const json = JSON.parse(readFileSync(out, 'utf8'));
     expect(json.all_results).toHaveLength(2);
     expect(json.all_results[1]).toMatchObject({ num_workers: 1, prefetch_factor: 2, batch_size: 16 });
     expect(json.all_results[0].samples_per_second.runs).toHaveLength(2);
     expect(json.model_samples_per_second['16']).toBeGreaterThan(0);
     expect(['fed', 'loader-bound']).toContain(json.recommended.basis);
+    expect(json.benchmark_results.Summary).toMatch(/^NOTE: no data was given/);
+    expect(json.notes.join('\n')).toMatch(/using the embedded sample data, 512 positions/);
   });
 
   it('given --enable-resource-monitoring on map-style data, then each point reports its loading threads, worker efficiency and cache hit rate', () => {

@@ -29,6 +29,8 @@ describe('maou reading Stage 3 data from S3 (a local s3rver)', () => {
     await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
     const files = readdirSync(join(dir, 'gen')).filter((f) => f.endsWith('.feather'));
     for (const f of files) await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `runs/stage3/${f}`, Body: readFileSync(join(dir, 'gen', f)) }));
+    // eight objects to sample from, for --seed
+    for (let i = 0; i < 8; i += 1) await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `runs/many/part${i}.feather`, Body: readFileSync(join(dir, 'gen', files[0]!)) }));
     client.destroy();
   }, 240_000);
   afterAll(async () => {
@@ -54,6 +56,22 @@ describe('maou reading Stage 3 data from S3 (a local s3rver)', () => {
     expect(r.stderr).not.toMatch(/Error/);
     expect(r.code).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8')).all_results).toHaveLength(1);
+  }, 240_000);
+
+  it('given --sample-ratio, when the binary runs with --seed 1, 2 and 1 again, then two seeds download different objects and a seed repeats its draw', async () => {
+    const downloaded = async (seed: number, run: string): Promise<string[]> => {
+      const cache = join(dir, `seeded-${run}`);
+      const flags = cloudFlags().map((f) => (f === 'stage3' ? 'many' : f === join(dir, 'objects') ? cache : f));
+      const r = await runMaouAsync(['utility', 'benchmark-dataloader', ...flags, '--sample-ratio', '0.25', '--seed', String(seed), '--batch-size', '16', '--num-batches', '1',
+        '--repeats', '1', '--workers', '0', '--consumption-steps', '0', '--log-level', 'silent'], env);
+      expect(r.code).toBe(0);
+      return readdirSync(cache, { recursive: true }).map(String).filter((f) => f.endsWith('.feather')).sort();
+    };
+    const [one, two, oneAgain] = [await downloaded(1, 'a'), await downloaded(2, 'b'), await downloaded(1, 'c')];
+    expect(one).toHaveLength(2);
+    expect(two).toHaveLength(2);
+    expect(two).not.toEqual(one);
+    expect(oneAgain).toEqual(one);
   }, 240_000);
 
   it('given a bucket with no data under the prefix, when benchmark-dataloader runs, then exit 1 naming the location and the flags', async () => {

@@ -6,6 +6,7 @@ export * from './report/html/dataloader-report-page';
 export * from "./environment/node-environment.adapter";
 export * from "./report/json/json-report.writer";
 export * from "./report/console/training-summary";
+export * from "./report/console/sample-data-note";
 export * from "./source-registry/data-source-registry.adapter";
 export * from './progress/stderr-progress.adapter';
 export * from "./report/reader/training-report.reader";

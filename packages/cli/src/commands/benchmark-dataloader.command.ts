@@ -82,7 +82,7 @@ const handler = async (args: Args): Promise<void> => {
   const result = await container.resolve(BenchmarkDataloaderUseCase).execute(input);
   if (!result.ok) return fail(1, `${result.error.kind}: ${result.error.message}`);
   const text = renderDataloaderBenchmark(result.value, input);
-  const payload = dataloaderBenchmarkJson(result.value, input, text);
+  const payload = dataloaderBenchmarkJson(result.value, input, text, warnings);
   if (args.outputJson) await writeJsonReport(payload, args.outputJson);
   if (args.reportHtml) {
     const html = await writeDataloaderHtmlReport(result.value, args.reportHtml);

@@ -1,4 +1,5 @@
 import type { BenchmarkDataloaderInput, BenchmarkDataloaderOutput, GridPoint } from '@maou/bench-app';
+import { sampleDataNote } from '@maou/bench-infra';
 
 const n = (v: number | null | undefined, digits = 0): string => (v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
 const pad = (cells: readonly string[], widths: readonly number[]): string => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
@@ -23,6 +24,7 @@ export const renderDataloaderBenchmark = (out: BenchmarkDataloaderOutput, input:
       : `model not timed (--consumption-steps 0): the cheapest setting within ${Math.round(input.noiseMargin * 100)} % of the fastest`;
   const limits = out.resourceLimits;
   return [
+    ...(input.source.kind === 'sample' ? [sampleDataNote(input.stage, out.dataset), ''] : []),
     ...(limits ? [`Resource limits: cgroup ${limits.cgroup}, ${limits.cpu_cores} usable core(s), ${(limits.memory_bytes / 2 ** 30).toFixed(1)} GiB; ${limits.decisions.map((d) => `${d.setting} ${d.value ?? 'none'} (${d.origin})`).join(', ')}`] : []),
     `DataLoader benchmark: ${out.dataset} (${out.loaderMode}); backend ${out.backend} on ${out.device}; ${input.numBatches} batches × ${input.repeats} repeats per point`,
     '', pad(head, widths), ...rows.map((row) => pad(row, widths)), '',
@@ -38,7 +40,7 @@ const resourceCells = (r: GridPoint['resources']): string[] => {
 };
 
 /** JSON: maou's `benchmark-dataloader` layout, plus the grid, the spread and the model's rate. */
-export const dataloaderBenchmarkJson = (out: BenchmarkDataloaderOutput, input: BenchmarkDataloaderInput, text: string): unknown => {
+export const dataloaderBenchmarkJson = (out: BenchmarkDataloaderOutput, input: BenchmarkDataloaderInput, text: string, notes: readonly string[]): unknown => {
   const best = out.points.find((p) => p.batchSize === out.recommended.batchSize && p.workers === out.recommended.workers && p.prefetchFactor === out.recommended.prefetchFactor)!;
   const secondsPerBatch = (sps: number, b: number): number => b / sps;
   return {
@@ -53,6 +55,8 @@ export const dataloaderBenchmarkJson = (out: BenchmarkDataloaderOutput, input: B
       samples_per_second: p.samplesPerSecond, p95_wait_ms: p.p95WaitMs, keeps_model_fed: p.keepsModelFed, resources: p.resources,
     })),
     resource_limits: out.resourceLimits,
+    // notes on the flags, as printed on stderr (e.g. that the embedded sample data was used)
+    notes,
     null_reasons: {
       ...(out.points.every((p) => p.resources === null) ? { 'all_results[].resources': '--enable-resource-monitoring not given' } : {}),
       ...(Object.values(out.consumption).some((c) => c === null) ? { 'model_samples_per_second, all_results[].keeps_model_fed': '--consumption-steps 0: the model was not timed' } : {}),

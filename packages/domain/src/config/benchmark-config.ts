@@ -72,6 +72,13 @@ export interface ComputeConfig {
   readonly threads: number | 'auto';
 }
 
+/**
+ * Backends that run on a GPU. Only on these is a GPU figure (utilisation, device memory) the run's own, which is why
+ * maou samples the GPU only for a CUDA device.
+ * @public
+ */
+export const isGpuBackend = (name: string): boolean => name === 'webgpu' || name === 'tensorflow-gpu';
+
 /** Everything one `benchmark-training` run needs, validated. @public */
 export interface BenchmarkConfig {
   readonly stage: Stage;

@@ -117,6 +117,8 @@ export interface ResourceSummary {
   readonly heap_used_bytes: { readonly mean: number; readonly peak: number };
   readonly gpu_util_percent: { readonly mean: number; readonly peak: number } | null;
   readonly gpu_memory_bytes: { readonly mean: number; readonly peak: number } | null;
+  /** the device's total memory; null where never sampled */
+  readonly gpu_memory_total_bytes: number | null;
   readonly timeline: readonly { readonly t_ms: number; readonly cpu_percent: number; readonly rss_bytes: number; readonly heap_used_bytes: number; readonly gpu_util_percent: number | null }[];
 }
 

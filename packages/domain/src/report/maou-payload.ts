@@ -45,6 +45,9 @@ export interface MaouMetrics {
   readonly resource_gpu_max_percent?: number;
   readonly resource_gpu_avg_percent?: number;
   readonly resource_gpu_memory_max_bytes?: number;
+  readonly resource_gpu_memory_total_bytes?: number;
+  /** peak used ÷ total, as maou computes it from its peak bytes */
+  readonly resource_gpu_memory_max_percent?: number;
   /** training only */
   readonly timing_distribution?: Readonly<Record<(typeof MAOU_TIMING_CATEGORIES)[number], MaouDistribution>>;
   /** training only */

@@ -1,3 +1,4 @@
+import { isGpuBackend } from '../config/benchmark-config';
 import { quantileSorted, summarize } from '../stats/summary';
 import type { BatchTiming } from '../timing/phases';
 import type { BenchmarkTrainingReport, ResourceSummary, ValidationMetrics } from './benchmark-report';
@@ -23,17 +24,24 @@ const distribution = (ms: readonly number[]): MaouDistribution => {
 
 const loadMethod = (r: MaouViewSource): 'streaming' | 'map-style' => (r.data_load_method.mode === 'streaming' ? 'streaming' : 'map-style');
 
-/** maou's host figures: its CPU figure is a share of the whole machine, so ours (100 % = one core) is divided by the cores. */
+/**
+ * maou's host figures: its CPU figure is a share of the whole machine, so ours (100 % = one core) is divided by the
+ * cores. GPU figures only when the run used the GPU: nvidia-smi reads the whole device, busy or not with this run.
+ */
 const resourceKeys = (r: MaouViewSource, res: ResourceSummary | null): Partial<MaouMetrics> => {
   if (!res) return {};
   const cores = r.resource_limits?.cpu_cores ?? r.environment.cpus;
   const memory = r.resource_limits?.memory_bytes ?? r.environment.memory_bytes;
+  const onGpu = isGpuBackend(r.environment.backend);
   return {
     resource_cpu_max_percent: res.cpu_percent.peak / cores,
     resource_memory_max_bytes: res.rss_bytes.peak,
     resource_memory_max_percent: (100 * res.rss_bytes.peak) / memory,
-    ...(res.gpu_util_percent ? { resource_gpu_max_percent: res.gpu_util_percent.peak, resource_gpu_avg_percent: res.gpu_util_percent.mean } : {}),
-    ...(res.gpu_memory_bytes ? { resource_gpu_memory_max_bytes: res.gpu_memory_bytes.peak } : {}),
+    ...(res.gpu_util_percent && onGpu ? { resource_gpu_max_percent: res.gpu_util_percent.peak, resource_gpu_avg_percent: res.gpu_util_percent.mean } : {}),
+    ...(res.gpu_memory_bytes && onGpu ? { resource_gpu_memory_max_bytes: res.gpu_memory_bytes.peak } : {}),
+    ...(res.gpu_memory_bytes && res.gpu_memory_total_bytes && onGpu
+      ? { resource_gpu_memory_total_bytes: res.gpu_memory_total_bytes, resource_gpu_memory_max_percent: (100 * res.gpu_memory_bytes.peak) / res.gpu_memory_total_bytes }
+      : {}),
   };
 };
 
@@ -116,32 +124,43 @@ const estimation = (r: MaouViewSource): MaouEstimation => {
   };
 };
 
-const GPU_BACKENDS = new Set(['webgpu', 'tensorflow-gpu']);
+type Setting = { number: number; string: string; boolean: boolean };
+/**
+ * One setting of the report's flat config. A missing or mistyped key is a bug in how the report was built: it throws,
+ * naming the key, rather than printing a default that no run used.
+ */
+const setting = <T extends keyof Setting>(c: Readonly<Record<string, unknown>>, key: string, type: T, nullable = false): Setting[T] | null => {
+  const v = c[key];
+  if (typeof v === type || (nullable && v === null)) return v as Setting[T] | null;
+  throw new Error(`maou view: the report config's '${key}' is ${JSON.stringify(v)}, expected a ${type}${nullable ? ' or null' : ''}`);
+};
 
 const configuration = (r: MaouViewSource): MaouConfiguration => {
   const c = r.config;
   const d = r.data_load_method;
-  const num = (v: unknown, fallback: number): number => (typeof v === 'number' ? v : fallback);
+  const num = (key: string): number => setting(c, key, 'number')!;
   return {
-    device: GPU_BACKENDS.has(r.environment.backend) ? r.environment.device : 'cpu',
+    device: isGpuBackend(r.environment.backend) ? r.environment.device : 'cpu',
     batch_size: r.training_metrics.batch_size,
-    dataloader_workers: num(d.workers, num(c['loader.workers'], 0)),
-    pin_memory: Boolean(d.pinMemory ?? c['loader.pinMemory']),
-    prefetch_factor: num(c['loader.prefetchFactor'], 2),
+    // effective values (what the loader used), where maou echoed the requested ones
+    dataloader_workers: typeof d.workers === 'number' ? d.workers : num('loader.workers'),
+    pin_memory: typeof d.pinMemory === 'boolean' ? d.pinMemory : setting(c, 'loader.pinMemory', 'boolean')!,
+    prefetch_factor: num('loader.prefetchFactor'),
     warmup_batches: r.training_metrics.warmup_batches,
-    max_batches: typeof c.max_batches === 'number' ? c.max_batches : null,
-    enable_profiling: Boolean(c.enable_profiling),
-    sample_ratio: typeof c.sample_ratio === 'number' ? c.sample_ratio : null,
+    max_batches: setting(c, 'max_batches', 'number', true),
+    enable_profiling: setting(c, 'enable_profiling', 'boolean')!,
+    sample_ratio: setting(c, 'sample_ratio', 'number', true),
     stage: r.stage,
     model_architecture: r.model.preset,
     streaming: d.mode === 'streaming',
     data_load_method: loadMethod(r),
-    optimizer: String(c['training.optimizer'] ?? 'adamw'),
-    learning_rate: num(c['training.learningRate'], Number.NaN),
-    momentum: num(c['training.momentum'], Number.NaN),
-    policy_loss_ratio: num(c['training.policyLossRatio'], Number.NaN),
-    value_loss_ratio: num(c['training.valueLossRatio'], Number.NaN),
-    compilation: Boolean(c.compilation),
+    optimizer: setting(c, 'training.optimizer', 'string')!,
+    learning_rate: num('training.learningRate'),
+    momentum: num('training.momentum'),
+    policy_loss_ratio: num('training.policyLossRatio'),
+    value_loss_ratio: num('training.valueLossRatio'),
+    // tfjs has no graph compiler: --compilation is accepted and nothing is compiled (the flag's note says so)
+    compilation: false,
     freeze_backbone: false,
     trainable_layers: null,
   };
@@ -149,13 +168,11 @@ const configuration = (r: MaouViewSource): MaouConfiguration => {
 
 /**
  * maou keys this tool leaves out, and why. Everything else of maou's payload is present: the spec
- * `maou-view.spec.ts` checks the key set against the reference.
+ * `maou-payload.spec.ts` (infra, beside the reference excerpt) checks the key set against the reference.
  * @public
  */
 export const MAOU_OMITTED: Readonly<Record<string, string>> = {
   'training_metrics.gpu_memory_breakdown': 'CUDA caching-allocator figures (peak allocated/reserved bytes, optimizer state); tfjs backends expose no allocator peak to fill it from',
-  'training_metrics.resource_gpu_memory_total_bytes': 'nvidia-smi is asked for utilisation and used memory only; the total is not sampled',
-  'training_metrics.resource_gpu_memory_max_percent': 'needs resource_gpu_memory_total_bytes, which is not sampled',
 };
 
 /**

@@ -8,6 +8,7 @@ export interface ResourcePoint {
   readonly heapUsedBytes: number;
   readonly gpuUtilPercent: number | null;
   readonly gpuMemoryBytes: number | null;
+  readonly gpuMemoryTotalBytes: number | null;
 }
 
 const meanPeak = (xs: readonly number[]): { mean: number; peak: number } => ({
@@ -21,6 +22,7 @@ const present = (xs: readonly (number | null)[]): number[] => xs.filter((x): x i
 export const summarizeResources = (points: readonly ResourcePoint[], intervalMs: number): ResourceSummary => {
   const gpuUtil = present(points.map((p) => p.gpuUtilPercent));
   const gpuMem = present(points.map((p) => p.gpuMemoryBytes));
+  const gpuTotal = present(points.map((p) => p.gpuMemoryTotalBytes));
   return {
     interval_ms: intervalMs,
     samples: points.length,
@@ -29,6 +31,7 @@ export const summarizeResources = (points: readonly ResourcePoint[], intervalMs:
     heap_used_bytes: meanPeak(points.map((p) => p.heapUsedBytes)),
     gpu_util_percent: gpuUtil.length ? meanPeak(gpuUtil) : null,
     gpu_memory_bytes: gpuMem.length ? meanPeak(gpuMem) : null,
+    gpu_memory_total_bytes: gpuTotal.length ? Math.max(...gpuTotal) : null,
     timeline: points.map((p) => ({ t_ms: p.tMs, cpu_percent: p.cpuPercent, rss_bytes: p.rssBytes, heap_used_bytes: p.heapUsedBytes, gpu_util_percent: p.gpuUtilPercent })),
   };
 };

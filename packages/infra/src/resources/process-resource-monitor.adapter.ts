@@ -3,7 +3,7 @@ import { queryGpu, type GpuReading } from './gpu-query';
 
 /**
  * Samples this process's CPU % (all threads, so 200 % = two busy cores), RSS and heap on a fixed interval, plus GPU
- * utilisation and memory from `nvidia-smi` when it exists. The GPU query runs in the background and each sample
+ * utilisation, used and total memory from `nvidia-smi` when it exists. The GPU query runs in the background and each sample
  * carries the latest reading, so a slow `nvidia-smi` never delays the interval.
  * @public
  */
@@ -42,7 +42,7 @@ export class ProcessResourceMonitorAdapter implements ResourceMonitorPort {
     const mem = process.memoryUsage();
     this.samples.push({
       tMs: t, cpuPercent, rssBytes: mem.rss, heapUsedBytes: mem.heapUsed,
-      gpuUtilPercent: this.gpu?.utilPercent ?? null, gpuMemoryBytes: this.gpu?.memoryBytes ?? null,
+      gpuUtilPercent: this.gpu?.utilPercent ?? null, gpuMemoryBytes: this.gpu?.memoryBytes ?? null, gpuMemoryTotalBytes: this.gpu?.memoryTotalBytes ?? null,
     });
     this.refreshGpu();
   }

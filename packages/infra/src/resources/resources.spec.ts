@@ -39,6 +39,28 @@ describe('cgroup limits', () => {
     expect(await readCgroupLimits(root)).toEqual({ version: 'v1', cpuQuotaCores: null, memoryLimitBytes: GIB });
   });
 
+  it('given a v2 host where this process sits in a nested cgroup, when read, then the limits on its path are found and the tightest wins', async () => {
+    // The v2 root cgroup has no cpu.max or memory.max: limits live on the process's own cgroup and its parents.
+    await put('cgroup.controllers', 'cpu memory');
+    await put('user.slice/memory.max', `${2 * GIB}`);
+    await put('user.slice/app.scope/memory.max', 'max');
+    await put('user.slice/app.scope/cpu.max', '150000 100000');
+    await put('self-cgroup', '0::/user.slice/app.scope\n');
+    expect(await readCgroupLimits(root, join(root, 'self-cgroup'))).toEqual({ version: 'v2', cpuQuotaCores: 1.5, memoryLimitBytes: 2 * GIB });
+  });
+
+  it('given v1 with this process in a nested cgroup, when read, then its own limit counts; a host path absent under the mount (a container) falls back to the mount root', async () => {
+    await put('cpu,cpuacct/cpu.cfs_quota_us', '-1');
+    await put('memory/memory.limit_in_bytes', '9223372036854771712');
+    await put('memory/jobs/42/memory.limit_in_bytes', `${3 * GIB}`);
+    await put('cpu,cpuacct/jobs/42/cpu.cfs_quota_us', '100000');
+    await put('self-cgroup', '4:memory:/jobs/42\n2:cpu,cpuacct:/jobs/42\n1:name=systemd:/\n');
+    expect(await readCgroupLimits(root, join(root, 'self-cgroup'))).toEqual({ version: 'v1', cpuQuotaCores: 1, memoryLimitBytes: 3 * GIB });
+    await put('memory/memory.limit_in_bytes', `${GIB}`);
+    await put('self-cgroup', '4:memory:/docker/0123abcd\n');
+    expect(await readCgroupLimits(root, join(root, 'self-cgroup'))).toEqual({ version: 'v1', cpuQuotaCores: null, memoryLimitBytes: GIB });
+  });
+
   it('given no cgroup files or garbage, when read, then it falls back to no limits', async () => {
     expect(await readCgroupLimits(join(root, 'absent'))).toEqual({ version: 'none', cpuQuotaCores: null, memoryLimitBytes: null });
     await put('cpu.max', 'garbage');
@@ -95,7 +117,7 @@ describe('ProcessResourceMonitorAdapter', () => {
   it('given a fake nvidia-smi, when sampling, then CPU, RSS, heap and GPU figures are recorded; absent nvidia-smi gives null', async () => {
     const clock = { now: () => performance.now(), wallTime: () => new Date() };
     const smi = join(root, 'nvidia-smi');
-    await writeFile(smi, '#!/bin/sh\necho "37, 1024"\n');
+    await writeFile(smi, '#!/bin/sh\necho "37, 1024, 81559"\n');
     await chmod(smi, 0o755);
     const withGpu = new ProcessResourceMonitorAdapter(clock, smi);
     withGpu.start(20);
@@ -105,11 +127,11 @@ describe('ProcessResourceMonitorAdapter', () => {
     const samples = await withGpu.stop();
     expect(samples.length).toBeGreaterThanOrEqual(3);
     expect(Math.max(...samples.map((s) => s.cpuPercent))).toBeGreaterThan(10);
-    expect(samples.at(-1)).toMatchObject({ gpuUtilPercent: 37, gpuMemoryBytes: 1024 * 2 ** 20 });
+    expect(samples.at(-1)).toMatchObject({ gpuUtilPercent: 37, gpuMemoryBytes: 1024 * 2 ** 20, gpuMemoryTotalBytes: 81559 * 2 ** 20 });
     expect(samples[0]!.rssBytes).toBeGreaterThan(samples[0]!.heapUsedBytes);
     const noGpu = new ProcessResourceMonitorAdapter(clock, join(root, 'no-such-smi'));
     noGpu.start(20);
     await new Promise((r) => setTimeout(r, 60));
-    expect((await noGpu.stop()).every((s) => s.gpuUtilPercent === null && s.gpuMemoryBytes === null)).toBe(true);
+    expect((await noGpu.stop()).every((s) => s.gpuUtilPercent === null && s.gpuMemoryBytes === null && s.gpuMemoryTotalBytes === null)).toBe(true);
   });
 });

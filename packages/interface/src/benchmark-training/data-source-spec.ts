@@ -50,10 +50,11 @@ export const pickDataSource = (raw: Raw, stage: Stage, defaults: SourceDefaults)
   if (clouds.length > 1) return { issues: [{ field: '--input-*', message: `choose one cloud source, got ${clouds.join(' and ')}` }] };
   if (clouds.length === 1 && stage !== 3) return { issues: [{ field: `--input-${clouds[0]!.toLowerCase()}`, message: 'cloud sources hold Stage 3 data; use --stage 3' }] };
   if (local?.length && clouds.length) return { issues: [{ field: localFlag, message: `cannot be combined with a ${clouds[0]} source` }] };
-  if (local?.length) return { warnings: raw.sampleRatio !== undefined ? ['--sample-ratio only samples cloud sources; local files are read whole'] : [], spec: { kind: 'local', paths: local } };
+  const unsampled = (what: string): string[] => (raw.sampleRatio !== undefined ? [`--sample-ratio only samples cloud sources; ${what} read whole`] : []);
+  if (local?.length) return { warnings: unsampled('local files are'), spec: { kind: 'local', paths: local } };
   if (raw.inputS3) return cloud(raw, 's3');
   if (raw.inputGcs) return cloud(raw, 'gcs');
   if (clouds.length) return bigquery(raw);
   const spec = { kind: 'sample', cacheDir: raw.sampleCacheDir ?? defaults.sampleCacheDir, positions: raw.samplePositions ?? 4096, seed: raw.seed ?? 1 } as const;
-  return { warnings: [`no data given (no --stage${stage}-data-path, no cloud source): using the embedded sample data, ${spec.positions} positions from random legal games (seed ${spec.seed})`], spec };
+  return { warnings: [`no data given (no --stage${stage}-data-path, no cloud source): using the embedded sample data, ${spec.positions} positions from random legal games (seed ${spec.seed})`, ...unsampled('the embedded sample data is')], spec };
 };

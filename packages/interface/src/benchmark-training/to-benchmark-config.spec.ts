@@ -50,6 +50,15 @@ describe('toBenchmarkConfig', () => {
     expect(issuesOf(raw)).toEqual(expect.arrayContaining([expect.stringMatching(expected)]));
   });
 
+  it.each<[RawBenchmarkTrainingOptions, string]>([
+    [{ sampleRatio: 0.5 }, '--sample-ratio only samples cloud sources; the embedded sample data is read whole'],
+    [{ sampleRatio: 0.5, stage3DataPath: ['s3.feather'] }, '--sample-ratio only samples cloud sources; local files are read whole'],
+  ])('given %p, then a note says the ratio is ignored (maou warns too), never silently', (raw, note) => {
+    const r = toBenchmarkConfig(raw, defaults);
+    if (!r.ok) throw new Error('expected ok');
+    expect(r.value.warnings).toContain(note);
+  });
+
   it('given --gpu cpu, then a note with the measured slow-down against the default backend', () => {
     const r = toBenchmarkConfig({ gpu: 'cpu' }, defaults);
     if (!r.ok) throw new Error('expected ok');

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { quantileSorted, type DataLoaderConfig, type HostBatch, type Result } from '@maou/bench-domain';
+import { isGpuBackend, quantileSorted, type DataLoaderConfig, type HostBatch, type Result } from '@maou/bench-domain';
 import type { TrainerFactory } from '../../engine/trainer';
 import { measureLoader } from '../../loader/measure-loader';
 import type { ClockPort } from '../../ports/clock.port';
@@ -19,7 +19,6 @@ import { planMicroBatches } from '../micro-batch-plan';
 import { during, settleSteps, StepFailure } from '../step-failure';
 
 const MONITOR_INTERVAL_MS = 100;
-const GPU_BACKENDS = new Set(['webgpu', 'tensorflow-gpu']);
 
 const kv = (o: Readonly<Record<string, unknown>>): string => Object.entries(o).map(([k, v]) => `${k}=${v}`).join(' ');
 
@@ -59,7 +58,7 @@ export class BenchmarkDataloaderUseCase {
       for (const workers of input.workers) {
         for (const prefetch of workers === 0 ? [null] : input.prefetchFactors) {
           const cfg = { ...input.loader, batchSize, workers, prefetchFactor: prefetch ?? input.loader.prefetchFactor, persistentWorkers: true };
-          const { point, mode } = await this.measurePoint(input, source, cfg, prefetch, model, GPU_BACKENDS.has(backend.name));
+          const { point, mode } = await this.measurePoint(input, source, cfg, prefetch, model, isGpuBackend(backend.name));
           loaderMode = mode;
           log.info({ ...point }, `dataloader_point ${kv({ batch_size: batchSize, workers, prefetch: prefetch ?? 'none', samples_per_s: point.samplesPerSecond.median.toFixed(1), spread: `${point.samplesPerSecond.min.toFixed(0)}..${point.samplesPerSecond.max.toFixed(0)}` })}`);
           points.push(point);

@@ -111,6 +111,17 @@ describe('BenchmarkTrainingUseCase', () => {
     expect(report.maou.training_metrics.total_batches).toBe(10);
   });
 
+  it('given non-default optimiser settings, then maou configuration echoes them from the report config', async () => {
+    const c = config();
+    const training = { ...c.training, optimizer: 'sgd' as const, learningRate: 0.05, momentum: 0.8, policyLossRatio: 2, valueLossRatio: 0.5 };
+    const r = await setup({ batches: 20, waitMs: 0, stepMs: () => 50 }).execute({ config: { ...c, training, loader: { ...c.loader, prefetchFactor: 3 }, maxBatches: 12, sampleRatio: 0.5 } });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.report.maou.configuration).toMatchObject({
+      optimizer: 'sgd', learning_rate: 0.05, momentum: 0.8, policy_loss_ratio: 2, value_loss_ratio: 0.5, prefetch_factor: 3, max_batches: 12, sample_ratio: 0.5,
+      enable_profiling: false, dataloader_workers: 0, pin_memory: false, compilation: false,
+    });
+  });
+
   it('given a loader of one batch, then a typed too-few-batches error', async () => {
     const r = await setup({ batches: 1, waitMs: 0, stepMs: () => 50 }).execute({ config: config() });
     expect(r.ok).toBe(false);

@@ -1,4 +1,5 @@
 import { PHASES, type BenchmarkTrainingReport, type SeriesSummary } from '@maou/bench-domain';
+import { sampleDataNote } from './sample-data-note';
 
 const ms = (x: number): string => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
 const dur = (x: number): string => (x >= 3_600_000 ? `${(x / 3_600_000).toFixed(2)} h` : x >= 60_000 ? `${(x / 60_000).toFixed(1)} min` : ms(x));
@@ -12,7 +13,7 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
   const m = r.training_metrics;
   const e = r.epoch_estimate;
   const lines = [
-    ...(r.config.source === 'sample' ? [`NOTE: no data was given (no --stage${r.stage}-data-path, no cloud source): this run used the embedded sample data, ${String(r.data_load_method.source)}`, ''] : []),
+    ...(r.config.source === 'sample' ? [sampleDataNote(r.stage, String(r.data_load_method.source)), ''] : []),
     `Training benchmark — Stage ${r.stage}, ${r.model.preset} (${r.model.parameters.toLocaleString('en-US')} parameters)`,
     row('Backend', `${r.environment.backend} ${r.environment.backend_version}, ${r.environment.threads} thread(s), ${r.environment.device}`),
     row('Data', String(r.data_load_method.source)),

@@ -32,7 +32,10 @@ export const trainingReportFixture = (batchCount = 60, hostile = '<img src=x one
   const base: MaouViewSource = {
     schema_version: REPORT_SCHEMA_VERSION, command: 'benchmark-training', created_at: '2025-01-02T03:04:05.000Z', stage: 3,
     model: { preset: `resnet-small ${hostile}`, parameters: 1_234_567, multiply_adds_per_sample: 9_000_000 },
-    config: { note: hostile }, environment: {
+    config: {
+      note: hostile, 'loader.workers': 2, 'loader.prefetchFactor': 2, 'loader.pinMemory': false, max_batches: 100, enable_profiling: false, sample_ratio: null,
+      'training.optimizer': 'adamw', 'training.learningRate': 0.01, 'training.momentum': 0.9, 'training.policyLossRatio': 1, 'training.valueLossRatio': 1,
+    }, environment: {
       node: 'v20.19.0', platform: 'linux', arch: 'x64', cpus: 2, cpu_model: `Test CPU ${hostile}`, memory_bytes: 8e9,
       tfjs_version: '4.22.0', backend: 'wasm', backend_version: '4.22.0', threads: 2, device: 'cpu', backend_notes: [], maou_bench_version: '0.1.0',
     },
@@ -53,7 +56,7 @@ export const trainingReportFixture = (batchCount = 60, hostile = '<img src=x one
     ],
     resources: {
       interval_ms: 250, samples: 12, cpu_percent: { mean: 180, peak: 198 }, rss_bytes: { mean: 9e8, peak: 1.1e9 }, heap_used_bytes: { mean: 2e8, peak: 3e8 },
-      gpu_util_percent: null, gpu_memory_bytes: null,
+      gpu_util_percent: null, gpu_memory_bytes: null, gpu_memory_total_bytes: null,
       timeline: Array.from({ length: 12 }, (_, i) => ({ t_ms: i * 250, cpu_percent: 150 + i * 4, rss_bytes: 8e8 + i * 2e7, heap_used_bytes: 2e8 + i * 5e6, gpu_util_percent: null })),
     },
     profile: null, null_reasons: { validation_metrics: '--run-validation not given', profile: '--enable-profiling not given', io: 'local files' },

@@ -37,7 +37,9 @@ const parseReference = (text: string): ReferenceKeys => {
   const metrics = metricsPart.split('\n').flatMap((l) => identifiers(l.replace(/\/\/.*$/, '').replace(/\([^)]*\)/g, '').replace(/:.*$/, '')));
   const head = text.slice(text.indexOf('HEAD additions'));
   const ticked = (re: RegExp): string[] => identifiers(re.exec(head)?.[1] ?? '');
-  metrics.push(...['unaccounted_time', 'resource_gpu_avg_percent', 'timing_distribution', 'model_info', 'gpu_memory_breakdown'].filter((k) => head.includes(`\`${k}`)));
+  // The metrics keys HEAD added: each `;`-separated item before the configuration additions that opens with a ticked key.
+  const additions = head.slice(0, head.indexOf('`configuration` adds')).split(';');
+  metrics.push(...additions.flatMap((item) => /`([a-z_]+)[`:]/.exec(item)?.[1] ?? []));
   nested.configuration!.push(...ticked(/`configuration` adds `([^`]+)`/));
   if (head.includes('`benchmark_results.validation_skipped')) nested.benchmark_results!.push('validation_skipped');
   return { top, nested, metrics, timingCategories: ticked(/for categories `([^`]+)`/), modelInfo: ticked(/`model_info: \{([^}]+)\}/) };
@@ -56,7 +58,7 @@ const validationBatches = [0, 1, 2].map((i) => ({ ...batches[5 + i]!, index: i, 
 const source = (over: Partial<MaouViewSource> = {}): MaouViewSource => {
   const metrics = computeTrainingMetrics(batches, 3, 3);
   const epoch = estimateEpoch(metrics, 500, 32_000);
-  const resources = summarizeResources([0, 1, 2].map((i) => ({ tMs: i * 250, cpuPercent: 150 + i * 10, rssBytes: 2 ** 30 + i, heapUsedBytes: 1e8, gpuUtilPercent: 40 + i, gpuMemoryBytes: 2e9 })), 250);
+  const resources = summarizeResources([0, 1, 2].map((i) => ({ tMs: i * 250, cpuPercent: 150 + i * 10, rssBytes: 2 ** 30 + i, heapUsedBytes: 1e8, gpuUtilPercent: 40 + i, gpuMemoryBytes: 2e9 + i * 1e9, gpuMemoryTotalBytes: 8e9 })), 250);
   const validation: ValidationMetrics = {
     batches: 3, samples: 192, samples_per_second: 1600, batch_ms: summarize([40, 40, 40]), ...phaseBreakdown(validationBatches), loss: 6, final_loss: 5.9, metrics: {}, resources,
   };
@@ -64,9 +66,9 @@ const source = (over: Partial<MaouViewSource> = {}): MaouViewSource => {
     schema_version: 2, command: 'benchmark-training', created_at: '2026-01-01T00:00:00.000Z', stage: 3,
     model: { preset: 'resnet', parameters: 17_012_665, multiply_adds_per_sample: 103_152_064 },
     config: { 'loader.workers': 2, 'loader.prefetchFactor': 2, 'loader.pinMemory': false, max_batches: 12, enable_profiling: false, sample_ratio: 0.5,
-      'training.optimizer': 'adamw', 'training.learningRate': 0.01, 'training.momentum': 0.9, 'training.policyLossRatio': 1, 'training.valueLossRatio': 1, compilation: false },
-    environment: { node: 'v20', platform: 'linux', arch: 'x64', cpus: 2, cpu_model: 'x', memory_bytes: 8 * 2 ** 30, tfjs_version: '4.22.0', backend: 'wasm',
-      backend_version: '4.22.0', threads: 2, device: 'cpu (WebAssembly SIMD)', backend_notes: [], maou_bench_version: '0.1.0' },
+      'training.optimizer': 'adamw', 'training.learningRate': 0.01, 'training.momentum': 0.9, 'training.policyLossRatio': 1, 'training.valueLossRatio': 1 },
+    environment: { node: 'v20', platform: 'linux', arch: 'x64', cpus: 2, cpu_model: 'x', memory_bytes: 8 * 2 ** 30, tfjs_version: '4.22.0', backend: 'tensorflow-gpu',
+      backend_version: '4.22.0', threads: 2, device: 'cuda:0', backend_notes: [], maou_bench_version: '0.1.0' },
     data_load_method: { mode: 'streaming', workers: 1, pinMemory: false, batches_per_epoch: { train: 500, validation: 125 } },
     io: null, training_metrics: metrics, validation_metrics: validation, epoch_estimate: epoch, estimation: estimateFromSample(metrics, epoch, 0.5),
     recommendations: [{ rule: 'r', severity: 'suggestion', message: 'Raise workers', flag: '--dataloader-workers', value: '2', evidence: 'e' }],
@@ -81,7 +83,8 @@ const expected = (wanted: readonly string[], path: string): string[] => wanted.f
 describe('maou payload view', () => {
   it('reads the key list from the reference: top-level blocks, MetricsDict and the later additions', () => {
     expect(reference.top).toEqual(['benchmark_results', 'training_metrics', 'validation_metrics', 'estimation', 'configuration']);
-    expect(reference.metrics).toEqual(expect.arrayContaining(['total_epoch_time', 'actual_average_batch_time', 'data_load_method', 'resource_gpu_memory_max_percent', 'unaccounted_time', 'model_info']));
+    expect(reference.metrics).toEqual(expect.arrayContaining(['total_epoch_time', 'actual_average_batch_time', 'data_load_method', 'resource_gpu_memory_max_percent']));
+    expect(reference.metrics.slice(-5)).toEqual(['unaccounted_time', 'resource_gpu_avg_percent', 'timing_distribution', 'model_info', 'gpu_memory_breakdown']);
     expect(reference.nested.estimation).toEqual(['sample_ratio', 'estimated_full_epoch_time_seconds', 'estimated_full_epoch_time_minutes', 'estimated_total_batches', 'actual_batches_processed']);
     expect(reference.nested.configuration).toEqual(expect.arrayContaining(['device', 'sample_ratio', 'stage', 'trainable_layers']));
     expect(reference.timingCategories).toHaveLength(7);
@@ -116,7 +119,21 @@ describe('maou payload view', () => {
     expect(m.data_load_method).toBe('streaming');
     expect(m.resource_cpu_max_percent).toBeCloseTo(85, 9);
     expect(m.resource_gpu_max_percent).toBe(42);
+    expect(m.resource_gpu_memory_max_bytes).toBe(4e9);
+    expect(m.resource_gpu_memory_total_bytes).toBe(8e9);
+    expect(m.resource_gpu_memory_max_percent).toBeCloseTo(50, 12);
     expect(m.timing_distribution!.data_loading.p95).toBeCloseTo(0.01, 12);
+  });
+
+  it('given a CPU backend on a host whose nvidia-smi answers, then no GPU figure is reported as the run\'s (maou samples the GPU only for CUDA)', () => {
+    const gpuRun = source();
+    const p = toMaouPayload(source({ environment: { ...gpuRun.environment, backend: 'wasm', device: 'cpu (WebAssembly SIMD)' } }));
+    expect(p.configuration.device).toBe('cpu');
+    for (const m of [p.training_metrics, p.validation_metrics!]) {
+      expect(Object.keys(m).filter((k) => k.startsWith('resource_gpu'))).toEqual([]);
+      expect(m.resource_cpu_max_percent).toBeGreaterThan(0);
+    }
+    expect(toMaouPayload(gpuRun).configuration.device).toBe('cuda:0');
   });
 
   it('given a validation pass, then its block has the training breakdown with backward and optimiser at 0', () => {
@@ -135,6 +152,13 @@ describe('maou payload view', () => {
     expect(p.benchmark_results.Summary).toMatch(/^Training Performance Summary:\n {2}Processed Batches: 12 \/ 500\n/);
     expect(p.benchmark_results.Recommendations).toBe('Performance Recommendations:\n- Raise workers');
   });
+
+  it.each(['training.optimizer', 'training.learningRate', 'loader.prefetchFactor', 'enable_profiling'])(
+    'given a report config without %s, then the view throws naming it instead of printing a default no run used', (key) => {
+      const { config } = source();
+      const without = Object.fromEntries(Object.entries(config).filter(([k]) => k !== key));
+      expect(() => toMaouPayload(source({ config: without }))).toThrow(`the report config's '${key}' is undefined`);
+    });
 
   const mounted = REFERENCE ? it : it.skip;
   mounted('the excerpt is byte-identical to §5.2 of the reference where the reference is mounted', () => {
