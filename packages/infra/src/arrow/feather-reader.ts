@@ -38,10 +38,16 @@ export const parseArrowIpc = async (path: string, bytes: Uint8Array): Promise<Re
     reader.open();
     const batches: RecordBatch[] = [];
     let rows = 0;
-    for (const batch of reader) {
-      batches.push(batch);
-      rows += batch.numRows;
-      batchIndex++;
+    const add = (batch: RecordBatch): void => { batches.push(batch); rows += batch.numRows; batchIndex++; };
+    // File: batches by footer index. apache-arrow's iterator re-reads a block forever when it holds no record batch.
+    if (reader.isFile()) {
+      for (let i = 0; i < layout.batches.length; i++) {
+        const batch = reader.readRecordBatch(i);
+        if (!batch) return err(new DataFileError({ path, batch: i, byteOffset: layout.batches[i]?.offset }, 'footer block holds no record batch'));
+        add(batch);
+      }
+    } else {
+      for (const batch of reader) add(batch);
     }
     if (batches.length !== layout.batches.length || rows !== layout.rows) {
       return err(new DataFileError({ path }, `${describe(layout)} lists ${layout.batches.length} record batch(es) of ${layout.rows} rows, but ${batches.length} of ${rows} rows decode`));
