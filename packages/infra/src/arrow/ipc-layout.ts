@@ -152,11 +152,13 @@ const readFileLayout = async (src: ByteSource): Promise<IpcLayout> => {
     if (e instanceof FlatbufferRangeError) throw new IpcLayoutError(footerStart, `footer: ${e.message}`);
     throw e;
   }
-  const footer = decode(footerStart, 'footer', () => Footer.decode(footerBytes));
-  const schema = footer.schema;
+  const { schema, blocks } = decode(footerStart, 'footer', () => {
+    const footer = Footer.decode(footerBytes);
+    return { schema: footer.schema, blocks: [...footer.recordBatches()] };
+  });
   const batches: IpcBatchBlock[] = [];
   let rows = 0;
-  for (const block of footer.recordBatches()) {
+  for (const block of blocks) {
     const offset = Number(block.offset);
     const metaLength = block.metaDataLength;
     const bodyLength = Number(block.bodyLength);
