@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { RecordBatchReader, type RecordBatch, type Schema } from 'apache-arrow';
 import { err, ok, type Result } from '@maou/bench-domain';
 import { ensureArrowCodecs } from './arrow-codecs';
+import { loadZstd } from './zstd-frame';
 import { memoryByteSource } from './byte-source';
 import { DataFileError } from './data-file-error';
 import { IpcLayoutError, readIpcLayout, type IpcLayout } from './ipc-layout';
@@ -25,6 +26,7 @@ const describe = (layout: IpcLayout): string => `Arrow IPC ${layout.format === '
  */
 export const parseArrowIpc = async (path: string, bytes: Uint8Array): Promise<Result<ArrowBatches, DataFileError>> => {
   ensureArrowCodecs();
+  await loadZstd();
   let layout: IpcLayout;
   try {
     layout = await readIpcLayout(memoryByteSource(bytes));
