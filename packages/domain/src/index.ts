@@ -21,3 +21,6 @@ export * from "./report/resource-summary";
 export * from "./report/chrome-trace";
 export * from './data/assemble-batch';
 export * from "./random/mulberry32";
+export * from './report/maou-payload';
+export * from './report/maou-view';
+export * from './report/maou-summary';

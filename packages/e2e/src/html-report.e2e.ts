@@ -63,7 +63,7 @@ describe('maou --report-html and --json', () => {
 
   const train = async (name: string, seed: string) => {
     const html = join(dir, `${name}.html`);
-    const r = await maou('utility', 'benchmark-training', '--max-batches', '8', '--warmup-batches', '2', '--batch-size', '16',
+    const r = await maou('utility', 'benchmark-training', '--model-architecture', 'lite', '--max-batches', '8', '--warmup-batches', '2', '--batch-size', '16',
       '--sample-positions', '512', '--seed', seed, '--enable-resource-monitoring', '--json',
       '--output-json', join(dir, `${name}.json`), '--report-html', html);
     expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
@@ -93,7 +93,7 @@ describe('maou --report-html and --json', () => {
   it('given benchmark-dataloader --report-html, then its grid heat map renders', async () => {
     const html = join(dir, 'loader.html');
     const r = await maou('utility', 'benchmark-dataloader', '--sample-positions', '512', '--batch-size', '32', '--num-batches', '4',
-      '--repeats', '1', '--workers', '0', '1', '--consumption-steps', '1', '--json', '--report-html', html);
+      '--repeats', '1', '--workers', '0', '1', '--consumption-steps', '1', '--model-architecture', 'lite', '--json', '--report-html', html);
     expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(r.stdout)).toBeTruthy();
     if (!CHROMIUM) return;

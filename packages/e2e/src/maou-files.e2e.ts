@@ -13,7 +13,7 @@ const S3rver = require('s3rver') as new (o: Record<string, unknown>) => { run():
 const BUCKET = 'maou-files';
 const dir = mkdtempSync(join(tmpdir(), 'maou-e2e-files-'));
 const env = { MAOU_BENCH_CACHE: join(dir, 'cache'), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' };
-const RUN = ['--batch-size', '16', '--warmup-batches', '1', '--max-batches', '3', '--log-level', 'silent'];
+const RUN = ['--batch-size', '16', '--warmup-batches', '1', '--max-batches', '3', '--model-architecture', 'lite', '--log-level', 'silent'];
 const LAYOUTS = ['polars', 'arrow-rs'] as const;
 type Layout = (typeof LAYOUTS)[number];
 

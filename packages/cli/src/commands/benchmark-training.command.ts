@@ -1,8 +1,9 @@
-import { BenchmarkTrainingUseCase, TOKENS, type ProgressPort } from '@maou/bench-app';
+import { BenchmarkTrainingUseCase, TOKENS, type LoggerPort, type ProgressPort } from '@maou/bench-app';
 import { formatIssues } from '@maou/bench-domain';
 import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
-import { renderTrainingSummary, toJson, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
-import { createContainer, machineDefaults, type GlobalOptions } from '../composition-root';
+import { logResourcePlan, renderTrainingSummary, toJson, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
+import { createContainer, type GlobalOptions } from '../composition-root';
+import { planResources } from '../resource-plan';
 import type { UtilityCommand } from './command-module';
 import { BENCHMARK_TRAINING_OPTIONS } from './benchmark-training.options';
 import { CALIBRATION_OPTIONS, calibrationMode, registerCalibration } from '../register-calibration';
@@ -25,16 +26,18 @@ const fail = (code: 1 | 2, message: string): void => {
 };
 
 const handler = async (args: Args): Promise<void> => {
-  const validated = toBenchmarkConfig(args, machineDefaults());
+  const { plan, defaults } = await planResources(args);
+  const validated = toBenchmarkConfig(args, defaults);
   if (!validated.ok) return fail(2, `invalid options\n${formatIssues(validated.error)}`);
   const { config, warnings } = validated.value;
   if (args.calibrationBudget !== undefined && !(args.calibrationBudget > 0)) return fail(2, `invalid options\n--calibration-budget: must be a positive number of seconds, got ${args.calibrationBudget}`);
   const container = createContainer({ logLevel: args.logLevel });
+  logResourcePlan(plan, container.resolve<LoggerPort>(TOKENS.Logger));
   registerCalibration(container, args.calibrationFile);
   const progress = container.resolve<ProgressPort>(TOKENS.Progress);
   let task: ReturnType<ProgressPort['start']> | null = null;
   const result = await container.resolve(BenchmarkTrainingUseCase).execute({
-    config, warnings,
+    config, warnings, resourceLimits: plan.report,
     calibration: { mode: calibrationMode(args), budgetMs: args.calibrationBudget === undefined ? undefined : args.calibrationBudget * 1000,
       fixed: { workers: args.dataloaderWorkers, prefetchFactor: args.prefetchFactor, batchSize: args.batchSize } },
     onBatch: (_t, planned) => {

@@ -44,7 +44,8 @@ export const NUMERIC_RULES: readonly NumericRule[] = [
   { key: 'stage2HeadDropout', test: (v) => v >= 0 && v < 1, expect: 'must be in [0, 1)' },
   { key: 'stage2TestRatio', test: (v) => v >= 0 && v < 1, expect: 'must be in [0, 1) (0 = no split)' },
   { key: 'warmupBatches', integer: true, test: nonNegative, expect: 'must be a non-negative integer' },
-  { key: 'maxBatches', integer: true, test: positive, expect: 'must be a positive integer (use --full-epoch for a whole epoch)' },
+  // One batch has no spread, so no interval could be given; maou accepted 1 and timed that single batch.
+  { key: 'maxBatches', integer: true, test: (v) => v >= 2, expect: 'must be an integer of at least 2: a batch time with an interval needs 2 measured batches (use --full-epoch for a whole epoch)' },
   { key: 'sampleRatio', test: (v) => v >= 0.01 && v <= 1, expect: 'must be between 0.01 and 1.0' },
   { key: 'inputBatchSize', integer: true, test: positive, expect: 'must be a positive integer' },
   { key: 'inputMaxCachedBytes', integer: true, test: positive, expect: 'must be a positive integer' },

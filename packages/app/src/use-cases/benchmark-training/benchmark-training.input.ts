@@ -1,4 +1,4 @@
-import type { BatchTiming, BenchmarkConfig } from '@maou/bench-domain';
+import type { BatchTiming, BenchmarkConfig, ResourceLimitsReport } from '@maou/bench-domain';
 import type { CalibrateLoaderInput, CalibrationMode } from '../calibrate-loader/calibrate-loader.input';
 
 /** A validated configuration plus hooks for live progress. @public */
@@ -6,6 +6,8 @@ export interface BenchmarkTrainingInput {
   readonly config: BenchmarkConfig;
   /** notes from validation, carried into the report */
   readonly warnings?: readonly string[];
+  /** resource limits detected for this run and the settings they decided; shown in the report */
+  readonly resourceLimits?: ResourceLimitsReport;
   readonly onBatch?: (timing: BatchTiming, planned: number) => void;
   /** loader calibration before the run; off when absent */
   readonly calibration?: {

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import {
   REPORT_SCHEMA_VERSION, buildChromeTrace, clampWarmup, computeTrainingMetrics, detectSteadyStart, estimateEpoch,
-  estimateFromSample, recommend, summarizeResources, type BenchmarkTrainingReport, type Result, type TraceEvent,
+  estimateFromSample, MAOU_OMITTED, recommend, summarizeResources, toMaouPayload, type BenchmarkTrainingReport, type MaouViewSource, type Result, type ValidationMetrics, type TraceEvent,
 } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
 import type { ComputeBackendPort } from '../../ports/compute-backend.port';
@@ -19,6 +19,7 @@ import { planMicroBatches } from '../micro-batch-plan';
 import { during, settleSteps, StepFailure } from '../step-failure';
 import type { BenchmarkTrainingInput } from './benchmark-training.input';
 import { flattenConfig } from './report-config';
+import { nullReasons } from './null-reasons';
 import { summarizeProfile } from './profile-summary';
 import { prefetchesToDevice } from './prefetched-batches';
 import { runTrainingPass } from './training-pass';
@@ -57,13 +58,13 @@ export class BenchmarkTrainingUseCase {
   }
 
 
-  private async run({ config: requested, warnings = [], onBatch, calibration }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
+  private async run({ config: requested, warnings = [], onBatch, calibration, resourceLimits }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
     const log = this.logger.child({ useCase: 'benchmark-training' });
     for (const w of warnings) log.warn({ note: w }, 'option note');
     const backend = await during('backend-unavailable', () => this.compute.activate(requested.compute));
     log.info({ backend: backend.name, threads: backend.threads, device: backend.device }, 'backend ready');
     const source = await during('datasource', () => this.sources.open(requested.source, requested.stage, requested.sampleRatio));
-    const calibrated = calibration && calibration.mode !== 'off' ? await during('datasource', () => this.calibrate(requested, source, backend, calibration)) : null;
+    const calibrated = calibration && calibration.mode !== 'off' ? await during('datasource', () => this.calibrate(requested, source, backend, calibration, resourceLimits)) : null;
     const config = calibrated ? { ...requested, loader: { ...requested.loader, workers: calibrated.workers, prefetchFactor: calibrated.prefetchFactor, batchSize: calibrated.batchSize } } : requested;
     const loader = await during('datasource', () => this.loaders.create(source, config.loader));
     const trainBatches = loader.batchesPerEpoch.train;
@@ -82,7 +83,7 @@ export class BenchmarkTrainingUseCase {
     const trainer = this.createTrainer({ stage: config.stage, training: config.training, totalSteps: trainBatches, seed: config.loader.seed, backend, microBatchSize: micro.microBatchSize });
     try {
       await during('training-failed', async () => trainer.ready?.());
-      const output = await this.measure(config, warnings, { loader, trainer, source, backend, planned, warmup, onBatch });
+      const output = await this.measure(config, warnings, { loader, trainer, source, backend, planned, warmup, onBatch, resourceLimits });
       return calibrated ? { ...output, report: { ...output.report, data_load_method: { ...output.report.data_load_method, calibration: calibrated } } } : output;
     } finally {
       trainer.dispose();
@@ -92,12 +93,13 @@ export class BenchmarkTrainingUseCase {
 
   /** Runs (or reuses) loader calibration and returns the chosen workers, prefetch and batch size. */
   private async calibrate(config: BenchmarkTrainingInput['config'], source: Awaited<ReturnType<DataSourceFactoryPort['open']>>,
-    backend: Awaited<ReturnType<ComputeBackendPort['activate']>>, calibration: NonNullable<BenchmarkTrainingInput['calibration']>) {
+    backend: Awaited<ReturnType<ComputeBackendPort['activate']>>, calibration: NonNullable<BenchmarkTrainingInput['calibration']>, limits: BenchmarkTrainingInput['resourceLimits']) {
     const host = this.environment.describe();
     const input = await calibrationInputFor({
       mode: calibration.mode, source, loader: config.loader, backend, fixed: calibration.fixed, budgetMs: calibration.budgetMs,
       host: { cpus: host.cpus, memoryBytes: host.memory_bytes, os: host.platform, node: host.node, tfjs: host.tfjs_version },
-      limits: { maxWorkers: host.cpus, maxBatchSize: null },
+      // Detected limits bound the candidates; without them, the host's CPU count and no batch cap.
+      limits: { maxWorkers: limits?.cpu_cores ?? host.cpus, maxBatchSize: limits?.decisions.find((d) => d.setting === 'batch_size' && d.origin === 'derived')?.value ?? null },
     });
     const out = await this.calibrator.execute(input);
     return { origin: out.origin, ...out.choice };
@@ -106,18 +108,16 @@ export class BenchmarkTrainingUseCase {
   private async measure(
     config: BenchmarkTrainingInput['config'], warnings: readonly string[],
     ctx: { loader: Awaited<ReturnType<DataLoaderFactoryPort['create']>>; trainer: ReturnType<TrainerFactory>; source: Awaited<ReturnType<DataSourceFactoryPort['open']>>;
-      backend: Awaited<ReturnType<ComputeBackendPort['activate']>>; planned: number; warmup: number; onBatch: BenchmarkTrainingInput['onBatch'] },
+      backend: Awaited<ReturnType<ComputeBackendPort['activate']>>; planned: number; warmup: number; onBatch: BenchmarkTrainingInput['onBatch']; resourceLimits: BenchmarkTrainingInput['resourceLimits'] },
   ): Promise<BenchmarkTrainingOutput> {
-    const { loader, trainer, source, backend, planned, warmup } = ctx;
+    const { loader, trainer, source, backend, planned, warmup, resourceLimits } = ctx;
     const profile = new Set(config.enableProfiling ? Array.from({ length: Math.min(PROFILED_BATCHES, planned - warmup) }, (_, i) => warmup + i) : []);
     if (config.enableResourceMonitoring) this.monitor.start(MONITOR_INTERVAL_MS);
     const pass = await during('training-failed', () => runTrainingPass({
       batches: loader.iterate('train', 0), trainer, clock: this.clock, planned, warmup, profile, devicePrefetch: config.loader.devicePrefetch, onBatch: (t) => ctx.onBatch?.(t, planned),
     }));
     const samples = config.enableResourceMonitoring ? await this.monitor.stop() : null;
-    const validation = config.runValidation
-      ? await during('training-failed', () => runValidationPass(loader.iterate('validation', 0), trainer, this.clock, config.maxBatches ?? Number.MAX_SAFE_INTEGER, config.loader.devicePrefetch))
-      : null;
+    const validation = config.runValidation ? await this.validate(config, loader, trainer) : null;
     if (pass.timings.length < 2) throw new StepFailure({ kind: 'too-few-batches', message: `the loader produced ${pass.timings.length} batch(es); at least 2 are needed` });
     const steady = detectSteadyStart(pass.timings.map((t) => t.wallMs), warmup);
     const timings = pass.timings.map((t) => ({ ...t, warmup: t.index < steady }));
@@ -125,7 +125,10 @@ export class BenchmarkTrainingUseCase {
     const epoch = estimateEpoch(metrics, loader.batchesPerEpoch.train, loader.samplesPerEpoch.train);
     const resources = samples ? summarizeResources(samples, MONITOR_INTERVAL_MS) : null;
     const host = this.environment.describe();
-    const report: BenchmarkTrainingReport = {
+    const estimation = config.sampleRatio !== null && config.source.kind !== 'local' && config.source.kind !== 'sample' ? estimateFromSample(metrics, epoch, config.sampleRatio) : null;
+    const profileSummary = config.enableProfiling && pass.kernels.length ? summarizeProfile(pass.kernels) : null;
+    const io = source.ioStats() as Record<string, unknown> | null;
+    const base: MaouViewSource = {
       schema_version: REPORT_SCHEMA_VERSION,
       command: 'benchmark-training',
       created_at: this.clock.wallTime().toISOString(),
@@ -135,18 +138,34 @@ export class BenchmarkTrainingUseCase {
       environment: { ...host, backend: backend.name, backend_version: backend.version, threads: backend.threads, device: backend.device, backend_notes: backend.notes },
       data_load_method: { source: source.describe(), ...loader.describe(), batches_per_epoch: loader.batchesPerEpoch, samples_per_epoch: loader.samplesPerEpoch,
         device_prefetch: { enabled: prefetchesToDevice(trainer, config.loader.devicePrefetch), buffer_size: config.loader.devicePrefetch } },
-      io: source.ioStats() as Record<string, unknown> | null,
+      io,
       training_metrics: metrics,
       validation_metrics: validation,
       epoch_estimate: epoch,
-      estimation: config.sampleRatio !== null && config.source.kind !== 'local' && config.source.kind !== 'sample' ? estimateFromSample(metrics, epoch, config.sampleRatio) : null,
+      estimation,
       recommendations: recommend({ metrics, epoch, resources, settings: {
         batchSize: config.loader.batchSize, workers: config.loader.workers, prefetchFactor: config.loader.prefetchFactor, pinMemory: config.loader.pinMemory,
         devicePrefetch: config.loader.devicePrefetch, backend: backend.name, threads: backend.threads, cores: host.cpus, warmupBatches: warmup } }),
       resources,
-      profile: config.enableProfiling && pass.kernels.length ? summarizeProfile(pass.kernels) : null,
+      profile: profileSummary,
+      null_reasons: nullReasons(config, { validation: validation !== null, estimation: estimation !== null, resources: resources !== null, profile: profileSummary !== null, io: io !== null, resourceLimits: resourceLimits !== undefined }),
+      resource_limits: resourceLimits ?? null,
       batches: timings,
     };
+    const report: BenchmarkTrainingReport = { ...base, maou: toMaouPayload(base), maou_omitted: MAOU_OMITTED };
     return { report, trace: config.enableProfiling ? buildChromeTrace(timings, pass.kernels) : null };
+  }
+
+  /** The validation pass, with its own resource samples when monitoring is on (maou monitors each pass apart). */
+  private async validate(config: BenchmarkTrainingInput['config'], loader: Awaited<ReturnType<DataLoaderFactoryPort['create']>>, trainer: ReturnType<TrainerFactory>): Promise<ValidationMetrics | null> {
+    if (config.enableResourceMonitoring) this.monitor.start(MONITOR_INTERVAL_MS);
+    let samples = null;
+    let pass;
+    try {
+      pass = await during('training-failed', () => runValidationPass(loader.iterate('validation', 0), trainer, this.clock, config.maxBatches ?? Number.MAX_SAFE_INTEGER, config.loader.devicePrefetch));
+    } finally {
+      samples = config.enableResourceMonitoring ? await this.monitor.stop() : null;
+    }
+    return pass && { ...pass, resources: samples ? summarizeResources(samples, MONITOR_INTERVAL_MS) : null };
   }
 }
