@@ -30,13 +30,11 @@ export const runPythonJson = <T>(code: string, args: readonly string[]): T => {
 /**
  * For specs that must run wherever the suite runs (CI installs pyarrow through scripts/setup-system.sh): returns a
  * check that fails the spec with the install command when pyarrow is missing, rather than skipping it silently.
- * MAOU_SKIP_PYARROW=1 turns the failure into a skip, on purpose, on a machine that cannot have it.
  * @internal
  */
 export const pyarrowOrFail = (): (() => void) => {
   const available = pyarrowAvailable();
   return () => {
-    if (available || process.env.MAOU_SKIP_PYARROW === '1') return;
-    throw new Error('pyarrow is required by this spec: python3 -m pip install pyarrow numpy (or set MAOU_SKIP_PYARROW=1 to skip on purpose)');
+    if (!available) throw new Error('pyarrow is required by this spec: python3 -m pip install pyarrow numpy (scripts/setup-system.sh does it)');
   };
 };

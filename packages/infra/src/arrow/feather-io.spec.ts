@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Stage, StageColumns } from '@maou/bench-domain';
-import { FIXTURES, loadVectors, pyarrowAvailable, runPythonJson } from './arrow-test-helpers';
+import { FIXTURES, loadVectors, pyarrowOrFail, runPythonJson } from './arrow-test-helpers';
 import { parseArrowIpc } from './feather-reader';
 import { decodeStageBatches } from './stage-table-decoder';
 import { writeStageFeather } from './feather-writer';
@@ -90,10 +90,9 @@ for name in t.column_names:
 print(json.dumps(out))
 `;
 
-const pyDescribe = pyarrowAvailable() ? describe : describe.skip;
-if (!pyarrowAvailable()) console.warn('pyarrow unavailable (python3 -m pip install pyarrow numpy): skipping pyarrow read-back specs');
-
-pyDescribe('pyarrow reads what we write', () => {
+// CI installs pyarrow (scripts/setup-system.sh): without it these fail rather than skip.
+describe('pyarrow reads what we write', () => {
+  beforeEach(pyarrowOrFail());
   const dir = mkdtempSync(join(tmpdir(), 'maou-feather-'));
   it.each([
     ['file', 'lz4', undefined],

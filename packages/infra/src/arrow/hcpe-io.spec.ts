@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HcpeColumns } from '@maou/bench-domain';
-import { FIXTURES, loadVectors, pyarrowAvailable, runPythonJson } from './arrow-test-helpers';
+import { FIXTURES, loadVectors, pyarrowOrFail, runPythonJson } from './arrow-test-helpers';
 import { parseArrowIpc } from './feather-reader';
 import { decodeHcpeBatches, writeHcpeFeather } from './hcpe-table-codec';
 
@@ -30,7 +30,8 @@ describe('HCPE records', () => {
     expect(Array.from(c.eval.subarray(0, 2))).toEqual([-100, -90]);
   });
 
-  (pyarrowAvailable() ? it : it.skip)('writes HCPE that pyarrow reads with maou’s types (LZ4, two batches)', async () => {
+  it('writes HCPE that pyarrow reads with maou’s types (LZ4, two batches)', async () => {
+    pyarrowOrFail()();
     const src = await readHcpe(join(FIXTURES, 'hcpe.lz4.feather'));
     const path = join(mkdtempSync(join(tmpdir(), 'maou-hcpe-')), 'hcpe.feather');
     await writeHcpeFeather(path, src, { compression: 'lz4', batchRows: 20 });
