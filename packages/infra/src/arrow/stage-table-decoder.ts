@@ -21,6 +21,9 @@ export const checkStageSchema = (path: string, schema: Schema, stage: Stage, wha
   return new DataFileError({ path }, `${what} with columns ${names.join(', ') || '(none)'} holds unknown records; ${expectedStageFile(stage)}`);
 };
 
+const expectedColumn = (spec: ColumnSpec): string =>
+  spec.shape.reduceRight<string>((inner, n) => `list of ${n} × ${inner}`, spec.type);
+
 const decodeColumn = (file: ArrowBatches, spec: ColumnSpec): Result<Flat, DataFileError> => {
   const path = file.path;
   const index = file.schema.fields.findIndex((f) => f.name === spec.name);
@@ -55,7 +58,8 @@ export const decodeStageBatches = (file: ArrowBatches, stage: Stage): Result<Sta
   for (const spec of stageSchema(stage).columns) {
     if (spec.name === 'id') continue; // a dedup key only; loaders drop it
     const r = decodeColumn(file, spec);
-    if (!r.ok) return r;
+    // The file has the stage's columns, so say so: what it looks like and what this column should have been.
+    if (!r.ok) return err(new DataFileError(r.error.location, `${r.error.detail} (a Stage ${stage} file, whose ${spec.name} must be ${spec.shape.length ? 'a ' : ''}${expectedColumn(spec)})`));
     cols[spec.name] = r.value;
   }
   const base = { rows: file.rows, boardIdPositions: cols.boardIdPositions as Uint8Array, piecesInHand: cols.piecesInHand as Uint8Array };

@@ -54,6 +54,23 @@ print(json.dumps(dt.itemsize))`, [path]);
     await expect(listed(empty)).rejects.toThrow(/empty\.feather, byte offset 0: is empty: file of 0 bytes is too short for Arrow IPC/);
   });
 
+  it('given a Stage 3 file pyarrow wrote with 1495-value moveLabel lists, when read, then the error says it is a Stage 3 file and what the column must be', async () => {
+    pyarrowOrFail()();
+    const path = join(dir, 'short-labels.feather');
+    runPythonJson(`
+import sys, json, pyarrow as pa, pyarrow.ipc as ipc
+t = ipc.open_file(sys.argv[1]).read_all()
+flat = t.column('moveLabel').combine_chunks().flatten()
+n = t.num_rows
+short = pa.LargeListArray.from_arrays(pa.array([i * 1495 for i in range(n + 1)], pa.int64()), flat.slice(0, 1495 * n))
+t = t.set_column(t.schema.get_field_index('moveLabel'), 'moveLabel', short)
+with pa.OSFile(sys.argv[2], 'wb') as sink:
+    w = ipc.new_file(sink, t.schema); w.write_table(t); w.close()
+print(json.dumps(n))`, [join(FIXTURES, 'stage3.lz4.feather'), path]);
+    expect((await listed(path) as { rows: number }[])[0]?.rows).toBe(32);
+    await expect(readStageFile(path, 3)).rejects.toThrow(/short-labels\.feather, record batch 0, column moveLabel, row 0: list of length 1495, expected 1496 \(a Stage 3 file, whose moveLabel must be a list of 1496 × float32\)/);
+  });
+
   it("given maou's I/O-benchmark rows (board IDs 0–80, hands 0–13), when read, then they are accepted as maou's network accepts them", async () => {
     const rows = 40;
     const path = join(dir, 'io-bench.feather');
