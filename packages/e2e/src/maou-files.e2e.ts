@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 // Test fixtures only: files laid out as Polars and arrow-rs write them (the binary under test is still only run).
-import { toArrowRsLayout, writeWithPolars } from '../../infra/src/arrow/testing/foreign-ipc';
+import { toArrowRsLayout, writeWithPolars, writeWithPyarrow } from '../../infra/src/arrow/testing/foreign-ipc';
 import { runMaou, runMaouAsync } from './run-maou';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -15,7 +15,9 @@ const dir = mkdtempSync(join(tmpdir(), 'maou-e2e-files-'));
 const env = { MAOU_BENCH_CACHE: join(dir, 'cache'), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' };
 const RUN = ['--batch-size', '16', '--warmup-batches', '1', '--max-batches', '3', '--model-architecture', 'lite', '--log-level', 'silent'];
 const LAYOUTS = ['polars', 'arrow-rs'] as const;
-type Layout = (typeof LAYOUTS)[number];
+// pyarrow (ZSTD, 32-bit list columns) joins them for Stage 3 locally and from S3; CI installs it (setup-system.sh).
+const STAGE3_LAYOUTS = [...LAYOUTS, 'pyarrow'] as const;
+type Layout = (typeof STAGE3_LAYOUTS)[number];
 
 /** Stage N sample data from the binary, in two files, rewritten as `layout` lays them out. */
 const makeLayout = (stage: 1 | 2 | 3, layout: Layout): string => {
@@ -25,6 +27,7 @@ const makeLayout = (stage: 1 | 2 | 3, layout: Layout): string => {
   mkdirSync(out, { recursive: true });
   for (const f of readdirSafe(gen).filter((n) => n.endsWith('.feather'))) {
     if (layout === 'polars') writeWithPolars(readFileSync(join(gen, f)), join(out, f), { format: 'file', compression: 'lz4', batchRows: 50 });
+    else if (layout === 'pyarrow') writeWithPyarrow(join(gen, f), join(out, f), { format: 'file', compression: 'zstd', listType: 'list', batchRows: 40 });
     else writeFileSync(join(out, f), toArrowRsLayout(readFileSync(join(gen, f))));
   }
   return out;
@@ -33,7 +36,7 @@ const readdirSafe = (d: string): string[] => { try { return readdirSync(d).sort(
 
 const losses = (path: string): number[] => (JSON.parse(readFileSync(path, 'utf8')).batches as { loss: number }[]).map((b) => b.loss);
 
-describe('maou files from Polars and arrow-rs train through the binary, locally and from S3', () => {
+describe('maou files from Polars, arrow-rs and pyarrow train through the binary, locally and from S3', () => {
   let server: InstanceType<typeof S3rver>;
   let endpoint = '';
   const local: Record<string, string> = {};
@@ -43,7 +46,7 @@ describe('maou files from Polars and arrow-rs train through the binary, locally 
     endpoint = `http://127.0.0.1:${(await server.run()).port}`;
     const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
     await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-    for (const layout of LAYOUTS) {
+    for (const layout of STAGE3_LAYOUTS) {
       local[layout] = makeLayout(3, layout);
       for (const f of readdirSafe(local[layout]!)) {
         await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `runs/${layout}/${f}`, Body: readFileSync(join(local[layout]!, f)) }));
@@ -61,7 +64,7 @@ describe('maou files from Polars and arrow-rs train through the binary, locally 
 
   // Cloud sources are map-style (as in maou), so S3 runs are compared with local map-style runs; the rows written by
   // arrow-js (the files before Polars or the arrow-rs layout touched them) must give the same losses again.
-  it.each(LAYOUTS)('given %s Stage 3 files, when benchmark-training reads them locally (streaming and map-style) and from S3, then map-style and S3 train with identical losses', async (layout) => {
+  it.each(STAGE3_LAYOUTS)('given %s Stage 3 files, when benchmark-training reads them locally (streaming and map-style) and from S3, then map-style and S3 train with identical losses', async (layout) => {
     const runs: Record<string, string[]> = {
       streaming: ['--stage3-data-path', local[layout]!],
       map: ['--stage3-data-path', local[layout]!, '--no-streaming'],
