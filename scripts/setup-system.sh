@@ -14,10 +14,17 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
-# pyarrow proves our .feather files round-trip with maou's writer; its specs skip with a message when it is absent.
+# pyarrow writes the layout fixtures and proves our .feather files round-trip with maou's writer. The layout specs
+# (foreign-layouts, data-file-kinds, feather-io, hcpe-io) fail without it rather than skip, so CI must have it: python3 and pip come from
+# apt where they are missing, then pip installs pyarrow (Debian's python3-pyarrow as a last resort).
+as_root_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null; }
+if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
+  as_root_apt python3 python3-pip python3-numpy || true
+fi
 if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import pyarrow, numpy' >/dev/null 2>&1; then
   # Debian marks its Python as externally managed; a per-user install leaves the system packages alone.
-  { python3 -m pip install -q pyarrow numpy || python3 -m pip install -q --user --break-system-packages pyarrow numpy; } >/dev/null 2>&1 || echo "setup-system: pyarrow could not be installed; pyarrow specs will be skipped" >&2
+  { python3 -m pip install -q pyarrow numpy || python3 -m pip install -q --user --break-system-packages pyarrow numpy || as_root_apt python3-pyarrow python3-numpy; } >/dev/null 2>&1 \
+    || echo "setup-system: pyarrow could not be installed; the specs that need it will fail" >&2
 fi
 
 # Mesa's lavapipe (a software Vulkan driver) lets the WebGPU specs train without a GPU.

@@ -7,7 +7,7 @@ import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench
 import { logResourcePlan, toJson, writeDataloaderHtmlReport, writeJsonReport } from '@maou/bench-infra';
 import type { Options } from 'yargs';
 import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-dataloader.output';
-import { CLOUD_INPUT_OPTIONS } from './benchmark-training.options';
+import { CLOUD_INPUT_OPTIONS, STAGE3_INPUT_OPTIONS } from './benchmark-training.options';
 import type { UtilityCommand } from './command-module';
 
 interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
@@ -17,15 +17,10 @@ interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
 
 const g = (group: string, o: Record<string, Options>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, { group, ...v }]));
 const OPTIONS: Record<string, Options> = {
+  ...STAGE3_INPUT_OPTIONS,
   ...g('Data:', {
-    'stage3-data-path': { type: 'string', array: true, describe: 'Stage 3 .feather/.npy files or directories (embedded sample data when absent)' },
-    streaming: { type: 'boolean', default: true, describe: 'stream files (default with 2+ files); --no-streaming forces map-style' },
-    'input-cache-mode': { type: 'string', describe: 'map-style: file or memory; mmap = file (deprecated)' },
     'sample-ratio': { type: 'number', describe: 'share of cloud data to read, 0.01..1' },
-    'sample-positions': { type: 'number', describe: 'positions of the embedded sample data (default 4096)' },
-    'sample-cache-dir': { type: 'string', describe: 'where the sample data is generated and reused' },
     'test-ratio': { type: 'number', describe: 'validation share left out of the measured split (default 0.2)' },
-    seed: { type: 'number', describe: 'seed of splits, shuffles and cloud sampling (default 1)' },
   }),
   ...CLOUD_INPUT_OPTIONS,
   ...g('Measurement:', {

@@ -21,18 +21,24 @@ export const CLOUD_INPUT_OPTIONS: Record<string, Options> = group('Cloud input (
   'input-local-cache': flag('cache BigQuery pages locally'),
 });
 
+/** Local Stage 3 input flags, shared by `benchmark-training` and `benchmark-dataloader` (maou gives both the same set). */
+export const STAGE3_INPUT_OPTIONS: Record<string, Options> = group('Data:', {
+  'stage3-data-path': paths(3),
+  streaming: flag('stream files (default with 2+ files); --no-streaming forces map-style', { default: true }),
+  'input-cache-mode': str('map-style files: file (read on demand) or memory (load all); mmap = file', { choices: ['file', 'memory', 'mmap'] }),
+  'input-file-packed': flag('accepted for compatibility; packing is detected from the file'),
+  'sample-positions': num('positions in the embedded sample dataset when no data is given (default 4096)'),
+  'sample-cache-dir': str('where the embedded sample dataset is generated and reused'),
+  seed: num('seed of splits, shuffles, weights, sample data and cloud sampling (default 1)'),
+});
+
 /** Every flag of `benchmark-training`; ranges are checked by @maou/bench-interface, not here. */
 export const BENCHMARK_TRAINING_OPTIONS: Record<string, Options> = {
   ...group('Data:', {
     stage: num('1 reachable squares, 2 legal moves, 3 policy + value', { default: 3 }),
-    'stage1-data-path': paths(1), 'stage2-data-path': paths(2), 'stage3-data-path': paths(3),
-    streaming: flag('stream files (default with 2+ files); --no-streaming forces map-style', { default: true }),
-    'input-cache-mode': str('map-style files: file (read on demand) or memory (load all); mmap = file', { choices: ['file', 'memory', 'mmap'] }),
-    'input-file-packed': flag('accepted for compatibility; packing is detected from the file'),
-    'sample-positions': num('positions in the embedded sample dataset when no data is given (default 4096)'),
-    'sample-cache-dir': str('where the embedded sample dataset is generated and reused'),
-    seed: num('seed of splits, shuffles, weights, sample data and cloud sampling (default 1)'),
+    'stage1-data-path': paths(1), 'stage2-data-path': paths(2),
   }),
+  ...STAGE3_INPUT_OPTIONS,
   ...CLOUD_INPUT_OPTIONS,
   ...group('Device:', {
     gpu: str("backend: wasm, webgpu, tensorflow, auto, cuda:N (tfjs-node-gpu) or cpu (pure JavaScript, 160–1,500× slower: a warning says so); default: the best CPU backend (tfjs-node, wasm), which is maou's CPU device"),

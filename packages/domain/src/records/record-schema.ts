@@ -56,3 +56,28 @@ export const stageSchema = (stage: 1 | 2 | 3): RecordSchema => RECORD_SCHEMAS[`s
 
 /** Values per row of a column (product of its shape). @public */
 export const valuesPerRow = (c: ColumnSpec): number => c.shape.reduce((a, b) => a * b, 1);
+
+/** Columns that only this kind has, so a file's schema says which record it holds. */
+const DISTINCT: readonly [RecordKind, readonly string[]][] = [
+  ['hcpe', ['hcp', 'bestMove16', 'gameResult']],
+  ['stage1', ['reachableSquares']],
+  ['stage2', ['legalMovesLabel']],
+  ['stage3', ['moveLabel', 'resultValue']],
+];
+
+/** The record kind whose distinguishing columns a file has (extra columns allowed), or null. @public */
+export const recordKindOfColumns = (names: readonly string[]): RecordKind | null =>
+  DISTINCT.find(([, cols]) => cols.every((c) => names.includes(c)))?.[0] ?? null;
+
+/** How a record kind is named to users. @public */
+export const recordKindLabel = (kind: RecordKind): string => (kind === 'hcpe' ? 'HCPE' : `Stage ${kind.slice(5)}`);
+
+/** Why a file of `found` records cannot train `stage`, and what to run instead. @public */
+export const wrongRecordKindMessage = (found: RecordKind, stage: 1 | 2 | 3): string => {
+  if (found === 'hcpe') {
+    return `holds HCPE rows (raw game records: hcp, eval, bestMove16, gameResult…), not preprocessed Stage ${stage} training rows; `
+      + (stage === 3 ? 'make training rows with maou\'s pre-processing (`maou pre-process --input-path <HCPE dir> --output-dir <dir>`)' : `make Stage ${stage} rows with maou's Stage ${stage} data generation`)
+      + ` or generate sample rows with \`maou utility generate-sample-data --stage ${stage} --output-dir <dir>\``;
+  }
+  return `holds ${recordKindLabel(found)} rows, expected Stage ${stage} training rows (pass it with --${found}-data-path, or pick the matching --stage)`;
+};

@@ -43,12 +43,19 @@ const checkRange = (column: string, values: ArrayLike<number>, per: number, lo: 
   return i < 0 ? null : { column, row: Math.floor(i / per), message: `value ${values[i]} at element ${i % per} outside [${lo}, ${hi}]` };
 };
 
-/** Checks lengths and value ranges of stage columns (board ids 0–28, hands 0–18, targets in [0, 1]). @public */
+/**
+ * Board IDs the network accepts: indices into maou's board-ID embedding of 256 rows (STEM.vocabulary in the app).
+ * maou's preprocessing writes 0–28, its I/O benchmark 0–80; anything below 256 trains in maou, so only ≥ 256 is refused.
+ * @public
+ */
+export const BOARD_ID_VOCABULARY = 256;
+
+/** Checks lengths and value ranges of stage columns (board ids below 256, hands 0–18, targets in [0, 1]). @public */
 export const validateStageColumns = (c: StageColumns): Result<StageColumns, RecordIssue> => {
   const checks: (() => RecordIssue | null)[] = [
     () => checkLength('boardIdPositions', c.boardIdPositions.length, c.rows, 81),
     () => checkLength('piecesInHand', c.piecesInHand.length, c.rows, 14),
-    () => checkRange('boardIdPositions', c.boardIdPositions, 81, 0, 28),
+    () => checkRange('boardIdPositions', c.boardIdPositions, 81, 0, BOARD_ID_VOCABULARY - 1),
     () => checkRange('piecesInHand', c.piecesInHand, 14, 0, 18),
   ];
   if (c.stage === 1) checks.push(() => checkLength('reachableSquares', c.reachableSquares.length, c.rows, 81), () => checkRange('reachableSquares', c.reachableSquares, 81, 0, 1));

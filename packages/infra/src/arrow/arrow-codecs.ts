@@ -1,6 +1,6 @@
 import { CompressionType, compressionRegistry } from 'apache-arrow';
-import { decompress as zstdDecompress } from 'fzstd';
 import { decodeLz4Frame, encodeLz4Frame } from './lz4-frame';
+import { decodeZstdFrame } from './zstd-frame';
 
 let registered = false;
 
@@ -8,13 +8,23 @@ let registered = false;
 const aligned = (bytes: Uint8Array): Uint8Array => (bytes.byteOffset % 8 === 0 ? bytes : bytes.slice());
 
 /**
- * Plugs the IPC body codecs into apache-arrow (it ships none): LZ4 frame read + write, ZSTD read only
- * (fzstd has no encoder). Idempotent; readers and writers call it before touching compressed batches.
+ * The uncompressed length apache-arrow strips from a compressed IPC buffer before handing it to a codec: the 8 bytes
+ * before the slice, which is a view into the record batch body. Null if the slice is not such a view.
+ */
+const lengthPrefix = (data: Uint8Array): number | null => {
+  if (data.byteOffset < 8) return null;
+  const n = new DataView(data.buffer, data.byteOffset - 8, 8).getBigInt64(0, true);
+  return n >= 0n && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : null;
+};
+
+/**
+ * Plugs the IPC body codecs into apache-arrow (it ships none): LZ4 frame read + write, ZSTD read (readers also await
+ * `loadZstd`). Idempotent; readers and writers call it before touching compressed batches.
  * @internal
  */
 export const ensureArrowCodecs = (): void => {
   if (registered) return;
   compressionRegistry.set(CompressionType.LZ4_FRAME, { encode: encodeLz4Frame, decode: decodeLz4Frame });
-  compressionRegistry.set(CompressionType.ZSTD, { decode: (data: Uint8Array) => aligned(zstdDecompress(data)) });
+  compressionRegistry.set(CompressionType.ZSTD, { decode: (data: Uint8Array) => aligned(decodeZstdFrame(data, lengthPrefix(data))) });
   registered = true;
 };

@@ -26,3 +26,15 @@ export const runPythonJson = <T>(code: string, args: readonly string[]): T => {
   if (r.status !== 0) throw new Error(`python3 failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as T;
 };
+
+/**
+ * For specs that must run wherever the suite runs (CI installs pyarrow through scripts/setup-system.sh): returns a
+ * check that fails the spec with the install command when pyarrow is missing, rather than skipping it silently.
+ * @internal
+ */
+export const pyarrowOrFail = (): (() => void) => {
+  const available = pyarrowAvailable();
+  return () => {
+    if (!available) throw new Error('pyarrow is required by this spec: python3 -m pip install pyarrow numpy (scripts/setup-system.sh does it)');
+  };
+};

@@ -2,16 +2,16 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Stage, StageColumns } from '@maou/bench-domain';
-import { FIXTURES, loadVectors, pyarrowAvailable, runPythonJson } from './arrow-test-helpers';
+import { FIXTURES, loadVectors, pyarrowOrFail, runPythonJson } from './arrow-test-helpers';
 import { parseArrowIpc } from './feather-reader';
 import { decodeStageBatches } from './stage-table-decoder';
 import { writeStageFeather } from './feather-writer';
 
 const vectors = loadVectors();
 
-const readStage = (name: string, stage: Stage): StageColumns => {
+const readStage = async (name: string, stage: Stage): Promise<StageColumns> => {
   const path = join(FIXTURES, name);
-  const parsed = parseArrowIpc(path, readFileSync(path));
+  const parsed = await parseArrowIpc(path, readFileSync(path));
   if (!parsed.ok) throw parsed.error;
   const cols = decodeStageBatches(parsed.value, stage);
   if (!cols.ok) throw cols.error;
@@ -25,8 +25,8 @@ const expectPositions = (c: StageColumns): void => {
 };
 
 describe('reading pyarrow-written fixtures (scripts/make-arrow-fixtures.py)', () => {
-  it('Stage 3, IPC File + LZ4, large_list', () => {
-    const c = readStage('stage3.lz4.feather', 3);
+  it('Stage 3, IPC File + LZ4, large_list', async () => {
+    const c = await readStage('stage3.lz4.feather', 3);
     expectPositions(c);
     if (c.stage !== 3) throw new Error('stage');
     vectors.forEach((v, i) => {
@@ -38,15 +38,15 @@ describe('reading pyarrow-written fixtures (scripts/make-arrow-fixtures.py)', ()
     });
   });
 
-  it('Stage 3, IPC Stream + LZ4, 32-bit List, three record batches', () => {
-    const multi = readStage('stage3.list.multibatch.lz4.arrows', 3);
-    const single = readStage('stage3.lz4.feather', 3);
+  it('Stage 3, IPC Stream + LZ4, 32-bit List, three record batches', async () => {
+    const multi = await readStage('stage3.list.multibatch.lz4.arrows', 3);
+    const single = await readStage('stage3.lz4.feather', 3);
     expect(multi).toEqual(single);
   });
 
-  it('Stage 2, LZ4 large_list and ZSTD FixedSizeList in four batches agree with the legal-move vectors', () => {
+  it('Stage 2, LZ4 large_list and ZSTD FixedSizeList in four batches agree with the legal-move vectors', async () => {
     for (const name of ['stage2.lz4.feather', 'stage2.fixedsize.multibatch.zstd.feather']) {
-      const c = readStage(name, 2);
+      const c = await readStage(name, 2);
       expectPositions(c);
       if (c.stage !== 2) throw new Error('stage');
       vectors.forEach((v, i) => {
@@ -57,8 +57,8 @@ describe('reading pyarrow-written fixtures (scripts/make-arrow-fixtures.py)', ()
     }
   });
 
-  it('Stage 1, LZ4', () => {
-    const c = readStage('stage1.lz4.feather', 1);
+  it('Stage 1, LZ4', async () => {
+    const c = await readStage('stage1.lz4.feather', 1);
     expectPositions(c);
     if (c.stage !== 1) throw new Error('stage');
     expect(c.reachableSquares[0 * 81 + 0]).toBe(1);
@@ -66,12 +66,12 @@ describe('reading pyarrow-written fixtures (scripts/make-arrow-fixtures.py)', ()
     expect(c.reachableSquares.reduce((a, b) => a + b, 0)).toBe(Array.from({ length: 32 * 81 }, (_, k) => ((k % 81) + Math.floor(k / 81)) % 7 === 0).filter(Boolean).length);
   });
 
-  it('names the file and column when a stage file lacks a column', () => {
+  it('names the file and the stage it holds when it is not the stage asked for', async () => {
     const path = join(FIXTURES, 'stage2.lz4.feather');
-    const parsed = parseArrowIpc(path, readFileSync(path));
+    const parsed = await parseArrowIpc(path, readFileSync(path));
     if (!parsed.ok) throw parsed.error;
     const r = decodeStageBatches(parsed.value, 3);
-    expect(r.ok ? '' : r.error.message).toMatch(/stage2\.lz4\.feather, column moveLabel: missing column/);
+    expect(r.ok ? '' : r.error.message).toMatch(/stage2\.lz4\.feather: Arrow IPC file holds Stage 2 rows, expected Stage 3 training rows \(pass it with --stage2-data-path/);
   });
 });
 
@@ -90,10 +90,9 @@ for name in t.column_names:
 print(json.dumps(out))
 `;
 
-const pyDescribe = pyarrowAvailable() ? describe : describe.skip;
-if (!pyarrowAvailable()) console.warn('pyarrow unavailable (python3 -m pip install pyarrow numpy): skipping pyarrow read-back specs');
-
-pyDescribe('pyarrow reads what we write', () => {
+// CI installs pyarrow (scripts/setup-system.sh): without it these fail rather than skip.
+describe('pyarrow reads what we write', () => {
+  beforeEach(pyarrowOrFail());
   const dir = mkdtempSync(join(tmpdir(), 'maou-feather-'));
   it.each([
     ['file', 'lz4', undefined],
@@ -101,7 +100,7 @@ pyDescribe('pyarrow reads what we write', () => {
     ['stream', 'lz4', 7],
     ['file', 'none', undefined],
   ] as const)('Stage 3 %s / %s / batchRows %s round-trips through pyarrow and back', async (format, compression, batchRows) => {
-    const src = readStage('stage3.lz4.feather', 3);
+    const src = await readStage('stage3.lz4.feather', 3);
     const path = join(dir, `s3-${format}-${compression}-${batchRows ?? 'all'}.feather`);
     await writeStageFeather(path, src, BigUint64Array.from({ length: src.rows }, (_, i) => BigInt(i)), { format, compression, batchRows });
     const py = runPythonJson<Record<string, unknown>>(READ_BACK, [path]);
@@ -114,13 +113,13 @@ pyDescribe('pyarrow reads what we write', () => {
     expect(py.boardIdPositions).toEqual(Array.from(src.boardIdPositions));
     expect(py.moveLabel).toEqual(Array.from(src.moveLabel));
     expect(py.resultValue).toEqual(Array.from(src.resultValue));
-    const back = parseArrowIpc(path, readFileSync(path));
+    const back = await parseArrowIpc(path, readFileSync(path));
     if (!back.ok) throw back.error;
     expect(decodeStageBatches(back.value, 3)).toEqual({ ok: true, value: src });
   });
 
   it.each([1, 2] as const)('Stage %i written with LZ4 is read by pyarrow', async (stage) => {
-    const src = readStage(stage === 1 ? 'stage1.lz4.feather' : 'stage2.lz4.feather', stage);
+    const src = await readStage(stage === 1 ? 'stage1.lz4.feather' : 'stage2.lz4.feather', stage);
     const path = join(dir, `s${stage}.feather`);
     await writeStageFeather(path, src, new BigUint64Array(src.rows), { compression: 'lz4' });
     const py = runPythonJson<Record<string, number[]>>(READ_BACK, [path]);
@@ -131,7 +130,7 @@ pyDescribe('pyarrow reads what we write', () => {
 });
 
 describe('files written by Polars write_ipc(compression="lz4") (maou cloud path, spec D11)', () => {
-  it('decode to the same Stage 3 rows as pyarrow’s', () => {
-    expect(readStage('stage3.polars.lz4.feather', 3)).toEqual(readStage('stage3.lz4.feather', 3));
+  it('decode to the same Stage 3 rows as pyarrow’s', async () => {
+    expect(await readStage('stage3.polars.lz4.feather', 3)).toEqual(await readStage('stage3.lz4.feather', 3));
   });
 });

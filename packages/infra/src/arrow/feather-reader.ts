@@ -2,8 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { RecordBatchReader, type RecordBatch, type Schema } from 'apache-arrow';
 import { err, ok, type Result } from '@maou/bench-domain';
 import { ensureArrowCodecs } from './arrow-codecs';
+import { loadZstd } from './zstd-frame';
+import { memoryByteSource } from './byte-source';
 import { DataFileError } from './data-file-error';
-import { preflightIpc } from './ipc-preflight';
+import { IpcLayoutError, readIpcLayout, type IpcLayout } from './ipc-layout';
 
 /** The record batches of one Arrow IPC file (File or Stream format). @public */
 export interface ArrowBatches {
@@ -14,43 +16,48 @@ export interface ArrowBatches {
   readonly bytes: number;
 }
 
-const FILE_MAGIC = Buffer.from('ARROW1');
+const describe = (layout: IpcLayout): string => `Arrow IPC ${layout.format === 'file' ? 'File' : 'Stream'}`;
 
-const checkFraming = (path: string, bytes: Uint8Array): DataFileError | null => {
-  if (bytes.length < 8) return new DataFileError({ path, byteOffset: bytes.length }, `file of ${bytes.length} bytes is too short for Arrow IPC`);
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, 6);
-  if (head.equals(FILE_MAGIC)) {
-    const tail = Buffer.from(bytes.buffer, bytes.byteOffset + bytes.length - 6, 6);
-    if (!tail.equals(FILE_MAGIC)) return new DataFileError({ path, byteOffset: bytes.length }, 'Arrow IPC File without trailing ARROW1 magic (truncated?)');
-  }
-  return null;
-};
-
-/** Parses Arrow IPC bytes (all batches, any supported body compression). @public */
-export const parseArrowIpc = (path: string, bytes: Uint8Array): Result<ArrowBatches, DataFileError> => {
+/**
+ * Parses Arrow IPC bytes (all batches, any supported body compression). The layout (footer or message headers) is
+ * checked first, so apache-arrow only ever decodes messages whose lengths fit the file; its batches must then agree
+ * with the layout's count and rows.
+ * @public
+ */
+export const parseArrowIpc = async (path: string, bytes: Uint8Array): Promise<Result<ArrowBatches, DataFileError>> => {
   ensureArrowCodecs();
-  const framing = checkFraming(path, bytes);
-  if (framing) return err(framing);
-  const issue = preflightIpc(bytes);
-  if (issue) return err(new DataFileError({ path, byteOffset: issue.byteOffset }, `invalid Arrow IPC structure: ${issue.message}`));
+  await loadZstd();
+  let layout: IpcLayout;
+  try {
+    layout = await readIpcLayout(memoryByteSource(bytes));
+  } catch (e) {
+    if (e instanceof IpcLayoutError) return err(new DataFileError({ path, byteOffset: e.byteOffset }, `invalid Arrow IPC structure: ${e.message}`));
+    throw e;
+  }
   let batchIndex = 0;
   try {
     const reader = RecordBatchReader.from(bytes);
     reader.open();
-    // Captured before iterating: an auto-destroying reader drops its schema once exhausted.
-    const schema = reader.schema;
     const batches: RecordBatch[] = [];
     let rows = 0;
-    for (const batch of reader) {
-      batches.push(batch);
-      rows += batch.numRows;
-      batchIndex++;
+    const add = (batch: RecordBatch): void => { batches.push(batch); rows += batch.numRows; batchIndex++; };
+    // File: batches by footer index. apache-arrow's iterator re-reads a block forever when it holds no record batch.
+    if (reader.isFile()) {
+      for (let i = 0; i < layout.batches.length; i++) {
+        const batch = reader.readRecordBatch(i);
+        if (!batch) return err(new DataFileError({ path, batch: i, byteOffset: layout.batches[i]?.offset }, 'footer block holds no record batch'));
+        add(batch);
+      }
+    } else {
+      for (const batch of reader) add(batch);
     }
-    if (!schema) return err(new DataFileError({ path, byteOffset: 0 }, 'no Arrow schema message'));
-    return ok({ path, schema, batches, rows, bytes: bytes.length });
+    if (batches.length !== layout.batches.length || rows !== layout.rows) {
+      return err(new DataFileError({ path }, `${describe(layout)} lists ${layout.batches.length} record batch(es) of ${layout.rows} rows, but ${batches.length} of ${rows} rows decode`));
+    }
+    return ok({ path, schema: layout.schema, batches, rows, bytes: bytes.length });
   } catch (e) {
     const detail = e instanceof Error ? e.message : String(e);
-    return err(new DataFileError({ path, batch: batchIndex }, `invalid Arrow IPC data: ${detail}`));
+    return err(new DataFileError({ path, batch: batchIndex }, `invalid ${describe(layout)} data: ${detail}`));
   }
 };
 

@@ -24,10 +24,15 @@ export class FlatbufferView {
   /** Absolute position of field `index` of the table at `table`, or null when absent. */
   field(table: number, index: number): number | null {
     const vtable = table - this.i32(table);
+    // FlatBuffers readers (apache-arrow's included) read vtable sizes and field offsets as signed int16: a value with
+    // the high bit set means "no fields" to them, so it must not mean anything else here.
     const vsize = this.u16(vtable);
+    if (vsize < 4 || vsize >= 0x8000 || vsize % 2 !== 0) throw new FlatbufferRangeError(`vtable at ${vtable} of ${vsize} bytes`);
+    this.check(vtable, vsize);
     const at = 4 + 2 * index;
     if (at >= vsize) return null;
     const off = this.u16(vtable + at);
+    if (off >= 0x8000) throw new FlatbufferRangeError(`field offset ${off} in vtable at ${vtable}`);
     return off === 0 ? null : table + off;
   }
 

@@ -2,13 +2,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HcpeColumns } from '@maou/bench-domain';
-import { FIXTURES, loadVectors, pyarrowAvailable, runPythonJson } from './arrow-test-helpers';
+import { FIXTURES, loadVectors, pyarrowOrFail, runPythonJson } from './arrow-test-helpers';
 import { parseArrowIpc } from './feather-reader';
 import { decodeHcpeBatches, writeHcpeFeather } from './hcpe-table-codec';
 
 const vectors = loadVectors();
-const readHcpe = (path: string): HcpeColumns => {
-  const parsed = parseArrowIpc(path, readFileSync(path));
+const readHcpe = async (path: string): Promise<HcpeColumns> => {
+  const parsed = await parseArrowIpc(path, readFileSync(path));
   if (!parsed.ok) throw parsed.error;
   const cols = decodeHcpeBatches(parsed.value);
   if (!cols.ok) throw cols.error;
@@ -16,8 +16,8 @@ const readHcpe = (path: string): HcpeColumns => {
 };
 
 describe('HCPE records', () => {
-  it('reads the pyarrow LZ4 fixture: HCP bytes, moves, results, strings, dates, ratings', () => {
-    const c = readHcpe(join(FIXTURES, 'hcpe.lz4.feather'));
+  it('reads the pyarrow LZ4 fixture: HCP bytes, moves, results, strings, dates, ratings', async () => {
+    const c = await readHcpe(join(FIXTURES, 'hcpe.lz4.feather'));
     expect(c.rows).toBe(32);
     expect(Buffer.from(c.hcp).toString('hex')).toBe(vectors.map((v) => v.hcp_hex).join(''));
     expect(Array.from(c.bestMove16)).toEqual(vectors.map((v) => v.legal[0]![1]));
@@ -30,8 +30,9 @@ describe('HCPE records', () => {
     expect(Array.from(c.eval.subarray(0, 2))).toEqual([-100, -90]);
   });
 
-  (pyarrowAvailable() ? it : it.skip)('writes HCPE that pyarrow reads with maou’s types (LZ4, two batches)', async () => {
-    const src = readHcpe(join(FIXTURES, 'hcpe.lz4.feather'));
+  it('writes HCPE that pyarrow reads with maou’s types (LZ4, two batches)', async () => {
+    pyarrowOrFail()();
+    const src = await readHcpe(join(FIXTURES, 'hcpe.lz4.feather'));
     const path = join(mkdtempSync(join(tmpdir(), 'maou-hcpe-')), 'hcpe.feather');
     await writeHcpeFeather(path, src, { compression: 'lz4', batchRows: 20 });
     const py = runPythonJson<{ types: Record<string, string>; hcp: string; id: string[]; key: string[] }>(
@@ -46,12 +47,12 @@ print(json.dumps({'types': {f.name: str(f.type) for f in t.schema}, 'hcp': b''.j
     expect(py.hcp).toBe(Buffer.from(src.hcp).toString('hex'));
     expect(py.id).toEqual(src.id);
     expect(py.key[0]).toBe('2024-01-01');
-    expect(readHcpe(path)).toEqual(src);
+    expect(await readHcpe(path)).toEqual(src);
   });
 });
 
 describe('files written by Polars write_ipc(compression="lz4") (maou cloud path, spec D11)', () => {
-  it('decode to the same HCPE rows (binary_view / string_view columns)', () => {
-    expect(readHcpe(join(FIXTURES, 'hcpe.polars.lz4.feather'))).toEqual(readHcpe(join(FIXTURES, 'hcpe.lz4.feather')));
+  it('decode to the same HCPE rows (binary_view / string_view columns)', async () => {
+    expect(await readHcpe(join(FIXTURES, 'hcpe.polars.lz4.feather'))).toEqual(await readHcpe(join(FIXTURES, 'hcpe.lz4.feather')));
   });
 });

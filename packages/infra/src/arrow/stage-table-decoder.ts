@@ -1,6 +1,6 @@
-import type { RecordBatch } from 'apache-arrow';
+import type { RecordBatch, Schema } from 'apache-arrow';
 import {
-  err, ok, stageSchema, validateStageColumns, valuesPerRow,
+  err, ok, recordKindOfColumns, stageSchema, validateStageColumns, valuesPerRow, wrongRecordKindMessage,
   type ColumnSpec, type Result, type Stage, type StageColumns,
 } from '@maou/bench-domain';
 import { copyInto, flattenColumn, type Out } from './column-flatten';
@@ -8,6 +8,21 @@ import { DataFileError } from './data-file-error';
 import type { ArrowBatches } from './feather-reader';
 
 type Flat = Uint8Array | Float32Array;
+
+/** What a stage's data file must be, for error messages. @internal */
+export const expectedStageFile = (stage: Stage): string => `expected an Arrow IPC File or Stream (or .npy) of Stage ${stage} rows with columns ${stageSchema(stage).columns.map((c) => c.name).join(', ')}`;
+
+/** A file's schema must be the stage's; HCPE and other stages are named, with what to run instead. @internal */
+export const checkStageSchema = (path: string, schema: Schema, stage: Stage, what: string): DataFileError | null => {
+  const names = schema.fields.map((f) => f.name);
+  const kind = recordKindOfColumns(names);
+  if (kind === `stage${stage}`) return null;
+  if (kind) return new DataFileError({ path }, `${what} ${wrongRecordKindMessage(kind, stage)}`);
+  return new DataFileError({ path }, `${what} with columns ${names.join(', ') || '(none)'} holds unknown records; ${expectedStageFile(stage)}`);
+};
+
+const expectedColumn = (spec: ColumnSpec): string =>
+  spec.shape.reduceRight<string>((inner, n) => `list of ${n} × ${inner}`, spec.type);
 
 const decodeColumn = (file: ArrowBatches, spec: ColumnSpec): Result<Flat, DataFileError> => {
   const path = file.path;
@@ -37,11 +52,14 @@ const decodeColumn = (file: ArrowBatches, spec: ColumnSpec): Result<Flat, DataFi
 
 /** Decodes the record batches of a Stage 1/2/3 file into validated StageColumns. @public */
 export const decodeStageBatches = (file: ArrowBatches, stage: Stage): Result<StageColumns, DataFileError> => {
+  const wrong = checkStageSchema(file.path, file.schema, stage, 'Arrow IPC file');
+  if (wrong) return err(wrong);
   const cols: Record<string, Flat> = {};
   for (const spec of stageSchema(stage).columns) {
     if (spec.name === 'id') continue; // a dedup key only; loaders drop it
     const r = decodeColumn(file, spec);
-    if (!r.ok) return r;
+    // The file has the stage's columns, so say so: what it looks like and what this column should have been.
+    if (!r.ok) return err(new DataFileError(r.error.location, `${r.error.detail} (a Stage ${stage} file, whose ${spec.name} must be ${spec.shape.length ? 'a ' : ''}${expectedColumn(spec)})`));
     cols[spec.name] = r.value;
   }
   const base = { rows: file.rows, boardIdPositions: cols.boardIdPositions as Uint8Array, piecesInHand: cols.piecesInHand as Uint8Array };

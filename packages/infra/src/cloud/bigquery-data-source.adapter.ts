@@ -7,7 +7,7 @@ import { writeStageFeather } from '../arrow/feather-writer';
 import { rowsToStageColumns } from './bigquery-rows';
 import type { BigQueryShardPlan, BigQueryTableReader } from './bigquery-table-reader';
 import { CloudSourceFailure, type CloudSourceError } from './cloud-source-error';
-import { countFeatherRows } from './feather-row-count';
+import { readIpcFileLayout } from '../arrow/ipc-layout';
 import { IoStatsRecorder } from './io-stats-recorder';
 import type { CloudSourceDeps } from './object-store-data-source.adapter';
 import { RetriesExhaustedError, systemRetryHooks, withRetry, type RetryPolicy } from './retry-policy';
@@ -128,7 +128,7 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
 
   /** Size of a complete cached copy (right row count), or 0; counts it as a cache hit. */
   private async cachedSize(plan: BigQueryShardPlan, path: string): Promise<number> {
-    if ((await countFeatherRows(path).catch(() => null)) !== plan.rows) return 0;
+    if ((await readIpcFileLayout(path).then((l) => l.rows, () => null)) !== plan.rows) return 0;
     const { size } = await stat(path);
     this.stats.cacheHit();
     this.touch(path, size);

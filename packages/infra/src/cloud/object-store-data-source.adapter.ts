@@ -150,8 +150,7 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
   }
 
   private async toShards(paths: readonly string[]): Promise<Result<readonly ShardRef[], CloudSourceError>> {
-    const reader = (p: string): Promise<StageColumns> => this.deps.readStageFile(p, this.stage);
-    const files = await Promise.all(paths.map((p) => shardFromFile(p, reader)));
+    const files = await Promise.all(paths.map((p) => shardFromFile(p, this.stage)));
     const shards = this.options.enableBundling
       ? await bundleShards(files, this.options.bundleSizeGb, this.options.localCacheDir, this.options.dataName, () => this.stats.cacheHit())
       : files;

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { RecordBatchFileWriter, tableFromIPC, type Schema } from 'apache-arrow';
 import type { ShardRef } from '@maou/bench-app';
 import { ensureArrowCodecs } from '../arrow/arrow-codecs';
-import { countFeatherRows } from './feather-row-count';
+import { readIpcFileLayout } from '../arrow/ipc-layout';
 
 const GIB = 2 ** 30;
 
@@ -75,7 +75,7 @@ export const bundleShards = async (shards: readonly ShardRef[], bundleSizeGb: nu
     const path = join(dir, `bundle${i}_${members.length}files_${hash}.feather`);
     const rows = members.reduce((n, m) => n + m.rows, 0);
     // Bundles are renamed into place only when complete, so an existing one with the right row count is whole.
-    const existing = await countFeatherRows(path).catch(() => null);
+    const existing = await readIpcFileLayout(path).then((l) => l.rows, () => null);
     if (existing === rows) onCacheHit();
     else await writeBundle(members, path);
     const { size } = await stat(path);

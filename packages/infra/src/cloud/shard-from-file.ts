@@ -1,16 +1,14 @@
-import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ShardRef } from '@maou/bench-app';
-import type { StageColumns } from '@maou/bench-domain';
-import { countFeatherRows } from './feather-row-count';
+import type { Stage } from '@maou/bench-domain';
+import { inspectStageFile } from '../datasource/inspect-stage-file';
 
 /**
- * Describes a cached local file as a shard. Rows come from the Arrow footer when the file is IPC File format,
- * otherwise from reading it once.
+ * Describes a cached local copy of an object as a shard, through the same footer-only inspection as local files:
+ * rows without reading bodies, and a clear refusal of HCPE or other-stage objects.
  * @internal
  */
-export const shardFromFile = async (path: string, read: (path: string) => Promise<StageColumns>): Promise<ShardRef> => {
-  const { size } = await stat(path);
-  const rows = (await countFeatherRows(path)) ?? (await read(path)).rows;
-  return { id: basename(path), path, rows, bytes: size };
+export const shardFromFile = async (path: string, stage: Stage): Promise<ShardRef> => {
+  const { rows, bytes } = await inspectStageFile(path, stage);
+  return { id: basename(path), path, rows, bytes };
 };

@@ -1,12 +1,10 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import type { DataSourcePort, ShardRef, SourceIoStats } from '@maou/bench-app';
 import type { Stage, StageColumns } from '@maou/bench-domain';
-import { countArrowRows } from '../arrow/arrow-row-count';
 import { DataFileError } from '../arrow/data-file-error';
 import { readStageFile, STAGE_FILE_SUFFIXES } from './read-stage-file';
-import { hasNpyMagic, parseNpyHeader } from '../npy/npy-header';
-import { NPY_LAYOUTS } from '../npy/npy-layouts';
+import { inspectStageFile } from './inspect-stage-file';
 
 const listFiles = async (path: string): Promise<string[]> => {
   let info;
@@ -27,21 +25,6 @@ const listFiles = async (path: string): Promise<string[]> => {
     .sort();
 };
 
-const countRows = async (path: string, stage: Stage): Promise<{ rows: number; bytes: number }> => {
-  const bytes = await readFile(path);
-  if (extname(path).toLowerCase() !== '.npy') {
-    try {
-      return { rows: countArrowRows(bytes), bytes: bytes.length };
-    } catch (e) {
-      throw new DataFileError({ path }, `invalid Arrow IPC data: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
-  const header = hasNpyMagic(bytes) ? parseNpyHeader(bytes) : null;
-  if (header && typeof header !== 'string' && header.rows !== null) return { rows: header.rows, bytes: bytes.length };
-  const layout = NPY_LAYOUTS.find((l) => l.stage === stage && bytes.length % l.itemsize === 0);
-  return { rows: layout ? bytes.length / layout.itemsize : 0, bytes: bytes.length };
-};
-
 /** Local `.feather` / `.npy` files (or directories of them) as a DataSourcePort; one shard per file. @public */
 export class LocalFileSourceAdapter implements DataSourcePort {
   private cached: ShardRef[] | null = null;
@@ -59,7 +42,7 @@ export class LocalFileSourceAdapter implements DataSourcePort {
     const files = (await Promise.all(this.paths.map((p) => listFiles(resolve(p))))).flat();
     if (files.length === 0) throw new DataFileError({ path: this.paths.join(', ') }, `no ${STAGE_FILE_SUFFIXES.join('/')} files found`);
     const shards: ShardRef[] = [];
-    for (const path of files) shards.push({ id: path, path, ...(await countRows(path, this.stage)) });
+    for (const path of files) shards.push({ id: path, path, ...(await inspectStageFile(path, this.stage)) });
     this.cached = shards;
     return shards;
   }
