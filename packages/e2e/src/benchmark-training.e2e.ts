@@ -12,8 +12,25 @@ describe('maou utility benchmark-training (built binary)', () => {
   it('given bad flag values, then exit 2 naming each flag, before any data is touched', () => {
     const r = runMaou(['utility', 'benchmark-training', '--batch-size', '0', '--momentum', '3'], env);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--batch-size: must be a positive integer, got 0/);
+    expect(r.stderr).toMatch(/--batch-size: must be an integer from 1 to 65,536, got 0/);
     expect(r.stderr).toMatch(/--momentum:/);
+    expect(existsSync(join(dir, 'cache'))).toBe(false);
+  });
+
+  it.each([
+    [['--value-loss-ratio', 'Infinity'], /--value-loss-ratio: must be positive, at most 1000, got Infinity/],
+    [['--learning-ratio', 'Infinity'], /--learning-ratio: must be positive, at most 10, got Infinity/],
+    [['--gradient-accumulation-steps', '1e12'], /--gradient-accumulation-steps: must be an integer from 1 to 1024/],
+    [['--sample-positions', '1e12'], /--sample-positions: must be an integer from 16 to 1,000,000/],
+    [['--dataloader-workers', '1e12'], /--dataloader-workers: must be an integer from 0 to 256/],
+    [['--input-dataset-id', 'x;y', '--input-table-name', 't'], /--input-dataset-id: "x;y" is not a valid dataset id/],
+    [['--output-json', '/proc/self/out.json'], /--output-json: directory \/proc\/self is not writable/],
+    [['--enable-profiling', '--trace-path', join(dir, 'missing', 't.json')], /--trace-path: directory .*missing does not exist/],
+    [['--sample-cache-dir', '/proc/self/cache'], /--sample-cache-dir: .* is not writable/],
+  ])('given %p (#19), then exit 2 naming the flag before any data is touched', (flags, message) => {
+    const r = runMaou(['utility', 'benchmark-training', ...flags], env);
+    expect(r.stderr).toMatch(message);
+    expect(r.code).toBe(2);
     expect(existsSync(join(dir, 'cache'))).toBe(false);
   });
 

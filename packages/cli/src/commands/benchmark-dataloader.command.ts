@@ -2,13 +2,14 @@ import os from 'node:os';
 // The composition root first: it loads the reflect-metadata polyfill that tsyringe's decorators need.
 import { createContainer, machineDefaults, type GlobalOptions } from '../composition-root';
 import { BenchmarkDataloaderUseCase, type BenchmarkDataloaderInput } from '@maou/bench-app';
-import { formatIssues, type ValidationIssue } from '@maou/bench-domain';
+import { checkBoundedNumbers, formatIssues, type NumberBounds, type ValidationIssue } from '@maou/bench-domain';
 import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
 import { toJson, writeDataloaderHtmlReport, writeJsonReport } from '@maou/bench-infra';
 import type { Options } from 'yargs';
 import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-dataloader.output';
 import { CLOUD_INPUT_OPTIONS } from './benchmark-training.options';
 import type { UtilityCommand } from './command-module';
+import { runOutputIssues } from '../output/run-output-checks';
 
 interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
   readonly numBatches: number; readonly workers?: number[]; readonly prefetchFactors: number[]; readonly batchSizes?: number[];
@@ -46,9 +47,8 @@ const OPTIONS: Record<string, Options> = {
     'report-html': { type: 'string', describe: 'write a self-contained HTML report with plots' } }),
 };
 
-const positiveInts = (flag: string, v: readonly number[] | undefined, min: number, issues: ValidationIssue[]): void => {
-  for (const x of v ?? []) if (!Number.isInteger(x) || x < min) issues.push({ field: flag, message: `must be integers ≥ ${min}, got ${x}` });
-};
+const eachBounded = (flag: string, v: readonly number[] | undefined, bounds: NumberBounds) =>
+  (v ?? []).map((x) => [flag, x, bounds] as const);
 const fail = (code: 1 | 2, message: string): void => {
   process.stderr.write(`maou benchmark-dataloader: ${message}\n`);
   process.exitCode = code;
@@ -58,13 +58,16 @@ const handler = async (args: Args): Promise<void> => {
   const defaults = machineDefaults();
   const validated = toBenchmarkConfig({ ...args, stage: 3 }, defaults);
   const issues: ValidationIssue[] = validated.ok ? [] : [...validated.error];
-  if (!Number.isInteger(args.numBatches) || args.numBatches <= 0) issues.push({ field: '--num-batches', message: `num_batches must be positive, got ${args.numBatches}` });
-  if (!Number.isInteger(args.repeats) || args.repeats < 1) issues.push({ field: '--repeats', message: `must be an integer ≥ 1, got ${args.repeats}` });
-  if (!(args.noiseMargin >= 0 && args.noiseMargin < 1)) issues.push({ field: '--noise-margin', message: `must be in [0, 1), got ${args.noiseMargin}` });
-  if (!Number.isInteger(args.consumptionSteps) || args.consumptionSteps < 0) issues.push({ field: '--consumption-steps', message: `must be an integer ≥ 0, got ${args.consumptionSteps}` });
-  positiveInts('--workers', args.workers, 0, issues);
-  positiveInts('--prefetch-factors', args.prefetchFactors, 1, issues);
-  positiveInts('--batch-sizes', args.batchSizes, 1, issues);
+  issues.push(...checkBoundedNumbers([
+    ['--num-batches', args.numBatches, { min: 1, max: 1e6, integer: true }],
+    ['--repeats', args.repeats, { min: 1, max: 100, integer: true }],
+    ['--noise-margin', args.noiseMargin, { min: 0, max: 0.99 }],
+    ['--consumption-steps', args.consumptionSteps, { min: 0, max: 10_000, integer: true }],
+    ...eachBounded('--workers', args.workers, { min: 0, max: 256, integer: true }),
+    ...eachBounded('--prefetch-factors', args.prefetchFactors, { min: 1, max: 64, integer: true }),
+    ...eachBounded('--batch-sizes', args.batchSizes, { min: 1, max: 65_536, integer: true }),
+  ]));
+  if (validated.ok) issues.push(...runOutputIssues({ outputJson: args.outputJson, reportHtml: args.reportHtml, source: validated.value.config.source }));
   if (!validated.ok || issues.length) return fail(2, `invalid options\n${formatIssues(issues)}`);
   const { config, warnings } = validated.value;
   for (const w of warnings) process.stderr.write(`maou benchmark-dataloader: note: ${w}\n`);

@@ -1,11 +1,12 @@
 import { BenchmarkTrainingUseCase, TOKENS, type ProgressPort } from '@maou/bench-app';
-import { formatIssues } from '@maou/bench-domain';
+import { checkBoundedNumbers, formatIssues } from '@maou/bench-domain';
 import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
 import { renderTrainingSummary, toJson, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
 import { createContainer, machineDefaults, type GlobalOptions } from '../composition-root';
 import type { UtilityCommand } from './command-module';
 import { BENCHMARK_TRAINING_OPTIONS } from './benchmark-training.options';
-import { CALIBRATION_OPTIONS, calibrationMode, registerCalibration } from '../register-calibration';
+import { CALIBRATION_OPTIONS, calibrationMode, defaultCalibrationFile, registerCalibration } from '../register-calibration';
+import { runOutputIssues } from '../output/run-output-checks';
 
 interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
   readonly outputJson?: string;
@@ -28,7 +29,10 @@ const handler = async (args: Args): Promise<void> => {
   const validated = toBenchmarkConfig(args, machineDefaults());
   if (!validated.ok) return fail(2, `invalid options\n${formatIssues(validated.error)}`);
   const { config, warnings } = validated.value;
-  if (args.calibrationBudget !== undefined && !(args.calibrationBudget > 0)) return fail(2, `invalid options\n--calibration-budget: must be a positive number of seconds, got ${args.calibrationBudget}`);
+  const budget = checkBoundedNumbers([['--calibration-budget', args.calibrationBudget, { min: 0.1, max: 3600 }]]);
+  const paths = runOutputIssues({ outputJson: args.outputJson, reportHtml: args.reportHtml, tracePath: config.enableProfiling ? args.tracePath ?? 'maou-trace.json' : undefined,
+    calibrationFile: calibrationMode(args) === 'off' ? undefined : args.calibrationFile ?? defaultCalibrationFile(), source: config.source });
+  if (budget.length || paths.length) return fail(2, `invalid options\n${formatIssues([...budget, ...paths])}`);
   const container = createContainer({ logLevel: args.logLevel });
   registerCalibration(container, args.calibrationFile);
   const progress = container.resolve<ProgressPort>(TOKENS.Progress);
