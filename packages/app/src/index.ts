@@ -32,6 +32,7 @@ export * from './loader/device-prefetch';
 export * from './engine/stage-objective';
 export * from './engine/device-batch';
 export * from './loader/measure-loader';
+export * from './loader/require-rows';
 export * from './use-cases/calibrate-loader/calibrate-loader.use-case';
 export * from './use-cases/calibrate-loader/calibrate-loader.input';
 export * from './use-cases/calibrate-loader/calibrate-loader.errors';

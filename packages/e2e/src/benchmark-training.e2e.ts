@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +99,26 @@ describe('maou utility benchmark-training (built binary)', () => {
     const r = runMaou(['utility', 'benchmark-compare', bogus, bogus], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bogus\.json: field 'command'/);
+  });
+
+  it.each([
+    ['a header-only .npy claiming 300 rows', 300, true, /header-only\.npy, byte offset \d+: the header says 300 rows of 184 bytes/],
+    ['a zero-row .npy', 0, false, /holds no rows: every file is empty \(.*zero-rows\.npy\)/],
+  ])('given %s (#19), then exit 1 naming the file', (_what, rows, headerOnly, message) => {
+    const name = headerOnly ? 'header-only.npy' : 'zero-rows.npy';
+    const path = join(dir, name);
+    // numpy writes the file: the header is numpy's own.
+    const py = spawnSync('python3', ['-c', [
+      'import sys, numpy as np',
+      "a = np.zeros(int(sys.argv[2]), dtype=[('id', '<u8'), ('boardIdPositions', 'u1', (9, 9)), ('piecesInHand', 'u1', (14,)), ('reachableSquares', 'u1', (9, 9))])",
+      'np.save(sys.argv[1], a)',
+      "head = open(sys.argv[1], 'rb').read(10); body = 10 + int.from_bytes(head[8:10], 'little')",
+      "open(sys.argv[1], 'r+b').truncate(body) if sys.argv[3] == '1' else None",
+    ].join('\n'), path, String(rows), headerOnly ? '1' : '0'], { encoding: 'utf8' });
+    expect(py.stderr).toBe('');
+    const r = runMaou(['utility', 'benchmark-training', ...small, '--stage', '1', '--stage1-data-path', path], env);
+    expect(r.stderr).toMatch(message);
+    expect(r.code).toBe(1);
   });
 
   it('given a missing data file, then exit 1 naming the file', () => {

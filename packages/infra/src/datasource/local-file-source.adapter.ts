@@ -5,8 +5,7 @@ import type { Stage, StageColumns } from '@maou/bench-domain';
 import { countArrowRows } from '../arrow/arrow-row-count';
 import { DataFileError } from '../arrow/data-file-error';
 import { readStageFile, STAGE_FILE_SUFFIXES } from './read-stage-file';
-import { hasNpyMagic, parseNpyHeader } from '../npy/npy-header';
-import { NPY_LAYOUTS } from '../npy/npy-layouts';
+import { countNpyRows } from '../npy/npy-stage-reader';
 
 const listFiles = async (path: string): Promise<string[]> => {
   let info;
@@ -36,10 +35,7 @@ const countRows = async (path: string, stage: Stage): Promise<{ rows: number; by
       throw new DataFileError({ path }, `invalid Arrow IPC data: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  const header = hasNpyMagic(bytes) ? parseNpyHeader(bytes) : null;
-  if (header && typeof header !== 'string' && header.rows !== null) return { rows: header.rows, bytes: bytes.length };
-  const layout = NPY_LAYOUTS.find((l) => l.stage === stage && bytes.length % l.itemsize === 0);
-  return { rows: layout ? bytes.length / layout.itemsize : 0, bytes: bytes.length };
+  return { rows: countNpyRows(path, bytes, stage), bytes: bytes.length };
 };
 
 /** Local `.feather` / `.npy` files (or directories of them) as a DataSourcePort; one shard per file. @public */

@@ -2,15 +2,17 @@ import { readFile } from 'node:fs/promises';
 import { type Stage, type StageColumns, validateStageColumns } from '@maou/bench-domain';
 import { DataFileError } from '../arrow/data-file-error';
 import { decodeNpyRecords } from './npy-record-decoder';
-import { hasNpyMagic, parseNpyHeader } from './npy-header';
-import { layoutByFields, NPY_LAYOUTS, type NpyLayout } from './npy-layouts';
+import { hasNpyMagic, npyBodyMismatch, parseNpyHeader } from './npy-header';
+import { layoutForHeader, NPY_LAYOUTS, type NpyLayout } from './npy-layouts';
 
 const pickLayout = (path: string, bytes: Uint8Array, stage: Stage): { layout: NpyLayout; offset: number } => {
   if (hasNpyMagic(bytes)) {
     const header = parseNpyHeader(bytes);
-    if (typeof header === 'string') throw new DataFileError({ path, byteOffset: 6 }, header);
-    const layout = layoutByFields(header.fieldNames);
-    if (!layout) throw new DataFileError({ path, byteOffset: 10 }, `unknown structured dtype with fields ${header.fieldNames.join(', ')}`);
+    if (typeof header === 'string') throw new DataFileError({ path, byteOffset: 8 }, header);
+    const layout = layoutForHeader(header.fields);
+    if (typeof layout === 'string') throw new DataFileError({ path, byteOffset: 10 }, layout);
+    const mismatch = npyBodyMismatch(header, bytes.length);
+    if (mismatch) throw new DataFileError({ path, byteOffset: header.dataOffset }, mismatch);
     return { layout, offset: header.dataOffset };
   }
   // Headerless raw dump (ndarray.tofile): the record size must divide the file size.
@@ -22,6 +24,22 @@ const pickLayout = (path: string, bytes: Uint8Array, stage: Stage): { layout: Np
   return { layout: fits[0] as NpyLayout, offset: 0 };
 };
 
+/** Where the records of a `.npy` shard are and how they are laid out, every size checked against the file. */
+const locateRecords = (path: string, bytes: Uint8Array, stage: Stage): { layout: NpyLayout; offset: number; rows: number } => {
+  const { layout, offset } = pickLayout(path, bytes, stage);
+  if (layout.stage !== stage) throw new DataFileError({ path }, `holds ${layout.name} records (Stage ${layout.stage}), not Stage ${stage}`);
+  const body = bytes.length - offset;
+  if (body % layout.itemsize !== 0) throw new DataFileError({ path, byteOffset: offset + body - (body % layout.itemsize) }, `truncated record: ${body} bytes is not a multiple of ${layout.itemsize}`);
+  return { layout, offset, rows: body / layout.itemsize };
+};
+
+/**
+ * Rows of a `.npy` shard (whole file in `bytes`), from its header checked against the file's size, or from the size
+ * of a headerless dump. @throws DataFileError naming the file when neither adds up.
+ * @public
+ */
+export const countNpyRows = (path: string, bytes: Uint8Array, stage: Stage): number => locateRecords(path, bytes, stage).rows;
+
 /** Reads a legacy `.npy` shard (raw or with header; standard, bit-packed or PRIMARY layout) as stage columns. @public */
 export const readNpyStageFile = async (path: string, stage: Stage): Promise<StageColumns> => {
   let buf: Buffer;
@@ -31,11 +49,8 @@ export const readNpyStageFile = async (path: string, stage: Stage): Promise<Stag
     throw new DataFileError({ path }, `cannot read file: ${e instanceof Error ? e.message : String(e)}`);
   }
   const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
-  const { layout, offset } = pickLayout(path, bytes, stage);
-  if (layout.stage !== stage) throw new DataFileError({ path }, `holds ${layout.name} records (Stage ${layout.stage}), not Stage ${stage}`);
-  const body = bytes.subarray(offset);
-  if (body.length % layout.itemsize !== 0) throw new DataFileError({ path, byteOffset: offset + body.length - (body.length % layout.itemsize) }, `truncated record: ${body.length} bytes is not a multiple of ${layout.itemsize}`);
-  const columns = decodeNpyRecords(path, body, layout, offset);
+  const { layout, offset } = locateRecords(path, bytes, stage);
+  const columns = decodeNpyRecords(path, bytes.subarray(offset), layout, offset);
   const valid = validateStageColumns(columns);
   if (!valid.ok) throw new DataFileError({ path, column: valid.error.column, row: valid.error.row, byteOffset: offset + valid.error.row * layout.itemsize }, valid.error.message);
   return columns;

@@ -15,6 +15,7 @@ import { measureConsumption } from './consumption-rate';
 import { bestAcrossBatchSizes, feedsModel, selectSetting } from './select-setting';
 import { planMicroBatches } from '../micro-batch-plan';
 import { during, settleSteps, StepFailure } from '../step-failure';
+import { requireRows } from '../../loader/require-rows';
 
 const kv = (o: Readonly<Record<string, unknown>>): string => Object.entries(o).map(([k, v]) => `${k}=${v}`).join(' ');
 
@@ -43,6 +44,7 @@ export class BenchmarkDataloaderUseCase {
     const log = this.logger.child({ useCase: 'benchmark-dataloader' });
     const backend = await during('backend-unavailable', () => this.compute.activate(input.compute));
     const source = await during('datasource', () => this.sources.open(input.source, input.stage, input.sampleRatio));
+    await during('datasource', () => requireRows(source));
     const points: GridPoint[] = [];
     const consumption: Record<number, number | null> = {};
     let loaderMode = '';

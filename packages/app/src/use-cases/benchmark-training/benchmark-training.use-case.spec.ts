@@ -4,7 +4,7 @@ import type { BenchmarkConfig, HostBatch, Stage3Columns } from '@maou/bench-doma
 import { FakeClock, MemoryLogger } from '../../testing';
 import type { Trainer } from '../../engine/trainer';
 import type { DataLoaderPort } from '../../ports/data-loader.port';
-import type { DataSourcePort } from '../../ports/data-source.port';
+import type { DataSourcePort, ShardRef } from '../../ports/data-source.port';
 import { BenchmarkTrainingUseCase } from './benchmark-training.use-case';
 import type { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loader.use-case';
 
@@ -12,7 +12,7 @@ import type { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loade
 const batch = (size: number): HostBatch => ({ stage: 3, size, boardIds: new Int32Array(size * 81), hands: new Float32Array(size * 14),
   targets: { stage: 3, moveLabel: new Float32Array(size * 1496), resultValue: new Float32Array(size) } });
 
-const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => number }) => {
+const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => number; shards?: ShardRef[] }) => {
   const clock = new FakeClock();
   let step = 0;
   const trainer: Trainer = {
@@ -41,7 +41,7 @@ const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => n
     },
     close: async () => undefined,
   };
-  const source: DataSourcePort = { stage: 3, describe: () => 'fake', shards: async () => [], read: async () => ({}) as Stage3Columns, ioStats: () => null };
+  const source: DataSourcePort = { stage: 3, describe: () => 'fake', shards: async () => opts.shards ?? [{ id: 'a.feather', path: 'a.feather', rows: 1000, bytes: 1 }], read: async () => ({}) as Stage3Columns, ioStats: () => null };
   const useCase = new BenchmarkTrainingUseCase(clock, new MemoryLogger(),
     { activate: async () => ({ name: 'cpu', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }) },
     { open: async () => source }, { create: async () => loader }, () => trainer,
@@ -90,6 +90,12 @@ describe('BenchmarkTrainingUseCase', () => {
     const r = await setup({ batches: 20, waitMs: 0, stepMs: () => 50 }).execute({ config: config({ runValidation: true }) });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.report.validation_metrics).toMatchObject({ batches: 3, samples: 24, loss: 4, metrics: { policy_top1: 0.25 } });
+  });
+
+  it('given a source whose every file is empty, then a datasource error naming the files, not "yields 0 batch(es)" (#19)', async () => {
+    const shards = ['a.npy', 'b.feather'].map((id) => ({ id, path: id, rows: 0, bytes: 128 }));
+    const r = await setup({ batches: 0, waitMs: 0, stepMs: () => 50, shards }).execute({ config: config() });
+    expect(r.ok ? null : r.error).toEqual({ kind: 'datasource', message: 'fake holds no rows: every file is empty (a.npy, b.feather)' });
   });
 
   it('given a loader of one batch, then a typed too-few-batches error', async () => {

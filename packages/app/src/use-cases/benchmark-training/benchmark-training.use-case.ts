@@ -23,6 +23,7 @@ import { summarizeProfile } from './profile-summary';
 import { prefetchesToDevice } from './prefetched-batches';
 import { runTrainingPass } from './training-pass';
 import { runValidationPass } from './validation-pass';
+import { requireRows } from '../../loader/require-rows';
 
 /** The report plus the Chrome trace of the measured batches when profiling was on. @public */
 export interface BenchmarkTrainingOutput {
@@ -63,6 +64,7 @@ export class BenchmarkTrainingUseCase {
     const backend = await during('backend-unavailable', () => this.compute.activate(requested.compute));
     log.info({ backend: backend.name, threads: backend.threads, device: backend.device }, 'backend ready');
     const source = await during('datasource', () => this.sources.open(requested.source, requested.stage, requested.sampleRatio));
+    await during('datasource', () => requireRows(source));
     const calibrated = calibration && calibration.mode !== 'off' ? await during('datasource', () => this.calibrate(requested, source, backend, calibration)) : null;
     const config = calibrated ? { ...requested, loader: { ...requested.loader, workers: calibrated.workers, prefetchFactor: calibrated.prefetchFactor, batchSize: calibrated.batchSize } } : requested;
     const loader = await during('datasource', () => this.loaders.create(source, config.loader));
