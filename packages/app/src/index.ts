@@ -27,6 +27,7 @@ export * from "./use-cases/benchmark-training/benchmark-training.errors";
 export * from "./use-cases/step-failure";
 export * from "./use-cases/micro-batch-plan";
 export * from "./use-cases/benchmark-training/benchmark-training.input";
+export { interruptionText } from "./use-cases/benchmark-training/interruption";
 export * from "./use-cases/compare-benchmarks/compare-benchmarks.use-case";
 export * from './loader/device-prefetch';
 export * from './engine/stage-objective';

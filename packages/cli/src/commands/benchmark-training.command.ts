@@ -1,5 +1,5 @@
-import { BenchmarkTrainingUseCase, TOKENS, type ProgressPort } from '@maou/bench-app';
-import { checkBoundedNumbers, formatIssues } from '@maou/bench-domain';
+import { BenchmarkTrainingUseCase, TOKENS, interruptionText, type ProgressPort } from '@maou/bench-app';
+import { REPORT_SCHEMA_VERSION, checkBoundedNumbers, formatIssues, type Interruption } from '@maou/bench-domain';
 import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
 import { renderTrainingSummary, toJson, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
 import { createContainer, machineDefaults, type GlobalOptions } from '../composition-root';
@@ -7,6 +7,7 @@ import type { UtilityCommand } from './command-module';
 import { BENCHMARK_TRAINING_OPTIONS } from './benchmark-training.options';
 import { CALIBRATION_OPTIONS, calibrationMode, defaultCalibrationFile, registerCalibration } from '../register-calibration';
 import { runOutputIssues } from '../output/run-output-checks';
+import { watchInterrupts, writeJsonNow } from '../interrupt-watch';
 
 interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
   readonly outputJson?: string;
@@ -19,8 +20,8 @@ interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
   readonly calibrationFile?: string;
 }
 
-/** Exit codes: 2 bad input (before anything is touched), 1 a failed run. */
-const fail = (code: 1 | 2, message: string): void => {
+/** Exit codes: 2 bad input (before anything is touched), 1 a failed run, 130/143 a run stopped by SIGINT/SIGTERM. */
+const fail = (code: number, message: string): void => {
   process.stderr.write(`maou benchmark-training: ${message}\n`);
   process.exitCode = code;
 };
@@ -37,16 +38,27 @@ const handler = async (args: Args): Promise<void> => {
   registerCalibration(container, args.calibrationFile);
   const progress = container.resolve<ProgressPort>(TOKENS.Progress);
   let task: ReturnType<ProgressPort['start']> | null = null;
+  const seen = { completed: 0, planned: null as number | null };
+  const watch = watchInterrupts('benchmark-training', (reason) => {
+    process.stderr.write(`maou benchmark-training: ${interruptionText({ reason, completed_batches: seen.completed, planned_batches: seen.planned ?? 0 })}\n`);
+    if (args.outputJson) writeJsonNow(args.outputJson, interruptedStub({ reason, completed_batches: seen.completed, planned_batches: seen.planned ?? 0 }));
+  });
   const result = await container.resolve(BenchmarkTrainingUseCase).execute({
-    config, warnings,
+    config, warnings, stop: watch,
     calibration: { mode: calibrationMode(args), budgetMs: args.calibrationBudget === undefined ? undefined : args.calibrationBudget * 1000,
       fixed: { workers: args.dataloaderWorkers, prefetchFactor: args.prefetchFactor, batchSize: args.batchSize } },
     onBatch: (_t, planned) => {
       task ??= progress.start({ label: 'benchmark batches', total: planned, unit: 'batches' });
       task.advance();
+      Object.assign(seen, { completed: seen.completed + 1, planned });
+      watch.markRunning();
     },
-  });
+  }).finally(() => watch.dispose());
   (task as ReturnType<ProgressPort['start']> | null)?.finish(result.ok ? 'done' : 'failed');
+  if (!result.ok && result.error.kind === 'interrupted') {
+    if (args.outputJson) await writeJsonReport(interruptedStub(result.error.interruption), args.outputJson);
+    return fail(watch.exitCode() ?? 130, result.error.message);
+  }
   if (!result.ok) return fail(1, `${result.error.kind}: ${result.error.message}`);
   const { report, trace } = result.value;
   if (trace) await writeJsonReport(trace, args.tracePath ?? 'maou-trace.json');
@@ -57,7 +69,11 @@ const handler = async (args: Args): Promise<void> => {
     if (!html.ok) return fail(1, html.error.message);
   }
   process.stdout.write(args.json ? toJson(payload) : renderTrainingSummary(payload));
+  if (report.interruption) fail(watch.exitCode() ?? 130, interruptionText(report.interruption));
 };
+
+/** What `--output-json` holds when a run stopped before it measured anything. */
+const interruptedStub = (interruption: Interruption) => ({ schema_version: REPORT_SCHEMA_VERSION, command: 'benchmark-training', interrupted: true, interruption });
 
 /** `maou utility benchmark-training`. */
 export const benchmarkTrainingCommand: UtilityCommand = {

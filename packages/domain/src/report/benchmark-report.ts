@@ -125,4 +125,14 @@ export interface BenchmarkTrainingReport {
   readonly resources: ResourceSummary | null;
   readonly profile: ProfileSummary | null;
   readonly batches: readonly BatchTiming[];
+  /** present only when a signal stopped the run early: the figures then cover the batches completed before it */
+  readonly interrupted?: true;
+  readonly interruption?: Interruption;
+}
+
+/** Why and when a run stopped early. @public */
+export interface Interruption {
+  readonly reason: string;
+  readonly completed_batches: number;
+  readonly planned_batches: number;
 }

@@ -98,6 +98,22 @@ describe('BenchmarkTrainingUseCase', () => {
     expect(r.ok ? null : r.error).toEqual({ kind: 'datasource', message: 'fake holds no rows: every file is empty (a.npy, b.feather)' });
   });
 
+  it('given a stop request after 5 of 10 batches, then the report covers those 5 and is marked interrupted (#19)', async () => {
+    const stop = { aborted: false, reason: 'SIGTERM' };
+    const r = await setup({ batches: 50, waitMs: 0, stepMs: () => 50 }).execute({
+      config: config({ runValidation: true }), stop, onBatch: (t) => { if (t.index === 4) stop.aborted = true; },
+    });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.report).toMatchObject({ interrupted: true, interruption: { reason: 'SIGTERM', completed_batches: 5, planned_batches: 10 }, validation_metrics: null });
+    expect(r.value.report.batches).toHaveLength(5);
+  });
+
+  it('given a stop request after the first batch, then a typed interrupted error saying how far it got', async () => {
+    const stop = { aborted: false, reason: 'SIGINT' };
+    const r = await setup({ batches: 50, waitMs: 0, stepMs: () => 50 }).execute({ config: config(), stop, onBatch: () => { stop.aborted = true; } });
+    expect(r.ok ? null : r.error).toEqual({ kind: 'interrupted', message: 'interrupted after 1 of 10 batches (SIGINT)', interruption: { reason: 'SIGINT', completed_batches: 1, planned_batches: 10 } });
+  });
+
   it('given a loader of one batch, then a typed too-few-batches error', async () => {
     const r = await setup({ batches: 1, waitMs: 0, stepMs: () => 50 }).execute({ config: config() });
     expect(r.ok).toBe(false);

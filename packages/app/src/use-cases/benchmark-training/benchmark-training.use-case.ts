@@ -24,6 +24,7 @@ import { prefetchesToDevice } from './prefetched-batches';
 import { runTrainingPass } from './training-pass';
 import { runValidationPass } from './validation-pass';
 import { requireRows } from '../../loader/require-rows';
+import { interruptedFailure, interruptionOf } from './interruption';
 
 /** The report plus the Chrome trace of the measured batches when profiling was on. @public */
 export interface BenchmarkTrainingOutput {
@@ -58,7 +59,7 @@ export class BenchmarkTrainingUseCase {
   }
 
 
-  private async run({ config: requested, warnings = [], onBatch, calibration }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
+  private async run({ config: requested, warnings = [], onBatch, calibration, stop }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
     const log = this.logger.child({ useCase: 'benchmark-training' });
     for (const w of warnings) log.warn({ note: w }, 'option note');
     const backend = await during('backend-unavailable', () => this.compute.activate(requested.compute));
@@ -74,6 +75,10 @@ export class BenchmarkTrainingUseCase {
       await loader.close();
       throw new StepFailure({ kind: 'too-few-batches', message: `the training split yields ${trainBatches} batch(es) of ${config.loader.batchSize}; at least 2 are needed (lower --batch-size or add data)` });
     }
+    if (stop?.aborted) {
+      await loader.close();
+      throw interruptedFailure(stop, 0, planned);
+    }
     const warmup = clampWarmup(config.warmupBatches, planned);
     if (warmup !== config.warmupBatches) log.warn({ requested: config.warmupBatches, used: warmup, planned }, 'warm-up clamped to leave two measured batches');
     const micro = planMicroBatches(config.training.preset, config.loader.batchSize, backend);
@@ -84,7 +89,7 @@ export class BenchmarkTrainingUseCase {
     const trainer = this.createTrainer({ stage: config.stage, training: config.training, totalSteps: trainBatches, seed: config.loader.seed, backend, microBatchSize: micro.microBatchSize });
     try {
       await during('training-failed', async () => trainer.ready?.());
-      const output = await this.measure(config, warnings, { loader, trainer, source, backend, planned, warmup, onBatch });
+      const output = await this.measure(config, warnings, { loader, trainer, source, backend, planned, warmup, onBatch, stop });
       return calibrated ? { ...output, report: { ...output.report, data_load_method: { ...output.report.data_load_method, calibration: calibrated } } } : output;
     } finally {
       trainer.dispose();
@@ -108,16 +113,22 @@ export class BenchmarkTrainingUseCase {
   private async measure(
     config: BenchmarkTrainingInput['config'], warnings: readonly string[],
     ctx: { loader: Awaited<ReturnType<DataLoaderFactoryPort['create']>>; trainer: ReturnType<TrainerFactory>; source: Awaited<ReturnType<DataSourceFactoryPort['open']>>;
-      backend: Awaited<ReturnType<ComputeBackendPort['activate']>>; planned: number; warmup: number; onBatch: BenchmarkTrainingInput['onBatch'] },
+      backend: Awaited<ReturnType<ComputeBackendPort['activate']>>; planned: number; warmup: number; onBatch: BenchmarkTrainingInput['onBatch']; stop: BenchmarkTrainingInput['stop'] },
   ): Promise<BenchmarkTrainingOutput> {
-    const { loader, trainer, source, backend, planned, warmup } = ctx;
-    const profile = new Set(config.enableProfiling ? Array.from({ length: Math.min(PROFILED_BATCHES, planned - warmup) }, (_, i) => warmup + i) : []);
+    const { loader, trainer, source, backend, planned, stop } = ctx;
+    const profile = new Set(config.enableProfiling ? Array.from({ length: Math.min(PROFILED_BATCHES, planned - ctx.warmup) }, (_, i) => ctx.warmup + i) : []);
     if (config.enableResourceMonitoring) this.monitor.start(MONITOR_INTERVAL_MS);
     const pass = await during('training-failed', () => runTrainingPass({
-      batches: loader.iterate('train', 0), trainer, clock: this.clock, planned, warmup, profile, devicePrefetch: config.loader.devicePrefetch, onBatch: (t) => ctx.onBatch?.(t, planned),
+      batches: loader.iterate('train', 0), trainer, clock: this.clock, planned, warmup: ctx.warmup, profile, devicePrefetch: config.loader.devicePrefetch, onBatch: (t) => ctx.onBatch?.(t, planned), stop,
     }));
+    if (pass.interrupted && pass.timings.length < 2) {
+      if (config.enableResourceMonitoring) await this.monitor.stop();
+      throw interruptedFailure(stop, pass.timings.length, planned);
+    }
+    // A stopped run reports what it measured: the warm-up shrinks to leave two measured batches, as for a short run.
+    const warmup = pass.interrupted ? clampWarmup(ctx.warmup, pass.timings.length) : ctx.warmup;
     const samples = config.enableResourceMonitoring ? await this.monitor.stop() : null;
-    const validation = config.runValidation
+    const validation = config.runValidation && !pass.interrupted
       ? await during('training-failed', () => runValidationPass(loader.iterate('validation', 0), trainer, this.clock, config.maxBatches ?? Number.MAX_SAFE_INTEGER, config.loader.devicePrefetch))
       : null;
     if (pass.timings.length < 2) throw new StepFailure({ kind: 'too-few-batches', message: `the loader produced ${pass.timings.length} batch(es); at least 2 are needed` });
@@ -148,6 +159,7 @@ export class BenchmarkTrainingUseCase {
       resources,
       profile: config.enableProfiling && pass.kernels.length ? summarizeProfile(pass.kernels) : null,
       batches: timings,
+      ...(pass.interrupted ? { interrupted: true as const, interruption: interruptionOf(stop, pass.timings.length, planned) } : {}),
     };
     return { report, trace: config.enableProfiling ? buildChromeTrace(timings, pass.kernels) : null };
   }
