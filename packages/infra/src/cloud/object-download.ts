@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { withDeadline } from './deadline';
 import type { IoStatsRecorder } from './io-stats-recorder';
 import type { ObjectEntry, ObjectStore } from './object-store';
+import { partPathFor } from './stale-parts';
 
 /** A transfer that ended with fewer or more bytes than the listing promised; worth another try. @internal */
 export class SizeMismatchError extends Error {
@@ -25,6 +26,14 @@ export class StalledTransferError extends Error {
   }
 }
 
+/** Downloaded bytes that are not what the object should hold (not a whole data file); retrying will not help. @internal */
+export class IncompleteObjectError extends Error {
+  constructor(detail: string) {
+    super(`the object's bytes are not a complete data file (${detail}); it was not cached`);
+    this.name = 'IncompleteObjectError';
+  }
+}
+
 /** Whether a complete copy of the object is already cached (same size). @internal */
 export const isCached = async (path: string, size: number): Promise<boolean> => {
   const s = await stat(path).catch(() => null);
@@ -35,15 +44,17 @@ export const isCached = async (path: string, size: number): Promise<boolean> => 
 export const objectUrl = (store: ObjectStore, key: string): string => `${store.kind === 's3' ? 's3' : 'gs'}://${store.bucket}/${key}`;
 
 /**
- * One attempt at fetching an object into `dest`: bytes go to a temporary sibling, the size is checked,
- * then the file is renamed into place, so the cache never holds a partial object under its real name.
+ * One attempt at fetching an object into `dest`: bytes go to a temporary sibling named after this process (so a
+ * later run can tell a leftover from a download in progress), the size is checked, `verify` checks the content,
+ * then the file is renamed into place, so the cache never holds a partial or damaged object under its real name.
  * `onBytes` hears every chunk as it arrives (progress).
  * @internal
  */
-export const downloadOnce = async (store: ObjectStore, entry: ObjectEntry, dest: string, stats: IoStatsRecorder, idleTimeoutMs: number, onBytes?: (bytes: number) => void): Promise<void> => {
+export const downloadOnce = async (store: ObjectStore, entry: ObjectEntry, dest: string, stats: IoStatsRecorder, idleTimeoutMs: number,
+  onBytes?: (bytes: number) => void, verify?: (tmpPath: string) => Promise<void>): Promise<void> => {
   await mkdir(dirname(dest), { recursive: true });
   const url = objectUrl(store, entry.key);
-  const tmp = `${dest}.${randomBytes(6).toString('hex')}.part`;
+  const tmp = partPathFor(dest, randomBytes(6).toString('hex'));
   const started = stats.startTransfer();
   let received = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -62,6 +73,7 @@ export const downloadOnce = async (store: ObjectStore, entry: ObjectEntry, dest:
     });
     await pipeline(body, createWriteStream(tmp, { flags: 'wx' }));
     if (received !== entry.size) throw new SizeMismatchError(url, entry.size, received);
+    if (verify) await verify(tmp).catch((e: unknown) => { throw new IncompleteObjectError(e instanceof Error ? e.message : String(e)); });
     await rename(tmp, dest);
   } catch (error) {
     await unlink(tmp).catch(() => undefined);
