@@ -29,6 +29,7 @@ export * from "./use-cases/micro-batch-plan";
 export * from "./use-cases/benchmark-training/benchmark-training.input";
 export { interruptionText } from "./use-cases/benchmark-training/interruption";
 export * from "./use-cases/compare-benchmarks/compare-benchmarks.use-case";
+export { parseRecord as parseCalibrationRecord } from "./use-cases/calibrate-loader/calibration-record";
 export * from './loader/device-prefetch';
 export * from './engine/stage-objective';
 export * from './engine/device-batch';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -57,6 +57,7 @@ export const downloadOnce = async (store: ObjectStore, entry: ObjectEntry, dest:
   const tmp = partPathFor(dest, randomBytes(6).toString('hex'));
   const started = stats.startTransfer();
   let received = 0;
+  let sink: WriteStream | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
     const body = await withDeadline(store.read(entry.key), idleTimeoutMs, () => new StalledTransferError(url, idleTimeoutMs, 0));
@@ -71,11 +72,15 @@ export const downloadOnce = async (store: ObjectStore, entry: ObjectEntry, dest:
       onBytes?.(chunk.length);
       arm();
     });
-    await pipeline(body, createWriteStream(tmp, { flags: 'wx' }));
+    sink = createWriteStream(tmp, { flags: 'wx' });
+    await pipeline(body, sink);
     if (received !== entry.size) throw new SizeMismatchError(url, entry.size, received);
     if (verify) await verify(tmp).catch((e: unknown) => { throw new IncompleteObjectError(e instanceof Error ? e.message : String(e)); });
     await rename(tmp, dest);
   } catch (error) {
+    // A stream destroyed before its file opened still opens (creates) it, then closes: wait, or the unlink comes first.
+    const open = sink;
+    if (open && !open.closed) await new Promise<void>((resolve) => open.once('close', () => resolve()));
     await unlink(tmp).catch(() => undefined);
     throw error;
   } finally {
