@@ -14,6 +14,7 @@ export interface InterruptWatch {
   exitCode(): number | null;
   /** from the first batch on, a signal stops the run after the current batch; before it, the process exits at once */
   markRunning(): void;
+  /** stops listening, unless a signal came (then the process is ending, and a second signal still exits at once) */
   dispose(): void;
 }
 
@@ -56,6 +57,8 @@ export const watchInterrupts = (command: string, onExitNow: (reason: Watched) =>
     get reason() { return reason; },
     exitCode: () => (reason === undefined ? null : EXIT_CODES[reason]),
     markRunning: () => { running = true; },
-    dispose: () => { for (const s of signals) process.removeListener(s, handler); },
+    // After a signal the process is ending: the handlers stay, so a late re-raise (the loader's Ctrl-C handler raises
+    // SIGINT again once no one else listens) cannot kill it while it writes the partial report.
+    dispose: () => { if (reason === undefined) for (const s of signals) process.removeListener(s, handler); },
   };
 };

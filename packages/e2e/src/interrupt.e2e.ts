@@ -21,8 +21,8 @@ const args = [...common, '--max-batches', '1000', '--warmup-batches', '3'];
 interface Outcome { readonly code: number | null; readonly stderr: string; readonly pgid: number }
 
 /** Runs maou in its own process group and sends `signal` after `delayMs`. */
-const interruptAfter = (signal: 'SIGINT' | 'SIGTERM', delayMs: number, out: string): Promise<Outcome> => new Promise((resolve) => {
-  const child = spawn(process.execPath, [MAOU_BIN, ...args, '--output-json', out], { env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+const interruptAfter = (signal: 'SIGINT' | 'SIGTERM', delayMs: number, out: string, command = args): Promise<Outcome> => new Promise((resolve) => {
+  const child = spawn(process.execPath, [MAOU_BIN, ...command, '--output-json', out], { env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const timer = setTimeout(() => child.kill(signal), delayMs);
@@ -65,5 +65,15 @@ describe(`benchmark-training interrupted at random points (seed ${seed})`, () =>
     const report = JSON.parse(readFileSync(out, 'utf8'));
     expect(report).toMatchObject({ command: 'benchmark-training', interrupted: true, interruption: { reason: signal } });
     if (report.batches) expect(report.batches).toHaveLength(report.interruption.completed_batches);
+  }, 120_000);
+
+  it('benchmark-dataloader: a signal mid-grid exits 143 at once, saying so in stderr and --output-json, nothing left behind', async () => {
+    const out = join(dir, 'dataloader.json');
+    const grid = ['utility', 'benchmark-dataloader', '--sample-positions', '4096', '--workers', '0', '1', '--num-batches', '1000000', '--repeats', '5', '--log-level', 'silent'];
+    const r = await interruptAfter('SIGTERM', 4000, out, grid);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 143, stderr: expect.stringMatching(/interrupted \(SIGTERM\) before the grid was complete/) });
+    expect(groupAlive(r.pgid)).toBe(false);
+    expect(temporaries(dir)).toEqual([]);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ command: 'benchmark-dataloader', interrupted: true, interruption: { reason: 'SIGTERM' } });
   }, 120_000);
 });

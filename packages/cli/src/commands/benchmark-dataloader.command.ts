@@ -10,6 +10,7 @@ import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-
 import { CLOUD_INPUT_OPTIONS } from './benchmark-training.options';
 import type { UtilityCommand } from './command-module';
 import { runOutputIssues } from '../output/run-output-checks';
+import { watchInterrupts, writeJsonNow } from '../interrupt-watch';
 
 interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
   readonly numBatches: number; readonly workers?: number[]; readonly prefetchFactors: number[]; readonly batchSizes?: number[];
@@ -77,7 +78,12 @@ const handler = async (args: Args): Promise<void> => {
     workers: args.workers ?? [0, 1, 2, 4, 8].filter((w) => w <= spare), prefetchFactors: args.prefetchFactors, batchSizes: args.batchSizes ?? [config.loader.batchSize],
     repeats: args.repeats, numBatches: args.numBatches, warmupBatches: 5, noiseMargin: args.noiseMargin, consumptionSteps: args.consumptionSteps,
   };
-  const result = await createContainer({ logLevel: args.logLevel }).resolve(BenchmarkDataloaderUseCase).execute(input);
+  // A grid has no partial result worth keeping: a signal ends the run at once, saying so (and in --output-json).
+  const watch = watchInterrupts('benchmark-dataloader', (reason) => {
+    process.stderr.write(`maou benchmark-dataloader: interrupted (${reason}) before the grid was complete; nothing measured is reported\n`);
+    if (args.outputJson) writeJsonNow(args.outputJson, { command: 'benchmark-dataloader', interrupted: true, interruption: { reason } });
+  });
+  const result = await createContainer({ logLevel: args.logLevel }).resolve(BenchmarkDataloaderUseCase).execute(input).finally(() => watch.dispose());
   if (!result.ok) return fail(1, `${result.error.kind}: ${result.error.message}`);
   const text = renderDataloaderBenchmark(result.value, input);
   const payload = dataloaderBenchmarkJson(result.value, input, text);
