@@ -1,5 +1,5 @@
 import { BenchmarkTrainingUseCase, TOKENS, interruptionText, type ProgressPort } from '@maou/bench-app';
-import { REPORT_SCHEMA_VERSION, checkBoundedNumbers, formatIssues, type Interruption } from '@maou/bench-domain';
+import { checkBoundedNumbers, formatIssues } from '@maou/bench-domain';
 import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
 import { renderTrainingSummary, toJson, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
 import { createContainer, machineDefaults, type GlobalOptions } from '../composition-root';
@@ -7,7 +7,7 @@ import type { UtilityCommand } from './command-module';
 import { BENCHMARK_TRAINING_OPTIONS } from './benchmark-training.options';
 import { CALIBRATION_OPTIONS, calibrationMode, defaultCalibrationFile, registerCalibration } from '../register-calibration';
 import { runOutputIssues } from '../output/run-output-checks';
-import { watchInterrupts, writeJsonNow } from '../interrupt-watch';
+import { interruptedStub, watchTrainingInterrupts } from './benchmark-training.interrupt';
 
 interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
   readonly outputJson?: string;
@@ -38,11 +38,7 @@ const handler = async (args: Args): Promise<void> => {
   registerCalibration(container, args.calibrationFile);
   const progress = container.resolve<ProgressPort>(TOKENS.Progress);
   let task: ReturnType<ProgressPort['start']> | null = null;
-  const seen = { completed: 0, planned: null as number | null };
-  const watch = watchInterrupts('benchmark-training', (reason) => {
-    process.stderr.write(`maou benchmark-training: ${interruptionText({ reason, completed_batches: seen.completed, planned_batches: seen.planned ?? 0 })}\n`);
-    if (args.outputJson) writeJsonNow(args.outputJson, interruptedStub({ reason, completed_batches: seen.completed, planned_batches: seen.planned ?? 0 }));
-  });
+  const { watch, batchDone } = watchTrainingInterrupts(args.outputJson);
   const result = await container.resolve(BenchmarkTrainingUseCase).execute({
     config, warnings, stop: watch,
     calibration: { mode: calibrationMode(args), budgetMs: args.calibrationBudget === undefined ? undefined : args.calibrationBudget * 1000,
@@ -50,8 +46,7 @@ const handler = async (args: Args): Promise<void> => {
     onBatch: (_t, planned) => {
       task ??= progress.start({ label: 'benchmark batches', total: planned, unit: 'batches' });
       task.advance();
-      Object.assign(seen, { completed: seen.completed + 1, planned });
-      watch.markRunning();
+      batchDone(planned);
     },
   }).finally(() => watch.dispose());
   (task as ReturnType<ProgressPort['start']> | null)?.finish(result.ok ? 'done' : 'failed');
@@ -71,9 +66,6 @@ const handler = async (args: Args): Promise<void> => {
   process.stdout.write(args.json ? toJson(payload) : renderTrainingSummary(payload));
   if (report.interruption) fail(watch.exitCode() ?? 130, interruptionText(report.interruption));
 };
-
-/** What `--output-json` holds when a run stopped before it measured anything. */
-const interruptedStub = (interruption: Interruption) => ({ schema_version: REPORT_SCHEMA_VERSION, command: 'benchmark-training', interrupted: true, interruption });
 
 /** `maou utility benchmark-training`. */
 export const benchmarkTrainingCommand: UtilityCommand = {
