@@ -18,7 +18,7 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: ['dist/', 'node_modules'] },
     tsPreCompilationDeps: true,
-    tsConfig: { fileName: 'tsconfig.base.json' },
+    tsConfig: { fileName: 'tsconfig.depcruise.json' },
     combinedDependencies: true,
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], mainFields: ['main', 'types'] },
   },

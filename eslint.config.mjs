@@ -16,6 +16,16 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'error' },
   },
   {
+    // Only the cli package wires adapters: the container is off limits everywhere else.
+    files: ['packages/app/src/**/*.ts', 'packages/interface/src/**/*.ts', 'packages/infra/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['@maou/*/src/*', '@maou/*/dist/*', '**/packages/*/src/*'], message: 'Import a package through its public entry.' }],
+        paths: [{ name: 'tsyringe', importNames: ['container'], message: 'Only packages/cli wires adapters (the composition root).' }],
+      }],
+    },
+  },
+  {
     files: ['packages/domain/src/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['@maou/*', 'tsyringe', 'pino', 'fs', 'node:*', 'process'], message: 'The domain is pure: no I/O, no frameworks.' }] }],

@@ -25,6 +25,8 @@ const project = (name: string, extra: Partial<Config> = {}): Config => ({
   transform: { '^.+\\.ts$': swc as never },
   moduleNameMapper,
   testEnvironment: 'node',
+  // Generous: CI boxes are small and shared; speed is measured by bench scripts, never by a test's clock.
+  testTimeout: 60_000,
   ...extra,
 });
 
@@ -36,6 +38,8 @@ const config: Config = {
     project('infra'),
     project('cli'),
     // End-to-end tests drive the built `maou` binary only.
+    // Checks on the repository's own rules (layers).
+    { displayName: 'repo', rootDir: 'scripts/checks', testMatch: ['<rootDir>/**/*.spec.ts'], transform: { '^.+\\.ts$': swc as never }, testEnvironment: 'node' },
     project('e2e', { testMatch: ['<rootDir>/src/**/*.e2e.ts'], testTimeout: 300_000 }),
   ],
 };

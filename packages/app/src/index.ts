@@ -54,3 +54,7 @@ export * from './use-cases/benchmark-io/benchmark-io.errors';
 export * from './use-cases/benchmark-io/benchmark-io.use-case';
 export * from './use-cases/generate-sample-data/sample-data-progress';
 export * from './engine/nn/fused-kernels';
+export * from './engine/backend-memory';
+export * from './use-cases/batch-study/batch-study.input';
+export * from './use-cases/batch-study/batch-study.use-case';
+export * from './use-cases/batch-study/max-batch-probe';

@@ -16,14 +16,13 @@ export interface GlobalOptions {
   readonly logLevel: LogLevel;
 }
 
-/** Defaults that depend on this machine: one loader worker per spare core, a per-user sample cache. */
-export const machineDefaults = (): { workers: number; sampleCacheDir: string } => ({
-  workers: Math.max(0, Math.min(4, os.availableParallelism() - 1)),
+/** Where the embedded sample data is generated and reused: a per-user cache. Resource-driven defaults: `planResources`. */
+export const machineDefaults = (): { sampleCacheDir: string } => ({
   sampleCacheDir: process.env.MAOU_BENCH_CACHE ?? join(os.homedir(), '.cache', 'maou-bench', 'sample'),
 });
 
 /** The one place that maps tokens to adapters; each command gets its own child container. */
-export const createContainer = (options: GlobalOptions & { readonly seed?: number }): DependencyContainer => {
+export const createContainer = (options: GlobalOptions): DependencyContainer => {
   const child = container.createChildContainer();
   const clock = new SystemClockAdapter();
   const logger = PinoLoggerAdapter.create(options.logLevel);
@@ -35,6 +34,6 @@ export const createContainer = (options: GlobalOptions & { readonly seed?: numbe
   child.registerInstance(TOKENS.TrainerFactory, dataParallelOnWasm(createTrainer));
   child.registerInstance(TOKENS.ResourceMonitor, new ProcessResourceMonitorAdapter(clock));
   registerProgress(child, options);
-  registerSources(child, options.seed ?? 1);
+  registerSources(child);
   return child;
 };

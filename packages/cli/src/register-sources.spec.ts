@@ -18,7 +18,7 @@ describe('registerSources', () => {
     child.registerInstance(TOKENS.Logger, new MemoryLogger());
     child.registerInstance(TOKENS.Clock, new FakeClock());
     child.registerInstance(TOKENS.Progress, progress);
-    registerSources(child, 1);
+    registerSources(child);
     const factory = child.resolve<DataSourceFactoryPort>(TOKENS.DataSourceFactory);
     const spec = { kind: 'sample', cacheDir, positions: 300, seed: 5 } as const;
     const source = await factory.open(spec, 2, null);

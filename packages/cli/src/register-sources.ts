@@ -6,11 +6,11 @@ import { DataSourceRegistryAdapter, LocalFileSourceAdapter, cloudSourceOpener, e
  * Every datasource kind: local files, the embedded sample data (generated once, then reused), S3, GCS, BigQuery.
  * Generation and downloads report to the progress port; call after the clock, logger and progress are registered.
  */
-export const registerSources = (child: DependencyContainer, seed: number): void => {
+export const registerSources = (child: DependencyContainer): void => {
   const logger = child.resolve<LoggerPort>(TOKENS.Logger);
   const clock = child.resolve<ClockPort>(TOKENS.Clock);
   const progress = child.resolve<ProgressPort>(TOKENS.Progress);
-  const cloud = cloudSourceOpener({ logger, clock, progress }, seed);
+  const cloud = cloudSourceOpener({ logger, clock, progress });
   const registry = new DataSourceRegistryAdapter()
     .register('local', async (spec, stage) => new LocalFileSourceAdapter(stage, spec.paths))
     .register('sample', async (spec, stage) => {

@@ -20,7 +20,7 @@ describe('maou utility benchmark-dataloader (built binary)', () => {
   it('given the sample data, when a small grid is measured with the model, then it prints the table and writes the JSON', () => {
     const out = join(dir, 'dl.json');
     const r = runMaou(['utility', 'benchmark-dataloader', '--sample-positions', '512', '--batch-size', '16', '--num-batches', '4', '--repeats', '2',
-      '--workers', '0', '1', '--prefetch-factors', '2', '--consumption-steps', '1', '--gpu', 'wasm', '--output-json', out, '--log-level', 'silent'], env);
+      '--workers', '0', '1', '--prefetch-factors', '2', '--consumption-steps', '1', '--gpu', 'wasm', '--model-architecture', 'lite', '--output-json', out, '--log-level', 'silent'], env);
     expect(r.stderr).not.toMatch(/Error/);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Recommended flags:\n--batch-size 16 --dataloader-workers [01]/);
@@ -30,6 +30,26 @@ describe('maou utility benchmark-dataloader (built binary)', () => {
     expect(json.all_results[0].samples_per_second.runs).toHaveLength(2);
     expect(json.model_samples_per_second['16']).toBeGreaterThan(0);
     expect(['fed', 'loader-bound']).toContain(json.recommended.basis);
+  });
+
+  it('given --enable-resource-monitoring on map-style data, then each point reports its loading threads, worker efficiency and cache hit rate', () => {
+    const r = runMaou(['utility', 'benchmark-dataloader', '--sample-positions', '512', '--batch-size', '16', '--num-batches', '6', '--repeats', '1', '--no-streaming',
+      '--workers', '0', '2', '--prefetch-factors', '2', '--consumption-steps', '0', '--enable-resource-monitoring', '--json', '--log-level', 'silent'], env);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout);
+    const [main, two] = json.all_results.map((p: { resources: unknown }) => p.resources);
+    expect(main.threads.map((t: { thread: unknown }) => t.thread)).toEqual(['main']);
+    expect(two.threads.map((t: { thread: unknown }) => t.thread)).toEqual([0, 1]);
+    for (const p of [main, two]) {
+      expect(p.worker_efficiency).toBeGreaterThan(0);
+      expect(p.worker_efficiency).toBeLessThanOrEqual(1);
+      expect(p.cache_hit_rate).toBeGreaterThan(0);
+      expect(p.rss_bytes.peak).toBeGreaterThan(0);
+      expect(p.threads[0].heap_used_bytes).toBeGreaterThan(0);
+      expect(p.gpu_util_percent).toBeNull();
+      expect(p.null_reasons.gpu_util_percent).toMatch(/not a GPU/);
+    }
+    expect(json.resource_limits.cpu_cores).toBeGreaterThanOrEqual(1);
   });
 
   it('given loader workers running, when Ctrl-C arrives, then the process ends promptly with 130, saying it was interrupted', async () => {

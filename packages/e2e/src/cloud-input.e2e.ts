@@ -38,7 +38,7 @@ describe('maou reading Stage 3 data from S3 (a local s3rver)', () => {
 
   it('given --input-s3, when benchmark-training runs, then it trains on the downloaded objects and the JSON names the bucket', async () => {
     const out = join(dir, 'train.json');
-    const r = await runMaouAsync(['utility', 'benchmark-training', ...cloudFlags(), '--batch-size', '32', '--warmup-batches', '1', '--max-batches', '4',
+    const r = await runMaouAsync(['utility', 'benchmark-training', ...cloudFlags(), '--model-architecture', 'lite', '--batch-size', '32', '--warmup-batches', '1', '--max-batches', '4',
       '--output-json', out, '--log-level', 'silent'], env);
     expect(r.stderr).not.toMatch(/Error/);
     expect(r.code).toBe(0);

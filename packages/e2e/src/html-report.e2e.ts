@@ -63,7 +63,7 @@ describe('maou --report-html and --json', () => {
 
   const train = async (name: string, seed: string) => {
     const html = join(dir, `${name}.html`);
-    const r = await maou('utility', 'benchmark-training', '--max-batches', '8', '--warmup-batches', '2', '--batch-size', '16',
+    const r = await maou('utility', 'benchmark-training', '--model-architecture', 'lite', '--max-batches', '8', '--warmup-batches', '2', '--batch-size', '16',
       '--sample-positions', '512', '--seed', seed, '--enable-resource-monitoring', '--json',
       '--output-json', join(dir, `${name}.json`), '--report-html', html);
     expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
@@ -90,10 +90,26 @@ describe('maou --report-html and --json', () => {
     expect(Object.values(compared).every((n) => n > 0)).toBe(true);
   }, 240_000);
 
+  it('given a batch study, then stdout is its JSON and the throughput, efficiency and max-batch plots render', async () => {
+    const html = join(dir, 'study.html');
+    const r = await maou('utility', 'benchmark-training', '--batch-sizes', '8,16', '--estimate-cbs', '--find-max-batch', '--find-max-batch-cap', '32',
+      '--batch-size', '8', '--max-batches', '6', '--warmup-batches', '2', '--sample-positions', '512', '--json', '--report-html', html);
+    expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
+    const study = JSON.parse(r.stdout) as { kind: string; sweep: { points: { status: string }[] }; critical_batch: object | null; max_batch: { tries: unknown[] } };
+    expect(study.kind).toBe('batch-study');
+    expect(study.sweep.points.map((p) => p.status)).toEqual(['ok', 'ok']);
+    expect(study.critical_batch).not.toBeNull();
+    if (!CHROMIUM) return;
+    const charts = rendered(await browse(html, join(ARTIFACTS, 'e2e-batch-study.png'), 1800));
+    expect(Object.keys(charts).sort()).toEqual(['max-batch', 'sweep-efficiency', 'sweep-throughput']);
+    expect(charts['max-batch']).toBe(study.max_batch.tries.length);
+    expect(charts['sweep-throughput']).toBeGreaterThanOrEqual(2);
+  }, 240_000);
+
   it('given benchmark-dataloader --report-html, then its grid heat map renders', async () => {
     const html = join(dir, 'loader.html');
     const r = await maou('utility', 'benchmark-dataloader', '--sample-positions', '512', '--batch-size', '32', '--num-batches', '4',
-      '--repeats', '1', '--workers', '0', '1', '--consumption-steps', '1', '--json', '--report-html', html);
+      '--repeats', '1', '--workers', '0', '1', '--consumption-steps', '1', '--model-architecture', 'lite', '--json', '--report-html', html);
     expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(r.stdout)).toBeTruthy();
     if (!CHROMIUM) return;

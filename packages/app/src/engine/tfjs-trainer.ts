@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { type HostBatch, type Stage } from '@maou/bench-domain';
+import { type GradientNormSample, type HostBatch, type Stage } from '@maou/bench-domain';
 import { type ClockPort } from '../ports/clock.port';
 import { firstNonFinite, NonFiniteValueError } from './anomaly';
 import { type DeviceBatch, disposeDeviceBatch, disposeUploadedBatch, isUploadedBatch, type UploadedBatch, uploadBatch, uploadPieces } from './device-batch';
@@ -9,6 +9,7 @@ import { clipByGlobalNorm } from './optim/clip-gradients';
 import { createLrSchedule, type LrSchedule } from './optim/lr-schedule';
 import { Optimizer } from './optim/optimizer';
 import { type GradientExchange } from './gradient-exchange';
+import { backendMemoryBytes } from './backend-memory';
 import { createObjective, type StageObjective } from './stage-objective';
 import { settle } from './tape/settle';
 import { TapeRecorder } from './tape/tape-recorder';
@@ -38,6 +39,8 @@ export class TfjsTrainer implements Trainer {
   private optimizerSteps = 0;
   /** rows trained on since the last update (their batch-norm statistics are in the running buffers) */
   private rowsSinceUpdate = 0;
+  /** with `measureGradientNorms`: the pieces since the last update, and the rows of the batch they belong to */
+  private pieceNorms: { rows: number[]; squaredNorms: number[]; rowsInBatch: number } = { rows: [], squaredNorms: [], rowsInBatch: 0 };
 
   /** `exchange` makes this one data-parallel replica: gradients are summed across replicas before each update. */
   constructor(private readonly options: TrainerOptions, private readonly exchange?: GradientExchange) {
@@ -100,11 +103,12 @@ export class TfjsTrainer implements Trainer {
       ph.backward += clock.now() - t0;
     }
     t0 = clock.now();
+    let gradientNorms: GradientNormSample | undefined;
     if ((batchIndex + 1) % accumulation === 0) {
-      await this.applyUpdate();
+      gradientNorms = await this.applyUpdate();
       ph.optimizer = clock.now() - t0;
     }
-    return { loss: loss * accumulation, phasesMs: ph, numTensors: tf.memory().numTensors };
+    return { loss: loss * accumulation, phasesMs: ph, numTensors: tf.memory().numTensors, memoryBytes: backendMemoryBytes(), ...(gradientNorms ? { gradientNorms } : {}) };
   }
 
   async evaluate(batch: HostBatch | UploadedBatch, clock: ClockPort): Promise<EvalResult> {
@@ -178,6 +182,12 @@ export class TfjsTrainer implements Trainer {
     } finally {
       disposeDeviceBatch(dev);
     }
+    if (this.options.measureGradientNorms) {
+      // The piece's gradient is its mean gradient times `weight`: undo that to get |G_piece|².
+      this.pieceNorms.rows.push(dev.size);
+      this.pieceNorms.squaredNorms.push((await squaredNorm(grads)) / weight ** 2);
+      this.pieceNorms.rowsInBatch = batchSize;
+    }
     this.addToAccumulated(grads);
     this.rowsSinceUpdate += dev.size;
     await settle(this.accumulated![this.accumulated!.length - 1]);
@@ -195,7 +205,8 @@ export class TfjsTrainer implements Trainer {
     tf.dispose([...prev, ...grads]);
   }
 
-  private async applyUpdate(): Promise<void> {
+  /** Returns the update's gradient norms with `measureGradientNorms`. */
+  private async applyUpdate(): Promise<GradientNormSample | undefined> {
     const cfg = this.options.training;
     // A replica whose shard was empty still takes part in the exchange, with zero gradients.
     let grads = this.accumulated ?? this.variables.map((v) => tf.zerosLike(v));
@@ -205,6 +216,8 @@ export class TfjsTrainer implements Trainer {
       grads = await this.exchange.allReduce(own, this.network.store.buffers, this.rowsSinceUpdate);
       tf.dispose(own);
     }
+    // The summed update is the mean gradient over every row of the batch (all replicas, all accumulation steps).
+    const norms = this.options.measureGradientNorms ? await this.takeGradientNorms(grads, Math.max(1, cfg.gradientAccumulationSteps)) : undefined;
     if (cfg.gradientClip > 0) {
       const clipped = clipByGlobalNorm(grads, cfg.gradientClip);
       tf.dispose(grads);
@@ -215,7 +228,22 @@ export class TfjsTrainer implements Trainer {
     this.optimizerSteps++;
     this.rowsSinceUpdate = 0;
     await settle(this.variables[this.variables.length - 1]);
+    return norms;
   }
+
+  private async takeGradientNorms(update: readonly tf.Tensor[], accumulation: number): Promise<GradientNormSample> {
+    const { rows, squaredNorms, rowsInBatch } = this.pieceNorms;
+    this.pieceNorms = { rows: [], squaredNorms: [], rowsInBatch: 0 };
+    return { smallRows: rows, smallSquaredNorms: squaredNorms, bigRows: rowsInBatch * accumulation, bigSquaredNorm: await squaredNorm(update) };
+  }
+}
+
+/** Σ‖g‖² over a list of gradients, read back as one number. */
+async function squaredNorm(grads: readonly tf.Tensor[]): Promise<number> {
+  const total = tf.tidy(() => tf.addN(grads.map((g) => tf.sum(tf.square(g)))));
+  const [v] = await total.data();
+  total.dispose();
+  return v!;
 }
 
 /** Lazy uploads of a host batch's micro-batches, one when its turn comes. */

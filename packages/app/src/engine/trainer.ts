@@ -1,4 +1,4 @@
-import type { HostBatch, PhaseKernels, Stage, TrainingConfig } from '@maou/bench-domain';
+import type { GradientNormSample, HostBatch, PhaseKernels, Stage, TrainingConfig } from '@maou/bench-domain';
 import type { ClockPort } from '../ports/clock.port';
 import type { BackendInfo } from '../ports/compute-backend.port';
 import type { UploadedBatch } from './device-batch';
@@ -18,6 +18,10 @@ export interface StepResult {
   readonly phasesMs: StepPhasesMs;
   /** live tensors after the step, to catch leaks */
   readonly numTensors: number;
+  /** the backend's memory figure after the step (`backendMemoryBytes`); for data-parallel replicas, the largest */
+  readonly memoryBytes?: number;
+  /** with `measureGradientNorms`, on steps that updated the weights: the pieces' and the update's gradient norms */
+  readonly gradientNorms?: GradientNormSample;
 }
 
 /** One inference-only step's outcome; metrics are stage specific (e.g. policy accuracy). @public */
@@ -81,6 +85,11 @@ export interface TrainerOptions {
   readonly replica?: number;
   /** The backend the run activated; a factory may pick an implementation by it (e.g. data-parallel on wasm). */
   readonly backend?: BackendInfo;
+  /**
+   * Report each update's gradient norms (`StepResult.gradientNorms`): one squared norm per micro-batch and one of
+   * the summed update, before clipping. Costs one reduction over the gradients per piece; off in timed runs.
+   */
+  readonly measureGradientNorms?: boolean;
 }
 
 /** Builds trainers; the engine module provides the real one. @public */

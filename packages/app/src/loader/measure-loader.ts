@@ -19,6 +19,8 @@ export interface MeasureOptions {
   readonly clock: ClockPort;
   /** asked after each measured batch with the rate so far; true stops the pass */
   readonly stopEarly?: (samplesPerSecond: number, batches: number) => boolean;
+  /** called once after the warm-up, right before the timed batches (e.g. to snapshot resource counters) */
+  readonly beforeTimed?: () => Promise<void>;
 }
 
 /**
@@ -42,6 +44,7 @@ export const measureLoader = async (loader: DataLoaderPort, o: MeasureOptions): 
     const waitMs: number[] = [];
     let samples = 0;
     let stoppedEarly = false;
+    await o.beforeTimed?.();
     const t0 = o.clock.now();
     while (waitMs.length < o.batches) {
       const t = o.clock.now();

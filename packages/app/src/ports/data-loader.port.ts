@@ -13,7 +13,28 @@ export interface DataLoaderPort {
   iterate(split: Split, epoch: number): AsyncIterableIterator<HostBatch>;
   /** Optional: hands a consumed batch's memory back for reuse (pinned pool); the batch must not be read after. */
   release?(batch: HostBatch): void;
+  /** Optional: counters of every loading thread (the main thread when there are no workers). */
+  threadStats?(): Promise<readonly LoaderThreadStats[]>;
   close(): Promise<void>;
+}
+
+/**
+ * Counters of one loading thread since the loader started; callers take differences around a window.
+ * `busyMs`/`idleMs`: the thread's event loop active and idle time (Node 20 cannot read a thread's own CPU time; the
+ * loading work is synchronous, so busy time is the CPU the thread spent). Memory: that thread's V8 heap and the
+ * buffers it holds outside it.
+ * @public
+ */
+export interface LoaderThreadStats {
+  /** 'main' for loading in the main thread (workers 0), else the worker's index */
+  readonly thread: 'main' | number;
+  readonly busyMs: number;
+  readonly idleMs: number;
+  readonly heapUsedBytes: number;
+  readonly externalBytes: number;
+  /** map-style shard lookups that found the shard already decoded in this thread's row store; null when streaming */
+  readonly cacheHits: number | null;
+  readonly cacheMisses: number | null;
 }
 
 /** Builds a loader over a source. @public */

@@ -1,10 +1,10 @@
-import os from 'node:os';
 // The composition root first: it loads the reflect-metadata polyfill that tsyringe's decorators need.
-import { createContainer, machineDefaults, type GlobalOptions } from '../composition-root';
-import { BenchmarkDataloaderUseCase, type BenchmarkDataloaderInput } from '@maou/bench-app';
+import { createContainer, type GlobalOptions } from '../composition-root';
+import { planResources } from '../resource-plan';
+import { BenchmarkDataloaderUseCase, TOKENS, type BenchmarkDataloaderInput, type LoggerPort } from '@maou/bench-app';
 import { checkBoundedNumbers, formatIssues, type NumberBounds, type ValidationIssue } from '@maou/bench-domain';
 import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
-import { toJson, writeDataloaderHtmlReport, writeJsonReport } from '@maou/bench-infra';
+import { logResourcePlan, toJson, writeDataloaderHtmlReport, writeJsonReport } from '@maou/bench-infra';
 import type { Options } from 'yargs';
 import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-dataloader.output';
 import { CLOUD_INPUT_OPTIONS } from './benchmark-training.options';
@@ -27,7 +27,7 @@ const OPTIONS: Record<string, Options> = {
     'sample-positions': { type: 'number', describe: 'positions of the embedded sample data (default 4096)' },
     'sample-cache-dir': { type: 'string', describe: 'where the sample data is generated and reused' },
     'test-ratio': { type: 'number', describe: 'validation share left out of the measured split (default 0.2)' },
-    seed: { type: 'number', describe: 'seed of splits and shuffles (default 1)' },
+    seed: { type: 'number', describe: 'seed of splits, shuffles and cloud sampling (default 1)' },
   }),
   ...CLOUD_INPUT_OPTIONS,
   ...g('Measurement:', {
@@ -42,7 +42,8 @@ const OPTIONS: Record<string, Options> = {
     'consumption-steps': { type: 'number', default: 5, describe: "timed training steps for the model's own rate; 0 skips the model" },
     gpu: { type: 'string', describe: 'backend for the model: cpu, wasm, webgpu, tensorflow, auto, cuda:N' },
     threads: { type: 'number', describe: 'backend threads; on wasm, data-parallel replicas (default: one per usable core)' },
-    'model-architecture': { type: 'string', describe: 'lite (default) or resnet' },
+    'model-architecture': { type: 'string', describe: "network whose own rate the loader must keep up with: resnet (maou's default) or lite" },
+    'enable-resource-monitoring': { type: 'boolean', describe: 'per point: CPU and memory per loading thread, worker efficiency (busy share), cache hit rate, process CPU/RSS, GPU utilisation on a GPU backend' },
   }),
   ...g('Output:', { 'output-json': { type: 'string', describe: 'write the results as JSON to this path' }, json: { type: 'boolean', describe: 'print JSON instead of the table' },
     'report-html': { type: 'string', describe: 'write a self-contained HTML report with plots' } }),
@@ -56,7 +57,7 @@ const fail = (code: 1 | 2, message: string): void => {
 };
 
 const handler = async (args: Args): Promise<void> => {
-  const defaults = machineDefaults();
+  const { plan, defaults } = await planResources(args);
   const validated = toBenchmarkConfig({ ...args, stage: 3 }, defaults);
   const issues: ValidationIssue[] = validated.ok ? [] : [...validated.error];
   issues.push(...checkBoundedNumbers([
@@ -72,18 +73,22 @@ const handler = async (args: Args): Promise<void> => {
   if (!validated.ok || issues.length) return fail(2, `invalid options\n${formatIssues(issues)}`);
   const { config, warnings } = validated.value;
   for (const w of warnings) process.stderr.write(`maou benchmark-dataloader: note: ${w}\n`);
-  const spare = Math.max(1, os.availableParallelism());
+  const cores = plan.resources.cpuCores;
   const input: BenchmarkDataloaderInput = {
     stage: 3, source: config.source, sampleRatio: config.sampleRatio, loader: config.loader, training: config.training, compute: config.compute,
-    workers: args.workers ?? [0, 1, 2, 4, 8].filter((w) => w <= spare), prefetchFactors: args.prefetchFactors, batchSizes: args.batchSizes ?? [config.loader.batchSize],
+    // The default grid stops at the usable cores (cgroup quota and affinity), not the host's.
+    workers: args.workers ?? [0, 1, 2, 4, 8].filter((w) => w <= cores), prefetchFactors: args.prefetchFactors, batchSizes: args.batchSizes ?? [config.loader.batchSize],
     repeats: args.repeats, numBatches: args.numBatches, warmupBatches: 5, noiseMargin: args.noiseMargin, consumptionSteps: args.consumptionSteps,
+    enableResourceMonitoring: args.enableResourceMonitoring ?? false, resourceLimits: plan.report,
   };
+  const container = createContainer({ logLevel: args.logLevel });
+  logResourcePlan(plan, container.resolve<LoggerPort>(TOKENS.Logger));
   // A grid has no partial result worth keeping: a signal ends the run at once, saying so (and in --output-json).
   const watch = watchInterrupts('benchmark-dataloader', (reason) => {
     process.stderr.write(`maou benchmark-dataloader: interrupted (${reason}) before the grid was complete; nothing measured is reported\n`);
     if (args.outputJson) writeJsonNow(args.outputJson, { command: 'benchmark-dataloader', interrupted: true, interruption: { reason } });
   });
-  const result = await createContainer({ logLevel: args.logLevel }).resolve(BenchmarkDataloaderUseCase).execute(input).finally(() => watch.dispose());
+  const result = await container.resolve(BenchmarkDataloaderUseCase).execute(input).finally(() => watch.dispose());
   if (!result.ok) return fail(1, `${result.error.kind}: ${result.error.message}`);
   const text = renderDataloaderBenchmark(result.value, input);
   const payload = dataloaderBenchmarkJson(result.value, input, text);

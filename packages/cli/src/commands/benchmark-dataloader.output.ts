@@ -1,15 +1,18 @@
-import type { BenchmarkDataloaderInput, BenchmarkDataloaderOutput } from '@maou/bench-app';
+import type { BenchmarkDataloaderInput, BenchmarkDataloaderOutput, GridPoint } from '@maou/bench-app';
 
 const n = (v: number | null | undefined, digits = 0): string => (v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
 const pad = (cells: readonly string[], widths: readonly number[]): string => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
 
 /** The console table, the recommendation and why. */
 export const renderDataloaderBenchmark = (out: BenchmarkDataloaderOutput, input: BenchmarkDataloaderInput): string => {
-  const head = ['batch', 'workers', 'prefetch', 'samples/s', 'min..max', 'p95 wait ms', 'model samples/s', 'fed'];
+  const monitored = out.points.some((p) => p.resources !== null);
+  const head = ['batch', 'workers', 'prefetch', 'samples/s', 'min..max', 'p95 wait ms', 'model samples/s', 'fed',
+    ...(monitored ? ['busy %', 'cache hit %', 'CPU %', 'RSS MiB', 'GPU %'] : [])];
   const rows = out.points.map((p) => [
     String(p.batchSize), String(p.workers), p.prefetchFactor === null ? '-' : String(p.prefetchFactor),
     n(p.samplesPerSecond.median), `${n(p.samplesPerSecond.min)}..${n(p.samplesPerSecond.max)}`, n(p.p95WaitMs, 2),
     n(out.consumption[p.batchSize]), p.keepsModelFed === null ? '-' : p.keepsModelFed ? 'yes' : 'no',
+    ...(monitored ? resourceCells(p.resources) : []),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const r = out.recommended;
@@ -18,11 +21,20 @@ export const renderDataloaderBenchmark = (out: BenchmarkDataloaderOutput, input:
     : r.basis === 'loader-bound'
       ? `no setting keeps the model (${n(r.modelSamplesPerSecond)} samples/s) fed: the loader is the bottleneck; the fastest setting is shown`
       : `model not timed (--consumption-steps 0): the cheapest setting within ${Math.round(input.noiseMargin * 100)} % of the fastest`;
+  const limits = out.resourceLimits;
   return [
+    ...(limits ? [`Resource limits: cgroup ${limits.cgroup}, ${limits.cpu_cores} usable core(s), ${(limits.memory_bytes / 2 ** 30).toFixed(1)} GiB; ${limits.decisions.map((d) => `${d.setting} ${d.value ?? 'none'} (${d.origin})`).join(', ')}`] : []),
     `DataLoader benchmark: ${out.dataset} (${out.loaderMode}); backend ${out.backend} on ${out.device}; ${input.numBatches} batches × ${input.repeats} repeats per point`,
     '', pad(head, widths), ...rows.map((row) => pad(row, widths)), '',
     'Recommended flags:', r.flags.join(' '), `Why: ${why}.`, '',
+    ...(monitored ? ['busy %: mean event-loop busy share of the loading threads (worker efficiency); cache hit %: map-style shard lookups already decoded; CPU % of this process, 100 = one core.', ''] : []),
   ].join('\n');
+};
+
+const resourceCells = (r: GridPoint['resources']): string[] => {
+  if (!r) return ['-', '-', '-', '-', '-'];
+  const pct = (x: number | null): string => (x === null ? '-' : n(100 * x));
+  return [pct(r.worker_efficiency), pct(r.cache_hit_rate), n(r.process_cpu_percent.mean), n(r.rss_bytes.peak / 2 ** 20), r.gpu_util_percent ? n(r.gpu_util_percent.mean) : '-'];
 };
 
 /** JSON: maou's `benchmark-dataloader` layout, plus the grid, the spread and the model's rate. */
@@ -38,8 +50,13 @@ export const dataloaderBenchmarkJson = (out: BenchmarkDataloaderOutput, input: B
     all_results: out.points.map((p) => ({
       num_workers: p.workers, prefetch_factor: p.prefetchFactor, pin_memory: input.loader.pinMemory, batch_size: p.batchSize,
       avg_batch_time: secondsPerBatch(p.samplesPerSecond.median, p.batchSize), batches_processed: input.numBatches * input.repeats,
-      samples_per_second: p.samplesPerSecond, p95_wait_ms: p.p95WaitMs, keeps_model_fed: p.keepsModelFed,
+      samples_per_second: p.samplesPerSecond, p95_wait_ms: p.p95WaitMs, keeps_model_fed: p.keepsModelFed, resources: p.resources,
     })),
+    resource_limits: out.resourceLimits,
+    null_reasons: {
+      ...(out.points.every((p) => p.resources === null) ? { 'all_results[].resources': '--enable-resource-monitoring not given' } : {}),
+      ...(Object.values(out.consumption).some((c) => c === null) ? { 'model_samples_per_second, all_results[].keeps_model_fed': '--consumption-steps 0: the model was not timed' } : {}),
+    },
     model_samples_per_second: out.consumption,
     per_batch_size: out.perBatchSize,
     recommended: out.recommended,

@@ -1,10 +1,12 @@
-import { BenchmarkTrainingUseCase, TOKENS, interruptionText, type ProgressPort } from '@maou/bench-app';
+import { BenchmarkTrainingUseCase, TOKENS, interruptionText, type LoggerPort, type ProgressPort } from '@maou/bench-app';
 import { checkBoundedNumbers, formatIssues } from '@maou/bench-domain';
-import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
-import { renderTrainingSummary, toJson, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
-import { createContainer, machineDefaults, type GlobalOptions } from '../composition-root';
+import { toBatchStudy, toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
+import { logResourcePlan, renderTrainingSummary, toJson, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
+import { createContainer, type GlobalOptions } from '../composition-root';
+import { planResources } from '../resource-plan';
 import type { UtilityCommand } from './command-module';
 import { BENCHMARK_TRAINING_OPTIONS } from './benchmark-training.options';
+import { runBatchStudy } from './benchmark-training.study';
 import { CALIBRATION_OPTIONS, calibrationMode, defaultCalibrationFile, registerCalibration } from '../register-calibration';
 import { runOutputIssues } from '../output/run-output-checks';
 import { interruptedStub, watchTrainingInterrupts } from './benchmark-training.interrupt';
@@ -27,20 +29,25 @@ const fail = (code: number, message: string): void => {
 };
 
 const handler = async (args: Args): Promise<void> => {
-  const validated = toBenchmarkConfig(args, machineDefaults());
+  const { plan, defaults } = await planResources(args);
+  const validated = toBenchmarkConfig(args, defaults);
   if (!validated.ok) return fail(2, `invalid options\n${formatIssues(validated.error)}`);
   const { config, warnings } = validated.value;
+  const study = toBatchStudy(args);
+  if (!study.ok) return fail(2, `invalid options\n${formatIssues(study.error)}`);
   const budget = checkBoundedNumbers([['--calibration-budget', args.calibrationBudget, { min: 0.1, max: 3600 }]]);
   const paths = runOutputIssues({ outputJson: args.outputJson, reportHtml: args.reportHtml, tracePath: config.enableProfiling ? args.tracePath ?? 'maou-trace.json' : undefined,
     calibrationFile: calibrationMode(args) === 'off' ? undefined : args.calibrationFile ?? defaultCalibrationFile(), source: config.source });
   if (budget.length || paths.length) return fail(2, `invalid options\n${formatIssues([...budget, ...paths])}`);
+  if (study.value) return runBatchStudy(args, config, warnings, study.value, fail, plan);
   const container = createContainer({ logLevel: args.logLevel });
+  logResourcePlan(plan, container.resolve<LoggerPort>(TOKENS.Logger));
   registerCalibration(container, args.calibrationFile);
   const progress = container.resolve<ProgressPort>(TOKENS.Progress);
   let task: ReturnType<ProgressPort['start']> | null = null;
   const { watch, batchDone } = watchTrainingInterrupts(args.outputJson);
   const result = await container.resolve(BenchmarkTrainingUseCase).execute({
-    config, warnings, stop: watch,
+    config, warnings, resourceLimits: plan.report, stop: watch,
     calibration: { mode: calibrationMode(args), budgetMs: args.calibrationBudget === undefined ? undefined : args.calibrationBudget * 1000,
       fixed: { workers: args.dataloaderWorkers, prefetchFactor: args.prefetchFactor, batchSize: args.batchSize } },
     onBatch: (_t, planned) => {
@@ -73,6 +80,8 @@ export const benchmarkTrainingCommand: UtilityCommand = {
   describe: 'Time a single-epoch dry run of the training stack and predict the epoch',
   builder: (y) => y.options({ ...BENCHMARK_TRAINING_OPTIONS, ...CALIBRATION_OPTIONS })
     .example('$0 utility benchmark-training --max-batches 20 --warmup-batches 5', 'benchmark on the embedded sample data')
-    .example('$0 utility benchmark-training --stage3-data-path data/ --batch-size 128 --run-validation --output-json out.json', 'your Stage 3 files, with a validation pass'),
+    .example('$0 utility benchmark-training --stage3-data-path data/ --batch-size 128 --run-validation --output-json out.json', 'your Stage 3 files, with a validation pass')
+    .example('$0 utility benchmark-training --batch-sizes 64,128,256,512 --estimate-cbs --report-html study.html', 'which batch size: throughput, critical batch size, gradient noise scale')
+    .example('$0 utility benchmark-training --gpu wasm --find-max-batch', 'the largest batch that trains as one piece in the wasm heap'),
   handler: (args) => handler(args as unknown as Args),
 };

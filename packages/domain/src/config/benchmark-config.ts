@@ -1,6 +1,6 @@
 import type { Stage } from '../data/stage';
 
-/** Network preset; `lite` is the default shogi-optimised configuration. @public */
+/** Network preset: `resnet` (maou's default) or `lite`, the shogi-optimised configuration. @public */
 export type ModelPreset = 'lite' | 'resnet';
 /** @public */
 export type OptimizerName = 'adamw' | 'sgd';
@@ -9,15 +9,15 @@ export type LrSchedulerName = 'warmup_cosine_decay' | 'cosine_annealing' | 'step
 /** How map-style files are held: read on demand or loaded whole. @public */
 export type CacheMode = 'file' | 'memory';
 
-/** Where the records come from; exactly one per run. @public */
+/** Where the records come from; exactly one per run. `seed` picks the sample (generated data, or sampled cloud objects/pages). @public */
 export type DataSourceSpec =
   | { readonly kind: 'sample'; readonly cacheDir: string; readonly positions: number; readonly seed: number }
   | { readonly kind: 'local'; readonly paths: readonly string[] }
   | { readonly kind: 's3' | 'gcs'; readonly bucket: string; readonly prefix: string; readonly dataName: string;
       readonly localCacheDir: string; readonly maxWorkers: number; readonly enableBundling: boolean;
-      readonly bundleSizeGb: number; readonly endpoint?: string }
+      readonly bundleSizeGb: number; readonly seed: number; readonly endpoint?: string }
   | { readonly kind: 'bigquery'; readonly datasetId: string; readonly tableName: string; readonly batchSize: number;
-      readonly maxCachedBytes: number; readonly clusteringKey?: string; readonly partitioningKeyDate?: string;
+      readonly maxCachedBytes: number; readonly seed: number; readonly clusteringKey?: string; readonly partitioningKeyDate?: string;
       readonly localCacheDir?: string; readonly apiEndpoint?: string; readonly projectId?: string };
 
 /** Loader settings. @public */

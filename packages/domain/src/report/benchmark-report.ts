@@ -1,8 +1,16 @@
 import type { SeriesSummary } from '../stats/summary';
 import type { BatchTiming, Phase } from '../timing/phases';
+import type { MaouTrainingPayload } from './maou-payload';
 
-/** Payload version; bump on any breaking change of the JSON shape. @public */
-export const REPORT_SCHEMA_VERSION = 1;
+/**
+ * Payload version; bump on any breaking change of the JSON shape. 2 added `maou` (maou's own payload keys),
+ * `maou_omitted`, `null_reasons`, `resource_limits` and the validation pass's phase breakdown.
+ * @public
+ */
+export const REPORT_SCHEMA_VERSION = 2;
+
+/** Versions `benchmark-compare` reads: the fields it uses are the same in both. @public */
+export const READABLE_REPORT_SCHEMA_VERSIONS: readonly number[] = [1, 2];
 
 /** Steady-state training figures; warm-up batches are never counted here. @public */
 export interface TrainingMetrics {
@@ -28,14 +36,45 @@ export interface TrainingMetrics {
   readonly tensors_per_batch: { readonly first: number; readonly last: number; readonly leaked_per_batch: number };
 }
 
-/** Inference-only pass over validation batches. @public */
+/** Inference-only pass over validation batches, split into the same phases as training (no backward, no optimiser). @public */
 export interface ValidationMetrics {
   readonly batches: number;
   readonly samples: number;
   readonly samples_per_second: number;
   readonly batch_ms: SeriesSummary;
+  readonly phase_ms: Readonly<Record<Phase, SeriesSummary>>;
+  /** share of the pass's wall time per phase, summing to 1 */
+  readonly phase_share: Readonly<Record<Phase, number>>;
+  /** sample-weighted mean loss over the pass */
   readonly loss: number;
+  readonly final_loss: number;
   readonly metrics: Readonly<Record<string, number>>;
+  /** sampled over this pass alone (as maou monitors each pass); null without --enable-resource-monitoring */
+  readonly resources: ResourceSummary | null;
+}
+
+/** Blocks of the report that may be null; each null one is explained in `null_reasons`. @public */
+export type NullableBlock = 'validation_metrics' | 'estimation' | 'resources' | 'profile' | 'io' | 'resource_limits';
+
+/** One setting that detected resource limits drive, and how it was decided. @public */
+export interface ResourceDecision {
+  readonly setting: 'threads' | 'workers' | 'batch_size';
+  readonly value: number | null;
+  /** derived: from the limits; user: given on the command line; default: the tool's default, within the limits */
+  readonly origin: 'derived' | 'user' | 'default';
+  readonly reason: string;
+}
+
+/** Resource limits as detected once per run (cgroup v2, then v1; CPU affinity; memory), and what they decided. @public */
+export interface ResourceLimitsReport {
+  readonly cgroup: 'v2' | 'v1' | 'none';
+  readonly cpu_quota_cores: number | null;
+  readonly memory_limit_bytes: number | null;
+  readonly affinity_cpus: number;
+  readonly host_memory_bytes: number;
+  readonly cpu_cores: number;
+  readonly memory_bytes: number;
+  readonly decisions: readonly ResourceDecision[];
 }
 
 /** Predicted time of one full epoch, as an interval. @public */
@@ -124,7 +163,15 @@ export interface BenchmarkTrainingReport {
   readonly recommendations: readonly Recommendation[];
   readonly resources: ResourceSummary | null;
   readonly profile: ProfileSummary | null;
+  /** why each null block above is null */
+  readonly null_reasons: Readonly<Partial<Record<NullableBlock, string>>>;
+  /** null when the caller did not detect limits (library use without the CLI) */
+  readonly resource_limits: ResourceLimitsReport | null;
   readonly batches: readonly BatchTiming[];
+  /** the same run in maou's payload layout: maou's key names, units (seconds) and nesting */
+  readonly maou: MaouTrainingPayload;
+  /** maou keys this payload leaves out, each with why it cannot be computed here */
+  readonly maou_omitted: Readonly<Record<string, string>>;
   /** present only when a signal stopped the run early: the figures then cover the batches completed before it */
   readonly interrupted?: true;
   readonly interruption?: Interruption;
@@ -136,3 +183,6 @@ export interface Interruption {
   readonly completed_batches: number;
   readonly planned_batches: number;
 }
+
+/** The fields `benchmark-compare` reads, the same in every readable schema version. @public */
+export type ComparableTrainingReport = Pick<BenchmarkTrainingReport, 'batches' | 'environment' | 'config' | 'training_metrics' | 'model'> & { readonly schema_version: number };

@@ -1,5 +1,5 @@
 import type { TrainingMetrics } from '../report/benchmark-report';
-import { summarize } from '../stats/summary';
+import { summarize, type SeriesSummary } from '../stats/summary';
 import { PHASES, type BatchTiming, type Phase } from './phases';
 
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
@@ -8,6 +8,15 @@ const mean = (xs: readonly number[]): number => sum(xs) / xs.length;
 /** How far the second half of a series moved from the first; 0 with fewer than 4 values. */
 const halfDrift = (xs: readonly number[]): number =>
   xs.length < 4 ? 0 : Math.abs(mean(xs.slice(Math.floor(xs.length / 2))) - mean(xs.slice(0, Math.floor(xs.length / 2))));
+
+/** Per-phase summary and share of wall time over a set of batches, whose phases tile their wall time. @public */
+export const phaseBreakdown = (batches: readonly BatchTiming[]): { phase_ms: Record<Phase, SeriesSummary>; phase_share: Record<Phase, number> } => {
+  const totalMs = sum(batches.map((b) => b.wallMs));
+  return {
+    phase_ms: Object.fromEntries(PHASES.map((p) => [p, summarize(batches.map((b) => b.phases[p]))])) as Record<Phase, SeriesSummary>,
+    phase_share: Object.fromEntries(PHASES.map((p) => [p, sum(batches.map((b) => b.phases[p])) / totalMs])) as Record<Phase, number>,
+  };
+};
 
 /**
  * Aggregates the batches of one training pass. Batches before `steadyStart` are warm-up: reported, never counted
@@ -27,8 +36,7 @@ export const computeTrainingMetrics = (
   const samples = sum(measured.map((b) => b.samples));
   const totalMs = sum(wall);
   const meanSamples = samples / measured.length;
-  const phaseMs = Object.fromEntries(PHASES.map((p) => [p, summarize(measured.map((b) => b.phases[p]))])) as Record<Phase, ReturnType<typeof summarize>>;
-  const phaseShare = Object.fromEntries(PHASES.map((p) => [p, sum(measured.map((b) => b.phases[p])) / totalMs])) as Record<Phase, number>;
+  const phases = phaseBreakdown(measured);
   const [lo, hi] = batchMs.ci95;
   return {
     total_batches: batches.length,
@@ -44,8 +52,7 @@ export const computeTrainingMetrics = (
     batch_ms_drift: halfDrift(wall),
     batch_ms_including_warmup_mean: sum(batches.map((b) => b.wallMs)) / batches.length,
     warmup_total_ms: sum(warm.map((b) => b.wallMs)),
-    phase_ms: phaseMs,
-    phase_share: phaseShare,
+    ...phases,
     initial_loss: batches[0]!.loss,
     final_loss: batches[batches.length - 1]!.loss,
     tensors_per_batch: {

@@ -44,12 +44,12 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
   let progress: RecordingProgress;
 
   const spec = (over: Partial<Extract<DataSourceSpec, { kind: 'bigquery' }>> = {}): Extract<DataSourceSpec, { kind: 'bigquery' }> => ({
-    kind: 'bigquery', datasetId: 'maou_ds', tableName: 'stage1_rows', batchSize: 5, maxCachedBytes: 500 * 2 ** 20,
+    kind: 'bigquery', datasetId: 'maou_ds', tableName: 'stage1_rows', batchSize: 5, maxCachedBytes: 500 * 2 ** 20, seed: 3,
     localCacheDir: cache, apiEndpoint: proxy.url, projectId: 'test-project', ...over,
   });
   const open = async (s = spec(), sampleRatio: number | null = null): Promise<CloudDataSource> => {
     const r = await createCloudDataSource(s, 1, { logger, clock: new SystemClockAdapter(), progress }, {
-      sampleRatio, seed: 3, retry: { attempts: 5, baseDelayMs: 1, maxDelayMs: 2 }, callTimeoutMs: 400,
+      sampleRatio, retry: { attempts: 5, baseDelayMs: 1, maxDelayMs: 2 }, callTimeoutMs: 400,
       retryHooks: { sleep: () => Promise.resolve(), random: () => 0.5 }, bigquery: { clientOptions: { authClient } },
     });
     if (!r.ok) throw new Error(r.error.message);
@@ -119,7 +119,7 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
 
   it('given identifiers outside the allow-list, when created, then the error names each flag and nothing is sent', async () => {
     const seen = proxy.seen.length;
-    const r = await createCloudDataSource(spec({ datasetId: 'ds`; DROP', clusteringKey: 'a b' }), 1, { logger, clock: new SystemClockAdapter() }, { sampleRatio: null, seed: 1 });
+    const r = await createCloudDataSource(spec({ datasetId: 'ds`; DROP', clusteringKey: 'a b' }), 1, { logger, clock: new SystemClockAdapter() }, { sampleRatio: null });
     expect(r.ok ? '' : r.error.message).toBe('--input-dataset-id: "ds`; DROP" is not a valid dataset id (letters, digits, underscores)\n--input-clustering-key: "a b" is not a valid column name (a letter or underscore, then letters, digits, underscores)');
     expect(proxy.seen.length).toBe(seen);
   });

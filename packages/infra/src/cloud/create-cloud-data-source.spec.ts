@@ -6,26 +6,28 @@ import { DataSourceRegistryAdapter } from '../source-registry/data-source-regist
 import { cloudSourceOpener } from './create-cloud-data-source';
 import { CloudSourceFailure } from './cloud-source-error';
 import { startS3rver, S3RVER_CREDENTIALS, type S3rverHarness } from './testing/s3rver-harness';
-import { FIXTURES, fixtureBytes, tempDir } from './testing/cloud-fixtures';
+import { join } from 'node:path';
+import { FIXTURES, fixtureBytes, listTree, tempDir } from './testing/cloud-fixtures';
 
 describe('cloudSourceOpener in the datasource registry', () => {
   let s3: S3rverHarness;
   let cache: string;
   const logger = new MemoryLogger();
   const registry = (progress?: RecordingProgress): DataSourceRegistryAdapter => {
-    const open = cloudSourceOpener({ logger, clock: new SystemClockAdapter(), progress }, 42, {
+    const open = cloudSourceOpener({ logger, clock: new SystemClockAdapter(), progress }, {
       s3: { credentials: S3RVER_CREDENTIALS }, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
     });
     return new DataSourceRegistryAdapter().register('s3', open).register('gcs', open).register('bigquery', open);
   };
-  const spec = (bucket: string): DataSourceSpec => ({
+  const spec = (bucket: string, over: { dataName?: string; seed?: number; localCacheDir?: string } = {}): DataSourceSpec => ({
     kind: 's3', bucket, prefix: 'runs', dataName: 'stage1', localCacheDir: cache, maxWorkers: 2,
-    enableBundling: false, bundleSizeGb: 1, endpoint: s3.endpoint,
+    enableBundling: false, bundleSizeGb: 1, seed: 42, endpoint: s3.endpoint, ...over,
   });
 
   beforeAll(async () => {
     s3 = await startS3rver('wired');
     for (const [i, f] of FIXTURES.entries()) await s3.put(`runs/stage1/part${i}.feather`, await fixtureBytes(f.file));
+    for (let i = 0; i < 16; i += 1) await s3.put(`runs/many/obj${String(i).padStart(2, '0')}.feather`, await fixtureBytes(FIXTURES[i % 3].file));
   });
   afterAll(() => s3.close());
   beforeEach(async () => { cache = await tempDir('wired'); });
@@ -44,6 +46,22 @@ describe('cloudSourceOpener in the datasource registry', () => {
     expect(source.ioStats()).toMatchObject({ source: 's3', objects: 1 });
   });
 
+  it("given the run's seed in the spec, when sampling through the registry, then two seeds download different objects and a seed repeats its draw", async () => {
+    // One opener for all three runs: the seed must come from each spec, not from when the opener was built.
+    const open = registry();
+    let run = 0;
+    const sampled = async (seed: number): Promise<string[]> => {
+      const dir = join(cache, `run-${(run += 1)}`);
+      await open.open(spec('wired', { dataName: 'many', seed, localCacheDir: dir }), 1, 0.25);
+      return listTree(dir);
+    };
+    const [one, two, oneAgain] = [await sampled(1), await sampled(2), await sampled(1)];
+    expect(one).toHaveLength(4);
+    expect(two).toHaveLength(4);
+    expect(two).not.toEqual(one);
+    expect(oneAgain).toEqual(one);
+  });
+
   it('given a bucket that does not exist, when opened, then it rejects with a failure naming the bucket', async () => {
     const opened = registry().open(spec('no-such-bucket'), 1, null);
     await expect(opened).rejects.toBeInstanceOf(CloudSourceFailure);
@@ -51,7 +69,7 @@ describe('cloudSourceOpener in the datasource registry', () => {
   });
 
   it('given a bigquery spec with a bad table name, when opened, then it rejects naming the flag before any request', async () => {
-    const bad: DataSourceSpec = { kind: 'bigquery', datasetId: 'ds', tableName: 't`x', batchSize: 10, maxCachedBytes: 1000 };
+    const bad: DataSourceSpec = { kind: 'bigquery', datasetId: 'ds', tableName: 't`x', batchSize: 10, maxCachedBytes: 1000, seed: 1 };
     await expect(registry().open(bad, 3, null)).rejects.toThrow('--input-table-name: "t`x" is not a valid table name');
   });
 });

@@ -23,10 +23,9 @@ export interface CloudDataSource extends DataSourcePort {
   prepare(): Promise<Result<readonly ShardRef[], CloudSourceError>>;
 }
 
-/** Run-level settings: `--sample-ratio`, the run seed, and overrides that tests and odd deployments need. @public */
+/** Run-level settings: `--sample-ratio` and overrides that tests and odd deployments need (the seed is the spec's). @public */
 export interface CloudSourceOptions {
   readonly sampleRatio: number | null;
-  readonly seed: number;
   readonly retry?: RetryPolicy;
   /** S3/GCS: a transfer with no byte for this long is retried (default 30 s) */
   readonly idleTimeoutMs?: number;
@@ -52,7 +51,7 @@ const openObjectSource = (spec: Extract<CloudDataSourceSpec, { kind: 's3' | 'gcs
   if (!store.ok) return store;
   return ok(new ObjectStoreDataSourceAdapter(stage, store.value, {
     prefix: spec.prefix, dataName: spec.dataName, localCacheDir: spec.localCacheDir, maxWorkers: spec.maxWorkers,
-    enableBundling: spec.enableBundling, bundleSizeGb: spec.bundleSizeGb, sampleRatio: o.sampleRatio, seed: o.seed,
+    enableBundling: spec.enableBundling, bundleSizeGb: spec.bundleSizeGb, sampleRatio: o.sampleRatio, seed: spec.seed,
     retry: o.retry ?? DEFAULT_RETRY_POLICY, idleTimeoutMs: o.idleTimeoutMs,
   }, deps));
 };
@@ -72,7 +71,7 @@ const openBigQuery: Opener<Extract<CloudDataSourceSpec, { kind: 'bigquery' }>> =
   // Without --input-local-cache-dir pages live in a private temporary directory for this run only.
   const cacheDir = spec.localCacheDir ?? (await mkdtemp(join(tmpdir(), 'maou-bigquery-')));
   return ok(new BigQueryDataSourceAdapter(stage, new BigQueryTableReader(client, ref.value, spec.batchSize), {
-    cacheDir, maxCachedBytes: spec.maxCachedBytes, sampleRatio: o.sampleRatio, seed: o.seed, retry: o.retry ?? DEFAULT_RETRY_POLICY, callTimeoutMs: o.callTimeoutMs,
+    cacheDir, maxCachedBytes: spec.maxCachedBytes, sampleRatio: o.sampleRatio, seed: spec.seed, retry: o.retry ?? DEFAULT_RETRY_POLICY, callTimeoutMs: o.callTimeoutMs,
   }, deps));
 };
 
@@ -94,12 +93,13 @@ export const createCloudDataSource = (spec: CloudDataSourceSpec, stage: Stage, d
 
 /**
  * An opener for the datasource registry: builds the source and prepares it, so listing and download errors
- * surface before any batch is timed; failures reject with {@link CloudSourceFailure}.
+ * surface before any batch is timed; failures reject with {@link CloudSourceFailure}. The sampling seed is the
+ * spec's (the run's `--seed`), never one fixed when the opener was built.
  * @public
  */
-export const cloudSourceOpener = (deps: CloudSourceContext, seed: number, extra: Omit<CloudSourceOptions, 'sampleRatio' | 'seed'> = {}) =>
+export const cloudSourceOpener = (deps: CloudSourceContext, extra: Omit<CloudSourceOptions, 'sampleRatio'> = {}) =>
   async (spec: CloudDataSourceSpec, stage: Stage, sampleRatio: number | null): Promise<DataSourcePort> => {
-    const source = await createCloudDataSource(spec, stage, deps, { ...extra, sampleRatio, seed });
+    const source = await createCloudDataSource(spec, stage, deps, { ...extra, sampleRatio });
     if (!source.ok) throw new CloudSourceFailure(source.error);
     const ready = await source.value.prepare();
     if (!ready.ok) throw new CloudSourceFailure(ready.error);

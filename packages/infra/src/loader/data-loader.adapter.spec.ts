@@ -107,6 +107,47 @@ describe('map-style loader', () => {
   });
 });
 
+describe('loader thread counters (--enable-resource-monitoring)', () => {
+  const epochOf = async (loader: DataLoaderAdapter): Promise<number> => {
+    let batches = 0;
+    for await (const b of loader.iterate('train', 0)) batches += b.size > 0 ? 1 : 0;
+    return batches;
+  };
+
+  it('given map-style file cache and 2 workers, when an epoch is read, then each worker reports busy time, its own heap and shard lookups that hit after the first', async () => {
+    const loader = await open({ streaming: false, workers: 2 });
+    try {
+      const before = await loader.threadStats();
+      const batches = await epochOf(loader);
+      const after = await loader.threadStats();
+      expect(after.map((t) => t.thread)).toEqual([0, 1]);
+      for (const [i, t] of after.entries()) {
+        expect(t.busyMs).toBeGreaterThan(before[i]!.busyMs);
+        expect(t.heapUsedBytes).toBeGreaterThan(0);
+        // every batch of a worker looks up at least one shard; at most 5 lookups (one per shard) decode it
+        expect(t.cacheHits! + t.cacheMisses!).toBeGreaterThanOrEqual(batches / 2 - 1);
+        expect(t.cacheMisses).toBeLessThanOrEqual(ROWS.length);
+        expect(t.cacheHits).toBeGreaterThan(0);
+      }
+    } finally {
+      await loader.close();
+    }
+  });
+
+  it('given streaming in the main thread, when read, then one main-thread entry with no cache figures', async () => {
+    const loader = await open({ workers: 0 });
+    try {
+      await epochOf(loader);
+      const [main, ...rest] = await loader.threadStats();
+      expect(rest).toEqual([]);
+      expect(main).toMatchObject({ thread: 'main', cacheHits: null, cacheMisses: null });
+      expect(main!.busyMs).toBeGreaterThan(0);
+    } finally {
+      await loader.close();
+    }
+  });
+});
+
 describe('worker behaviour', () => {
   it('given a corrupt file, when a worker reads it, then the iteration rejects with the worker error instead of hanging', async () => {
     const bad = join(dir, 'bad.raw');

@@ -1,4 +1,4 @@
-import type { DataLoaderPort, DataSourcePort, LoggerPort, Split } from '@maou/bench-app';
+import type { DataLoaderPort, DataSourcePort, LoaderThreadStats, LoggerPort, Split } from '@maou/bench-app';
 import { batchBuffers, type DataLoaderConfig, type HostBatch, type StageColumns } from '@maou/bench-domain';
 import { produceBatches, type ProducerContext } from './batch-producer';
 import { passSize, passTasks, planDataset, type LoaderPlan } from './loader-plan';
@@ -8,6 +8,8 @@ import { toSharedColumns } from './shared-columns';
 import { sigintShutdown } from './signal-shutdown';
 import { STAGE_FILE_READER } from './stage-file-reader';
 import { WorkerPool } from './worker-pool';
+import { threadCounters } from './thread-counters';
+import type { ThreadCounters } from './worker-protocol';
 
 /** Loader options that are not user settings. @public */
 export interface DataLoaderOptions {
@@ -102,6 +104,17 @@ export class DataLoaderAdapter implements DataLoaderPort {
     if (!this.config.pinMemory) return;
     if (this.pool) this.pool.recycle(batch);
     else this.pinned.push(batchBuffers(batch));
+  }
+
+  /** Counters of each loading thread: the workers, or the main thread when it loads. */
+  async threadStats(): Promise<readonly LoaderThreadStats[]> {
+    const streaming = this.plan.mode === 'streaming';
+    const shape = (thread: 'main' | number, c: ThreadCounters): LoaderThreadStats => ({
+      thread, busyMs: c.busyMs, idleMs: c.idleMs, heapUsedBytes: c.heapUsedBytes, externalBytes: c.externalBytes,
+      cacheHits: streaming ? null : c.cacheHits, cacheMisses: streaming ? null : c.cacheMisses,
+    });
+    if (this.workers === 0) return [shape('main', threadCounters(this.local.store))];
+    return (await (this.pool ?? this.startPool()).stats()).map((c, k) => shape(k, c));
   }
 
   /** Batches waiting in this thread for the consumer; bounded by workers × prefetch factor. */

@@ -5,6 +5,7 @@ import { MapRowStore } from './map-row-store';
 import { loadShardReader } from './shard-reader';
 import { MaterializeClient } from './materialize-client';
 import { SharedShardClient } from './shared-shard-client';
+import { threadCounters } from './thread-counters';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol';
 
 // Entry of a loader worker thread: runs one task at a time, sends at most `credits` batches ahead of the consumer.
@@ -59,6 +60,10 @@ port.on('message', (msg: ToWorker) => {
   }
   if (msg.type === 'materialized') {
     files.answer(msg.path, msg.error);
+    return;
+  }
+  if (msg.type === 'stats') {
+    post({ type: 'stats', requestId: msg.requestId, stats: threadCounters(ctx.store) });
     return;
   }
   if (!run || run.id !== msg.runId) return;

@@ -7,6 +7,8 @@ import { allocateBatch, fillBatchRows, type HostBatch, type StageColumns } from 
  */
 export class MapRowStore {
   private readonly cache = new Map<number, Promise<StageColumns>>();
+  /** shard lookups served from the cache, and those that had to load the shard */
+  readonly lookups = { hits: 0, misses: 0 };
 
   constructor(
     private readonly offsets: readonly number[],
@@ -48,7 +50,9 @@ export class MapRowStore {
 
   private columns(shard: number): Promise<StageColumns> {
     let c = this.cache.get(shard);
-    if (!c) {
+    if (c) this.lookups.hits++;
+    else {
+      this.lookups.misses++;
       c = this.load(shard);
       this.cache.set(shard, c);
     }

@@ -3,7 +3,7 @@ import { batchBuffers, type HostBatch } from '@maou/bench-domain';
 import type { LoaderTask } from './loader-task';
 import { SharedShardBroker } from './shared-shard-broker';
 import { spawnLoaderWorker } from './worker-entry';
-import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol';
+import type { FromWorker, ThreadCounters, ToWorker, WorkerInit } from './worker-protocol';
 
 interface Lane {
   queue: HostBatch[];
@@ -19,6 +19,8 @@ interface Lane {
 export class WorkerPool {
   private readonly workers: Worker[];
   private readonly origin = new WeakMap<HostBatch, number>();
+  private readonly statsWaiting = new Map<number, (stats: ThreadCounters) => void>();
+  private statsRequests = 0;
   private lanes: Lane[] = [];
   private runId = 0;
   private failure: Error | null = null;
@@ -68,6 +70,16 @@ export class WorkerPool {
     this.send(this.workers[k]!, { type: 'recycle', buffers }, buffers);
   }
 
+  /** Every worker's counters, in worker order. */
+  stats(): Promise<ThreadCounters[]> {
+    return Promise.all(this.workers.map((w) => new Promise<ThreadCounters>((resolve, reject) => {
+      if (this.closed || this.failure) return reject(this.failure ?? new Error('data loader closed'));
+      const requestId = ++this.statsRequests;
+      this.statsWaiting.set(requestId, resolve);
+      this.send(w, { type: 'stats', requestId });
+    })));
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -95,6 +107,11 @@ export class WorkerPool {
     if (m.type === 'shard-loaded') return this.shards.loaded(m.shard, m.columns);
     if (m.type === 'shard-failed') return this.shards.failed(m.shard);
     if (m.type === 'materialize') return this.bringBack(k, m.path);
+    if (m.type === 'stats') {
+      this.statsWaiting.get(m.requestId)?.(m.stats);
+      this.statsWaiting.delete(m.requestId);
+      return;
+    }
     if (m.runId !== this.runId) return;
     const lane = this.lanes[k]!;
     if (m.type === 'batch') lane.queue.push(m.batch);

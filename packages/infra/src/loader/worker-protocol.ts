@@ -20,7 +20,9 @@ export type ToWorker =
   /** the answer to `shard-need`: shared columns, or null: decode it and send `shard-loaded` (or `shard-failed`) */
   | { readonly type: 'shard'; readonly shard: number; readonly columns: StageColumns | null }
   /** the answer to `materialize`: the path can be read again, or why not */
-  | { readonly type: 'materialized'; readonly path: string; readonly error: string | null };
+  | { readonly type: 'materialized'; readonly path: string; readonly error: string | null }
+  /** asks for the worker's counters (`--enable-resource-monitoring`) */
+  | { readonly type: 'stats'; readonly requestId: number };
 
 /** Worker → main thread. @internal */
 export type FromWorker =
@@ -31,4 +33,15 @@ export type FromWorker =
   | { readonly type: 'shard-loaded'; readonly shard: number; readonly columns: StageColumns }
   | { readonly type: 'shard-failed'; readonly shard: number }
   /** a shard file is missing (evicted from a bounded cache): the main thread asks the source to bring it back */
-  | { readonly type: 'materialize'; readonly path: string };
+  | { readonly type: 'materialize'; readonly path: string }
+  | { readonly type: 'stats'; readonly requestId: number; readonly stats: ThreadCounters };
+
+/** A loading thread's counters; the same shape from the main thread and from workers. @internal */
+export interface ThreadCounters {
+  readonly busyMs: number;
+  readonly idleMs: number;
+  readonly heapUsedBytes: number;
+  readonly externalBytes: number;
+  readonly cacheHits: number;
+  readonly cacheMisses: number;
+}

@@ -5,7 +5,7 @@ import { MemoryLogger } from '@maou/bench-app/testing';
 import { readCgroupLimits } from './cgroup-limits';
 import { deriveSettings, usableResources } from './resource-decisions';
 import { ProcessResourceMonitorAdapter } from './process-resource-monitor.adapter';
-import { ResourceDetectorAdapter } from './resource-detector.adapter';
+import { ResourceDetectorAdapter, logResourcePlan } from './resource-detector.adapter';
 
 const GIB = 1024 ** 3;
 let root: string;
@@ -63,18 +63,31 @@ describe('derived settings', () => {
 });
 
 describe('ResourceDetectorAdapter', () => {
-  it('given explicit user settings, when planned, then they win and each override is logged once as key=value', async () => {
+  it('given cgroup v2 limits and explicit user settings, when planned and logged, then the user wins, and the limits and every decision are logged once as key=value', async () => {
     await put('cpu.max', '400000 100000');
     await put('memory.max', `${3 * GIB}`);
     const logger = new MemoryLogger();
-    const detector = new ResourceDetectorAdapter(logger, root, { affinityCpus: 8, memoryBytes: 64 * GIB });
+    const detector = new ResourceDetectorAdapter(root, { affinityCpus: 8, memoryBytes: 64 * GIB });
     const plan = await detector.plan({ threads: 1, batchSize: 512 });
     expect(plan).toMatchObject({ threads: 1, workers: 2, batchSize: 512, derived: { threads: 3, maxBatchSize: 256 } });
-    await detector.plan();
+    expect(plan.report).toMatchObject({ cgroup: 'v2', cpu_quota_cores: 4, affinity_cpus: 8, cpu_cores: 4, memory_bytes: 3 * GIB });
+    expect(plan.report.decisions.map((d) => [d.setting, d.value, d.origin])).toEqual([['threads', 1, 'user'], ['workers', 2, 'derived'], ['batch_size', 512, 'user']]);
+    expect(logger.lines).toHaveLength(0);
+    logResourcePlan(plan, logger);
     const msgs = logger.lines.map((l) => l.msg);
-    expect(msgs.filter((m) => m.startsWith('resource_limits'))).toEqual(['resource_limits cgroup=v2 cpu_quota=4 affinity_cpus=8 cpu_cores=4 memory_mb=3072']);
-    expect(msgs).toContain('resource_override key=threads user=1 derived=3');
-    expect(msgs).toContain('resource_override key=batch_size user=512 derived=256');
+    expect(msgs[0]).toBe('resource_limits cgroup=v2 cpu_quota=4 affinity_cpus=8 cpu_cores=4 memory_mb=3072');
+    expect(msgs.slice(1)).toEqual([
+      'resource_decision setting=threads value=1 origin=user reason="--threads given (the limits suggest 3)"',
+      expect.stringMatching(/^resource_decision setting=workers value=2 origin=derived reason="4 usable core\(s\), 3.0 GiB: /),
+      'resource_decision setting=batch_size value=512 origin=user reason="--batch-size given, above the 256 that 3.0 GiB suggests"',
+    ]);
+  });
+
+  it('given 1.5 GiB and no batch size, when planned, then the memory cap replaces the default batch and says why', async () => {
+    await put('memory.max', `${1.5 * GIB}`);
+    const plan = await new ResourceDetectorAdapter(root, { affinityCpus: 2, memoryBytes: 64 * GIB }).plan();
+    expect(plan).toMatchObject({ threads: 2, workers: 0, batchSize: 128 });
+    expect(plan.report.decisions[2]).toEqual({ setting: 'batch_size', value: 128, origin: 'derived', reason: '1.5 GiB of memory caps the batch at 128 (default 256)' });
   });
 });
 

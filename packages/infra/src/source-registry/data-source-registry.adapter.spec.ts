@@ -16,7 +16,7 @@ describe('DataSourceRegistryAdapter', () => {
 
   it('given an unregistered kind, then the error names it and what is registered', async () => {
     const registry = new DataSourceRegistryAdapter().register('local', async () => source);
-    await expect(registry.open({ kind: 'bigquery', datasetId: 'd', tableName: 't', batchSize: 1, maxCachedBytes: 1 }, 3, null))
+    await expect(registry.open({ kind: 'bigquery', datasetId: 'd', tableName: 't', batchSize: 1, maxCachedBytes: 1, seed: 1 }, 3, null))
       .rejects.toThrow("no datasource is registered for 'bigquery' (registered: local)");
   });
 });

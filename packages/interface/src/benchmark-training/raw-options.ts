@@ -69,4 +69,10 @@ export interface RawBenchmarkTrainingOptions {
   readonly samplePositions?: number;
   readonly sampleCacheDir?: string;
   readonly seed?: number;
+  /** batch study (see `toBatchStudy`): comma-separated (maou's form) and/or separate values */
+  readonly batchSizes?: string | readonly (string | number)[];
+  readonly learningRates?: string | readonly (string | number)[];
+  readonly estimateCbs?: boolean;
+  readonly findMaxBatch?: boolean;
+  readonly findMaxBatchCap?: number;
 }

@@ -8,7 +8,7 @@ const issuesOf = (raw: RawBenchmarkTrainingOptions): string[] => {
 };
 
 describe('toBenchmarkConfig', () => {
-  it('given no options, then maou defaults with the lite network on the embedded sample data', () => {
+  it('given no options, then maou defaults (ResNet preset, clipping at 1.0) on the embedded sample data, with a note saying so', () => {
     const r = toBenchmarkConfig({}, defaults);
     if (!r.ok) throw new Error('expected ok');
     const c = r.value.config;
@@ -16,7 +16,8 @@ describe('toBenchmarkConfig', () => {
     expect(c.source.kind).toBe('sample');
     expect(c.loader.batchSize).toBe(256);
     expect(c.loader.workers).toBe(1);
-    expect(c.training).toMatchObject({ preset: 'lite', optimizer: 'adamw', learningRate: 0.01, weightDecay: 0.01, lrScheduler: 'warmup_cosine_decay' });
+    expect(c.training).toMatchObject({ preset: 'resnet', gradientClip: 1, optimizer: 'adamw', learningRate: 0.01, weightDecay: 0.01, lrScheduler: 'warmup_cosine_decay' });
+    expect(r.value.warnings.join('\n')).toMatch(/^no data given \(no --stage3-data-path, no cloud source\): using the embedded sample data, 4096 positions/);
     expect(c.warmupBatches).toBe(10);
     expect(c.maxBatches).toBe(100);
     expect(c.compute.backend).toBe('host');
@@ -37,6 +38,9 @@ describe('toBenchmarkConfig', () => {
     [{ gpu: 'tpu' }, /^--gpu: unknown device/],
     [{ inputCacheMode: 'disk' }, /^--input-cache-mode:/],
     [{ maxBatches: 0 }, /^--max-batches:/],
+    [{ maxBatches: 1 }, /^--max-batches: must be an integer from 2 to 1,000,000,000: a batch time with an interval needs 2 measured batches/],
+    [{ stage1DataPath: ['s1.feather'] }, /^--stage1-data-path: given, but --stage is 3: pass --stage 1 to benchmark these files/],
+    [{ stage: 2, stage3DataPath: ['s3.feather'] }, /^--stage3-data-path: given, but --stage is 2: pass --stage 3/],
     [{ threads: 65 }, /^--threads: must be an integer from 1 to 64, got 65$/],
     [{ inputS3: true, inputGcs: true }, /^--input-\*: choose one cloud source, got GCS and S3/],
     [{ inputS3: true }, /^--input-bucket-name: required with --input-s3/],
@@ -56,6 +60,13 @@ describe('toBenchmarkConfig', () => {
     [{ inputDatasetId: 'd', inputTableName: 't', inputClusteringKey: '1col' }, /^--input-clustering-key: "1col" is not a valid column name/],
   ])('given %p, then the issue names the flag', (raw, expected) => {
     expect(issuesOf(raw)).toEqual(expect.arrayContaining([expect.stringMatching(expected)]));
+  });
+
+  it('given --gpu cpu, then a note with the measured slow-down against the default backend', () => {
+    const r = toBenchmarkConfig({ gpu: 'cpu' }, defaults);
+    if (!r.ok) throw new Error('expected ok');
+    expect(r.value.config.compute.backend).toBe('cpu');
+    expect(r.value.warnings.join('\n')).toMatch(/--gpu cpu selects tfjs's pure-JavaScript cpu backend, .* about [\d,]+× slower than the default at batch 8 \(.*samples\/s/);
   });
 
   it('reports every bad flag at once', () => {
@@ -82,10 +93,11 @@ describe('toBenchmarkConfig', () => {
   it('builds S3 and BigQuery sources from their flags, and --full-epoch lifts the batch cap', () => {
     const s3 = toBenchmarkConfig({ inputS3: true, inputBucketName: 'b', inputPrefix: 'p', inputDataName: 'd', inputLocalCacheDir: '/c', fullEpoch: true }, defaults);
     if (!s3.ok) throw new Error('expected ok');
-    expect(s3.value.config.source).toMatchObject({ kind: 's3', bucket: 'b', maxWorkers: 8 });
+    expect(s3.value.config.source).toMatchObject({ kind: 's3', bucket: 'b', maxWorkers: 8, seed: 1 });
     expect(s3.value.config.maxBatches).toBeNull();
-    const bq = toBenchmarkConfig({ inputDatasetId: 'ds', inputTableName: 'tb' }, defaults);
+    const bq = toBenchmarkConfig({ inputDatasetId: 'ds', inputTableName: 'tb', seed: 7 }, defaults);
     if (!bq.ok) throw new Error('expected ok');
-    expect(bq.value.config.source).toMatchObject({ kind: 'bigquery', batchSize: 10000, maxCachedBytes: 524288000 });
+    // --seed reaches the sampler through the spec
+    expect(bq.value.config.source).toMatchObject({ kind: 'bigquery', batchSize: 10000, maxCachedBytes: 524288000, seed: 7 });
   });
 });

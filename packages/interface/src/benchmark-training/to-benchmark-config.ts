@@ -10,10 +10,20 @@ export interface ValidatedBenchmarkConfig {
   readonly warnings: readonly string[];
 }
 
-/** Machine-dependent defaults. @public */
+/** Machine-dependent defaults (from the detected resource limits); each applies only where its flag is absent. @public */
 export interface BenchmarkDefaults extends SourceDefaults {
   readonly workers: number;
+  /** backend threads; 'auto' (the backend decides) when absent */
+  readonly threads?: number;
+  /** 256 (maou's) when absent */
+  readonly batchSize?: number;
 }
+
+/**
+ * maou's `--gpu cpu` means PyTorch on the CPU, which is what no `--gpu` gives here; ours selects tfjs's pure-JavaScript
+ * kernels. Figures: README "Where the defaults differ from maou" (commands and raw numbers).
+ */
+export const CPU_BACKEND_NOTE = "--gpu cpu selects tfjs's pure-JavaScript cpu backend, a correctness fallback: it trained about 160× slower than the default at batch 8 (Stage 3 lite on a 2-core VM: 0.31 and 0.25 samples/s against 42.6 and 49.0 with no --gpu) and about 1,500× slower at the default batch 256 (0.69 against 1,029 samples/s); for maou's CPU device leave --gpu out";
 
 type Parsed<T> = { readonly value: T } | { readonly issue: ValidationIssue };
 
@@ -31,6 +41,7 @@ const notes = (raw: Raw): string[] => [
   ...(raw.cacheTransforms ? ['--cache-transforms is accepted for compatibility; records need no transform, so nothing is cached'] : []),
   ...(raw.compilation || raw.stage12Compilation ? ['--compilation: tfjs has no graph compiler; kernels are fused and cached by the backend on first use, which the warm-up measures'] : []),
   ...(raw.inputFilePacked ? ['--input-file-packed is detected from the file itself; the flag is accepted and not needed'] : []),
+  ...(raw.gpu?.toLowerCase() === 'cpu' ? [CPU_BACKEND_NOTE] : []),
 ];
 
 /**
@@ -47,7 +58,7 @@ export const toBenchmarkConfig = (raw: Raw, defaults: BenchmarkDefaults): Result
     issues.push({ field: '--input-cache-mode', message: `must be file, memory or mmap, got '${raw.inputCacheMode}'` });
   }
   const stage = (issues.some((i) => i.field === '--stage') ? 3 : raw.stage ?? 3) as Stage;
-  const preset = take(parseArchitecture(raw.modelArchitecture ?? 'lite'), issues, 'lite');
+  const preset = take(parseArchitecture(raw.modelArchitecture ?? 'resnet'), issues, 'resnet');
   const optimizer = take(parseOptimizer(raw.optimizer ?? 'adamw'), issues, 'adamw');
   const mainScheduler = take(parseScheduler('--lr-scheduler', raw.lrScheduler ?? 'warmup_cosine_decay'), issues, 'none');
   const stage12Scheduler = raw.stage12LrScheduler === undefined ? mainScheduler : take(parseScheduler('--stage12-lr-scheduler', raw.stage12LrScheduler), issues, 'none');
@@ -62,7 +73,7 @@ export const toBenchmarkConfig = (raw: Raw, defaults: BenchmarkDefaults): Result
     stage,
     source: source.spec,
     loader: {
-      batchSize: raw.batchSize ?? 256,
+      batchSize: raw.batchSize ?? defaults.batchSize ?? 256,
       workers: raw.dataloaderWorkers ?? defaults.workers,
       prefetchFactor: raw.prefetchFactor ?? 2,
       pinMemory: raw.pinMemory ?? false,
@@ -85,7 +96,8 @@ export const toBenchmarkConfig = (raw: Raw, defaults: BenchmarkDefaults): Result
       lrScheduler: stage === 3 ? mainScheduler : stage12Scheduler,
       policyLossRatio: raw.policyLossRatio ?? 1,
       valueLossRatio: stage === 3 ? raw.valueLossRatio ?? 1 : 0,
-      gradientClip: raw.gradientClip ?? 0,
+      // maou clips the global L2 norm at 1.0 on every optimiser step, with no flag to turn it off
+      gradientClip: raw.gradientClip ?? 1,
       gradientAccumulationSteps: raw.gradientAccumulationSteps ?? 1,
       detectAnomaly: raw.detectAnomaly ?? false,
       stage1PosWeight: raw.stage1PosWeight ?? 1,
@@ -96,7 +108,7 @@ export const toBenchmarkConfig = (raw: Raw, defaults: BenchmarkDefaults): Result
       stage2HiddenDim: raw.stage2HiddenDim ?? 128,
       stage2HeadDropout: raw.stage2HeadDropout ?? 0,
     },
-    compute: { ...device, threads: raw.threads ?? 'auto' },
+    compute: { ...device, threads: raw.threads ?? defaults.threads ?? 'auto' },
     warmupBatches: raw.warmupBatches ?? 10,
     maxBatches: raw.fullEpoch ? null : raw.maxBatches ?? 100,
     runValidation: raw.runValidation ?? false,

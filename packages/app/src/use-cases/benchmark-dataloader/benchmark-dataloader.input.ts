@@ -1,4 +1,4 @@
-import type { ComputeConfig, DataLoaderConfig, DataSourceSpec, Stage, TrainingConfig } from '@maou/bench-domain';
+import type { ComputeConfig, DataLoaderConfig, DataSourceSpec, ResourceLimitsReport, Stage, TrainingConfig } from '@maou/bench-domain';
 
 /** The grid and how each point is measured. @public */
 export interface BenchmarkDataloaderInput {
@@ -19,6 +19,33 @@ export interface BenchmarkDataloaderInput {
   readonly noiseMargin: number;
   /** timed training steps per batch size for the model's own rate; 0 skips the model */
   readonly consumptionSteps: number;
+  /** sample CPU, memory and GPU per point, and each loading thread's busy share, memory and cache hits */
+  readonly enableResourceMonitoring?: boolean;
+  /** limits detected for this run; carried into the output */
+  readonly resourceLimits?: ResourceLimitsReport;
+}
+
+/** One loading thread over a point's timed batches. @public */
+export interface LoaderThreadUse {
+  readonly thread: 'main' | number;
+  /** event-loop busy time ÷ (busy + idle) over the window: 1 = never waiting for credit or I/O */
+  readonly busy_share: number;
+  readonly busy_ms: number;
+  readonly heap_used_bytes: number;
+  readonly external_bytes: number;
+}
+
+/** Resource use of one grid point (`--enable-resource-monitoring`); each null figure has a reason. @public */
+export interface PointResources {
+  readonly process_cpu_percent: { readonly mean: number; readonly peak: number };
+  readonly rss_bytes: { readonly mean: number; readonly peak: number };
+  readonly gpu_util_percent: { readonly mean: number; readonly peak: number } | null;
+  readonly threads: readonly LoaderThreadUse[];
+  /** mean busy share of the loading threads */
+  readonly worker_efficiency: number;
+  /** map-style shard lookups served already decoded ÷ all lookups; null when streaming */
+  readonly cache_hit_rate: number | null;
+  readonly null_reasons: Readonly<Partial<Record<'gpu_util_percent' | 'cache_hit_rate', string>>>;
 }
 
 /** One grid point: its repeats and their spread. @public */
@@ -30,6 +57,8 @@ export interface GridPoint {
   readonly p95WaitMs: number;
   /** null when the model's rate was not measured */
   readonly keepsModelFed: boolean | null;
+  /** null without --enable-resource-monitoring */
+  readonly resources: PointResources | null;
 }
 
 /** The setting chosen for one batch size. @public */
@@ -54,4 +83,6 @@ export interface BenchmarkDataloaderOutput {
   readonly consumption: Readonly<Record<number, number | null>>;
   readonly perBatchSize: readonly Recommendation[];
   readonly recommended: Recommendation;
+  /** limits detected for this run and the settings they decided; null when the caller passed none */
+  readonly resourceLimits: ResourceLimitsReport | null;
 }

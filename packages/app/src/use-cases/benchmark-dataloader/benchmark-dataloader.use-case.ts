@@ -4,18 +4,23 @@ import type { TrainerFactory } from '../../engine/trainer';
 import { measureLoader } from '../../loader/measure-loader';
 import type { ClockPort } from '../../ports/clock.port';
 import type { BackendInfo, ComputeBackendPort } from '../../ports/compute-backend.port';
-import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
+import type { DataLoaderFactoryPort, LoaderThreadStats } from '../../ports/data-loader.port';
+import type { ResourceMonitorPort } from '../../ports/resource-monitor.port';
 import type { DataSourceFactoryPort } from '../../ports/data-source-factory.port';
 import type { DataSourcePort } from '../../ports/data-source.port';
 import type { LoggerPort } from '../../ports/logger.port';
 import { TOKENS } from '../../ports/tokens';
 import type { BenchmarkDataloaderError } from './benchmark-dataloader.errors';
-import type { BenchmarkDataloaderInput, BenchmarkDataloaderOutput, GridPoint } from './benchmark-dataloader.input';
+import type { BenchmarkDataloaderInput, BenchmarkDataloaderOutput, GridPoint, PointResources } from './benchmark-dataloader.input';
+import { loaderResources } from './loader-resources';
 import { measureConsumption } from './consumption-rate';
 import { bestAcrossBatchSizes, feedsModel, selectSetting } from './select-setting';
 import { planMicroBatches } from '../micro-batch-plan';
 import { during, settleSteps, StepFailure } from '../step-failure';
 import { requireRows } from '../../loader/require-rows';
+
+const MONITOR_INTERVAL_MS = 100;
+const GPU_BACKENDS = new Set(['webgpu', 'tensorflow-gpu']);
 
 const kv = (o: Readonly<Record<string, unknown>>): string => Object.entries(o).map(([k, v]) => `${k}=${v}`).join(' ');
 
@@ -33,6 +38,7 @@ export class BenchmarkDataloaderUseCase {
     @inject(TOKENS.DataSourceFactory) private readonly sources: DataSourceFactoryPort,
     @inject(TOKENS.DataLoaderFactory) private readonly loaders: DataLoaderFactoryPort,
     @inject(TOKENS.TrainerFactory) private readonly createTrainer: TrainerFactory,
+    @inject(TOKENS.ResourceMonitor) private readonly monitor: ResourceMonitorPort,
   ) {}
 
   execute(input: BenchmarkDataloaderInput): Promise<Result<BenchmarkDataloaderOutput, BenchmarkDataloaderError>> {
@@ -55,7 +61,7 @@ export class BenchmarkDataloaderUseCase {
       for (const workers of input.workers) {
         for (const prefetch of workers === 0 ? [null] : input.prefetchFactors) {
           const cfg = { ...input.loader, batchSize, workers, prefetchFactor: prefetch ?? input.loader.prefetchFactor, persistentWorkers: true };
-          const { point, mode } = await this.measurePoint(input, source, cfg, prefetch, model);
+          const { point, mode } = await this.measurePoint(input, source, cfg, prefetch, model, GPU_BACKENDS.has(backend.name));
           loaderMode = mode;
           log.info({ ...point }, `dataloader_point ${kv({ batch_size: batchSize, workers, prefetch: prefetch ?? 'none', samples_per_s: point.samplesPerSecond.median.toFixed(1), spread: `${point.samplesPerSecond.min.toFixed(0)}..${point.samplesPerSecond.max.toFixed(0)}` })}`);
           points.push(point);
@@ -65,20 +71,35 @@ export class BenchmarkDataloaderUseCase {
     const perBatchSize = input.batchSizes.map((b) => selectSetting(points.filter((p) => p.batchSize === b), consumption[b] ?? null, input.noiseMargin, input.loader.pinMemory));
     const recommended = bestAcrossBatchSizes(perBatchSize);
     log.info({ ...recommended }, `dataloader_recommendation ${recommended.flags.join(' ')}`);
-    return { backend: backend.name, device: backend.device, dataset: source.describe(), loaderMode, points, consumption, perBatchSize, recommended };
+    return { backend: backend.name, device: backend.device, dataset: source.describe(), loaderMode, points, consumption, perBatchSize, recommended, resourceLimits: input.resourceLimits ?? null };
   }
 
-  private async measurePoint(input: BenchmarkDataloaderInput, source: DataSourcePort, cfg: DataLoaderConfig, prefetch: number | null, model: number | null): Promise<{ point: GridPoint; mode: string }> {
+  private async measurePoint(input: BenchmarkDataloaderInput, source: DataSourcePort, cfg: DataLoaderConfig, prefetch: number | null, model: number | null, onGpu: boolean): Promise<{ point: GridPoint; mode: string }> {
     const loader = await during('loader-failed', () => this.loaders.create(source, cfg));
     try {
       if (loader.batchesPerEpoch.train < 1) throw new StepFailure({ kind: 'too-few-batches', message: `the training split holds ${loader.samplesPerEpoch.train} samples: fewer than one batch of ${cfg.batchSize}` });
       const runs: number[] = [];
       const waits: number[] = [];
-      for (let r = 0; r < input.repeats; r++) {
-        // Only the first repeat warms up: later ones reuse the persistent workers, as later epochs do.
-        const m = await during('loader-failed', () => measureLoader(loader, { batches: input.numBatches, warmupBatches: r === 0 ? input.warmupBatches : 0, clock: this.clock }));
-        runs.push(m.samplesPerSecond);
-        waits.push(...m.waitMs);
+      const monitored = input.enableResourceMonitoring === true && loader.threadStats !== undefined;
+      let before: readonly LoaderThreadStats[] = [];
+      // Counters and samples cover the timed batches of every repeat, after the first repeat's warm-up.
+      const startMonitoring = async (): Promise<void> => {
+        before = await loader.threadStats!();
+        this.monitor.start(MONITOR_INTERVAL_MS);
+      };
+      let resources: PointResources | null = null;
+      try {
+        for (let r = 0; r < input.repeats; r++) {
+          // Only the first repeat warms up: later ones reuse the persistent workers, as later epochs do.
+          const m = await during('loader-failed', () => measureLoader(loader, {
+            batches: input.numBatches, warmupBatches: r === 0 ? input.warmupBatches : 0, clock: this.clock, beforeTimed: monitored && r === 0 ? startMonitoring : undefined,
+          }));
+          runs.push(m.samplesPerSecond);
+          waits.push(...m.waitMs);
+        }
+        if (monitored) resources = loaderResources(before, await loader.threadStats!(), await this.monitor.stop(), MONITOR_INTERVAL_MS, onGpu);
+      } finally {
+        if (monitored && resources === null) await this.monitor.stop();
       }
       const sorted = [...runs].sort((a, b) => a - b);
       const sps = { median: quantileSorted(sorted, 0.5), min: sorted[0]!, max: sorted.at(-1)!, runs };
@@ -86,6 +107,7 @@ export class BenchmarkDataloaderUseCase {
         batchSize: cfg.batchSize, workers: cfg.workers, prefetchFactor: prefetch, samplesPerSecond: sps,
         p95WaitMs: quantileSorted(waits.sort((a, b) => a - b), 0.95),
         keepsModelFed: model === null ? null : feedsModel(sps.min, cfg.workers, model, input.noiseMargin),
+        resources,
       };
       return { point, mode: String(loader.describe().mode ?? '') };
     } finally {

@@ -1,4 +1,4 @@
-import type { BatchTiming, BenchmarkConfig } from '@maou/bench-domain';
+import type { BatchTiming, BenchmarkConfig, ResourceLimitsReport } from '@maou/bench-domain';
 import type { CalibrateLoaderInput, CalibrationMode } from '../calibrate-loader/calibrate-loader.input';
 
 /** Asks a run to stop early (an `AbortSignal` fits); `reason` names why, such as the signal's name. @public */
@@ -12,6 +12,8 @@ export interface BenchmarkTrainingInput {
   readonly config: BenchmarkConfig;
   /** notes from validation, carried into the report */
   readonly warnings?: readonly string[];
+  /** resource limits detected for this run and the settings they decided; shown in the report */
+  readonly resourceLimits?: ResourceLimitsReport;
   readonly onBatch?: (timing: BatchTiming, planned: number) => void;
   /** checked between batches: once aborted, the run stops and reports the batches completed, marked interrupted */
   readonly stop?: StopRequest;

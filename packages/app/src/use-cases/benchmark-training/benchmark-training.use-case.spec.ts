@@ -89,7 +89,26 @@ describe('BenchmarkTrainingUseCase', () => {
   it('given --run-validation, then an inference pass is reported with its own metrics', async () => {
     const r = await setup({ batches: 20, waitMs: 0, stepMs: () => 50 }).execute({ config: config({ runValidation: true }) });
     if (!r.ok) throw new Error(r.error.message);
-    expect(r.value.report.validation_metrics).toMatchObject({ batches: 3, samples: 24, loss: 4, metrics: { policy_top1: 0.25 } });
+    const v = r.value.report.validation_metrics!;
+    expect(v).toMatchObject({ batches: 3, samples: 24, loss: 4, metrics: { policy_top1: 0.25 } });
+    // evaluate advances the clock 5 ms and reports 1 + 3 + 1 ms of upload, forward and loss: the rest is other
+    expect([v.phase_ms.hostToDevice.mean, v.phase_ms.forward.mean, v.phase_ms.loss.mean, v.phase_ms.backward.mean, v.phase_ms.other.mean]).toEqual([1, 3, 1, 0, 0]);
+    expect(Object.values(v.phase_share).reduce((a, x) => a + x, 0)).toBeCloseTo(1, 12);
+    expect(r.value.report.maou.validation_metrics).toMatchObject({ forward_pass_time: 0.003, backward_pass_time: 0, data_load_method: 'map-style' });
+  });
+
+  it('given no validation, profiling, monitoring or sampling, then each null block carries its reason and maou says validation_skipped', async () => {
+    const r = await setup({ batches: 20, waitMs: 0, stepMs: () => 50 }).execute({ config: config() });
+    if (!r.ok) throw new Error(r.error.message);
+    const { report } = r.value;
+    expect(report.null_reasons).toEqual({
+      validation_metrics: '--run-validation not given', resources: '--enable-resource-monitoring not given', profile: '--enable-profiling not given',
+      estimation: expect.stringMatching(/^--sample-ratio not given/), io: expect.stringMatching(/local source keeps no transfer statistics/),
+      resource_limits: expect.stringMatching(/detected no resource limits/),
+    });
+    for (const [block, value] of Object.entries(report)) if (value === null) expect(Object.keys(report.null_reasons)).toContain(block);
+    expect(report.maou.benchmark_results.validation_skipped).toBe('--run-validation not given');
+    expect(report.maou.training_metrics.total_batches).toBe(10);
   });
 
   it('given a source whose every file is empty, then a datasource error naming the files, not "yields 0 batch(es)" (#19)', async () => {
@@ -121,7 +140,7 @@ describe('BenchmarkTrainingUseCase', () => {
   });
 
   it('given a sample ratio on a cloud source, then the estimation scales batches, not the warm-up', async () => {
-    const cloud = { kind: 's3' as const, bucket: 'b', prefix: 'p', dataName: 'd', localCacheDir: '/c', maxWorkers: 1, enableBundling: false, bundleSizeGb: 1 };
+    const cloud = { kind: 's3' as const, bucket: 'b', prefix: 'p', dataName: 'd', localCacheDir: '/c', maxWorkers: 1, enableBundling: false, bundleSizeGb: 1, seed: 1 };
     const r = await setup({ batches: 30, waitMs: 0, stepMs: () => 100 }).execute({ config: config({ source: cloud, sampleRatio: 0.5 }) });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.report.estimation?.full_samples_per_epoch).toBe(480);

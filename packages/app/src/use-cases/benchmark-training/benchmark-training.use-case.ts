@@ -1,10 +1,11 @@
 import { inject, injectable } from 'tsyringe';
 import {
   REPORT_SCHEMA_VERSION, buildChromeTrace, clampWarmup, computeTrainingMetrics, detectSteadyStart, estimateEpoch,
-  estimateFromSample, recommend, summarizeResources, type BenchmarkTrainingReport, type Result, type TraceEvent,
+  estimateFromSample, MAOU_OMITTED, recommend, summarizeResources, toMaouPayload, type BenchmarkTrainingReport, type MaouViewSource, type Result, type ValidationMetrics, type TraceEvent,
 } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
-import type { ComputeBackendPort } from '../../ports/compute-backend.port';
+import type { BackendInfo, ComputeBackendPort } from '../../ports/compute-backend.port';
+import type { DataSourcePort } from '../../ports/data-source.port';
 import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
 import type { DataSourceFactoryPort } from '../../ports/data-source-factory.port';
 import type { EnvironmentPort } from '../../ports/environment.port';
@@ -19,6 +20,7 @@ import { planMicroBatches } from '../micro-batch-plan';
 import { during, settleSteps, StepFailure } from '../step-failure';
 import type { BenchmarkTrainingInput } from './benchmark-training.input';
 import { flattenConfig } from './report-config';
+import { nullReasons } from './null-reasons';
 import { summarizeProfile } from './profile-summary';
 import { prefetchesToDevice } from './prefetched-batches';
 import { runTrainingPass } from './training-pass';
@@ -30,6 +32,12 @@ import { interruptedFailure, interruptionOf } from './interruption';
 export interface BenchmarkTrainingOutput {
   readonly report: BenchmarkTrainingReport;
   readonly trace: { traceEvents: TraceEvent[] } | null;
+}
+
+/** An activated backend and an opened datasource, shared by the runs of a sweep. @public */
+export interface TrainingSession {
+  readonly backend: BackendInfo;
+  readonly source: DataSourcePort;
 }
 
 const MONITOR_INTERVAL_MS = 250;
@@ -55,18 +63,32 @@ export class BenchmarkTrainingUseCase {
   ) {}
 
   execute(input: BenchmarkTrainingInput): Promise<Result<BenchmarkTrainingOutput, BenchmarkTrainingError>> {
-    return settleSteps(() => this.run(input));
+    return settleSteps(async () => this.runIn(await this.open(input.config, input.warnings ?? []), input));
   }
 
+  /** Activates the backend and opens the datasource once, for runs that share them (the points of a sweep). */
+  openSession(config: BenchmarkTrainingInput['config']): Promise<Result<TrainingSession, BenchmarkTrainingError>> {
+    return settleSteps(() => this.open(config, []));
+  }
 
-  private async run({ config: requested, warnings = [], onBatch, calibration, stop }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
+  /** One run on an opened session, exactly as `execute` runs it: calibration, loader, trainer, measured pass. */
+  executeIn(session: TrainingSession, input: BenchmarkTrainingInput): Promise<Result<BenchmarkTrainingOutput, BenchmarkTrainingError>> {
+    return settleSteps(() => this.runIn(session, input));
+  }
+
+  private async open(requested: BenchmarkTrainingInput['config'], warnings: readonly string[]): Promise<TrainingSession> {
     const log = this.logger.child({ useCase: 'benchmark-training' });
     for (const w of warnings) log.warn({ note: w }, 'option note');
     const backend = await during('backend-unavailable', () => this.compute.activate(requested.compute));
     log.info({ backend: backend.name, threads: backend.threads, device: backend.device }, 'backend ready');
     const source = await during('datasource', () => this.sources.open(requested.source, requested.stage, requested.sampleRatio));
     await during('datasource', () => requireRows(source));
-    const calibrated = calibration && calibration.mode !== 'off' ? await during('datasource', () => this.calibrate(requested, source, backend, calibration)) : null;
+    return { backend, source };
+  }
+
+  private async runIn({ backend, source }: TrainingSession, { config: requested, warnings = [], onBatch, calibration, resourceLimits, stop }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
+    const log = this.logger.child({ useCase: 'benchmark-training' });
+    const calibrated = calibration && calibration.mode !== 'off' ? await during('datasource', () => this.calibrate(requested, source, backend, calibration, resourceLimits)) : null;
     const config = calibrated ? { ...requested, loader: { ...requested.loader, workers: calibrated.workers, prefetchFactor: calibrated.prefetchFactor, batchSize: calibrated.batchSize } } : requested;
     const loader = await during('datasource', () => this.loaders.create(source, config.loader));
     const trainBatches = loader.batchesPerEpoch.train;
@@ -89,7 +111,7 @@ export class BenchmarkTrainingUseCase {
     const trainer = this.createTrainer({ stage: config.stage, training: config.training, totalSteps: trainBatches, seed: config.loader.seed, backend, microBatchSize: micro.microBatchSize });
     try {
       await during('training-failed', async () => trainer.ready?.());
-      const output = await this.measure(config, warnings, { loader, trainer, source, backend, planned, warmup, onBatch, stop });
+      const output = await this.measure(config, warnings, { loader, trainer, source, backend, planned, warmup, onBatch, resourceLimits, stop });
       return calibrated ? { ...output, report: { ...output.report, data_load_method: { ...output.report.data_load_method, calibration: calibrated } } } : output;
     } finally {
       trainer.dispose();
@@ -99,12 +121,13 @@ export class BenchmarkTrainingUseCase {
 
   /** Runs (or reuses) loader calibration and returns the chosen workers, prefetch and batch size. */
   private async calibrate(config: BenchmarkTrainingInput['config'], source: Awaited<ReturnType<DataSourceFactoryPort['open']>>,
-    backend: Awaited<ReturnType<ComputeBackendPort['activate']>>, calibration: NonNullable<BenchmarkTrainingInput['calibration']>) {
+    backend: Awaited<ReturnType<ComputeBackendPort['activate']>>, calibration: NonNullable<BenchmarkTrainingInput['calibration']>, limits: BenchmarkTrainingInput['resourceLimits']) {
     const host = this.environment.describe();
     const input = await calibrationInputFor({
       mode: calibration.mode, source, loader: config.loader, backend, fixed: calibration.fixed, budgetMs: calibration.budgetMs,
       host: { cpus: host.cpus, memoryBytes: host.memory_bytes, os: host.platform, node: host.node, tfjs: host.tfjs_version },
-      limits: { maxWorkers: host.cpus, maxBatchSize: null },
+      // Detected limits bound the candidates; without them, the host's CPU count and no batch cap.
+      limits: { maxWorkers: limits?.cpu_cores ?? host.cpus, maxBatchSize: limits?.decisions.find((d) => d.setting === 'batch_size' && d.origin === 'derived')?.value ?? null },
     });
     const out = await this.calibrator.execute(input);
     return { origin: out.origin, ...out.choice };
@@ -113,9 +136,10 @@ export class BenchmarkTrainingUseCase {
   private async measure(
     config: BenchmarkTrainingInput['config'], warnings: readonly string[],
     ctx: { loader: Awaited<ReturnType<DataLoaderFactoryPort['create']>>; trainer: ReturnType<TrainerFactory>; source: Awaited<ReturnType<DataSourceFactoryPort['open']>>;
-      backend: Awaited<ReturnType<ComputeBackendPort['activate']>>; planned: number; warmup: number; onBatch: BenchmarkTrainingInput['onBatch']; stop: BenchmarkTrainingInput['stop'] },
+      backend: Awaited<ReturnType<ComputeBackendPort['activate']>>; planned: number; warmup: number; onBatch: BenchmarkTrainingInput['onBatch']; resourceLimits: BenchmarkTrainingInput['resourceLimits'];
+      stop: BenchmarkTrainingInput['stop'] },
   ): Promise<BenchmarkTrainingOutput> {
-    const { loader, trainer, source, backend, planned, stop } = ctx;
+    const { loader, trainer, source, backend, planned, resourceLimits, stop } = ctx;
     const profile = new Set(config.enableProfiling ? Array.from({ length: Math.min(PROFILED_BATCHES, planned - ctx.warmup) }, (_, i) => ctx.warmup + i) : []);
     if (config.enableResourceMonitoring) this.monitor.start(MONITOR_INTERVAL_MS);
     const pass = await during('training-failed', () => runTrainingPass({
@@ -128,9 +152,7 @@ export class BenchmarkTrainingUseCase {
     // A stopped run reports what it measured: the warm-up shrinks to leave two measured batches, as for a short run.
     const warmup = pass.interrupted ? clampWarmup(ctx.warmup, pass.timings.length) : ctx.warmup;
     const samples = config.enableResourceMonitoring ? await this.monitor.stop() : null;
-    const validation = config.runValidation && !pass.interrupted
-      ? await during('training-failed', () => runValidationPass(loader.iterate('validation', 0), trainer, this.clock, config.maxBatches ?? Number.MAX_SAFE_INTEGER, config.loader.devicePrefetch))
-      : null;
+    const validation = config.runValidation && !pass.interrupted ? await this.validate(config, loader, trainer) : null;
     if (pass.timings.length < 2) throw new StepFailure({ kind: 'too-few-batches', message: `the loader produced ${pass.timings.length} batch(es); at least 2 are needed` });
     const steady = detectSteadyStart(pass.timings.map((t) => t.wallMs), warmup);
     const timings = pass.timings.map((t) => ({ ...t, warmup: t.index < steady }));
@@ -138,7 +160,10 @@ export class BenchmarkTrainingUseCase {
     const epoch = estimateEpoch(metrics, loader.batchesPerEpoch.train, loader.samplesPerEpoch.train);
     const resources = samples ? summarizeResources(samples, MONITOR_INTERVAL_MS) : null;
     const host = this.environment.describe();
-    const report: BenchmarkTrainingReport = {
+    const estimation = config.sampleRatio !== null && config.source.kind !== 'local' && config.source.kind !== 'sample' ? estimateFromSample(metrics, epoch, config.sampleRatio) : null;
+    const profileSummary = config.enableProfiling && pass.kernels.length ? summarizeProfile(pass.kernels) : null;
+    const io = source.ioStats() as Record<string, unknown> | null;
+    const base: MaouViewSource = {
       schema_version: REPORT_SCHEMA_VERSION,
       command: 'benchmark-training',
       created_at: this.clock.wallTime().toISOString(),
@@ -148,19 +173,35 @@ export class BenchmarkTrainingUseCase {
       environment: { ...host, backend: backend.name, backend_version: backend.version, threads: backend.threads, device: backend.device, backend_notes: backend.notes },
       data_load_method: { source: source.describe(), ...loader.describe(), batches_per_epoch: loader.batchesPerEpoch, samples_per_epoch: loader.samplesPerEpoch,
         device_prefetch: { enabled: prefetchesToDevice(trainer, config.loader.devicePrefetch), buffer_size: config.loader.devicePrefetch } },
-      io: source.ioStats() as Record<string, unknown> | null,
+      io,
       training_metrics: metrics,
       validation_metrics: validation,
       epoch_estimate: epoch,
-      estimation: config.sampleRatio !== null && config.source.kind !== 'local' && config.source.kind !== 'sample' ? estimateFromSample(metrics, epoch, config.sampleRatio) : null,
+      estimation,
       recommendations: recommend({ metrics, epoch, resources, settings: {
         batchSize: config.loader.batchSize, workers: config.loader.workers, prefetchFactor: config.loader.prefetchFactor, pinMemory: config.loader.pinMemory,
         devicePrefetch: config.loader.devicePrefetch, backend: backend.name, threads: backend.threads, cores: host.cpus, warmupBatches: warmup } }),
       resources,
-      profile: config.enableProfiling && pass.kernels.length ? summarizeProfile(pass.kernels) : null,
+      profile: profileSummary,
+      null_reasons: nullReasons(config, { validation: validation !== null, estimation: estimation !== null, resources: resources !== null, profile: profileSummary !== null, io: io !== null, resourceLimits: resourceLimits !== undefined }),
+      resource_limits: resourceLimits ?? null,
       batches: timings,
       ...(pass.interrupted ? { interrupted: true as const, interruption: interruptionOf(stop, pass.timings.length, planned) } : {}),
     };
+    const report: BenchmarkTrainingReport = { ...base, maou: toMaouPayload(base), maou_omitted: MAOU_OMITTED };
     return { report, trace: config.enableProfiling ? buildChromeTrace(timings, pass.kernels) : null };
+  }
+
+  /** The validation pass, with its own resource samples when monitoring is on (maou monitors each pass apart). */
+  private async validate(config: BenchmarkTrainingInput['config'], loader: Awaited<ReturnType<DataLoaderFactoryPort['create']>>, trainer: ReturnType<TrainerFactory>): Promise<ValidationMetrics | null> {
+    if (config.enableResourceMonitoring) this.monitor.start(MONITOR_INTERVAL_MS);
+    let samples = null;
+    let pass;
+    try {
+      pass = await during('training-failed', () => runValidationPass(loader.iterate('validation', 0), trainer, this.clock, config.maxBatches ?? Number.MAX_SAFE_INTEGER, config.loader.devicePrefetch));
+    } finally {
+      samples = config.enableResourceMonitoring ? await this.monitor.stop() : null;
+    }
+    return pass && { ...pass, resources: samples ? summarizeResources(samples, MONITOR_INTERVAL_MS) : null };
   }
 }

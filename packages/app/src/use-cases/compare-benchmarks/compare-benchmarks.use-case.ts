@@ -1,14 +1,14 @@
-import { compareRuns, diffRecords, type BenchmarkCompareReport, type BenchmarkTrainingReport } from '@maou/bench-domain';
+import { compareRuns, diffRecords, type BenchmarkCompareReport, type ComparableTrainingReport } from '@maou/bench-domain';
 
 /** Two reports and where they came from. @public */
 export interface CompareBenchmarksInput {
-  readonly a: { readonly path: string; readonly report: BenchmarkTrainingReport };
-  readonly b: { readonly path: string; readonly report: BenchmarkTrainingReport };
+  readonly a: { readonly path: string; readonly report: ComparableTrainingReport };
+  readonly b: { readonly path: string; readonly report: ComparableTrainingReport };
   readonly alpha?: number;
 }
 
-const steady = (r: BenchmarkTrainingReport): number[] => r.batches.filter((b) => !b.warmup).map((b) => b.wallMs);
-const label = (r: BenchmarkTrainingReport): string => `${r.environment.backend} · ${r.model.preset} · batch ${r.training_metrics.batch_size}`;
+const steady = (r: ComparableTrainingReport): number[] => r.batches.filter((b) => !b.warmup).map((b) => b.wallMs);
+const label = (r: ComparableTrainingReport): string => `${r.environment.backend} · ${r.model.preset} · batch ${r.training_metrics.batch_size}`;
 
 /**
  * Are two runs different beyond noise? Tests their steady-state batch times (never a bare ratio of means)

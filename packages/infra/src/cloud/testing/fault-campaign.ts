@@ -79,12 +79,12 @@ const schedule = (rnd: () => number): FaultRule[] => {
   });
 };
 
-const specFor = (backend: Backend, servers: Servers, cache: string): CloudDataSourceSpec => {
+const specFor = (backend: Backend, servers: Servers, cache: string, seed: number): CloudDataSourceSpec => {
   const endpoint = servers.proxies[backend].url;
   if (backend === 'bigquery') {
-    return { kind: 'bigquery', datasetId: 'maou_ds', tableName: 'stage1_rows', batchSize: 5, maxCachedBytes: 2 ** 30, localCacheDir: cache, apiEndpoint: endpoint, projectId: 'test-project' };
+    return { kind: 'bigquery', datasetId: 'maou_ds', tableName: 'stage1_rows', batchSize: 5, maxCachedBytes: 2 ** 30, localCacheDir: cache, apiEndpoint: endpoint, projectId: 'test-project', seed };
   }
-  return { kind: backend, bucket: 'campaign', prefix: 'runs', dataName: 'stage1', localCacheDir: cache, maxWorkers: 2, enableBundling: false, bundleSizeGb: 1, endpoint };
+  return { kind: backend, bucket: 'campaign', prefix: 'runs', dataName: 'stage1', localCacheDir: cache, maxWorkers: 2, enableBundling: false, bundleSizeGb: 1, endpoint, seed };
 };
 
 const kindOf = (f: Fault): string => ('status' in f ? `http ${f.status}` : 'cutAfterBytes' in f ? 'truncated body' : 'stall' in f ? 'stall' : 'reset');
@@ -93,8 +93,8 @@ type Outcome = 'success' | 'clean' | 'hang' | 'wrong-data' | { unclean: string }
 
 const oneRun = async (backend: Backend, servers: Servers, seed: number): Promise<{ outcome: Outcome; retries: number; partial: number; message: string }> => {
   const cache = await tempDir(`campaign-${backend}`);
-  const r = await createCloudDataSource(specFor(backend, servers, cache), 1, { logger: new MemoryLogger(), clock: new SystemClockAdapter() }, {
-    sampleRatio: null, seed, retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 4 }, idleTimeoutMs: 300, callTimeoutMs: 400,
+  const r = await createCloudDataSource(specFor(backend, servers, cache, seed), 1, { logger: new MemoryLogger(), clock: new SystemClockAdapter() }, {
+    sampleRatio: null, retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 4 }, idleTimeoutMs: 300, callTimeoutMs: 400,
     retryHooks: { sleep: () => Promise.resolve(), random: () => 0.5 }, s3: { credentials: S3RVER_CREDENTIALS, region: 'us-east-1' }, bigquery: { clientOptions: { authClient } },
   });
   if (!r.ok) throw new Error(r.error.message);

@@ -45,6 +45,34 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
     }
   }, 120_000);
 
+  it('given gradient norms asked for, then two replicas report what one trainer does with the same two micro-batches, and heap bytes', async () => {
+    const measured: TrainerOptions = { ...options, measureGradientNorms: true, training: { ...options.training, gradientClip: 0.5 } };
+    const single = createTrainer({ ...measured, microBatchSize: 6 });
+    const whole = createTrainer({ ...measured, microBatchSize: 12 });
+    const parallel = new DataParallelTrainer(measured, 2);
+    try {
+      await parallel.ready();
+      for (let i = 0; i < 2; i++) {
+        const batch = randomBatch(3, 12, 300 + i);
+        const [a, b, w] = [await single.step(batch, clock), await parallel.step(batch, clock), await whole.step(batch, clock)];
+        expect(a.gradientNorms!.smallRows).toEqual([6, 6]);
+        expect(b.gradientNorms!.smallRows).toEqual([6, 6]);
+        expect(b.gradientNorms!.bigRows).toBe(12);
+        for (const k of [0, 1]) expect(b.gradientNorms!.smallSquaredNorms[k]! / a.gradientNorms!.smallSquaredNorms[k]!).toBeCloseTo(1, 3);
+        expect(b.gradientNorms!.bigSquaredNorm / a.gradientNorms!.bigSquaredNorm).toBeCloseTo(1, 3);
+        // the update is the mean of equal pieces, so its norm is at most their mean norm (before clipping to 0.5)
+        expect(a.gradientNorms!.bigSquaredNorm).toBeLessThan((a.gradientNorms!.smallSquaredNorms[0]! + a.gradientNorms!.smallSquaredNorms[1]!) / 2);
+        // one piece: its mean gradient is the update
+        expect(w.gradientNorms!.smallSquaredNorms[0]! / w.gradientNorms!.bigSquaredNorm).toBeCloseTo(1, 5);
+        expect(b.memoryBytes).toBeGreaterThan(2 ** 20);
+      }
+    } finally {
+      single.dispose();
+      whole.dispose();
+      parallel.dispose();
+    }
+  }, 60_000);
+
   it('given a batch with fewer rows than replicas, then the empty replica still joins the update and evaluation', async () => {
     const parallel = new DataParallelTrainer(options, 2);
     try {

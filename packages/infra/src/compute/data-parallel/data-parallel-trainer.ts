@@ -104,9 +104,23 @@ export class DataParallelTrainer implements Trainer {
     this.learningRate = answers[0]!.learningRate;
     const results = answers.map((a) => a.result);
     // Each replica's loss is its shard's mean weighted by the shard's share of the batch, so they add up.
-    const result: StepResult = { loss: results.reduce((n, r) => n + r.loss, 0), phasesMs: slowest(results).phasesMs, numTensors: Math.max(...results.map((r) => r.numTensors)) };
+    const result: StepResult = { loss: results.reduce((n, r) => n + r.loss, 0), phasesMs: slowest(results).phasesMs, numTensors: Math.max(...results.map((r) => r.numTensors)),
+      ...mergedMemoryAndNorms(results) };
     return { result, phases: answers[0]!.phases };
   }
+}
+
+/**
+ * The largest replica's memory figure (each has its own heap), and gradient norms: every replica's micro-batches are
+ * pieces of the update, and the summed update is the same on every replica.
+ */
+function mergedMemoryAndNorms(results: readonly StepResult[]): Pick<StepResult, 'memoryBytes' | 'gradientNorms'> {
+  const memory = results.flatMap((r) => (r.memoryBytes === undefined ? [] : [r.memoryBytes]));
+  const norms = results.flatMap((r) => (r.gradientNorms ? [r.gradientNorms] : []));
+  return {
+    ...(memory.length ? { memoryBytes: Math.max(...memory) } : {}),
+    ...(norms.length ? { gradientNorms: { smallRows: norms.flatMap((n) => n.smallRows), smallSquaredNorms: norms.flatMap((n) => n.smallSquaredNorms), bigRows: norms[0]!.bigRows, bigSquaredNorm: norms[0]!.bigSquaredNorm } } : {}),
+  };
 }
 
 function hostOnly(batch: HostBatch | UploadedBatch): HostBatch {

@@ -12,6 +12,7 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
   const m = r.training_metrics;
   const e = r.epoch_estimate;
   const lines = [
+    ...(r.config.source === 'sample' ? [`NOTE: no data was given (no --stage${r.stage}-data-path, no cloud source): this run used the embedded sample data, ${String(r.data_load_method.source)}`, ''] : []),
     `Training benchmark — Stage ${r.stage}, ${r.model.preset} (${r.model.parameters.toLocaleString('en-US')} parameters)`,
     row('Backend', `${r.environment.backend} ${r.environment.backend_version}, ${r.environment.threads} thread(s), ${r.environment.device}`),
     ...(r.interruption ? [row('INTERRUPTED', `${r.interruption.reason} after ${r.interruption.completed_batches} of ${r.interruption.planned_batches} batches; figures cover those only`)] : []),
@@ -29,7 +30,15 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
   if (r.validation_metrics) {
     const v = r.validation_metrics;
     lines.push('', row('Validation', `${v.batches} batches, ${v.samples_per_second.toFixed(1)} samples/s, loss ${v.loss.toFixed(4)}`),
-      ...Object.entries(v.metrics).map(([k, x]) => row(`    ${k}`, x.toFixed(4))));
+      ...Object.entries(v.metrics).map(([k, x]) => row(`    ${k}`, x.toFixed(4))),
+      '  Where the validation time goes', ...PHASES.map((p) => row(`    ${p}`, `${ms(v.phase_ms[p].mean).padStart(10)}  ${(v.phase_share[p] * 100).toFixed(1).padStart(5)} %`)));
+  } else if (r.null_reasons.validation_metrics) {
+    lines.push('', row('Validation', `skipped: ${r.null_reasons.validation_metrics}`));
+  }
+  if (r.resource_limits) {
+    const l = r.resource_limits;
+    lines.push('', row('Resource limits', `cgroup ${l.cgroup}, ${l.cpu_cores} usable core(s) (affinity ${l.affinity_cpus}, quota ${l.cpu_quota_cores ?? 'none'}), ${(l.memory_bytes / 2 ** 30).toFixed(1)} GiB memory`),
+      ...l.decisions.map((d) => row(`    ${d.setting}`, `${d.value ?? 'no cap'} (${d.origin}: ${d.reason})`)));
   }
   if (r.io && r.io.source !== 'local') {
     const io = r.io as { source?: string; objects?: number; bytes?: number; megabytesPerSecond?: number | null; timeToFirstByteMs?: number | null; retries?: number; cacheHits?: number };

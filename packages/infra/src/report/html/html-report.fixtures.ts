@@ -1,6 +1,6 @@
 import {
-  PHASES, REPORT_SCHEMA_VERSION, compareRuns, summarize,
-  type BatchTiming, type BenchmarkCompareReport, type BenchmarkTrainingReport, type Phase,
+  MAOU_OMITTED, PHASES, REPORT_SCHEMA_VERSION, compareRuns, summarize, toMaouPayload,
+  type BatchTiming, type MaouViewSource, type BenchmarkCompareReport, type BenchmarkTrainingReport, type Phase,
 } from '@maou/bench-domain';
 import type { BenchmarkDataloaderOutput, GridPoint, Recommendation } from '@maou/bench-app';
 
@@ -29,7 +29,7 @@ export const trainingReportFixture = (batchCount = 60, hostile = '<img src=x one
   const steady = batches.filter((b) => b.index >= 5);
   const batchMs = summarize(steady.map((b) => b.wallMs));
   const rate = (256 * 1000) / batchMs.mean;
-  return {
+  const base: MaouViewSource = {
     schema_version: REPORT_SCHEMA_VERSION, command: 'benchmark-training', created_at: '2025-01-02T03:04:05.000Z', stage: 3,
     model: { preset: `resnet-small ${hostile}`, parameters: 1_234_567, multiply_adds_per_sample: 9_000_000 },
     config: { note: hostile }, environment: {
@@ -56,8 +56,10 @@ export const trainingReportFixture = (batchCount = 60, hostile = '<img src=x one
       gpu_util_percent: null, gpu_memory_bytes: null,
       timeline: Array.from({ length: 12 }, (_, i) => ({ t_ms: i * 250, cpu_percent: 150 + i * 4, rss_bytes: 8e8 + i * 2e7, heap_used_bytes: 2e8 + i * 5e6, gpu_util_percent: null })),
     },
-    profile: null, batches,
+    profile: null, null_reasons: { validation_metrics: '--run-validation not given', profile: '--enable-profiling not given', io: 'local files' },
+    resource_limits: null, batches,
   };
+  return { ...base, maou: toMaouPayload(base), maou_omitted: MAOU_OMITTED };
 };
 
 /** A small workers × prefetch × batch-size grid with three repeats per point. @internal */
@@ -66,7 +68,7 @@ export const dataloaderFixture = (hostile = '<script>document.title="pwned"</scr
   const points: GridPoint[] = [0, 1, 2, 4].flatMap((workers) => (workers === 0 ? [null] : [1, 2]).flatMap((prefetchFactor) => [128, 256].map((batchSize) => {
     const median = rate(workers, prefetchFactor, batchSize);
     const runs = [median * 0.97, median, median * (1.02 + 0.01 * workers)];
-    return { batchSize, workers, prefetchFactor, samplesPerSecond: { median, min: runs[0]!, max: runs[2]!, runs }, p95WaitMs: 40 / (workers + 1), keepsModelFed: median > 9000 };
+    return { batchSize, workers, prefetchFactor, samplesPerSecond: { median, min: runs[0]!, max: runs[2]!, runs }, p95WaitMs: 40 / (workers + 1), keepsModelFed: median > 9000, resources: null };
   })));
   const pick = (batchSize: number): Recommendation => {
     const p = points.filter((q) => q.batchSize === batchSize && q.keepsModelFed).sort((x, y) => x.workers - y.workers)[0]!;
@@ -75,7 +77,7 @@ export const dataloaderFixture = (hostile = '<script>document.title="pwned"</scr
   };
   return {
     backend: 'wasm', device: 'cpu', dataset: `sample ${hostile}`, loaderMode: 'streaming', points,
-    consumption: { 128: 9000, 256: 9000 }, perBatchSize: [pick(128), pick(256)], recommended: pick(256),
+    consumption: { 128: 9000, 256: 9000 }, perBatchSize: [pick(128), pick(256)], recommended: pick(256), resourceLimits: null,
   };
 };
 

@@ -1,5 +1,6 @@
 import type { BenchmarkDataloaderOutput } from '@maou/bench-app';
-import type { BenchmarkCompareReport, BenchmarkTrainingReport, Result } from '@maou/bench-domain';
+import type { BatchStudyReport, BenchmarkCompareReport, BenchmarkTrainingReport, Result } from '@maou/bench-domain';
+import { batchStudyReportPage } from './batch-study-report-page';
 import { writeFileAtomic, type ReportWriteError, type WrittenReport } from './atomic-write';
 import { compareReportPage } from './compare-report-page';
 import { dataloaderReportPage } from './dataloader-report-page';
@@ -17,3 +18,7 @@ export const writeDataloaderHtmlReport = (result: BenchmarkDataloaderOutput, pat
 /** Writes the `benchmark-compare` HTML report (self-contained, atomic). @public */
 export const writeCompareHtmlReport = (result: BenchmarkCompareReport, path: string): Promise<Result<WrittenReport, ReportWriteError>> =>
   writeFileAtomic(path, renderReportPage(compareReportPage(result)));
+
+/** Writes the HTML report of a `benchmark-training` batch study (self-contained, atomic). @public */
+export const writeBatchStudyHtmlReport = (report: BatchStudyReport, path: string): Promise<Result<WrittenReport, ReportWriteError>> =>
+  writeFileAtomic(path, renderReportPage(batchStudyReportPage(report)));

@@ -82,7 +82,7 @@ export const resourcesChart = (resources: ResourceSummary): ChartSpec => {
 };
 
 /** Fired recommendation rules, most severe first. @internal */
-export const recommendationsTable = (report: BenchmarkTrainingReport): TableSpec => {
+export const recommendationsTable = (report: Pick<BenchmarkTrainingReport, 'recommendations'>): TableSpec => {
   const order = { warning: 0, suggestion: 1, info: 2 } as const;
   return {
     id: 'recommendations',

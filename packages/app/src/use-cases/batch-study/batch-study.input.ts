@@ -1,0 +1,17 @@
+import type { BatchTiming, BenchmarkConfig, SweepKind } from '@maou/bench-domain';
+
+/** A validated batch study: a sweep, the CBS estimate, the max-batch search, or several of them. @public */
+export interface BatchStudyInput {
+  readonly config: BenchmarkConfig;
+  readonly warnings?: readonly string[];
+  /** each value is one full measured run, with `config` otherwise unchanged */
+  readonly sweep: { readonly type: SweepKind; readonly values: readonly number[] } | null;
+  /** CBS from the batch-size sweep, and the gradient noise scale measured from gradient norms */
+  readonly estimateCbs: boolean;
+  readonly findMaxBatch: boolean;
+  /** the max-batch search stops doubling here (default `MAX_BATCH_CAP`) */
+  readonly maxBatchCap?: number;
+  /** live progress: which part of the study runs (`timed`: a sweep point, whose batches follow through `onBatch`) */
+  readonly onStage?: (label: string, timed: boolean) => void;
+  readonly onBatch?: (timing: BatchTiming, planned: number) => void;
+}

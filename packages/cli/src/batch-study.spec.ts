@@ -1,0 +1,124 @@
+import 'reflect-metadata';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BatchStudyUseCase, BenchmarkTrainingUseCase, TOKENS, type ClockPort } from '@maou/bench-app';
+import type { BatchStudyReport, BenchmarkConfig, BenchmarkTrainingReport, SweepPointOk } from '@maou/bench-domain';
+import { toBenchmarkConfig } from '@maou/bench-interface';
+import { createContainer } from './composition-root';
+import { registerCalibration } from './register-calibration';
+
+// The batch study on the embedded sample data, wired by the real composition root: wasm with two data-parallel
+// replicas, the real loader and trainer. Small batches and few of them, so the spec stays cheap.
+const dir = mkdtempSync(join(tmpdir(), 'maou-study-'));
+const container = () => {
+  const c = createContainer({ logLevel: 'silent' });
+  registerCalibration(c, join(dir, 'calibration.json'));
+  return c;
+};
+const config = (over: { batchSize?: number; learningRatio?: number } = {}): BenchmarkConfig => {
+  const v = toBenchmarkConfig({ samplePositions: 512, batchSize: 8, maxBatches: 8, warmupBatches: 2, gpu: 'wasm', threads: 2, dataloaderWorkers: 0, ...over },
+    { workers: 0, sampleCacheDir: join(dir, 'sample') });
+  if (!v.ok) throw new Error(JSON.stringify(v.error));
+  return v.value.config;
+};
+const single = async (cfg: BenchmarkConfig): Promise<BenchmarkTrainingReport> => {
+  const r = await container().resolve(BenchmarkTrainingUseCase).execute({ config: cfg });
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value.report;
+};
+const okPoint = (r: BatchStudyReport, batch: number, lr?: number): SweepPointOk => {
+  const p = r.sweep!.points.find((x) => x.batch_size === batch && (lr === undefined || x.learning_rate === lr));
+  if (p?.status !== 'ok') throw new Error(`point ${batch}/${lr} did not run: ${JSON.stringify(p)}`);
+  return p;
+};
+// A clock that moves 1 ms per reading: timings then depend only on the path the code takes, not on the load of the
+// machine, so a sweep point that measures the way a single run does yields the single run's figures exactly.
+const tickingClock = (): ClockPort => {
+  let t = 0;
+  return { now: () => (t += 1), wallTime: () => new Date(0) };
+};
+const ticking = () => {
+  const c = container();
+  c.registerInstance(TOKENS.Clock, tickingClock());
+  return c;
+};
+const inside = (x: number, [lo, hi]: readonly [number, number]): boolean => x >= lo && x <= hi;
+
+describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('given a batch-size sweep with a size the data cannot fill, then each point matches a single run, the failed one is reported, CBS and B_simple are estimated', async () => {
+    const r = await container().resolve(BatchStudyUseCase).execute({
+      config: config(), sweep: { type: 'batch_size', values: [8, 16, 4096] }, estimateCbs: true, findMaxBatch: true, maxBatchCap: 32,
+    });
+    if (!r.ok) throw new Error(r.error.message);
+    const study = r.value;
+    expect(study.sweep!.points.map((p) => [p.batch_size, p.status])).toEqual([[8, 'ok'], [16, 'ok'], [4096, 'failed']]);
+    expect(study.sweep!.points[2]).toMatchObject({ error_kind: 'too-few-batches', reason: expect.stringMatching(/--batch-size/) });
+
+    for (const batch of [8, 16]) {
+      const point = okPoint(study, batch);
+      const alone = await single(config({ batchSize: batch }));
+      // same weights, same data order, same arithmetic: the losses are the same floats
+      expect(point.report.batches.map((b) => b.loss)).toEqual(alone.batches.map((b) => b.loss));
+      expect(point.report.training_metrics.batch_size).toBe(batch);
+    }
+
+    expect(study.critical_batch).not.toBeNull();
+    expect(Object.keys(study.critical_batch!.scaling_efficiency)).toEqual(['8', '16']);
+    const g = study.gradient_noise!;
+    // at batch 16 on 2 replicas: shards of 8, each cut into 2 micro-batches of 4
+    expect(g).toMatchObject({ steps: 8, b_big: 16, b_small: 4 });
+    // eight updates of 16 rows rarely resolve |G|² on this data (its noise scale is in the hundreds): then B_simple is
+    // reported unresolved with a lower bound, never as a negative number
+    expect(g.trace_mean).toBeGreaterThan(0);
+    if (g.b_simple === null) expect(g.note).toMatch(/could not be told from 0/);
+    else expect(g.b_simple).toBeGreaterThan(0);
+    expect(g.b_simple_ci95[0]).toBeGreaterThanOrEqual(0);
+
+    expect(study.max_batch).toMatchObject({ max_batch_size: 32, limited_by: 'cap', first_failing: null, memory_limit_bytes: 2 ** 32 });
+    expect(study.max_batch!.tries.map((t) => [t.batch_size, t.fits])).toEqual([[8, true], [16, true], [32, true]]);
+    for (const t of study.max_batch!.tries) expect(t.memory_bytes).toBeGreaterThan(2 ** 20);
+
+    const rules = study.recommendations.map((x) => x.rule);
+    expect(rules).toEqual(expect.arrayContaining(['sweep-batch-size', 'max-batch', 'sweep-failures']));
+    expect(study.recommendations.find((x) => x.rule === 'sweep-failures')).toMatchObject({ flag: '--batch-size', value: '16' });
+  }, 240_000);
+
+  it('given a clock that only counts readings, then every figure of a point is the single run\'s, within the other\'s intervals', async () => {
+    // One replica (the main thread) and no loader workers, so every clock reading goes through the ticking clock.
+    const cfg = (batchSize: number): BenchmarkConfig => {
+      const v = toBenchmarkConfig({ samplePositions: 512, batchSize, maxBatches: 6, warmupBatches: 2, gpu: 'wasm', threads: 1, dataloaderWorkers: 0 },
+        { workers: 0, sampleCacheDir: join(dir, 'sample') });
+      if (!v.ok) throw new Error(JSON.stringify(v.error));
+      return v.value.config;
+    };
+    const r = await ticking().resolve(BatchStudyUseCase).execute({ config: cfg(8), sweep: { type: 'batch_size', values: [8, 16] }, estimateCbs: false, findMaxBatch: false });
+    if (!r.ok) throw new Error(r.error.message);
+    for (const batch of [8, 16]) {
+      const point = okPoint(r.value, batch).report;
+      const alone = await ticking().resolve(BenchmarkTrainingUseCase).execute({ config: cfg(batch) });
+      if (!alone.ok) throw new Error(alone.error.message);
+      const single = alone.value.report;
+      expect(point.training_metrics.batch_ms).toEqual(single.training_metrics.batch_ms);
+      expect(point.training_metrics.samples_per_second_ci95).toEqual(single.training_metrics.samples_per_second_ci95);
+      expect(point.epoch_estimate).toEqual(single.epoch_estimate);
+      expect(inside(point.training_metrics.samples_per_second, single.training_metrics.samples_per_second_ci95)).toBe(true);
+      expect(point.batches.map((b) => b.loss)).toEqual(single.batches.map((b) => b.loss));
+    }
+  }, 240_000);
+
+  it('given a learning-rate sweep, then each point trains at its rate, as a single run at that rate does', async () => {
+    const r = await container().resolve(BatchStudyUseCase).execute({ config: config(), sweep: { type: 'learning_rate', values: [0.001, 0.05] }, estimateCbs: false, findMaxBatch: false });
+    if (!r.ok) throw new Error(r.error.message);
+    const [slow, fast] = [okPoint(r.value, 8, 0.001), okPoint(r.value, 8, 0.05)];
+    expect(slow.report.config['training.learningRate']).toBe(0.001);
+    expect(fast.report.batches.map((b) => b.loss)).not.toEqual(slow.report.batches.map((b) => b.loss));
+    const alone = await single(config({ learningRatio: 0.05 }));
+    expect(fast.report.batches.map((b) => b.loss)).toEqual(alone.batches.map((b) => b.loss));
+    expect(r.value.recommendations.map((x) => x.rule)).toContain('sweep-learning-rate');
+    expect(r.value.critical_batch).toBeNull();
+  }, 240_000);
+});

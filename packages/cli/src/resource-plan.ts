@@ -1,0 +1,20 @@
+import { ResourceDetectorAdapter, type ResourcePlan } from '@maou/bench-infra';
+import type { BenchmarkDefaults } from '@maou/bench-interface';
+import { machineDefaults } from './composition-root';
+
+/** The flags a resource plan defers to. */
+export interface ResourceFlags {
+  readonly threads?: number;
+  readonly dataloaderWorkers?: number;
+  readonly batchSize?: number;
+}
+
+/**
+ * Detects the resource limits once for this run and turns them into the defaults of threads, loader workers and
+ * batch size; explicit flags win. Reads only /sys/fs/cgroup and the OS, logs nothing (the caller logs the plan
+ * once the flags are known to be valid).
+ */
+export const planResources = async (flags: ResourceFlags, detector = new ResourceDetectorAdapter()): Promise<{ plan: ResourcePlan; defaults: BenchmarkDefaults }> => {
+  const plan = await detector.plan({ threads: flags.threads, workers: flags.dataloaderWorkers, batchSize: flags.batchSize });
+  return { plan, defaults: { ...machineDefaults(), workers: plan.workers, threads: plan.threads, batchSize: plan.batchSize } };
+};

@@ -1,0 +1,80 @@
+import type { BenchmarkTrainingReport, EnvironmentInfo, Recommendation } from '../report/benchmark-report';
+import type { CriticalBatchEstimate } from './critical-batch';
+import type { GradientNoiseMeasurement } from './gradient-noise';
+import type { MaxBatchResult } from './max-batch-search';
+
+/** Which setting a sweep varies. @public */
+export type SweepKind = 'batch_size' | 'learning_rate';
+
+/** One sweep point that ran: its headline figures and the full single-run report. @public */
+export interface SweepPointOk {
+  readonly status: 'ok';
+  readonly batch_size: number;
+  readonly learning_rate: number;
+  readonly samples_per_second: number;
+  readonly samples_per_second_ci95: readonly [number, number];
+  readonly batch_ms_mean: number;
+  readonly batch_ms_ci95: readonly [number, number];
+  readonly measured_batches: number;
+  readonly initial_loss: number;
+  readonly final_loss: number;
+  readonly report: BenchmarkTrainingReport;
+}
+
+/** One sweep point that failed (out of memory, heap limit, …); the others still ran. @public */
+export interface SweepPointFailed {
+  readonly status: 'failed';
+  readonly batch_size: number;
+  readonly learning_rate: number;
+  readonly error_kind: string;
+  readonly reason: string;
+}
+
+/** @public */
+export type SweepPoint = SweepPointOk | SweepPointFailed;
+
+/** How the throughput CBS and the measured gradient noise scale compare. @public */
+export interface NoiseScaleComparison {
+  /** throughput CBS (unrounded) ÷ measured B_simple */
+  readonly ratio: number;
+  /** whether the throughput CBS lies inside B_simple's interval */
+  readonly within_interval: boolean;
+  readonly note: string;
+}
+
+/** The payload of `benchmark-training` with `--batch-sizes`, `--learning-rates` or `--find-max-batch`. @public */
+export interface BatchStudyReport {
+  readonly schema_version: 1;
+  readonly command: 'benchmark-training';
+  readonly kind: 'batch-study';
+  readonly created_at: string;
+  readonly stage: 1 | 2 | 3;
+  readonly model: { readonly preset: string };
+  readonly environment: EnvironmentInfo;
+  readonly sweep: { readonly type: SweepKind; readonly points: readonly SweepPoint[] } | null;
+  readonly critical_batch: CriticalBatchEstimate | null;
+  /** why the CBS could not be estimated, when it was asked for */
+  readonly critical_batch_skipped: string | null;
+  readonly gradient_noise: (GradientNoiseMeasurement & { readonly comparison: NoiseScaleComparison | null }) | null;
+  /** why the gradient noise scale could not be measured, when it was asked for */
+  readonly gradient_noise_skipped: string | null;
+  readonly max_batch: MaxBatchResult | null;
+  readonly recommendations: readonly Recommendation[];
+}
+
+/** Compares the throughput model's CBS with the measured B_simple. @public */
+export const compareNoiseScales = (cbs: CriticalBatchEstimate | null, measured: GradientNoiseMeasurement): NoiseScaleComparison | null => {
+  if (!cbs || cbs.gradient_noise_scale === null || measured.b_simple === null) return null;
+  const x = cbs.gradient_noise_scale;
+  const ratio = x / measured.b_simple;
+  const [lo, hi] = measured.b_simple_ci95;
+  const within = x >= lo && (hi === null || x <= hi);
+  const factor = ratio >= 1 ? ratio : 1 / ratio;
+  return {
+    ratio,
+    within_interval: within,
+    note: `the throughput CBS (${x.toFixed(1)}) is ${factor.toFixed(1)}× ${ratio >= 1 ? 'above' : 'below'} the measured B_simple (${measured.b_simple.toFixed(1)})` +
+      `${within ? ', inside its interval' : ', outside its interval'}. They measure different things: the first is where this machine's ` +
+      'samples/s stops growing with the batch, the second where larger batches stop reducing the number of steps training needs.',
+  };
+};
