@@ -46,14 +46,6 @@ describe('maou utility benchmark-training (built binary)', () => {
     expect(existsSync(join(dir, 'cache'))).toBe(false);
   });
 
-  it('given --gpu cpu, then a warning on stderr with the measured slow-down', () => {
-    const r = runMaou(['utility', 'benchmark-training', '--sample-positions', '512', '--model-architecture', 'lite', '--log-level', 'warn',
-      '--gpu', 'cpu', '--max-batches', '2', '--warmup-batches', '0', '--batch-size', '2', '--json'], env);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/--gpu cpu selects tfjs's pure-JavaScript cpu backend.*slower than the default/);
-    expect(JSON.parse(r.stdout).environment.backend).toBe('cpu');
-  });
-
   it('given bad batch-study flags, then exit 2 naming each, before any data is touched', () => {
     const r = runMaou(['utility', 'benchmark-training', '--batch-sizes', '64,x', '--learning-rates', '0.1', '--find-max-batch-cap', '8'], env);
     expect(r.code).toBe(2);
@@ -67,6 +59,14 @@ describe('maou utility benchmark-training (built binary)', () => {
 
   it('given an unknown flag, then exit 2', () => {
     expect(runMaou(['utility', 'benchmark-training', '--no-such-flag'], env).code).toBe(2);
+  });
+
+  it('given --gpu cpu, then a warning on stderr with the measured slow-down', () => {
+    const r = runMaou(['utility', 'benchmark-training', '--sample-positions', '512', '--model-architecture', 'lite', '--log-level', 'warn',
+      '--gpu', 'cpu', '--max-batches', '2', '--warmup-batches', '0', '--batch-size', '2', '--json'], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/--gpu cpu selects tfjs's pure-JavaScript cpu backend.*slower than the default/);
+    expect(JSON.parse(r.stdout).environment.backend).toBe('cpu');
   });
 
   it('given no data flag, then it trains the lite network on the sample data and writes the JSON payload', () => {
