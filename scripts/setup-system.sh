@@ -6,6 +6,8 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 # clang + lld rebuild the WebAssembly SIMD kernels to check the committed module (scripts/build-simd-kernels.sh).
 { command -v clang >/dev/null 2>&1 && command -v wasm-ld >/dev/null 2>&1; } || need+=(clang lld)
+# The reference lz4 command writes the frames whose checksums the LZ4 decoder spec verifies.
+command -v lz4 >/dev/null 2>&1 || need+=(lz4)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null

@@ -13,7 +13,7 @@ export const defaultCalibrationFile = (): string =>
 export const CALIBRATION_OPTIONS: Record<string, Options> = {
   calibrate: { type: 'boolean', group: 'Calibration:', describe: 'measure loader settings (workers, prefetch) before the run, or reuse a fresh cached result; --no-calibrate turns it off' },
   'force-calibration': { type: 'boolean', group: 'Calibration:', describe: 'measure again even when a cached result is valid' },
-  'calibration-budget': { type: 'number', group: 'Calibration:', describe: 'seconds the calibration may take (default 20)' },
+  'calibration-budget': { type: 'number', group: 'Calibration:', describe: 'seconds the calibration may take, 0.1 to 3600 (default 20)' },
   'calibration-file': { type: 'string', group: 'Calibration:', describe: 'JSON file of cached calibration results (default ~/.cache/maou-bench/calibration.json)' },
 };
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,27 +14,36 @@ describe('maou utility benchmark-training (built binary)', () => {
   it('given bad flag values, then exit 2 naming each flag, before any data is touched', () => {
     const r = runMaou(['utility', 'benchmark-training', '--batch-size', '0', '--momentum', '3'], env);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--batch-size: must be a positive integer, got 0/);
+    expect(r.stderr).toMatch(/--batch-size: must be an integer from 1 to 65,536, got 0/);
     expect(r.stderr).toMatch(/--momentum:/);
     expect(existsSync(join(dir, 'cache'))).toBe(false);
   });
 
+  it.each([
+    [['--value-loss-ratio', 'Infinity'], /--value-loss-ratio: must be positive, at most 1000, got Infinity/],
+    [['--learning-ratio', 'Infinity'], /--learning-ratio: must be positive, at most 10, got Infinity/],
+    [['--gradient-accumulation-steps', '1e12'], /--gradient-accumulation-steps: must be an integer from 1 to 1024/],
+    [['--sample-positions', '1e12'], /--sample-positions: must be an integer from 16 to 1,000,000/],
+    [['--dataloader-workers', '1e12'], /--dataloader-workers: must be an integer from 0 to 256/],
+    [['--input-dataset-id', 'x;y', '--input-table-name', 't'], /--input-dataset-id: "x;y" is not a valid dataset id/],
+    [['--output-json', '/proc/self/out.json'], /--output-json: directory \/proc\/self is not writable/],
+    [['--enable-profiling', '--trace-path', join(dir, 'missing', 't.json')], /--trace-path: directory .*missing does not exist/],
+    [['--sample-cache-dir', '/proc/self/cache'], /--sample-cache-dir: .* is not writable/],
+  ])('given %p (#19), then exit 2 naming the flag before any data is touched', (flags, message) => {
+    const r = runMaou(['utility', 'benchmark-training', ...flags], env);
+    expect(r.stderr).toMatch(message);
+    expect(r.code).toBe(2);
+    expect(existsSync(join(dir, 'cache'))).toBe(false);
+  });
+
   it.each<[string[], RegExp]>([
-    [['--max-batches', '1'], /--max-batches: must be an integer of at least 2/],
+    [['--max-batches', '1'], /--max-batches: must be an integer from 2 to 1,000,000,000: a batch time with an interval needs 2 measured batches/],
     [['--stage1-data-path', 'x.feather'], /--stage1-data-path: given, but --stage is 3: pass --stage 1/],
   ])('given %p, then exit 2 naming the flag before any data is read', (flags, message) => {
     const r = runMaou(['utility', 'benchmark-training', ...flags], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(existsSync(join(dir, 'cache'))).toBe(false);
-  });
-
-  it('given --gpu cpu, then a warning on stderr with the measured slow-down', () => {
-    const r = runMaou(['utility', 'benchmark-training', '--sample-positions', '512', '--model-architecture', 'lite', '--log-level', 'warn',
-      '--gpu', 'cpu', '--max-batches', '2', '--warmup-batches', '0', '--batch-size', '2', '--json'], env);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/--gpu cpu selects tfjs's pure-JavaScript cpu backend.*slower than the default/);
-    expect(JSON.parse(r.stdout).environment.backend).toBe('cpu');
   });
 
   it('given bad batch-study flags, then exit 2 naming each, before any data is touched', () => {
@@ -49,6 +59,14 @@ describe('maou utility benchmark-training (built binary)', () => {
 
   it('given an unknown flag, then exit 2', () => {
     expect(runMaou(['utility', 'benchmark-training', '--no-such-flag'], env).code).toBe(2);
+  });
+
+  it('given --gpu cpu, then a warning on stderr with the measured slow-down', () => {
+    const r = runMaou(['utility', 'benchmark-training', '--sample-positions', '512', '--model-architecture', 'lite', '--log-level', 'warn',
+      '--gpu', 'cpu', '--max-batches', '2', '--warmup-batches', '0', '--batch-size', '2', '--json'], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/--gpu cpu selects tfjs's pure-JavaScript cpu backend.*slower than the default/);
+    expect(JSON.parse(r.stdout).environment.backend).toBe('cpu');
   });
 
   it('given no data flag, then it trains the lite network on the sample data and writes the JSON payload', () => {
@@ -130,6 +148,26 @@ describe('maou utility benchmark-training (built binary)', () => {
     const r = runMaou(['utility', 'benchmark-compare', bogus, bogus], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bogus\.json: field 'command'/);
+  });
+
+  it.each([
+    ['a header-only .npy claiming 300 rows', 300, true, /header-only\.npy, byte offset \d+: the header says 300 rows of 184 bytes/],
+    ['a zero-row .npy', 0, false, /holds no rows: every file is empty \(.*zero-rows\.npy\)/],
+  ])('given %s (#19), then exit 1 naming the file', (_what, rows, headerOnly, message) => {
+    const name = headerOnly ? 'header-only.npy' : 'zero-rows.npy';
+    const path = join(dir, name);
+    // numpy writes the file: the header is numpy's own.
+    const py = spawnSync('python3', ['-c', [
+      'import sys, numpy as np',
+      "a = np.zeros(int(sys.argv[2]), dtype=[('id', '<u8'), ('boardIdPositions', 'u1', (9, 9)), ('piecesInHand', 'u1', (14,)), ('reachableSquares', 'u1', (9, 9))])",
+      'np.save(sys.argv[1], a)',
+      "head = open(sys.argv[1], 'rb').read(10); body = 10 + int.from_bytes(head[8:10], 'little')",
+      "open(sys.argv[1], 'r+b').truncate(body) if sys.argv[3] == '1' else None",
+    ].join('\n'), path, String(rows), headerOnly ? '1' : '0'], { encoding: 'utf8' });
+    expect(py.stderr).toBe('');
+    const r = runMaou(['utility', 'benchmark-training', ...small, '--stage', '1', '--stage1-data-path', path], env);
+    expect(r.stderr).toMatch(message);
+    expect(r.code).toBe(1);
   });
 
   it('given a missing data file, then exit 1 naming the file', () => {

@@ -1,6 +1,8 @@
 import { CompareBenchmarksUseCase } from '@maou/bench-app';
 import { readTrainingReport, renderCompareSummary, toJson, writeCompareHtmlReport, writeJsonReport } from '@maou/bench-infra';
 import type { UtilityCommand } from './command-module';
+import { checkOutputFile, outputPathIssues } from '../output/output-paths';
+import { formatIssues } from '@maou/bench-domain';
 
 interface Args {
   readonly a: string;
@@ -12,8 +14,12 @@ interface Args {
 }
 
 const handler = async (args: Args): Promise<void> => {
-  if (!(args.alpha > 0 && args.alpha < 0.5)) {
-    process.stderr.write(`maou benchmark-compare: --alpha: must be in (0, 0.5), got ${args.alpha}\n`);
+  const issues = [
+    ...(args.alpha > 0 && args.alpha < 0.5 ? [] : [{ field: '--alpha', message: `must be in (0, 0.5), got ${args.alpha}` }]),
+    ...outputPathIssues([checkOutputFile('--output-json', args.outputJson), checkOutputFile('--report-html', args.reportHtml)]),
+  ];
+  if (issues.length) {
+    process.stderr.write(`maou benchmark-compare: invalid options\n${formatIssues(issues)}\n`);
     process.exitCode = 2;
     return;
   }

@@ -2,13 +2,15 @@
 import { createContainer, type GlobalOptions } from '../composition-root';
 import { planResources } from '../resource-plan';
 import { BenchmarkDataloaderUseCase, TOKENS, type BenchmarkDataloaderInput, type LoggerPort } from '@maou/bench-app';
-import { formatIssues, type ValidationIssue } from '@maou/bench-domain';
+import { checkBoundedNumbers, formatIssues, type NumberBounds, type ValidationIssue } from '@maou/bench-domain';
 import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
 import { logResourcePlan, toJson, writeDataloaderHtmlReport, writeJsonReport } from '@maou/bench-infra';
 import type { Options } from 'yargs';
 import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-dataloader.output';
 import { CLOUD_INPUT_OPTIONS, STAGE3_INPUT_OPTIONS } from './benchmark-training.options';
 import type { UtilityCommand } from './command-module';
+import { runOutputIssues } from '../output/run-output-checks';
+import { watchInterrupts, writeJsonNow } from '../interrupt-watch';
 
 interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
   readonly numBatches: number; readonly workers?: number[]; readonly prefetchFactors: number[]; readonly batchSizes?: number[];
@@ -42,9 +44,8 @@ const OPTIONS: Record<string, Options> = {
     'report-html': { type: 'string', describe: 'write a self-contained HTML report with plots' } }),
 };
 
-const positiveInts = (flag: string, v: readonly number[] | undefined, min: number, issues: ValidationIssue[]): void => {
-  for (const x of v ?? []) if (!Number.isInteger(x) || x < min) issues.push({ field: flag, message: `must be integers ≥ ${min}, got ${x}` });
-};
+const eachBounded = (flag: string, v: readonly number[] | undefined, bounds: NumberBounds) =>
+  (v ?? []).map((x) => [flag, x, bounds] as const);
 const fail = (code: 1 | 2, message: string): void => {
   process.stderr.write(`maou benchmark-dataloader: ${message}\n`);
   process.exitCode = code;
@@ -54,13 +55,16 @@ const handler = async (args: Args): Promise<void> => {
   const { plan, defaults } = await planResources(args);
   const validated = toBenchmarkConfig({ ...args, stage: 3 }, defaults);
   const issues: ValidationIssue[] = validated.ok ? [] : [...validated.error];
-  if (!Number.isInteger(args.numBatches) || args.numBatches <= 0) issues.push({ field: '--num-batches', message: `num_batches must be positive, got ${args.numBatches}` });
-  if (!Number.isInteger(args.repeats) || args.repeats < 1) issues.push({ field: '--repeats', message: `must be an integer ≥ 1, got ${args.repeats}` });
-  if (!(args.noiseMargin >= 0 && args.noiseMargin < 1)) issues.push({ field: '--noise-margin', message: `must be in [0, 1), got ${args.noiseMargin}` });
-  if (!Number.isInteger(args.consumptionSteps) || args.consumptionSteps < 0) issues.push({ field: '--consumption-steps', message: `must be an integer ≥ 0, got ${args.consumptionSteps}` });
-  positiveInts('--workers', args.workers, 0, issues);
-  positiveInts('--prefetch-factors', args.prefetchFactors, 1, issues);
-  positiveInts('--batch-sizes', args.batchSizes, 1, issues);
+  issues.push(...checkBoundedNumbers([
+    ['--num-batches', args.numBatches, { min: 1, max: 1e6, integer: true }],
+    ['--repeats', args.repeats, { min: 1, max: 100, integer: true }],
+    ['--noise-margin', args.noiseMargin, { min: 0, max: 0.99 }],
+    ['--consumption-steps', args.consumptionSteps, { min: 0, max: 10_000, integer: true }],
+    ...eachBounded('--workers', args.workers, { min: 0, max: 256, integer: true }),
+    ...eachBounded('--prefetch-factors', args.prefetchFactors, { min: 1, max: 64, integer: true }),
+    ...eachBounded('--batch-sizes', args.batchSizes, { min: 1, max: 65_536, integer: true }),
+  ]));
+  if (validated.ok) issues.push(...runOutputIssues({ outputJson: args.outputJson, reportHtml: args.reportHtml, source: validated.value.config.source }));
   if (!validated.ok || issues.length) return fail(2, `invalid options\n${formatIssues(issues)}`);
   const { config, warnings } = validated.value;
   for (const w of warnings) process.stderr.write(`maou benchmark-dataloader: note: ${w}\n`);
@@ -74,7 +78,12 @@ const handler = async (args: Args): Promise<void> => {
   };
   const container = createContainer({ logLevel: args.logLevel });
   logResourcePlan(plan, container.resolve<LoggerPort>(TOKENS.Logger));
-  const result = await container.resolve(BenchmarkDataloaderUseCase).execute(input);
+  // A grid has no partial result worth keeping: a signal ends the run at once, saying so (and in --output-json).
+  const watch = watchInterrupts('benchmark-dataloader', (reason) => {
+    process.stderr.write(`maou benchmark-dataloader: interrupted (${reason}) before the grid was complete; nothing measured is reported\n`);
+    if (args.outputJson) writeJsonNow(args.outputJson, { command: 'benchmark-dataloader', interrupted: true, interruption: { reason } });
+  });
+  const result = await container.resolve(BenchmarkDataloaderUseCase).execute(input).finally(() => watch.dispose());
   if (!result.ok) return fail(1, `${result.error.kind}: ${result.error.message}`);
   const text = renderDataloaderBenchmark(result.value, input);
   const payload = dataloaderBenchmarkJson(result.value, input, text, warnings);

@@ -4,6 +4,7 @@ import { BenchmarkIoUseCase, TOKENS, validateBenchmarkIoInput, type BenchmarkIoR
 import { formatIssues } from '@maou/bench-domain';
 import { RecordIoAdapter, toJson, writeJsonReport } from '@maou/bench-infra';
 import type { UtilityCommand } from './command-module';
+import { checkOutputFile } from '../output/output-paths';
 
 interface Args extends GlobalOptions {
   readonly stage: number;
@@ -32,8 +33,9 @@ export const renderIoTable = (r: BenchmarkIoResult): string => {
 
 const handler = async (args: Args): Promise<void> => {
   const input = validateBenchmarkIoInput(args);
-  if (!input.ok) {
-    process.stderr.write(`maou benchmark-io:\n${formatIssues(input.error)}\n`);
+  const out = checkOutputFile('--output-json', args.outputJson);
+  if (!input.ok || out) {
+    process.stderr.write(`maou benchmark-io:\n${formatIssues([...(input.ok ? [] : input.error), ...(out ? [out] : [])])}\n`);
     process.exitCode = 2;
     return;
   }

@@ -1,5 +1,5 @@
-import { BenchmarkTrainingUseCase, TOKENS, type LoggerPort, type ProgressPort } from '@maou/bench-app';
-import { formatIssues } from '@maou/bench-domain';
+import { BenchmarkTrainingUseCase, TOKENS, interruptionText, type LoggerPort, type ProgressPort } from '@maou/bench-app';
+import { checkBoundedNumbers, formatIssues } from '@maou/bench-domain';
 import { toBatchStudy, toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
 import { logResourcePlan, renderTrainingSummary, toJson, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
 import { createContainer, type GlobalOptions } from '../composition-root';
@@ -7,7 +7,9 @@ import { planResources } from '../resource-plan';
 import type { UtilityCommand } from './command-module';
 import { BENCHMARK_TRAINING_OPTIONS } from './benchmark-training.options';
 import { runBatchStudy } from './benchmark-training.study';
-import { CALIBRATION_OPTIONS, calibrationMode, registerCalibration } from '../register-calibration';
+import { CALIBRATION_OPTIONS, calibrationMode, defaultCalibrationFile, registerCalibration } from '../register-calibration';
+import { runOutputIssues } from '../output/run-output-checks';
+import { interruptedStub, watchTrainingInterrupts } from './benchmark-training.interrupt';
 
 interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
   readonly outputJson?: string;
@@ -20,8 +22,8 @@ interface Args extends RawBenchmarkTrainingOptions, GlobalOptions {
   readonly calibrationFile?: string;
 }
 
-/** Exit codes: 2 bad input (before anything is touched), 1 a failed run. */
-const fail = (code: 1 | 2, message: string): void => {
+/** Exit codes: 2 bad input (before anything is touched), 1 a failed run, 130/143 a run stopped by SIGINT/SIGTERM. */
+const fail = (code: number, message: string): void => {
   process.stderr.write(`maou benchmark-training: ${message}\n`);
   process.exitCode = code;
 };
@@ -33,23 +35,32 @@ const handler = async (args: Args): Promise<void> => {
   const { config, warnings } = validated.value;
   const study = toBatchStudy(args);
   if (!study.ok) return fail(2, `invalid options\n${formatIssues(study.error)}`);
+  const budget = checkBoundedNumbers([['--calibration-budget', args.calibrationBudget, { min: 0.1, max: 3600 }]]);
+  const paths = runOutputIssues({ outputJson: args.outputJson, reportHtml: args.reportHtml, tracePath: config.enableProfiling ? args.tracePath ?? 'maou-trace.json' : undefined,
+    calibrationFile: calibrationMode(args) === 'off' ? undefined : args.calibrationFile ?? defaultCalibrationFile(), source: config.source });
+  if (budget.length || paths.length) return fail(2, `invalid options\n${formatIssues([...budget, ...paths])}`);
   if (study.value) return runBatchStudy(args, config, warnings, study.value, fail, plan);
-  if (args.calibrationBudget !== undefined && !(args.calibrationBudget > 0)) return fail(2, `invalid options\n--calibration-budget: must be a positive number of seconds, got ${args.calibrationBudget}`);
   const container = createContainer({ logLevel: args.logLevel });
   logResourcePlan(plan, container.resolve<LoggerPort>(TOKENS.Logger));
   registerCalibration(container, args.calibrationFile);
   const progress = container.resolve<ProgressPort>(TOKENS.Progress);
   let task: ReturnType<ProgressPort['start']> | null = null;
+  const { watch, batchDone } = watchTrainingInterrupts(args.outputJson);
   const result = await container.resolve(BenchmarkTrainingUseCase).execute({
-    config, warnings, resourceLimits: plan.report,
+    config, warnings, resourceLimits: plan.report, stop: watch,
     calibration: { mode: calibrationMode(args), budgetMs: args.calibrationBudget === undefined ? undefined : args.calibrationBudget * 1000,
       fixed: { workers: args.dataloaderWorkers, prefetchFactor: args.prefetchFactor, batchSize: args.batchSize } },
     onBatch: (_t, planned) => {
       task ??= progress.start({ label: 'benchmark batches', total: planned, unit: 'batches' });
       task.advance();
+      batchDone(planned);
     },
-  });
+  }).finally(() => watch.dispose());
   (task as ReturnType<ProgressPort['start']> | null)?.finish(result.ok ? 'done' : 'failed');
+  if (!result.ok && result.error.kind === 'interrupted') {
+    if (args.outputJson) await writeJsonReport(interruptedStub(result.error.interruption), args.outputJson);
+    return fail(watch.exitCode() ?? 130, result.error.message);
+  }
   if (!result.ok) return fail(1, `${result.error.kind}: ${result.error.message}`);
   const { report, trace } = result.value;
   if (trace) await writeJsonReport(trace, args.tracePath ?? 'maou-trace.json');
@@ -60,6 +71,7 @@ const handler = async (args: Args): Promise<void> => {
     if (!html.ok) return fail(1, html.error.message);
   }
   process.stdout.write(args.json ? toJson(payload) : renderTrainingSummary(payload));
+  if (report.interruption) fail(watch.exitCode() ?? 130, interruptionText(report.interruption));
 };
 
 /** `maou utility benchmark-training`. */

@@ -27,7 +27,7 @@ export const STAGE3_INPUT_OPTIONS: Record<string, Options> = group('Data:', {
   streaming: flag('stream files (default with 2+ files); --no-streaming forces map-style', { default: true }),
   'input-cache-mode': str('map-style files: file (read on demand) or memory (load all); mmap = file', { choices: ['file', 'memory', 'mmap'] }),
   'input-file-packed': flag('accepted for compatibility; packing is detected from the file'),
-  'sample-positions': num('positions in the embedded sample dataset when no data is given (default 4096)'),
+  'sample-positions': num('positions in the embedded sample dataset when no data is given, 16 to 1,000,000 (default 4096)'),
   'sample-cache-dir': str('where the embedded sample dataset is generated and reused'),
   seed: num('seed of splits, shuffles, weights, sample data and cloud sampling (default 1)'),
 });
@@ -49,8 +49,8 @@ export const BENCHMARK_TRAINING_OPTIONS: Record<string, Options> = {
     'detect-anomaly': flag('stop at the first non-finite loss or gradient, naming batch and tensor'),
   }),
   ...group('Data pipeline:', {
-    'test-ratio': num('validation share, 0 < r < 1 (default 0.2)'), 'batch-size': num('batch size (default 256)'),
-    'dataloader-workers': num('loader worker threads, 0 = main thread (default from detected CPUs)'),
+    'test-ratio': num('validation share, 0 < r < 1 (default 0.2)'), 'batch-size': num('batch size, 1 to 65,536 (default 256)'),
+    'dataloader-workers': num('loader worker threads, 0 = main thread, at most 256 (default from detected CPUs)'),
     'pin-memory': flag('reuse transfer buffers instead of fresh allocations'), 'prefetch-factor': num('batches each worker prepares ahead (default 2)'),
     'device-prefetch': num('batches uploaded ahead to the device, 0 = off (default 3)'),
     'cache-transforms': flag('accepted for compatibility; records need no transform'),
@@ -63,7 +63,7 @@ export const BENCHMARK_TRAINING_OPTIONS: Record<string, Options> = {
     'lr-scheduler': str('warmup_cosine_decay (default), cosine_annealing, step or none; maou names accepted'),
     'stage12-lr-scheduler': str('scheduler for Stages 1 and 2'),
     optimizer: str('adamw (default) or sgd'), 'optimizer-beta1': num('default 0.9'), 'optimizer-beta2': num('default 0.999'), 'optimizer-eps': num('default 1e-8'),
-    'gradient-clip': num('clip gradients to this global L2 norm; maou always clips at 1.0 (default 1.0), 0 = off'), 'gradient-accumulation-steps': num('micro-batches per optimiser step (default 1)'),
+    'gradient-clip': num('clip gradients to this global L2 norm; maou always clips at 1.0 (default 1.0), 0 = off'), 'gradient-accumulation-steps': num('micro-batches per optimiser step, 1 to 1024 (default 1)'),
   }),
   ...group('Stage 1/2 heads:', {
     'stage1-pos-weight': num('default 1.0'), 'stage2-pos-weight': num('default 1.0'), 'stage2-gamma-pos': num('ASL gamma+ (default 0)'),

@@ -4,6 +4,7 @@ import { GenerateSampleDataUseCase, TOKENS, validateGenerateSampleDataInput, typ
 import { formatIssues } from '@maou/bench-domain';
 import { SampleDataGeneratorAdapter } from '@maou/bench-infra';
 import type { UtilityCommand } from './command-module';
+import { checkOutputDir } from '../output/output-paths';
 
 interface Args extends GlobalOptions {
   readonly stage: number;
@@ -15,8 +16,9 @@ interface Args extends GlobalOptions {
 
 const handler = async (args: Args): Promise<void> => {
   const input = validateGenerateSampleDataInput(args);
-  if (!input.ok) {
-    process.stderr.write(`maou generate-sample-data:\n${formatIssues(input.error)}\n`);
+  const dir = input.ok ? checkOutputDir('--output-dir', args.outputDir) : null;
+  if (!input.ok || dir) {
+    process.stderr.write(`maou generate-sample-data:\n${formatIssues(input.ok ? [dir!] : input.error)}\n`);
     process.exitCode = 2;
     return;
   }

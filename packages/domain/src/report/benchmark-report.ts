@@ -174,6 +174,16 @@ export interface BenchmarkTrainingReport {
   readonly maou: MaouTrainingPayload;
   /** maou keys this payload leaves out, each with why it cannot be computed here */
   readonly maou_omitted: Readonly<Record<string, string>>;
+  /** present only when a signal stopped the run early: the figures then cover the batches completed before it */
+  readonly interrupted?: true;
+  readonly interruption?: Interruption;
+}
+
+/** Why and when a run stopped early. @public */
+export interface Interruption {
+  readonly reason: string;
+  readonly completed_batches: number;
+  readonly planned_batches: number;
 }
 
 /** The fields `benchmark-compare` reads, the same in every readable schema version. @public */

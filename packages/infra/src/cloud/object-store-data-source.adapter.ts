@@ -10,6 +10,7 @@ import type { ObjectEntry, ObjectStore } from './object-store';
 import { RetriesExhaustedError, systemRetryHooks, withRetry, type RetryHooks, type RetryPolicy } from './retry-policy';
 import { seededSample } from './seeded-sample';
 import { describeError } from './transient-error';
+import { checkCompleteArrowFile } from './check-complete-arrow-file';
 import { bundleShards } from './shard-bundler';
 import { shardFromFile } from './shard-from-file';
 import { sweepStaleParts } from './stale-parts';
@@ -135,7 +136,7 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
     const once = async (): Promise<void> => {
       const attempt = progress.attempt();
       try {
-        await downloadOnce(this.store, entry, dest, this.stats, this.idleTimeoutMs, (n) => attempt.add(n));
+        await downloadOnce(this.store, entry, dest, this.stats, this.idleTimeoutMs, (n) => attempt.add(n), checkCompleteArrowFile);
       } catch (error) {
         attempt.rollback();
         throw error;

@@ -1,4 +1,6 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createS3Store } from './create-object-store';
@@ -143,6 +145,24 @@ describe('S3 object source against s3rver', () => {
     if (!never.ok) expect(never.error.message).toMatch(/listing s3:\/\/maou-data\/runs\/stage1\/.*no answer within 300 ms/);
   }, 30_000);
 
+  it('given an object truncated on the server (its listed size agrees), then it is never cached and the error names the object (#19)', async () => {
+    const whole = await fixtureBytes(FIXTURES[1].file);
+    await s3.put('cut/stage1/part0.feather', await fixtureBytes(FIXTURES[0].file));
+    await s3.put('cut/stage1/part1.feather', whole.subarray(0, Math.floor(whole.length * 0.6)));
+    const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache, { prefix: 'cut' }), testDeps(stageReader));
+    const r = await source.prepare();
+    expect(r.ok ? '' : r.error.message).toMatch(/^s3:\/\/maou-data\/cut\/stage1\/part1\.feather: IncompleteObjectError: the object's bytes are not a complete data file \(an Arrow IPC file without its footer \(cut short\)\); it was not cached$/);
+    expect(await listTree(cache)).toEqual(['stage1/part0.feather']);
+  });
+
+  it('given two runs sharing one cache at once, then both get every object whole and no temporary is left (#19)', async () => {
+    proxy.rules.push({ match: (m, u) => m === 'GET' && u.includes('part1.feather'), times: 1, fault: { cutAfterBytes: 4000 } });
+    const run = async (): Promise<number[]> => (await new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader)).shards()).map((x) => x.rows);
+    expect(await Promise.all([run(), run(), run()])).toEqual([[40, 60, 50], [40, 60, 50], [40, 60, 50]]);
+    expect(await listTree(cache)).toEqual(['stage1/part0.feather', 'stage1/part1.feather', 'stage1/part2.feather']);
+    for (const [i, f] of FIXTURES.entries()) expect((await readFile(join(cache, 'stage1', `part${i}.feather`))).equals(await fixtureBytes(f.file))).toBe(true);
+  });
+
   it('given an empty prefix, when prepared, then the error names the location and the flags', async () => {
     const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache, { dataName: 'nothing' }), testDeps(stageReader));
     const r = await source.prepare();
@@ -165,18 +185,28 @@ describe('S3 object source against s3rver', () => {
 });
 
 describe('sweepStaleParts', () => {
-  it('given an old and a fresh .part file, when swept, then only the old one is removed', async () => {
+  const names = (pid: number): string => `a.feather.${hostname().replace(/[^A-Za-z0-9-]/g, '_')}~${pid}.0a1b2c.part`;
+
+  it('given parts of a finished process, of a running one, and unnamed old and fresh ones, then only leftovers go (#19)', async () => {
     const { sweepStaleParts } = await import('./stale-parts');
     const { mkdir, writeFile, utimes } = await import('node:fs/promises');
     const dir = await tempDir('parts');
     await mkdir(join(dir, 'stage1'), { recursive: true });
-    await writeFile(join(dir, 'stage1', 'a.feather.1.part'), 'x');
-    await writeFile(join(dir, 'stage1', 'b.feather.2.part'), 'y');
-    await writeFile(join(dir, 'stage1', 'c.feather'), 'z');
-    const old = new Date(Date.now() - 2 * 3_600_000);
-    await utimes(join(dir, 'stage1', 'a.feather.1.part'), old, old);
-    expect(await sweepStaleParts(dir, Date.now())).toBe(1);
-    expect(await listTree(dir)).toEqual(['stage1/b.feather.2.part', 'stage1/c.feather']);
-    await rm(dir, { recursive: true, force: true });
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    const running = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      await writeFile(join(dir, 'stage1', names(gone)), 'killed run');
+      await writeFile(join(dir, 'stage1', names(running.pid!)), 'run in progress');
+      await writeFile(join(dir, 'stage1', 'a.feather.1.part'), 'x');
+      await writeFile(join(dir, 'stage1', 'b.feather.2.part'), 'y');
+      await writeFile(join(dir, 'stage1', 'c.feather'), 'z');
+      const old = new Date(Date.now() - 2 * 3_600_000);
+      await utimes(join(dir, 'stage1', 'a.feather.1.part'), old, old);
+      expect(await sweepStaleParts(dir, Date.now())).toBe(2);
+      expect(await listTree(dir)).toEqual([`stage1/${names(running.pid!)}`, 'stage1/b.feather.2.part', 'stage1/c.feather']);
+    } finally {
+      running.kill();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,9 +1,35 @@
 import { readdir, stat, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 
+// `<dest>.<host>~<pid>.<random>.part`: the owner is in the name, so a later run can ask whether it still runs.
+const OWNED = /\.([^.~/]+)~(\d+)\.[0-9a-f]+\.part$/;
+const host = (): string => hostname().replace(/[^A-Za-z0-9-]/g, '_');
+
+/** The temporary file a download of `dest` by this process writes first. @internal */
+export const partPathFor = (dest: string, nonce: string): string => `${dest}.${host()}~${process.pid}.${nonce}.part`;
+
+const processRuns = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it runs, under another user.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Whether a `.part` file is a leftover: its owner on this host no longer runs, or (another host's, or unnamed) it is old. */
+const isLeftover = (name: string, mtimeMs: number, nowMs: number, maxAgeMs: number): boolean => {
+  const owner = OWNED.exec(name);
+  if (owner && owner[1] === host()) return Number(owner[2]) !== process.pid && !processRuns(Number(owner[2]));
+  return nowMs - mtimeMs > maxAgeMs;
+};
+
 /**
- * Deletes `*.part` files older than `maxAgeMs` under `dir`: leftovers of a run killed mid-download.
- * Younger ones may belong to a run sharing the cache right now, so they are left alone. Returns how many went.
+ * Deletes `*.part` files under `dir` left by a run killed mid-download: at once when the process that wrote one (on
+ * this host) is gone, otherwise after `maxAgeMs`, since a young one may belong to a run sharing the cache right now
+ * on another machine. Returns how many went.
  * @internal
  */
 export const sweepStaleParts = async (dir: string, nowMs: number, maxAgeMs = 3_600_000): Promise<number> => {
@@ -13,7 +39,7 @@ export const sweepStaleParts = async (dir: string, nowMs: number, maxAgeMs = 3_6
     if (!e.isFile() || !e.name.endsWith('.part')) continue;
     const path = join(e.parentPath, e.name);
     const s = await stat(path).catch(() => null);
-    if (s !== null && nowMs - s.mtimeMs > maxAgeMs && (await unlink(path).then(() => true, () => false))) removed += 1;
+    if (s !== null && isLeftover(e.name, s.mtimeMs, nowMs, maxAgeMs) && (await unlink(path).then(() => true, () => false))) removed += 1;
   }
   return removed;
 };

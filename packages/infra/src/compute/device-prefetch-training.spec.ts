@@ -32,7 +32,7 @@ const run = async (cfg: BenchmarkConfig, opts: { microBatchSize?: number; wrap?:
     },
     close: async () => undefined,
   };
-  const source: DataSourcePort = { stage: 3, describe: () => 'memory', shards: async () => [], read: async () => ({}) as Stage3Columns, ioStats: () => null };
+  const source: DataSourcePort = { stage: 3, describe: () => 'memory', shards: async () => [{ id: 'memory', path: 'memory', rows: BATCHES.length * 4, bytes: 1 }], read: async () => ({}) as Stage3Columns, ioStats: () => null };
   const useCase = new BenchmarkTrainingUseCase(new FakeClock(), new MemoryLogger(),
     { activate: async () => ({ name: 'wasm', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }) },
     { open: async () => source }, { create: async () => loader },

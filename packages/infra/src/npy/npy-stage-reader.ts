@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { recordKindOfColumns, type Stage, type StageColumns, validateStageColumns, wrongRecordKindMessage } from '@maou/bench-domain';
 import { DataFileError } from '../arrow/data-file-error';
 import { decodeNpyRecords } from './npy-record-decoder';
-import { hasNpyMagic, parseNpyHeader } from './npy-header';
-import { layoutByFields, NPY_LAYOUTS, type NpyLayout } from './npy-layouts';
+import { hasNpyMagic, npyBodyMismatch, parseNpyHeader } from './npy-header';
+import { layoutForHeader, NPY_LAYOUTS, type NpyLayout } from './npy-layouts';
 
 /** maou's HCPE numpy record (627 bytes) and cshogi's HuffmanCodedPosAndEval (38 bytes): raw game records. */
 const HCPE_ITEMSIZES = [627, 38];
@@ -14,10 +14,12 @@ export interface NpyShard { readonly layout: NpyLayout; readonly offset: number;
 const pickLayout = (path: string, bytes: Uint8Array, stage: Stage): { layout: NpyLayout; offset: number } => {
   if (hasNpyMagic(bytes)) {
     const header = parseNpyHeader(bytes);
-    if (typeof header === 'string') throw new DataFileError({ path, byteOffset: 6 }, header);
-    if (recordKindOfColumns(header.fieldNames) === 'hcpe') throw new DataFileError({ path }, `.npy ${wrongRecordKindMessage('hcpe', stage)}`);
-    const layout = layoutByFields(header.fieldNames);
-    if (!layout) throw new DataFileError({ path, byteOffset: 10 }, `unknown structured dtype with fields ${header.fieldNames.join(', ')}; expected Stage ${stage} records`);
+    if (typeof header === 'string') throw new DataFileError({ path, byteOffset: 8 }, header);
+    if (recordKindOfColumns(header.fields.map((f) => f.name)) === 'hcpe') throw new DataFileError({ path }, `.npy ${wrongRecordKindMessage('hcpe', stage)}`);
+    const layout = layoutForHeader(header.fields);
+    if (typeof layout === 'string') throw new DataFileError({ path, byteOffset: 10 }, `${layout}; expected Stage ${stage} records`);
+    const mismatch = npyBodyMismatch(header, bytes.length);
+    if (mismatch) throw new DataFileError({ path, byteOffset: header.dataOffset }, mismatch);
     return { layout, offset: header.dataOffset };
   }
   // Headerless raw dump (ndarray.tofile): the record size must divide the file size.
@@ -33,7 +35,10 @@ const pickLayout = (path: string, bytes: Uint8Array, stage: Stage): { layout: Np
   return { layout: fits[0] as NpyLayout, offset: 0 };
 };
 
-/** Picks the layout of a `.npy` shard and checks it holds whole `stage` records; HCPE shards are refused by name. @internal */
+/**
+ * Picks the layout of a `.npy` shard (whole file in `bytes`) and checks it holds whole `stage` records, every size
+ * checked against the file; HCPE shards are refused by name. @internal
+ */
 export const npyShardOf = (path: string, bytes: Uint8Array, stage: Stage): NpyShard => {
   const { layout, offset } = pickLayout(path, bytes, stage);
   if (layout.stage !== stage) throw new DataFileError({ path }, `.npy ${wrongRecordKindMessage(`stage${layout.stage}`, stage)}`);
@@ -52,8 +57,7 @@ export const readNpyStageFile = async (path: string, stage: Stage): Promise<Stag
   }
   const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
   const { layout, offset } = npyShardOf(path, bytes, stage);
-  const body = bytes.subarray(offset);
-  const columns = decodeNpyRecords(path, body, layout, offset);
+  const columns = decodeNpyRecords(path, bytes.subarray(offset), layout, offset);
   const valid = validateStageColumns(columns);
   if (!valid.ok) throw new DataFileError({ path, column: valid.error.column, row: valid.error.row, byteOffset: offset + valid.error.row * layout.itemsize }, valid.error.message);
   return columns;

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { Stage } from '@maou/bench-domain';
 import { writeBytesAtomic } from '../arrow/feather-writer';
 import { fileSize, generateSampleData, type SampleFile } from './generate-sample-data';
@@ -42,12 +42,23 @@ const reusable = async (m: Manifest | null, o: EnsureSampleDatasetOptions): Prom
   return m.files.length > 0;
 };
 
+const inFlight = new Map<string, Promise<string[]>>();
+
 /**
  * The embedded sample dataset: reuses the files in `dir` when its manifest matches (stage, positions, seed,
  * rows per file, schema version, file sizes), otherwise generates them and records a new manifest atomically.
  * @public
  */
-export const ensureSampleDataset = async (o: EnsureSampleDatasetOptions): Promise<string[]> => {
+export const ensureSampleDataset = (o: EnsureSampleDatasetOptions): Promise<string[]> => {
+  // Runs in one process share the temporaries' names (path + pid), so they take turns per directory; separate
+  // processes write their own temporaries and rename identical files over each other.
+  const key = resolve(o.dir);
+  const next = (inFlight.get(key) ?? Promise.resolve([])).catch(() => []).then(() => ensureOnce(o));
+  inFlight.set(key, next);
+  return next.finally(() => { if (inFlight.get(key) === next) inFlight.delete(key); });
+};
+
+const ensureOnce = async (o: EnsureSampleDatasetOptions): Promise<string[]> => {
   const existing = await readManifest(o.dir);
   if (existing && (await reusable(existing, o))) return existing.files.map((f) => join(o.dir, f.name));
   const files: SampleFile[] = await generateSampleData({ stage: o.stage, positions: o.positions, seed: o.seed, outputDir: o.dir, rowsPerFile: o.rowsPerFile, onProgress: o.onProgress });

@@ -46,4 +46,12 @@ describe('sample data from random legal games', () => {
     const c = await readStageFile(first[0]!, 1);
     expect(c.rows).toBe(2000);
   });
+
+  it('given runs at once in one process on one directory, then they take turns and every one gets whole files (#19)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'maou-ens-'));
+    const runs = await Promise.all([1, 2, 1].map((seed) => ensureSampleDataset({ stage: 1, dir, positions: 600, seed })));
+    expect(runs[0]).toEqual(runs[2]);
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+    for (const files of runs) expect((await readStageFile(files[0]!, 1)).rows).toBe(600);
+  });
 });

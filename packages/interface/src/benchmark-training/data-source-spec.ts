@@ -1,4 +1,4 @@
-import type { DataSourceSpec, Stage, ValidationIssue } from '@maou/bench-domain';
+import { checkBigQueryNames, type DataSourceSpec, type Stage, type ValidationIssue } from '@maou/bench-domain';
 import type { RawBenchmarkTrainingOptions as Raw } from './raw-options';
 
 /** Defaults that depend on the machine, supplied by the caller. */
@@ -26,7 +26,8 @@ const cloud = (raw: Raw, kind: 's3' | 'gcs'): Picked => {
 };
 
 const bigquery = (raw: Raw): Picked => {
-  const issues = missing(raw, ['inputDatasetId', 'inputTableName'], ['--input-dataset-id', '--input-table-name'], 'for a BigQuery source');
+  const issues = [...missing(raw, ['inputDatasetId', 'inputTableName'], ['--input-dataset-id', '--input-table-name'], 'for a BigQuery source'),
+    ...checkBigQueryNames({ datasetId: raw.inputDatasetId || undefined, tableName: raw.inputTableName || undefined, clusteringKey: raw.inputClusteringKey, partitioningKeyDate: raw.inputPartitioningKeyDate })];
   if (issues.length) return { issues };
   const localCacheDir = raw.inputLocalCache || raw.inputLocalCacheDir ? raw.inputLocalCacheDir : undefined;
   return { warnings: [], spec: { kind: 'bigquery', datasetId: raw.inputDatasetId!, tableName: raw.inputTableName!, batchSize: raw.inputBatchSize ?? 10000, seed: raw.seed ?? 1,

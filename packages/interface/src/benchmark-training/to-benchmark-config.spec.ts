@@ -24,7 +24,7 @@ describe('toBenchmarkConfig', () => {
   });
 
   it.each<[RawBenchmarkTrainingOptions, RegExp]>([
-    [{ batchSize: 0 }, /^--batch-size: must be a positive integer, got 0$/],
+    [{ batchSize: 0 }, /^--batch-size: must be an integer from 1 to 65,536, got 0$/],
     [{ batchSize: 2.5 }, /^--batch-size:/],
     [{ stage: 4 }, /^--stage: must be 1, 2 or 3/],
     [{ testRatio: 1 }, /^--test-ratio:/],
@@ -38,7 +38,7 @@ describe('toBenchmarkConfig', () => {
     [{ gpu: 'tpu' }, /^--gpu: unknown device/],
     [{ inputCacheMode: 'disk' }, /^--input-cache-mode:/],
     [{ maxBatches: 0 }, /^--max-batches:/],
-    [{ maxBatches: 1 }, /^--max-batches: must be an integer of at least 2: a batch time with an interval needs 2 measured batches/],
+    [{ maxBatches: 1 }, /^--max-batches: must be an integer from 2 to 1,000,000,000: a batch time with an interval needs 2 measured batches/],
     [{ stage1DataPath: ['s1.feather'] }, /^--stage1-data-path: given, but --stage is 3: pass --stage 1 to benchmark these files/],
     [{ stage: 2, stage3DataPath: ['s3.feather'] }, /^--stage3-data-path: given, but --stage is 2: pass --stage 3/],
     [{ threads: 65 }, /^--threads: must be an integer from 1 to 64, got 65$/],
@@ -46,6 +46,18 @@ describe('toBenchmarkConfig', () => {
     [{ inputS3: true }, /^--input-bucket-name: required with --input-s3/],
     [{ stage3DataPath: ['a.feather'], inputDatasetId: 'd', inputTableName: 't' }, /^--stage3-data-path: cannot be combined with a BigQuery source/],
     [{ stage: 1, inputGcs: true }, /^--input-gcs: cloud sources hold Stage 3 data/],
+    // #19's repros: non-finite and absurd values fail here, naming the flag, not hours later or with exit 1.
+    [{ valueLossRatio: Infinity }, /^--value-loss-ratio: must be positive, at most 1000, got Infinity$/],
+    [{ learningRatio: Infinity }, /^--learning-ratio: must be positive, at most 10, got Infinity$/],
+    [{ momentum: Number.NaN }, /^--momentum: .* got NaN$/],
+    [{ gradientAccumulationSteps: 1e12 }, /^--gradient-accumulation-steps: must be an integer from 1 to 1024, got 1000000000000$/],
+    [{ samplePositions: 1e12 }, /^--sample-positions: must be an integer from 16 to 1,000,000/],
+    [{ dataloaderWorkers: 1e12 }, /^--dataloader-workers: must be an integer from 0 to 256, got 1000000000000$/],
+    [{ batchSize: 1e9 }, /^--batch-size:/],
+    [{ seed: 2 ** 32 }, /^--seed: must be an integer from 0 to 2\^32 - 1/],
+    [{ inputDatasetId: 'a.b; DROP', inputTableName: 't' }, /^--input-dataset-id: "a.b; DROP" is not a valid dataset id/],
+    [{ inputDatasetId: 'd', inputTableName: 't`x' }, /^--input-table-name: "t`x" is not a valid table name/],
+    [{ inputDatasetId: 'd', inputTableName: 't', inputClusteringKey: '1col' }, /^--input-clustering-key: "1col" is not a valid column name/],
   ])('given %p, then the issue names the flag', (raw, expected) => {
     expect(issuesOf(raw)).toEqual(expect.arrayContaining([expect.stringMatching(expected)]));
   });

@@ -25,7 +25,7 @@ const setup = (loaderMs: (c: DataLoaderConfig) => number, modelMsPerSample: numb
     dispose: () => undefined,
   } as unknown as Trainer);
   const compute: ComputeBackendPort = { activate: async () => ({ name: 'cpu', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }) };
-  const sources: DataSourceFactoryPort = { open: async () => ({ describe: () => 'fake data' }) as DataSourcePort };
+  const sources: DataSourceFactoryPort = { open: async () => ({ describe: () => 'fake data', shards: async () => [{ id: 'a.feather', path: 'a.feather', rows: 1000, bytes: 1 }] }) as unknown as DataSourcePort };
   const useCase = new BenchmarkDataloaderUseCase(clock, new MemoryLogger(), compute, sources, loaders, createTrainer, { start: () => undefined, stop: async () => [] });
   return { useCase, loaders, steps };
 };

@@ -17,6 +17,7 @@ import { measureConsumption } from './consumption-rate';
 import { bestAcrossBatchSizes, feedsModel, selectSetting } from './select-setting';
 import { planMicroBatches } from '../micro-batch-plan';
 import { during, settleSteps, StepFailure } from '../step-failure';
+import { requireRows } from '../../loader/require-rows';
 
 const MONITOR_INTERVAL_MS = 100;
 
@@ -48,6 +49,7 @@ export class BenchmarkDataloaderUseCase {
     const log = this.logger.child({ useCase: 'benchmark-dataloader' });
     const backend = await during('backend-unavailable', () => this.compute.activate(input.compute));
     const source = await during('datasource', () => this.sources.open(input.source, input.stage, input.sampleRatio));
+    await during('datasource', () => requireRows(source));
     const points: GridPoint[] = [];
     const consumption: Record<number, number | null> = {};
     let loaderMode = '';

@@ -1,6 +1,12 @@
 import type { BatchTiming, BenchmarkConfig, ResourceLimitsReport } from '@maou/bench-domain';
 import type { CalibrateLoaderInput, CalibrationMode } from '../calibrate-loader/calibrate-loader.input';
 
+/** Asks a run to stop early (an `AbortSignal` fits); `reason` names why, such as the signal's name. @public */
+export interface StopRequest {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+}
+
 /** A validated configuration plus hooks for live progress. @public */
 export interface BenchmarkTrainingInput {
   readonly config: BenchmarkConfig;
@@ -9,6 +15,8 @@ export interface BenchmarkTrainingInput {
   /** resource limits detected for this run and the settings they decided; shown in the report */
   readonly resourceLimits?: ResourceLimitsReport;
   readonly onBatch?: (timing: BatchTiming, planned: number) => void;
+  /** checked between batches: once aborted, the run stops and reports the batches completed, marked interrupted */
+  readonly stop?: StopRequest;
   /** loader calibration before the run; off when absent */
   readonly calibration?: {
     readonly mode: CalibrationMode;

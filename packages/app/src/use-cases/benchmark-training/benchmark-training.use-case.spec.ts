@@ -4,7 +4,7 @@ import type { BenchmarkConfig, HostBatch, Stage3Columns } from '@maou/bench-doma
 import { FakeClock, MemoryLogger } from '../../testing';
 import type { Trainer } from '../../engine/trainer';
 import type { DataLoaderPort } from '../../ports/data-loader.port';
-import type { DataSourcePort } from '../../ports/data-source.port';
+import type { DataSourcePort, ShardRef } from '../../ports/data-source.port';
 import { BenchmarkTrainingUseCase } from './benchmark-training.use-case';
 import type { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loader.use-case';
 
@@ -12,7 +12,7 @@ import type { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loade
 const batch = (size: number): HostBatch => ({ stage: 3, size, boardIds: new Int32Array(size * 81), hands: new Float32Array(size * 14),
   targets: { stage: 3, moveLabel: new Float32Array(size * 1496), resultValue: new Float32Array(size) } });
 
-const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => number }) => {
+const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => number; shards?: ShardRef[] }) => {
   const clock = new FakeClock();
   let step = 0;
   const trainer: Trainer = {
@@ -41,7 +41,7 @@ const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => n
     },
     close: async () => undefined,
   };
-  const source: DataSourcePort = { stage: 3, describe: () => 'fake', shards: async () => [], read: async () => ({}) as Stage3Columns, ioStats: () => null };
+  const source: DataSourcePort = { stage: 3, describe: () => 'fake', shards: async () => opts.shards ?? [{ id: 'a.feather', path: 'a.feather', rows: 1000, bytes: 1 }], read: async () => ({}) as Stage3Columns, ioStats: () => null };
   const useCase = new BenchmarkTrainingUseCase(clock, new MemoryLogger(),
     { activate: async () => ({ name: 'cpu', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }) },
     { open: async () => source }, { create: async () => loader }, () => trainer,
@@ -120,6 +120,28 @@ describe('BenchmarkTrainingUseCase', () => {
       optimizer: 'sgd', learning_rate: 0.05, momentum: 0.8, policy_loss_ratio: 2, value_loss_ratio: 0.5, prefetch_factor: 3, max_batches: 12, sample_ratio: 0.5,
       enable_profiling: false, dataloader_workers: 0, pin_memory: false, compilation: false,
     });
+  });
+
+  it('given a source whose every file is empty, then a datasource error naming the files, not "yields 0 batch(es)" (#19)', async () => {
+    const shards = ['a.npy', 'b.feather'].map((id) => ({ id, path: id, rows: 0, bytes: 128 }));
+    const r = await setup({ batches: 0, waitMs: 0, stepMs: () => 50, shards }).execute({ config: config() });
+    expect(r.ok ? null : r.error).toEqual({ kind: 'datasource', message: 'fake holds no rows: every file is empty (a.npy, b.feather)' });
+  });
+
+  it('given a stop request after 5 of 10 batches, then the report covers those 5 and is marked interrupted (#19)', async () => {
+    const stop = { aborted: false, reason: 'SIGTERM' };
+    const r = await setup({ batches: 50, waitMs: 0, stepMs: () => 50 }).execute({
+      config: config({ runValidation: true }), stop, onBatch: (t) => { if (t.index === 4) stop.aborted = true; },
+    });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.report).toMatchObject({ interrupted: true, interruption: { reason: 'SIGTERM', completed_batches: 5, planned_batches: 10 }, validation_metrics: null });
+    expect(r.value.report.batches).toHaveLength(5);
+  });
+
+  it('given a stop request after the first batch, then a typed interrupted error saying how far it got', async () => {
+    const stop = { aborted: false, reason: 'SIGINT' };
+    const r = await setup({ batches: 50, waitMs: 0, stepMs: () => 50 }).execute({ config: config(), stop, onBatch: () => { stop.aborted = true; } });
+    expect(r.ok ? null : r.error).toEqual({ kind: 'interrupted', message: 'interrupted after 1 of 10 batches (SIGINT)', interruption: { reason: 'SIGINT', completed_batches: 1, planned_batches: 10 } });
   });
 
   it('given a loader of one batch, then a typed too-few-batches error', async () => {

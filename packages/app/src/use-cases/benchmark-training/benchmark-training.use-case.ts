@@ -25,6 +25,8 @@ import { summarizeProfile } from './profile-summary';
 import { prefetchesToDevice } from './prefetched-batches';
 import { runTrainingPass } from './training-pass';
 import { runValidationPass } from './validation-pass';
+import { requireRows } from '../../loader/require-rows';
+import { interruptedFailure, interruptionOf } from './interruption';
 
 /** The report plus the Chrome trace of the measured batches when profiling was on. @public */
 export interface BenchmarkTrainingOutput {
@@ -80,10 +82,11 @@ export class BenchmarkTrainingUseCase {
     const backend = await during('backend-unavailable', () => this.compute.activate(requested.compute));
     log.info({ backend: backend.name, threads: backend.threads, device: backend.device }, 'backend ready');
     const source = await during('datasource', () => this.sources.open(requested.source, requested.stage, requested.sampleRatio));
+    await during('datasource', () => requireRows(source));
     return { backend, source };
   }
 
-  private async runIn({ backend, source }: TrainingSession, { config: requested, warnings = [], onBatch, calibration, resourceLimits }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
+  private async runIn({ backend, source }: TrainingSession, { config: requested, warnings = [], onBatch, calibration, resourceLimits, stop }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
     const log = this.logger.child({ useCase: 'benchmark-training' });
     const calibrated = calibration && calibration.mode !== 'off' ? await during('datasource', () => this.calibrate(requested, source, backend, calibration, resourceLimits)) : null;
     const config = calibrated ? { ...requested, loader: { ...requested.loader, workers: calibrated.workers, prefetchFactor: calibrated.prefetchFactor, batchSize: calibrated.batchSize } } : requested;
@@ -93,6 +96,10 @@ export class BenchmarkTrainingUseCase {
     if (planned < 2) {
       await loader.close();
       throw new StepFailure({ kind: 'too-few-batches', message: `the training split yields ${trainBatches} batch(es) of ${config.loader.batchSize}; at least 2 are needed (lower --batch-size or add data)` });
+    }
+    if (stop?.aborted) {
+      await loader.close();
+      throw interruptedFailure(stop, 0, planned);
     }
     const warmup = clampWarmup(config.warmupBatches, planned);
     if (warmup !== config.warmupBatches) log.warn({ requested: config.warmupBatches, used: warmup, planned }, 'warm-up clamped to leave two measured batches');
@@ -104,7 +111,7 @@ export class BenchmarkTrainingUseCase {
     const trainer = this.createTrainer({ stage: config.stage, training: config.training, totalSteps: trainBatches, seed: config.loader.seed, backend, microBatchSize: micro.microBatchSize });
     try {
       await during('training-failed', async () => trainer.ready?.());
-      const output = await this.measure(config, warnings, { loader, trainer, source, backend, planned, warmup, onBatch, resourceLimits });
+      const output = await this.measure(config, warnings, { loader, trainer, source, backend, planned, warmup, onBatch, resourceLimits, stop });
       return calibrated ? { ...output, report: { ...output.report, data_load_method: { ...output.report.data_load_method, calibration: calibrated } } } : output;
     } finally {
       trainer.dispose();
@@ -129,16 +136,23 @@ export class BenchmarkTrainingUseCase {
   private async measure(
     config: BenchmarkTrainingInput['config'], warnings: readonly string[],
     ctx: { loader: Awaited<ReturnType<DataLoaderFactoryPort['create']>>; trainer: ReturnType<TrainerFactory>; source: Awaited<ReturnType<DataSourceFactoryPort['open']>>;
-      backend: Awaited<ReturnType<ComputeBackendPort['activate']>>; planned: number; warmup: number; onBatch: BenchmarkTrainingInput['onBatch']; resourceLimits: BenchmarkTrainingInput['resourceLimits'] },
+      backend: Awaited<ReturnType<ComputeBackendPort['activate']>>; planned: number; warmup: number; onBatch: BenchmarkTrainingInput['onBatch']; resourceLimits: BenchmarkTrainingInput['resourceLimits'];
+      stop: BenchmarkTrainingInput['stop'] },
   ): Promise<BenchmarkTrainingOutput> {
-    const { loader, trainer, source, backend, planned, warmup, resourceLimits } = ctx;
-    const profile = new Set(config.enableProfiling ? Array.from({ length: Math.min(PROFILED_BATCHES, planned - warmup) }, (_, i) => warmup + i) : []);
+    const { loader, trainer, source, backend, planned, resourceLimits, stop } = ctx;
+    const profile = new Set(config.enableProfiling ? Array.from({ length: Math.min(PROFILED_BATCHES, planned - ctx.warmup) }, (_, i) => ctx.warmup + i) : []);
     if (config.enableResourceMonitoring) this.monitor.start(MONITOR_INTERVAL_MS);
     const pass = await during('training-failed', () => runTrainingPass({
-      batches: loader.iterate('train', 0), trainer, clock: this.clock, planned, warmup, profile, devicePrefetch: config.loader.devicePrefetch, onBatch: (t) => ctx.onBatch?.(t, planned),
+      batches: loader.iterate('train', 0), trainer, clock: this.clock, planned, warmup: ctx.warmup, profile, devicePrefetch: config.loader.devicePrefetch, onBatch: (t) => ctx.onBatch?.(t, planned), stop,
     }));
+    if (pass.interrupted && pass.timings.length < 2) {
+      if (config.enableResourceMonitoring) await this.monitor.stop();
+      throw interruptedFailure(stop, pass.timings.length, planned);
+    }
+    // A stopped run reports what it measured: the warm-up shrinks to leave two measured batches, as for a short run.
+    const warmup = pass.interrupted ? clampWarmup(ctx.warmup, pass.timings.length) : ctx.warmup;
     const samples = config.enableResourceMonitoring ? await this.monitor.stop() : null;
-    const validation = config.runValidation ? await this.validate(config, loader, trainer) : null;
+    const validation = config.runValidation && !pass.interrupted ? await this.validate(config, loader, trainer) : null;
     if (pass.timings.length < 2) throw new StepFailure({ kind: 'too-few-batches', message: `the loader produced ${pass.timings.length} batch(es); at least 2 are needed` });
     const steady = detectSteadyStart(pass.timings.map((t) => t.wallMs), warmup);
     const timings = pass.timings.map((t) => ({ ...t, warmup: t.index < steady }));
@@ -172,6 +186,7 @@ export class BenchmarkTrainingUseCase {
       null_reasons: nullReasons(config, { validation: validation !== null, estimation: estimation !== null, resources: resources !== null, profile: profileSummary !== null, io: io !== null, resourceLimits: resourceLimits !== undefined }),
       resource_limits: resourceLimits ?? null,
       batches: timings,
+      ...(pass.interrupted ? { interrupted: true as const, interruption: interruptionOf(stop, pass.timings.length, planned) } : {}),
     };
     const report: BenchmarkTrainingReport = { ...base, maou: toMaouPayload(base), maou_omitted: MAOU_OMITTED };
     return { report, trace: config.enableProfiling ? buildChromeTrace(timings, pass.kernels) : null };

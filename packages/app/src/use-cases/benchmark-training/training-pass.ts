@@ -2,6 +2,7 @@ import { closePhases, type BatchTiming, type HostBatch, type PhaseKernels } from
 import type { ClockPort } from '../../ports/clock.port';
 import type { Trainer } from '../../engine/trainer';
 import { profileStep } from './kernel-profiler';
+import type { StopRequest } from './benchmark-training.input';
 import { prefetchedBatches } from './prefetched-batches';
 
 /** What one pass needs. */
@@ -16,6 +17,8 @@ export interface TrainingPassInput {
   /** batches uploaded to the device ahead of the step; 0 (default) uploads inside the step */
   readonly devicePrefetch?: number;
   readonly onBatch?: (timing: BatchTiming) => void;
+  /** checked before each batch; a loader closed by the same signal ends the pass as interrupted, not failed */
+  readonly stop?: StopRequest;
 }
 
 /**
@@ -23,15 +26,20 @@ export interface TrainingPassInput {
  * its own step, so the batches tile the pass and data waits are counted where they happen (with device prefetch,
  * waiting for the loader and for uploads that could not run ahead count as data wait).
  */
-export const runTrainingPass = async (input: TrainingPassInput): Promise<{ timings: BatchTiming[]; kernels: PhaseKernels[]; startMs: number }> => {
+export const runTrainingPass = async (input: TrainingPassInput): Promise<{ timings: BatchTiming[]; kernels: PhaseKernels[]; startMs: number; interrupted: boolean }> => {
   const { trainer, clock, planned, warmup, profile } = input;
   const batches = prefetchedBatches(input.batches, trainer, input.devicePrefetch ?? 0, 'train');
   const timings: BatchTiming[] = [];
   const kernels: PhaseKernels[] = [];
   const startMs = clock.now();
   let prev = startMs;
+  let interrupted = false;
   try {
     for (let index = 0; index < planned; index++) {
+      if (input.stop?.aborted) {
+        interrupted = true;
+        break;
+      }
       const next = await batches.next();
       if (next.done) break;
       const { host, device } = next.value;
@@ -51,9 +59,12 @@ export const runTrainingPass = async (input: TrainingPassInput): Promise<{ timin
       input.onBatch?.(timing);
       prev = end;
     }
+  } catch (e) {
+    if (!input.stop?.aborted) throw e;
+    interrupted = true;
   } finally {
     // Frees batches uploaded ahead but never stepped (early stop at `planned`, or a failed step).
     await batches.return(undefined);
   }
-  return { timings, kernels, startMs };
+  return { timings, kernels, startMs, interrupted };
 };

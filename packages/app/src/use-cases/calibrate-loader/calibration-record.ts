@@ -18,7 +18,8 @@ export const parseRecord = (value: unknown, signature: CalibrationSignature, now
   if (typeof value !== 'object' || value === null) return 'not an object';
   const r = value as Partial<CalibrationRecord>;
   const c = r.choice as Partial<CalibrationChoice> | undefined;
-  if (!isNum(r.createdAtMs) || !c || ![c.workers, c.prefetchFactor, c.batchSize, c.samplesPerSecond, c.p95WaitMs].every(isNum)) return 'missing or invalid fields';
+  if (!isNum(r.createdAtMs) || typeof c !== 'object' || c === null || ![c.workers, c.prefetchFactor, c.batchSize, c.samplesPerSecond, c.p95WaitMs].every(isNum)) return 'missing or invalid fields';
+  if (typeof r.signature !== 'object' || r.signature === null) return 'missing or invalid signature';
   if (signatureKey(r.signature as CalibrationSignature) !== signatureKey(signature)) return 'signature differs';
   if (nowMs - r.createdAtMs > ttlMs) return `stale (older than ${Math.round(ttlMs / 3.6e6)} h)`;
   if (r.createdAtMs > nowMs + 60_000) return 'created in the future';

@@ -1,4 +1,4 @@
-import { err, ok, type Result, type Stage, type ValidationIssue } from '@maou/bench-domain';
+import { checkBoundedNumber, checkBoundedNumbers, err, ok, type Result, type Stage, type ValidationIssue } from '@maou/bench-domain';
 
 /** Raw flag values of `maou utility generate-sample-data`. @public */
 export interface GenerateSampleDataInput {
@@ -18,16 +18,17 @@ export interface ValidGenerateSampleDataInput {
   readonly rowsPerFile: number | null;
 }
 
-const positiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
-
 /** Validates the flags, naming each bad one. @public */
 export const validateGenerateSampleDataInput = (i: GenerateSampleDataInput): Result<ValidGenerateSampleDataInput, ValidationIssue[]> => {
   const issues: ValidationIssue[] = [];
   if (i.stage !== 1 && i.stage !== 2 && i.stage !== 3) issues.push({ field: '--stage', message: `must be 1, 2 or 3, got ${i.stage}` });
-  if (!positiveInt(i.positions)) issues.push({ field: '--positions', message: `must be a positive integer, got ${i.positions}` });
+  const positions = checkBoundedNumber('--positions', i.positions, { min: 1, max: 1e8, integer: true });
+  if (positions) issues.push(positions);
   if (typeof i.outputDir !== 'string' || i.outputDir.trim() === '') issues.push({ field: '--output-dir', message: 'must name a directory' });
-  if (i.seed !== undefined && !(Number.isInteger(i.seed) && i.seed >= 0 && i.seed < 2 ** 32)) issues.push({ field: '--seed', message: `must be an integer in [0, 2^32), got ${i.seed}` });
-  if (i.rowsPerFile !== undefined && !positiveInt(i.rowsPerFile)) issues.push({ field: '--rows-per-file', message: `must be a positive integer, got ${i.rowsPerFile}` });
+  issues.push(...checkBoundedNumbers([
+    ['--seed', i.seed, { min: 0, max: 2 ** 32 - 1, integer: true }],
+    ['--rows-per-file', i.rowsPerFile, { min: 1, max: 1e7, integer: true }],
+  ]));
   if (issues.length) return err(issues);
   return ok({ stage: i.stage as Stage, positions: i.positions, outputDir: i.outputDir, seed: i.seed ?? 0, rowsPerFile: i.rowsPerFile ?? null });
 };

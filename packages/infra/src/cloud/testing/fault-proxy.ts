@@ -2,7 +2,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 
 /** What the proxy does to one request instead of (or while) forwarding it. */
-export type Fault = { readonly status: number } | { readonly cutAfterBytes: number } | { readonly stall: true };
+export type Fault = { readonly status: number } | { readonly cutAfterBytes: number } | { readonly stall: true } | { readonly reset: true };
 
 /** Applies `fault` to the next `times` requests that `match`. */
 export interface FaultRule {
@@ -11,12 +11,14 @@ export interface FaultRule {
   readonly fault: Fault;
 }
 
-/** A loopback HTTP proxy in front of a real server that injects 5xx/429 answers and connections cut mid-body. */
+/** A loopback HTTP proxy in front of a real server that injects 5xx/429 answers, resets, stalls and connections cut mid-body. */
 export interface FaultProxy {
   readonly url: string;
   readonly rules: FaultRule[];
   /** requests seen, in order, as "METHOD url" */
   readonly seen: string[];
+  /** faults applied so far, in order */
+  readonly injected: Fault[];
   close(): Promise<void>;
 }
 
@@ -51,12 +53,21 @@ const forward = (req: IncomingMessage, res: ServerResponse, target: AddressInfo,
 export const startFaultProxy = async (target: AddressInfo): Promise<FaultProxy> => {
   const rules: FaultRule[] = [];
   const seen: string[] = [];
+  const injected: Fault[] = [];
   const server: Server = createServer((req, res) => {
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     seen.push(`${method} ${url}`);
     const rule = rules.find((r) => r.times > 0 && r.match(method, url));
-    if (rule !== undefined) rule.times -= 1;
+    if (rule !== undefined) {
+      rule.times -= 1;
+      injected.push(rule.fault);
+    }
+    if (rule !== undefined && 'reset' in rule.fault) {
+      // The connection drops before any answer, as when a load balancer resets it.
+      req.socket.destroy();
+      return;
+    }
     if (rule !== undefined && 'stall' in rule.fault) {
       // Accept the request and never answer; close() drops the socket.
       req.resume();
@@ -75,6 +86,7 @@ export const startFaultProxy = async (target: AddressInfo): Promise<FaultProxy> 
     url: `http://127.0.0.1:${port}`,
     rules,
     seen,
+    injected,
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 };

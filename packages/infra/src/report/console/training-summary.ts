@@ -16,6 +16,7 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
     ...(r.config.source === 'sample' ? [sampleDataNote(r.stage, String(r.data_load_method.source)), ''] : []),
     `Training benchmark — Stage ${r.stage}, ${r.model.preset} (${r.model.parameters.toLocaleString('en-US')} parameters)`,
     row('Backend', `${r.environment.backend} ${r.environment.backend_version}, ${r.environment.threads} thread(s), ${r.environment.device}`),
+    ...(r.interruption ? [row('INTERRUPTED', `${r.interruption.reason} after ${r.interruption.completed_batches} of ${r.interruption.planned_batches} batches; figures cover those only`)] : []),
     row('Data', String(r.data_load_method.source)),
     row('Batches', `${m.total_batches} run, ${m.steady_state_start} warm-up, ${m.measured_batches} measured (batch size ${m.batch_size})`),
     row('Throughput (steady)', `${m.samples_per_second.toFixed(1)} samples/s (95% CI ${rate(m.samples_per_second_ci95[0])}–${rate(m.samples_per_second_ci95[1])})`),

@@ -21,6 +21,11 @@ const facts = (r: BenchmarkTrainingReport): (readonly [string, string])[] => {
   ];
 };
 
+const interruptedNote = (r: BenchmarkTrainingReport): string => {
+  const i = r.interruption;
+  return i ? `Interrupted (${i.reason}) after ${i.completed_batches} of ${i.planned_batches} batches: the figures cover those batches only. ` : '';
+};
+
 /** The page of a `benchmark-training` report: charts that have data, plus the recommendations. @public */
 export const trainingReportPage = (report: BenchmarkTrainingReport): ReportPage => {
   const charts: ChartSpec[] = [];
@@ -29,7 +34,7 @@ export const trainingReportPage = (report: BenchmarkTrainingReport): ReportPage 
   if (report.resources && report.resources.timeline.length > 0) charts.push(resourcesChart(report.resources));
   return {
     title: `maou benchmark-training: ${report.model.preset}`,
-    subtitle: `Stage ${report.stage}, run at ${report.created_at}. Only steady-state batches count towards the statistics.`,
+    subtitle: `${interruptedNote(report)}Stage ${report.stage}, run at ${report.created_at}. Only steady-state batches count towards the statistics.`,
     facts: facts(report),
     charts,
     tables: [recommendationsTable(report)],

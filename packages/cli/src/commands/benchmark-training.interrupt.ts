@@ -1,0 +1,26 @@
+import { interruptionText } from '@maou/bench-app';
+import { REPORT_SCHEMA_VERSION, type Interruption } from '@maou/bench-domain';
+import { watchInterrupts, writeJsonNow, type InterruptWatch } from '../interrupt-watch';
+
+/** What `--output-json` holds when a run stopped before it measured anything. */
+export const interruptedStub = (interruption: Interruption) => ({ schema_version: REPORT_SCHEMA_VERSION, command: 'benchmark-training', interrupted: true, interruption });
+
+/**
+ * SIGINT/SIGTERM for `benchmark-training`: `batchDone` counts batches for the message ("interrupted after N of M
+ * batches") and the stub written when the process must exit at once.
+ */
+export const watchTrainingInterrupts = (outputJson: string | undefined): { watch: InterruptWatch; batchDone: (planned: number) => void } => {
+  const seen = { completed: 0, planned: 0 };
+  const watch = watchInterrupts('benchmark-training', (reason) => {
+    const interruption = { reason, completed_batches: seen.completed, planned_batches: seen.planned };
+    process.stderr.write(`maou benchmark-training: ${interruptionText(interruption)}\n`);
+    if (outputJson) writeJsonNow(outputJson, interruptedStub(interruption));
+  });
+  return {
+    watch,
+    batchDone: (planned) => {
+      Object.assign(seen, { completed: seen.completed + 1, planned });
+      watch.markRunning();
+    },
+  };
+};
