@@ -5,7 +5,8 @@
 // headers or no x86-64 CPU, it says so, writes the reason, and the engine runs the WebAssembly kernels instead
 // (the report's notes name which kernels ran and why).
 //
-//   node scripts/build-native-kernels.cjs [--strict]   (--strict: exit 1 when the addon cannot be built)
+//   node scripts/build-native-kernels.cjs [--strict] [--out DIR]
+//   (--strict: exit 1 when the addon cannot be built; --out: build elsewhere, as the specs do)
 'use strict';
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -14,7 +15,8 @@ const path = require('node:path');
 
 const repo = path.resolve(__dirname, '..');
 const src = path.join(repo, 'packages/infra/src/compute/native');
-const outDir = path.join(repo, 'packages/infra/native-build');
+const at = process.argv.indexOf('--out');
+const outDir = at > 0 ? path.resolve(process.argv[at + 1]) : path.join(repo, 'packages/infra/native-build');
 const addon = path.join(outDir, 'maou-kernels.node');
 const strict = process.argv.includes('--strict');
 
@@ -75,7 +77,7 @@ try {
   fs.rmSync(addon, { force: true });
   const compiler = build();
   writeStatus({ built: true, compiler, at: new Date().toISOString() });
-  console.log(`build-native-kernels: built ${path.relative(repo, addon)} with ${compiler}`);
+  console.log(`build-native-kernels: built ${addon} with ${compiler}`);
 } catch (e) {
   const reason = String(e instanceof Error ? e.message : e).split('\n')[0];
   writeStatus({ built: false, reason, at: new Date().toISOString() });
