@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# System packages some tests need (headless Chromium for HTML reports, Mesa's lavapipe for WebGPU, clang for wasm kernels).
+# System packages some tests need (headless Chromium for HTML reports, Mesa's lavapipe for WebGPU, clang for wasm kernels,
+# g++ for the native kernels).
 # Installs only what is missing, and only where apt-get and root are available.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 # clang + lld rebuild the WebAssembly SIMD kernels to check the committed module (scripts/build-simd-kernels.sh).
 { command -v clang >/dev/null 2>&1 && command -v wasm-ld >/dev/null 2>&1; } || need+=(clang lld)
+# g++ builds the native convolution kernels at `pnpm install` (scripts/build-native-kernels.cjs); their specs need them.
+command -v g++ >/dev/null 2>&1 || need+=(g++)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null

@@ -48,43 +48,61 @@ INLINE void store(f32* p, V v, bool accumulate) {
   __builtin_memcpy(p, &v, sizeof(V));
 }
 
-// An R-row by NV-vector register tile.
-template <typename V, int NV, int R>
+// An R-row register tile, NV full vectors and NH 8-lane halves wide (a 24-wide panel on AVX-512 is one zmm and one
+// ymm per row: 24 accumulators, where three ymm would leave the zmm pipes half used).
+template <int NV, int NH, int R>
 struct Tile {
-  static const int W = NV * int(sizeof(V) / 4);
-  V c[R][NV];
+  static const int W = NV * LANES + NH * 8;
+  vec c[R][NV > 0 ? NV : 1];
+  v8 h[R][NH > 0 ? NH : 1];
 
   INLINE Tile() {
-    for (int r = 0; r < R; r++)
-      for (int v = 0; v < NV; v++) c[r][v] = V{};
+    for (int r = 0; r < R; r++) {
+      for (int v = 0; v < NV; v++) c[r][v] = vec{};
+      for (int v = 0; v < NH; v++) h[r][v] = v8{};
+    }
   }
   // c += a[r][0..K) × the panel rows bp[0..K)[W]; bp moves past them.
   INLINE void gemm(const f32* const* a, int K, const f32*& bp) {
-    for (int k = 0; k < K; k++, bp += W) {
-      V b[NV];
+    for (int k = 0; k < K; k++, bp += W) step(a, k, bp);
+  }
+  INLINE void step(const f32* const* a, int k, const f32* b) {
+    vec bv[NV > 0 ? NV : 1];
+    v8 bh[NH > 0 ? NH : 1];
 #pragma GCC unroll 4
-      for (int v = 0; v < NV; v++) b[v] = load<V>(bp + v * (W / NV));
+    for (int v = 0; v < NV; v++) bv[v] = load<vec>(b + v * LANES);
+#pragma GCC unroll 4
+    for (int v = 0; v < NH; v++) bh[v] = load<v8>(b + NV * LANES + v * 8);
 #pragma GCC unroll 12
-      for (int r = 0; r < R; r++) {
-        const f32 s = a[r][k];
+    for (int r = 0; r < R; r++) {
+      const f32 s = a[r][k];
 #pragma GCC unroll 4
-        for (int v = 0; v < NV; v++) c[r][v] += s * b[v];
-      }
+      for (int v = 0; v < NV; v++) c[r][v] += s * bv[v];
+#pragma GCC unroll 4
+      for (int v = 0; v < NH; v++) h[r][v] += s * bh[v];
     }
   }
   // c[r] += a[r] × b (one pixel pair of the filter gradient: R input channels by W output channels).
   INLINE void rank1(const f32* a, const f32* b) {
-    V bv[NV];
+    vec bv[NV > 0 ? NV : 1];
+    v8 bh[NH > 0 ? NH : 1];
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; v++) bv[v] = load<V>(b + v * (W / NV));
+    for (int v = 0; v < NV; v++) bv[v] = load<vec>(b + v * LANES);
+#pragma GCC unroll 4
+    for (int v = 0; v < NH; v++) bh[v] = load<v8>(b + NV * LANES + v * 8);
 #pragma GCC unroll 12
-    for (int r = 0; r < R; r++)
+    for (int r = 0; r < R; r++) {
 #pragma GCC unroll 4
       for (int v = 0; v < NV; v++) c[r][v] += a[r] * bv[v];
+#pragma GCC unroll 4
+      for (int v = 0; v < NH; v++) h[r][v] += a[r] * bh[v];
+    }
   }
   INLINE void put(int r, f32* out, bool accumulate) {
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; v++) store<V>(out + v * (W / NV), c[r][v], accumulate);
+    for (int v = 0; v < NV; v++) store<vec>(out + v * LANES, c[r][v], accumulate);
+#pragma GCC unroll 4
+    for (int v = 0; v < NH; v++) store<v8>(out + NV * LANES + v * 8, h[r][v], accumulate);
   }
 };
 
@@ -97,10 +115,10 @@ struct Rows {
 };
 
 // Forward: y[m, n0..n0+W) = sum over taps t and channels k of x[ind[m,t], k] · panel[t*Ci + k].
-template <typename V, int NV, int R>
+template <int NV, int NH, int R>
 INLINE void fwd_tile(Rows rows, int T, int Ci, int Co, const int* ind, const f32* x, const f32* zrow, const f32* bp, f32* y,
                      int n0) {
-  Tile<V, NV, R> tile;
+  Tile<NV, NH, R> tile;
   const f32* a[R];
   for (int t = 0; t < T; t++) {
     for (int r = 0; r < R; r++) {
@@ -113,9 +131,9 @@ INLINE void fwd_tile(Rows rows, int T, int Ci, int Co, const int* ind, const f32
 }
 
 // Input gradient: the product row m, columns n0..n0+W of tap t, is added into the input pixel that tap read.
-template <typename V, int NV, int R>
+template <int NV, int NH, int R>
 INLINE void dx_tile(Rows rows, int T, int Ci, int Co, const int* ind, const f32* dy, const f32* bp, f32* dx, int n0) {
-  Tile<V, NV, R> tile;
+  Tile<NV, NH, R> tile;
   const f32* a[R];
   for (int r = 0; r < R; r++) a[r] = dy + long(rows.at(r)) * Co;
   tile.gemm(a, Co, bp);
@@ -127,10 +145,10 @@ INLINE void dx_tile(Rows rows, int T, int Ci, int Co, const int* ind, const f32*
 }
 
 // Filter gradient: dw[t*Ci + ci + r, co..co+W) += sum over the chunk's pairs (xrow, dyrow) of x[xrow, ci+r] · dy[dyrow, co..].
-template <typename V, int NV, int R>
+template <int NV, int NH, int R>
 INLINE void dw_tile(int q0, int q1, const int* pairs, bool dense, int Ci, int Co, int ci, int co, const f32* x,
                     const f32* dy, f32* dw) {
-  Tile<V, NV, R> tile;
+  Tile<NV, NH, R> tile;
   if (dense) {
     for (int q = q0; q < q1; q++) tile.rank1(x + long(q) * Ci + ci, dy + long(q) * Co + co);
   } else {
@@ -139,20 +157,20 @@ INLINE void dw_tile(int q0, int q1, const int* pairs, bool dense, int Ci, int Co
   for (int r = 0; r < R; r++) tile.put(r, dw + long(ci + r) * Co + co, true);
 }
 
-// The widths a panel can have: P, or a segment's remainder (a multiple of 8 below P).
+// The widths a panel can have: P, or a segment's remainder (a multiple of 8 below P), as full vectors and halves.
 #ifdef MAOU_AVX512
-#define DISPATCH_WIDTH(W, R, CALL_FULL, CALL_V8x1, CALL_V16, CALL_V8x3) \
-  switch (W) {                                                          \
-    case P: CALL_FULL; break;                                           \
-    case 8: CALL_V8x1; break;                                           \
-    case 16: CALL_V16; break;                                           \
-    case 24: CALL_V8x3; break;                                          \
+#define DISPATCH_WIDTH(W, CALL) \
+  switch (W) {                  \
+    case 32: CALL(2, 0); break; \
+    case 24: CALL(1, 1); break; \
+    case 16: CALL(1, 0); break; \
+    case 8: CALL(0, 1); break;  \
   }
 #else
-#define DISPATCH_WIDTH(W, R, CALL_FULL, CALL_V8x1, CALL_V16, CALL_V8x3) \
-  switch (W) {                                                          \
-    case P: CALL_FULL; break;                                           \
-    case 8: CALL_V8x1; break;                                           \
+#define DISPATCH_WIDTH(W, CALL) \
+  switch (W) {                  \
+    case 16: CALL(2, 0); break; \
+    case 8: CALL(1, 0); break;  \
   }
 #endif
 
@@ -186,12 +204,9 @@ void dw_rows(int q0, int q1, const int* pairs, bool dense, int Ci, int Co, int c
   const Panels ps{Co, Co};
   for (int j = 0; j < ps.count(); j++) {
     const int co = ps.n0(j);
-    DISPATCH_WIDTH(ps.width(j), R, (dw_tile<vec, 2, R>(q0, q1, pairs, dense, Ci, Co, ci, co, x, dy, dw)),
-                   (dw_tile<v8, 1, R>(q0, q1, pairs, dense, Ci, Co, ci, co, x, dy, dw)),
-                   (dw_tile<vec, 1, R>(q0, q1, pairs, dense, Ci, Co, ci, co, x, dy, dw)), ({
-                     dw_tile<v8, 3, R / 2>(q0, q1, pairs, dense, Ci, Co, ci, co, x, dy, dw);
-                     dw_tile<v8, 3, R / 2>(q0, q1, pairs, dense, Ci, Co, ci + R / 2, co, x, dy, dw);
-                   }));
+#define DW(NV, NH) dw_tile<NV, NH, R>(q0, q1, pairs, dense, Ci, Co, ci, co, x, dy, dw)
+    DISPATCH_WIDTH(ps.width(j), DW);
+#undef DW
   }
 }
 
@@ -217,16 +232,12 @@ void FN(conv_fwd)(int M, int T, int Ci, int Co, const int* ind, const float* x, 
     j1 = group_end(ps, j0, K);
     for (int m0 = 0; m0 < M; m0 += MR) {
       const Rows rows{m0, min_int(MR, M - m0)};
-      [[maybe_unused]] const Rows half{m0 + MR / 2, rows.count - MR / 2};
       for (int j = j0; j < j1; j++) {
         const int n0 = ps.n0(j);
         const float* bp = wp + long(n0) * K;
-        DISPATCH_WIDTH(ps.width(j), MR, (fwd_tile<vec, 2, MR>(rows, T, Ci, Co, ind, x, zrow, bp, y, n0)),
-                       (fwd_tile<v8, 1, MR>(rows, T, Ci, Co, ind, x, zrow, bp, y, n0)),
-                       (fwd_tile<vec, 1, MR>(rows, T, Ci, Co, ind, x, zrow, bp, y, n0)), ({
-                         fwd_tile<v8, 3, MR / 2>(Rows{m0, min_int(MR / 2, rows.count)}, T, Ci, Co, ind, x, zrow, bp, y, n0);
-                         if (half.count > 0) fwd_tile<v8, 3, MR / 2>(half, T, Ci, Co, ind, x, zrow, bp, y, n0);
-                       }));
+#define FWD(NV, NH) fwd_tile<NV, NH, MR>(rows, T, Ci, Co, ind, x, zrow, bp, y, n0)
+        DISPATCH_WIDTH(ps.width(j), FWD);
+#undef FWD
       }
     }
   }
@@ -239,16 +250,12 @@ void FN(conv_dx)(int M, int T, int Ci, int Co, const int* ind, const float* dy, 
     j1 = group_end(ps, j0, Co);
     for (int m0 = 0; m0 < M; m0 += MR) {
       const Rows rows{m0, min_int(MR, M - m0)};
-      [[maybe_unused]] const Rows half{m0 + MR / 2, rows.count - MR / 2};
       for (int j = j0; j < j1; j++) {
         const int n0 = ps.n0(j);
         const float* bp = wtp + long(n0) * Co;
-        DISPATCH_WIDTH(ps.width(j), MR, (dx_tile<vec, 2, MR>(rows, T, Ci, Co, ind, dy, bp, dx, n0)),
-                       (dx_tile<v8, 1, MR>(rows, T, Ci, Co, ind, dy, bp, dx, n0)),
-                       (dx_tile<vec, 1, MR>(rows, T, Ci, Co, ind, dy, bp, dx, n0)), ({
-                         dx_tile<v8, 3, MR / 2>(Rows{m0, min_int(MR / 2, rows.count)}, T, Ci, Co, ind, dy, bp, dx, n0);
-                         if (half.count > 0) dx_tile<v8, 3, MR / 2>(half, T, Ci, Co, ind, dy, bp, dx, n0);
-                       }));
+#define DX(NV, NH) dx_tile<NV, NH, MR>(rows, T, Ci, Co, ind, dy, bp, dx, n0)
+        DISPATCH_WIDTH(ps.width(j), DX);
+#undef DX
       }
     }
   }

@@ -62,9 +62,10 @@ function nativePasses(s: Extract<ConvKernelSelection, { kind: 'native' }>, memor
 let compiled: object | null = null;
 
 /**
- * conv-kernels.c instantiated on one wasm backend's own Memory: convolution forward, input gradient and
- * filter gradient straight on tensors in the tfjs heap (NHWC, HWIO filters), results made by
- * `backend.makeOutput`. Callers check shapes first (simd-conv-kernels.ts).
+ * Convolution forward, input gradient and filter gradient straight on tensors in one wasm backend's heap (NHWC, HWIO
+ * filters), results made by `backend.makeOutput`: on the native addon's kernels where this thread selected them
+ * (native/native-conv-kernels.ts), else on conv-kernels.c instantiated on the backend's own Memory. Both read the
+ * same geometry tables. Callers check shapes first (simd-conv-kernels.ts).
  * @public
  */
 export class SimdConvModule {
