@@ -67,6 +67,15 @@ struct Tile {
     for (int k = 0; k < K; k++, bp += W) step(a, k, bp);
   }
   INLINE void step(const f32* const* a, int k, const f32* b) {
+    madd([&](int r) { return a[r][k]; }, b);
+  }
+  // c[r] += a[r] × b (one pixel pair of the filter gradient: R input channels by W output channels).
+  INLINE void rank1(const f32* a, const f32* b) {
+    madd([&](int r) { return a[r]; }, b);
+  }
+  // c[r] += scalar(r) × the W floats at b.
+  template <typename Scalar>
+  INLINE void madd(Scalar scalar, const f32* b) {
     vec bv[NV > 0 ? NV : 1];
     v8 bh[NH > 0 ? NH : 1];
 #pragma GCC unroll 4
@@ -75,27 +84,11 @@ struct Tile {
     for (int v = 0; v < NH; v++) bh[v] = load<v8>(b + NV * LANES + v * 8);
 #pragma GCC unroll 12
     for (int r = 0; r < R; r++) {
-      const f32 s = a[r][k];
+      const f32 s = scalar(r);
 #pragma GCC unroll 4
       for (int v = 0; v < NV; v++) c[r][v] += s * bv[v];
 #pragma GCC unroll 4
       for (int v = 0; v < NH; v++) h[r][v] += s * bh[v];
-    }
-  }
-  // c[r] += a[r] × b (one pixel pair of the filter gradient: R input channels by W output channels).
-  INLINE void rank1(const f32* a, const f32* b) {
-    vec bv[NV > 0 ? NV : 1];
-    v8 bh[NH > 0 ? NH : 1];
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; v++) bv[v] = load<vec>(b + v * LANES);
-#pragma GCC unroll 4
-    for (int v = 0; v < NH; v++) bh[v] = load<v8>(b + NV * LANES + v * 8);
-#pragma GCC unroll 12
-    for (int r = 0; r < R; r++) {
-#pragma GCC unroll 4
-      for (int v = 0; v < NV; v++) c[r][v] += a[r] * bv[v];
-#pragma GCC unroll 4
-      for (int v = 0; v < NH; v++) h[r][v] += a[r] * bh[v];
     }
   }
   INLINE void put(int r, f32* out, bool accumulate) {
