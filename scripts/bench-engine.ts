@@ -28,7 +28,7 @@ import { installWasmKernels } from '../packages/infra/src/compute/wasm/register-
 // eslint-disable-next-line no-restricted-imports
 import { DataParallelTrainer } from '../packages/infra/src/compute/data-parallel/data-parallel-trainer';
 // eslint-disable-next-line no-restricted-imports
-import { convKernelSelection, describeConvKernels } from '../packages/infra/src/compute/native/native-conv-kernels';
+import { cpuKernelSelection, describeCpuKernels } from '../packages/infra/src/compute/native/native-kernels';
 
 const repo = path.resolve(__dirname, '..');
 const load = createRequire(path.join(repo, 'packages/infra/package.json'));
@@ -95,7 +95,7 @@ async function child(mode: string): Promise<Measured> {
   const total = times.reduce((a, b) => a + b, 0);
   const phaseNote = Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ');
   trainer.dispose();
-  const kernels = mode.startsWith('ours') ? `; ${describeConvKernels(convKernelSelection())}` : '';
+  const kernels = mode.startsWith('ours') ? `; ${describeCpuKernels(cpuKernelSelection())}` : '';
   return { engine: threads > 1 ? `${mode} (${threads} threads)` : mode, batch, steps, samplesPerS: (batch * steps * 1000) / total, msPerStepMedian: sorted[Math.floor(sorted.length / 2)], lossFirst: losses[0], lossLast: losses[losses.length - 1], note: `ms/step by phase: ${phaseNote}${kernels}` };
 }
 

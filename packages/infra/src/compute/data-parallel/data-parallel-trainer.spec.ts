@@ -5,7 +5,7 @@ import { randomBatch, TRAINING } from '../testing/engine-fixtures';
 import { fastWasmBackend } from '../testing/fast-wasm-backend';
 import { dataParallelOnWasm } from './data-parallel-factory';
 import { DataParallelTrainer } from './data-parallel-trainer';
-import { useConvKernels } from '../native/native-conv-kernels';
+import { useCpuKernels } from '../native/native-kernels';
 
 const clock = { now: () => performance.now(), wallTime: () => new Date() };
 const options: TrainerOptions = { stage: 3, training: { ...TRAINING, lrScheduler: 'warmup_cosine_decay' }, totalSteps: 50, seed: 7 };
@@ -49,7 +49,7 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
   it('given the native kernels unavailable (MAOU_CPU_KERNELS=wasm), then the replicas train on the WebAssembly ones, losses as with native', async () => {
     // The main thread's choice travels to the replicas, so what the report names is what every replica runs.
     const losses = async (setting: 'auto' | 'wasm'): Promise<number[]> => {
-      useConvKernels(setting);
+      useCpuKernels(setting);
       const parallel = new DataParallelTrainer(options, 2);
       try {
         const out: number[] = [];
@@ -65,7 +65,7 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
       // Not bit-equal: the native kernels round differently (FMA, other summation order), so the replicas did switch.
       expect(fallback).not.toEqual(native);
     } finally {
-      useConvKernels('auto');
+      useCpuKernels('auto');
     }
   }, 120_000);
 

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as tf from '@tensorflow/tfjs-core';
 import type { ComputeConfig } from '@maou/bench-domain';
 import { createWasmBackendPlugin } from './wasm-backend.plugin';
-import { useConvKernels } from '../native/native-conv-kernels';
+import { useCpuKernels } from '../native/native-kernels';
 
 const config = (threads: ComputeConfig['threads']): ComputeConfig => ({ backend: 'wasm', deviceIndex: 0, threads });
 
@@ -37,18 +37,18 @@ describe('wasm backend plugin', () => {
 
   it('says which convolution kernels run: the native ones where built, else the WebAssembly ones and why', async () => {
     try {
-      useConvKernels('wasm');
+      useCpuKernels('wasm');
       const fallback = await plugin.start(config(1));
       if (!fallback.ok) throw new Error(fallback.error.message);
       expect(fallback.value.device).toBe('cpu (WebAssembly SIMD)');
-      expect(fallback.value.notes[0]).toBe('WebAssembly SIMD kernels: Conv2D, Conv2DBackpropFilter/Input, BatchMatMul (not native: MAOU_CPU_KERNELS=wasm)');
-      useConvKernels('auto');
+      expect(fallback.value.notes[0]).toBe('WebAssembly SIMD kernels: Conv2D, Conv2DBackpropFilter/Input, BatchMatMul, AdamW (not native: MAOU_CPU_KERNELS=wasm)');
+      useCpuKernels('auto');
       const native = await plugin.start(config(1));
       if (!native.ok) throw new Error(native.error.message);
-      expect(native.value.device).toMatch(/^cpu \(native AVX(-512|2) convolutions, WebAssembly SIMD\)$/);
+      expect(native.value.device).toMatch(/^cpu \(native AVX(-512|2) and WebAssembly SIMD kernels\)$/);
       expect(native.value.notes[0]).toMatch(/^native AVX(-512|2) kernels \(compiled at install\)/);
     } finally {
-      useConvKernels('auto');
+      useCpuKernels('auto');
     }
   });
 });

@@ -4,7 +4,7 @@ import { type BackendPlugin } from '../backend-plugin';
 import { deriveSettings } from '../../resources/resource-decisions';
 import { readUsableResources } from '../../resources/resource-detector.adapter';
 import { installWasmKernels, type WasmKernelSet } from '../wasm/register-wasm-kernels';
-import { CPU_KERNELS_ENV, convKernelSelection, describeConvKernels } from '../native/native-conv-kernels';
+import { CPU_KERNELS_ENV, cpuKernelSelection, describeCpuKernels } from '../native/native-kernels';
 
 let installed: WasmKernelSet | null = null;
 
@@ -35,17 +35,17 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
       const started = await startWasmBackend(kernels);
       const usable = await readUsableResources();
       const threads = config.threads === 'auto' ? deriveSettings(usable).threads : config.threads;
-      let convKernels: string;
+      let cpuKernels: string;
       let device = 'cpu (WebAssembly SIMD)';
       try {
         // Every replica makes the same choice from the same environment and build.
-        const selection = convKernelSelection();
-        convKernels = describeConvKernels(selection);
-        if (selection.kind === 'native' && started.kernels === 'fast') device = `cpu (native ${selection.isa === 'avx512' ? 'AVX-512' : 'AVX2'} convolutions, WebAssembly SIMD)`;
+        const selection = cpuKernelSelection();
+        cpuKernels = describeCpuKernels(selection);
+        if (selection.kind === 'native' && started.kernels === 'fast') device = `cpu (native ${selection.isa === 'avx512' ? 'AVX-512' : 'AVX2'} and WebAssembly SIMD kernels)`;
       } catch (e) {
         return err({ backend: 'wasm', message: (e as Error).message, hint: `unset ${CPU_KERNELS_ENV}, or set it to auto or wasm` });
       }
-      const notes = [started.kernels === 'fast' ? convKernels : 'stock kernels + Conv2DBackpropFilter shim'];
+      const notes = [started.kernels === 'fast' ? cpuKernels : 'stock kernels + Conv2DBackpropFilter shim'];
       if (threads > 1) notes.push(`data-parallel: ${threads} single-threaded wasm replicas in worker threads, gradients summed every step; batch norm normalises each replica's shard (running statistics averaged); each replica first runs 10 throw-away steps so that the timed batches do not pay for V8 compiling its code; kernel profiles show replica 0`);
       if (threads > usable.cpuCores) notes.push(`--threads ${threads} is more than the ${usable.cpuCores} usable core(s): replicas will share cores and wait for each other at every update`);
       // wasm32: each instance's heap stops at 4 GiB; the use cases micro-batch what would not fit.

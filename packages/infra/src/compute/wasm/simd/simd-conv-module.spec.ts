@@ -5,7 +5,7 @@ import { fastWasmBackend } from '../../testing/fast-wasm-backend';
 import { simdBatchMatMul, simdConv2d, simdConv2dBackpropFilter, simdConv2dBackpropInput } from './simd-conv-kernels';
 import { tfjsWasmHeap, type WasmBackendHeap } from './wasm-heap';
 import { relErr } from '../../testing/relative-error';
-import { type CpuKernelChoice, NATIVE_ISAS, selectConvKernels, useConvKernels } from '../../native/native-conv-kernels';
+import { type CpuKernelChoice, NATIVE_ISAS, selectCpuKernels, useCpuKernels } from '../../native/native-kernels';
 
 // The convolution kernels (WebAssembly SIMD, and the native addon's AVX-512 and AVX2 builds) against the cpu backend on random inputs, for every geometry of the network
 // (1×1 and 3×3, stride 1 and 2, boards 9→5→3→2, 'same' and 'valid') and for channel counts they do not
@@ -75,7 +75,7 @@ const NETWORK: Array<[string, Case]> = [
 
 // Every kernel set this machine can run. The addon is built by `pnpm install` (scripts/build-native-kernels.cjs):
 // a missing build fails the spec below rather than dropping the native sets silently.
-const native = selectConvKernels('auto');
+const native = selectCpuKernels('auto');
 const SETS: CpuKernelChoice[] = ['wasm', ...NATIVE_ISAS.filter((isa) => native.kind === 'native' && native.addon.supported(NATIVE_ISAS.indexOf(isa)))];
 
 it('the native kernels were built at install and load on this x86-64 machine', () => {
@@ -86,10 +86,10 @@ describe.each(SETS)('convolution kernels on the wasm backend, %s', (set) => {
   const wasm = fastWasmBackend();
   beforeAll(async () => {
     await wasm.setUp();
-    useConvKernels(set);
+    useCpuKernels(set);
   });
   afterAll(() => {
-    useConvKernels('auto');
+    useCpuKernels('auto');
     wasm.tearDown();
   });
 

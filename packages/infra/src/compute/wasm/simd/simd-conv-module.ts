@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { ConvGeometryCache } from './conv-geometry-cache';
-import { convKernelSelection, type ConvKernelSelection, NATIVE_ISAS } from '../../native/native-conv-kernels';
+import { cpuKernelSelection, type CpuKernelSelection, NATIVE_ISAS } from '../../native/native-kernels';
 import { CONV_KERNELS_WASM_BASE64 } from './conv-kernels.wasm';
 import { type HeapAllocator, heapOutput, perBackend, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
 
@@ -42,7 +42,7 @@ function wasmPasses(k: ConvExports): ConvPasses {
 }
 
 /** The native addon's kernels in place on the heap: each call passes the Memory's current buffer (growth replaces it). */
-function nativePasses(s: Extract<ConvKernelSelection, { kind: 'native' }>, memory: { readonly buffer: ArrayBuffer }): ConvPasses {
+function nativePasses(s: Extract<CpuKernelSelection, { kind: 'native' }>, memory: { readonly buffer: ArrayBuffer }): ConvPasses {
   const { addon } = s;
   const isa = NATIVE_ISAS.indexOf(s.isa);
   return {
@@ -64,14 +64,14 @@ let compiled: object | null = null;
 /**
  * Convolution forward, input gradient and filter gradient straight on tensors in one wasm backend's heap (NHWC, HWIO
  * filters), results made by `backend.makeOutput`: on the native addon's kernels where this thread selected them
- * (native/native-conv-kernels.ts), else on conv-kernels.c instantiated on the backend's own Memory. Both read the
+ * (native/native-kernels.ts), else on conv-kernels.c instantiated on the backend's own Memory. Both read the
  * same geometry tables. Callers check shapes first (simd-conv-kernels.ts).
  * @public
  */
 export class SimdConvModule {
   private readonly heap: HeapAllocator;
   private readonly k: ConvExports;
-  private passesOf: ConvKernelSelection | null = null;
+  private passesOf: CpuKernelSelection | null = null;
   private chosen: ConvPasses | null = null;
   private readonly geometries: ConvGeometryCache;
   private zeroRow = 0;
@@ -86,9 +86,9 @@ export class SimdConvModule {
     this.geometries = new ConvGeometryCache(heap);
   }
 
-  /** The passes of this thread's kernel selection (native or WebAssembly; see native-conv-kernels.ts). */
+  /** The passes of this thread's kernel selection (native or WebAssembly; see native-kernels.ts). */
   private get passes(): ConvPasses {
-    const s = convKernelSelection();
+    const s = cpuKernelSelection();
     if (s !== this.passesOf || !this.chosen) {
       this.chosen = s.kind === 'native' ? nativePasses(s, this.heap.memory) : wasmPasses(this.k);
       this.passesOf = s;

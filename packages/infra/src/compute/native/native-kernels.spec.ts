@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CPU_KERNELS_ENV, describeConvKernels, NATIVE_BUILD_DIR, selectConvKernels } from './native-conv-kernels';
+import { CPU_KERNELS_ENV, describeCpuKernels, NATIVE_BUILD_DIR, selectCpuKernels } from './native-kernels';
 
 // The install-time build (scripts/build-native-kernels.cjs with the real g++) and the choice between the native
 // kernels and the WebAssembly fallback: what runs, what the report says, and what is refused.
@@ -21,9 +21,9 @@ describe('native convolution kernels: build and selection', () => {
   it('given g++ and the Node headers, the build makes an addon that auto selects, with its widest ISA', () => {
     build(tmp);
     expect(status(tmp).built).toBe(true);
-    const s = selectConvKernels('auto', tmp);
+    const s = selectCpuKernels('auto', tmp);
     expect(s.kind).toBe('native');
-    if (s.kind === 'native') expect(describeConvKernels(s)).toMatch(/^native AVX(-512|2) kernels/);
+    if (s.kind === 'native') expect(describeCpuKernels(s)).toMatch(/^native AVX(-512|2) kernels/);
   });
 
   it('given no compiler, the install still succeeds, and auto falls back to the wasm kernels saying why', () => {
@@ -31,9 +31,9 @@ describe('native convolution kernels: build and selection', () => {
     expect(out).toBe('');
     expect(status(tmp)).toMatchObject({ built: false, reason: expect.stringMatching(/no C\+\+ compiler/) });
     expect(fs.existsSync(path.join(tmp, 'maou-kernels.node'))).toBe(false);
-    const s = selectConvKernels('auto', tmp);
+    const s = selectCpuKernels('auto', tmp);
     expect(s).toEqual({ kind: 'wasm', reason: expect.stringMatching(/native kernels not built at install: no C\+\+ compiler/) });
-    expect(describeConvKernels(s)).toMatch(/^WebAssembly SIMD kernels: .*\(not native: native kernels not built at install: no C\+\+ compiler/);
+    expect(describeCpuKernels(s)).toMatch(/^WebAssembly SIMD kernels: .*\(not native: native kernels not built at install: no C\+\+ compiler/);
   });
 
   it('given --strict and no compiler, the build exits 1', () => {
@@ -41,23 +41,23 @@ describe('native convolution kernels: build and selection', () => {
   });
 
   it('given no build at all, auto falls back naming the missing file; an explicit ISA is an error, not a fallback', () => {
-    expect(selectConvKernels('auto', tmp)).toEqual({ kind: 'wasm', reason: expect.stringContaining(path.join(tmp, 'maou-kernels.node')) });
-    expect(() => selectConvKernels('avx512', tmp)).toThrow(new RegExp(`${CPU_KERNELS_ENV}=avx512: the native kernels are not built`));
+    expect(selectCpuKernels('auto', tmp)).toEqual({ kind: 'wasm', reason: expect.stringContaining(path.join(tmp, 'maou-kernels.node')) });
+    expect(() => selectCpuKernels('avx512', tmp)).toThrow(new RegExp(`${CPU_KERNELS_ENV}=avx512: the native kernels are not built`));
   });
 
   it('given an addon that cannot load, auto falls back with the loader error', () => {
     fs.writeFileSync(path.join(tmp, 'maou-kernels.node'), 'not a shared object');
-    expect(selectConvKernels('auto', tmp)).toEqual({ kind: 'wasm', reason: expect.stringMatching(/^native kernels failed to load: /) });
-    expect(() => selectConvKernels('avx2', tmp)).toThrow(/MAOU_CPU_KERNELS=avx2: native kernels failed to load/);
+    expect(selectCpuKernels('auto', tmp)).toEqual({ kind: 'wasm', reason: expect.stringMatching(/^native kernels failed to load: /) });
+    expect(() => selectCpuKernels('avx2', tmp)).toThrow(/MAOU_CPU_KERNELS=avx2: native kernels failed to load/);
   });
 
   it(`reads ${CPU_KERNELS_ENV}: wasm chooses the fallback, a value it does not know is an error naming the variable`, () => {
     const before = process.env[CPU_KERNELS_ENV];
     try {
       process.env[CPU_KERNELS_ENV] = 'wasm';
-      expect(selectConvKernels()).toEqual({ kind: 'wasm', reason: `${CPU_KERNELS_ENV}=wasm` });
+      expect(selectCpuKernels()).toEqual({ kind: 'wasm', reason: `${CPU_KERNELS_ENV}=wasm` });
       process.env[CPU_KERNELS_ENV] = 'sse';
-      expect(() => selectConvKernels()).toThrow(`${CPU_KERNELS_ENV}=sse: expected auto, wasm, avx512 or avx2`);
+      expect(() => selectCpuKernels()).toThrow(`${CPU_KERNELS_ENV}=sse: expected auto, wasm, avx512 or avx2`);
     } finally {
       if (before === undefined) delete process.env[CPU_KERNELS_ENV];
       else process.env[CPU_KERNELS_ENV] = before;
@@ -66,7 +66,7 @@ describe('native convolution kernels: build and selection', () => {
 });
 
 describe('native convolution kernels: the addon refuses what would reach outside the heap', () => {
-  const s = selectConvKernels('auto', NATIVE_BUILD_DIR);
+  const s = selectCpuKernels('auto', NATIVE_BUILD_DIR);
   const heap = new ArrayBuffer(1 << 16);
   const isa = 0;
 
