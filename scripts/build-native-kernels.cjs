@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Compiles the native kernels (packages/infra/src/compute/native/*.cc: convolutions, AdamW) into a Node-API addon,
+// Compiles the native convolution kernels (packages/infra/src/compute/native/*.cc) into a Node-API addon,
 // packages/infra/native-build/maou-kernels.node, and records the outcome in native-build/status.json.
 // Run by `pnpm install` (root postinstall). It never fails the install: where there is no C++ compiler, no Node
 // headers or no x86-64 CPU, it says so, writes the reason, and the engine runs the WebAssembly kernels instead
@@ -45,19 +45,12 @@ function build() {
   const compiler = compilerName(cxx);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'maou-kernels-'));
   try {
-    // No -march=native: the addon must run on any x86-64 CPU, and picks the AVX-512 or AVX2 objects at load time
-    // from what the CPU reports. Convolutions: -ffp-contract=fast, a*b+c becomes one FMA. AdamW: no contraction, so
-    // that it rounds exactly as the WebAssembly kernel does (-fno-math-errno lets sqrt vectorise).
-    const common = ['-std=c++17', '-O3', '-fPIC', '-fno-exceptions', '-Wall', '-Wextra', `-I${include}`];
-    const avx512 = ['-DMAOU_AVX512', '-mavx512f', '-mavx512vl', '-mavx2', '-mfma', '-mprefer-vector-width=512'];
-    const avx2 = ['-mavx2', '-mfma'];
-    const conv = ['-ffp-contract=fast'];
-    const exact = ['-ffp-contract=off', '-fno-math-errno'];
+    // -ffp-contract=fast: a*b+c becomes one FMA. No -march=native: the addon must run on any x86-64 CPU, and
+    // picks the AVX-512 or AVX2 objects at load time from what the CPU reports.
+    const common = ['-std=c++17', '-O3', '-fPIC', '-fno-exceptions', '-ffp-contract=fast', '-Wall', '-Wextra', `-I${include}`];
     const objects = [
-      ['conv-kernels.cc', 'conv-avx512.o', [...avx512, ...conv]],
-      ['conv-kernels.cc', 'conv-avx2.o', [...avx2, ...conv]],
-      ['optimizer-kernels.cc', 'optimizer-avx512.o', [...avx512, ...exact]],
-      ['optimizer-kernels.cc', 'optimizer-avx2.o', [...avx2, ...exact]],
+      ['conv-kernels.cc', 'avx512.o', ['-DMAOU_AVX512', '-mavx512f', '-mavx512vl', '-mavx2', '-mfma']],
+      ['conv-kernels.cc', 'avx2.o', ['-mavx2', '-mfma']],
       ['addon.cc', 'addon.o', []],
     ].map(([file, obj, flags]) => {
       const o = path.join(tmp, obj);

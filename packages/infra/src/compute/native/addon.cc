@@ -1,4 +1,4 @@
-// Node-API entry points of the native kernels (conv-kernels.cc, optimizer-kernels.cc), working in place in a tfjs-wasm heap.
+// Node-API entry points of the native convolution kernels (conv-kernels.cc), working in place in a tfjs-wasm heap.
 // Copyright (c) maou-bench contributors. MIT licence.
 //
 // Every call gets the heap's current ArrayBuffer (it is replaced when the heap grows) and byte offsets into it, as
@@ -23,8 +23,8 @@ bool supported(int isa) {
 
 struct Call {
   napi_env env;
-  napi_value argv[20];
-  size_t argc = 20;
+  napi_value argv[16];
+  size_t argc = 16;
   uint8_t* heap = nullptr;
   size_t bytes = 0;
   int isa = -1;
@@ -53,12 +53,6 @@ struct Call {
     int64_t v = 0;
     if (failed) return 0;
     if (napi_get_value_int64(env, argv[i], &v) != napi_ok) fail("arguments after the heap must be numbers");
-    return v;
-  }
-  double number(size_t i) {
-    double v = 0;
-    if (failed) return 0;
-    if (napi_get_value_double(env, argv[i], &v) != napi_ok) fail("arguments after the heap must be numbers");
     return v;
   }
   // A region of `count` elements of `size` bytes at byte offset argv[i]; null (and a thrown error) if outside the heap.
@@ -169,23 +163,6 @@ napi_value ConvDw(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
-// adamw(isa, heap, count, p, g, m, v, po, mo, vo, beta1, 1-beta1, beta2, 1-beta2, decay, bc2, eps, step)
-napi_value AdamW(napi_env env, napi_callback_info info) {
-  Call c(env, info, 18);
-  const int64_t n = c.integer(2);
-  c.require(n >= 0, "adamw: count must not be negative");
-  const float* in[4];
-  float* out[3];
-  for (int i = 0; i < 4; i++) in[i] = c.region<const float>(3 + i, n);
-  for (int i = 0; i < 3; i++) out[i] = c.region<float>(7 + i, n);
-  float s[8];
-  for (int i = 0; i < 8; i++) s[i] = static_cast<float>(c.number(10 + i));
-  if (c.failed) return nullptr;
-  (c.isa == AVX512 ? maou_adamw_avx512 : maou_adamw_avx2)(n, in[0], in[1], in[2], in[3], out[0], out[1], out[2], s[0], s[1],
-                                                        s[2], s[3], s[4], s[5], s[6], s[7]);
-  return nullptr;
-}
-
 napi_value Supported(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value arg;
@@ -206,7 +183,6 @@ NAPI_MODULE_INIT() {
       {"conv_fwd", nullptr, ConvFwd, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"conv_dx", nullptr, ConvDx, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"conv_dw", nullptr, ConvDw, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
-      {"adamw", nullptr, AdamW, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
   };
   napi_define_properties(env, exports, sizeof fns / sizeof fns[0], fns);
   return exports;

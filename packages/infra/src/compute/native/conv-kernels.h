@@ -1,4 +1,4 @@
-// The native kernels, one set per instruction set (conv-kernels.cc and optimizer-kernels.cc compiled twice).
+// The native convolution kernels, one set per instruction set (conv-kernels.cc compiled twice).
 // Copyright (c) maou-bench contributors. MIT licence.
 #pragma once
 
@@ -13,10 +13,7 @@ extern "C" {
   void maou_conv_dx_##isa(int M, int T, int Ci, int Co, const int* ind, const float* dy, const float* wtp,      \
                           float* dx, int Mx);                                                                   \
   void maou_conv_dw_##isa(int T, int Ci, int Co, const int* start, const int* pairs, const float* x,            \
-                          const float* dy, float* dw, int dense);                                       \
-  void maou_adamw_##isa(long count, const float* p, const float* g, const float* m, const float* v, float* po,   \
-                        float* mo, float* vo, float beta1, float one_minus_beta1, float beta2,                  \
-                        float one_minus_beta2, float decay, float bc2, float eps, float step);
+                          const float* dy, float* dw, int dense);
 
 MAOU_CONV_KERNELS(avx512)
 MAOU_CONV_KERNELS(avx2)

@@ -2,14 +2,14 @@ import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** The instruction sets the native addon (convolutions, matrix products, AdamW) is built for, in the order `auto` tries them. @public */
+/** The instruction sets the native addon is built for, in the order `auto` tries them. @public */
 export const NATIVE_ISAS = ['avx512', 'avx2'] as const;
 /** One of them. @public */
 export type NativeIsa = (typeof NATIVE_ISAS)[number];
 /** What `MAOU_CPU_KERNELS` may ask for: `auto` (the default), `wasm`, or one instruction set. @public */
 export type CpuKernelChoice = 'auto' | 'wasm' | NativeIsa;
 
-/** The environment variable that chooses the convolution, matrix-product and AdamW kernels of the wasm engine (read by every replica). @public */
+/** The environment variable that chooses the convolution and matrix-product kernels of the wasm engine (read by every replica). @public */
 export const CPU_KERNELS_ENV = 'MAOU_CPU_KERNELS';
 
 /** The addon's functions (src/compute/native/addon.cc): the first two arguments are the ISA and the heap's buffer. */
@@ -19,10 +19,9 @@ export interface NativeAddon {
   conv_fwd(isa: number, heap: ArrayBuffer, m: number, t: number, ci: number, co: number, ind: number, x: number, mx: number, zrow: number, wp: number, y: number): void;
   conv_dx(isa: number, heap: ArrayBuffer, m: number, t: number, ci: number, co: number, ind: number, dy: number, wtp: number, dx: number, mx: number): void;
   conv_dw(isa: number, heap: ArrayBuffer, t: number, ci: number, co: number, start: number, pairs: number, x: number, mx: number, dy: number, m: number, dw: number, dense: number): void;
-  adamw(isa: number, heap: ArrayBuffer, count: number, p: number, g: number, m: number, v: number, po: number, mo: number, vo: number, beta1: number, oneMinusBeta1: number, beta2: number, oneMinusBeta2: number, decay: number, bc2: number, eps: number, step: number): void;
 }
 
-/** The native kernels this thread runs, or why it runs the WebAssembly ones. @public */
+/** The native kernels this process runs, or why it runs the WebAssembly ones. @public */
 export type CpuKernelSelection = { readonly kind: 'native'; readonly isa: NativeIsa; readonly addon: NativeAddon } | { readonly kind: 'wasm'; readonly reason: string };
 
 /** Where scripts/build-native-kernels.cjs puts the addon (the same from src/ and dist/). @internal */
@@ -46,7 +45,7 @@ function notBuiltReason(dir: string): string {
 }
 
 /**
- * Picks the kernels: with `auto`, the native addon's widest instruction set this CPU supports, else the
+ * Picks the convolution kernels: with `auto`, the native addon's widest instruction set this CPU supports, else the
  * WebAssembly SIMD kernels with the reason. An explicit instruction set that cannot run is an error, not a fallback.
  * @public
  */
@@ -87,9 +86,9 @@ export function useCpuKernels(choice: CpuKernelChoice): CpuKernelSelection {
   return selected;
 }
 
-/** One line for the report: which kernels ran, and why not the native ones where they did not. @public */
+/** One line for the report: which convolution kernels ran, and why not the native ones where they did not. @public */
 export function describeCpuKernels(s: CpuKernelSelection): string {
   return s.kind === 'native'
-    ? `native ${s.isa === 'avx512' ? 'AVX-512' : 'AVX2'} kernels (compiled at install): Conv2D, Conv2DBackpropFilter/Input, BatchMatMul, AdamW`
-    : `WebAssembly SIMD kernels: Conv2D, Conv2DBackpropFilter/Input, BatchMatMul, AdamW (not native: ${s.reason})`;
+    ? `native ${s.isa === 'avx512' ? 'AVX-512' : 'AVX2'} kernels (compiled at install): Conv2D, Conv2DBackpropFilter/Input, BatchMatMul`
+    : `WebAssembly SIMD kernels: Conv2D, Conv2DBackpropFilter/Input, BatchMatMul (not native: ${s.reason})`;
 }

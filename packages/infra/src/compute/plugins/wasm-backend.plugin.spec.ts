@@ -41,11 +41,11 @@ describe('wasm backend plugin', () => {
       const fallback = await plugin.start(config(1));
       if (!fallback.ok) throw new Error(fallback.error.message);
       expect(fallback.value.device).toBe('cpu (WebAssembly SIMD)');
-      expect(fallback.value.notes[0]).toBe('WebAssembly SIMD kernels: Conv2D, Conv2DBackpropFilter/Input, BatchMatMul, AdamW (not native: MAOU_CPU_KERNELS=wasm)');
+      expect(fallback.value.notes[0]).toBe('WebAssembly SIMD kernels: Conv2D, Conv2DBackpropFilter/Input, BatchMatMul (not native: MAOU_CPU_KERNELS=wasm)');
       useCpuKernels('auto');
       const native = await plugin.start(config(1));
       if (!native.ok) throw new Error(native.error.message);
-      expect(native.value.device).toMatch(/^cpu \(native AVX(-512|2) and WebAssembly SIMD kernels\)$/);
+      expect(native.value.device).toMatch(/^cpu \(native AVX(-512|2) convolutions, WebAssembly SIMD\)$/);
       expect(native.value.notes[0]).toMatch(/^native AVX(-512|2) kernels \(compiled at install\)/);
     } finally {
       useCpuKernels('auto');

@@ -41,7 +41,7 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
         // Every replica makes the same choice from the same environment and build.
         const selection = cpuKernelSelection();
         cpuKernels = describeCpuKernels(selection);
-        if (selection.kind === 'native' && started.kernels === 'fast') device = `cpu (native ${selection.isa === 'avx512' ? 'AVX-512' : 'AVX2'} and WebAssembly SIMD kernels)`;
+        if (selection.kind === 'native' && started.kernels === 'fast') device = `cpu (native ${selection.isa === 'avx512' ? 'AVX-512' : 'AVX2'} convolutions, WebAssembly SIMD)`;
       } catch (e) {
         return err({ backend: 'wasm', message: (e as Error).message, hint: `unset ${CPU_KERNELS_ENV}, or set it to auto or wasm` });
       }

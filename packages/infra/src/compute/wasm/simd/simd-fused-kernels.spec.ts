@@ -6,7 +6,7 @@ import { ADAMW_KERNEL, BATCH_NORM_GRAD_KERNEL, BATCH_NORM_TRAIN_KERNEL, CLIP_BY_
 import { randomBatch, TRAINING } from '../../testing/engine-fixtures';
 import { fastWasmBackend } from '../../testing/fast-wasm-backend';
 import { relErr } from '../../testing/relative-error';
-import { NATIVE_ISAS, selectCpuKernels, useCpuKernels } from '../../native/native-kernels';
+import { useCpuKernels } from '../../native/native-kernels';
 
 // The fused kernels (fused-kernels.c) against the composite tfjs ops they replace, run on the cpu backend:
 // batch norm (alone, with its ReLU, with the running statistics) for every shape of the lite network's BN
@@ -187,29 +187,6 @@ describe('fused SIMD kernels (wasm): batch norm and AdamW', () => {
       expect(relErr(pr, pf)).toBeLessThan(1e-6);
       expect(relErr(mr, mf)).toBeLessThan(1e-6);
       expect(relErr(vr, vf)).toBeLessThan(1e-6);
-    }
-  });
-
-  it('AdamW on the native addon (each ISA this CPU has) is bit for bit the WebAssembly kernel, tails included', async () => {
-    const native = selectCpuKernels('auto');
-    if (native.kind !== 'native') throw new Error(`the native kernels are missing: ${native.reason}`);
-    const isas = NATIVE_ISAS.filter((isa) => native.addon.supported(NATIVE_ISAS.indexOf(isa)));
-    try {
-      for (const shape of [[3, 3, 24, 24], [13], [1000, 37]]) {
-        const n = shape.reduce((a, b) => a * b, 1);
-        const inputs = { param: [rand(shape, 1), shape], grad: [rand(shape, 2), shape], m: [rand(shape, 3), shape], v: [rand(shape, 4, 0, 1), shape] } as Record<string, [Float32Array, number[]]>;
-        const attrs = { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01, step: 3 };
-        useCpuKernels('wasm');
-        const reference = await on('wasm', fused(ADAMW_KERNEL, inputs, attrs));
-        for (const isa of isas) {
-          useCpuKernels(isa);
-          const got = await on('wasm', fused(ADAMW_KERNEL, inputs, attrs));
-          got.forEach((g, i) => expect(g).toEqual(reference[i]));
-          expect(got[0]!.length).toBe(n);
-        }
-      }
-    } finally {
-      useCpuKernels('auto');
     }
   });
 

@@ -1,6 +1,5 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import { FUSED_KERNELS_WASM_BASE64 } from './fused-kernels.wasm';
-import { cpuKernelSelection, NATIVE_ISAS } from '../../native/native-kernels';
 import { type HeapAllocator, heapOutput, perBackend, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
 
 type Info = tf.TensorInfo;
@@ -98,12 +97,8 @@ export class SimdFusedModule {
     const bc1 = 1 - s.beta1 ** s.step;
     const bc2 = Math.sqrt(1 - s.beta2 ** s.step);
     const decay = s.weightDecay > 0 ? 1 - s.lr * s.weightDecay : 1;
-    const native = cpuKernelSelection();
     return this.outputs([param.shape, param.shape, param.shape], 0, ([po, mo, vo]) => {
-      const args = [sizeOf(param), this.at(param), this.at(grad), this.at(m), this.at(v), po, mo, vo, s.beta1, 1 - s.beta1, s.beta2, 1 - s.beta2, decay, bc2, s.eps, s.lr / bc1] as const;
-      // The native build rounds exactly as this module does (same operations, no contraction), on wider vectors.
-      if (native.kind === 'native') native.addon.adamw(NATIVE_ISAS.indexOf(native.isa), this.heap.memory.buffer, ...args);
-      else this.k.adamw(...args);
+      this.k.adamw(sizeOf(param), this.at(param), this.at(grad), this.at(m), this.at(v), po, mo, vo, s.beta1, 1 - s.beta1, s.beta2, 1 - s.beta2, decay, bc2, s.eps, s.lr / bc1);
     });
   }
 
