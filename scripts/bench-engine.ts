@@ -1,10 +1,12 @@
 /**
  * Stage 3 training throughput of the `lite` network at batch 256: our wasm backend (fast gradient
- * kernels, data-parallel over `--threads` worker replicas, 2 by default like the peer; also timed on 1 thread) vs stock tfjs-wasm (plus only the two kernels it lacks, Conv2DBackpropFilter and
+ * kernels, data-parallel over `--threads` worker replicas, 2 by default like the peer; also timed on 1 thread, and on
+ * 2 threads with the WebAssembly convolution kernels instead of the native ones, MAOU_CPU_KERNELS=wasm) vs stock tfjs-wasm (plus only the two kernels it lacks, Conv2DBackpropFilter and
  * UnsortedSegmentSum, without which stock wasm cannot train this network at all: a minimal shim), vs the
  * tfjs cpu backend, vs the PyTorch peer — measured in one run, plus the ratios.
  *
- *   pnpm bench:engine [-- --steps 5 --warmup 2 --batch 256 --threads 2 --cpu-batch 8 --skip torch,cpu,ours-1]
+ *   pnpm bench:engine [-- --steps 5 --warmup 2 --batch 256 --threads 2 --cpu-batch 8 --skip torch,cpu,ours-1,ours-wasm
+ *                        --peer ../shared/peer/torch_peer.py]
  *
  * Each engine runs in its own child process (kernel registrations are process-global). Every tfjs
  * engine runs the real `createTrainer` step (AdamW, clip 1.0, warmup-cosine LR) on the same synthetic
@@ -25,6 +27,8 @@ import { createTrainer } from '../packages/app/src/engine/tfjs-trainer';
 import { installWasmKernels } from '../packages/infra/src/compute/wasm/register-wasm-kernels';
 // eslint-disable-next-line no-restricted-imports
 import { DataParallelTrainer } from '../packages/infra/src/compute/data-parallel/data-parallel-trainer';
+// eslint-disable-next-line no-restricted-imports
+import { cpuKernelSelection, describeCpuKernels } from '../packages/infra/src/compute/native/native-kernels';
 
 const repo = path.resolve(__dirname, '..');
 const load = createRequire(path.join(repo, 'packages/infra/package.json'));
@@ -69,7 +73,7 @@ async function child(mode: string): Promise<Measured> {
     gradientAccumulationSteps: 1, detectAnomaly: false, stage1PosWeight: 1, stage2PosWeight: 1, stage2GammaPos: 0,
     stage2GammaNeg: 0, stage2Clip: 0, stage2HiddenDim: 128, stage2HeadDropout: 0,
   };
-  const threads = mode === 'ours' ? Number(arg('threads', '2')) : 1;
+  const threads = mode === 'ours' || mode === 'ours-wasm' ? Number(arg('threads', '2')) : 1;
   const trainer = threads > 1 ? new DataParallelTrainer({ stage: 3, training, totalSteps: 1000, seed: 0 }, threads) : createTrainer({ stage: 3, training, totalSteps: 1000, seed: 0 });
   await trainer.ready?.();
   const clock = { now: () => performance.now(), wallTime: () => new Date() };
@@ -91,18 +95,21 @@ async function child(mode: string): Promise<Measured> {
   const total = times.reduce((a, b) => a + b, 0);
   const phaseNote = Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ');
   trainer.dispose();
-  return { engine: threads > 1 ? `${mode} (${threads} threads)` : mode, batch, steps, samplesPerS: (batch * steps * 1000) / total, msPerStepMedian: sorted[Math.floor(sorted.length / 2)], lossFirst: losses[0], lossLast: losses[losses.length - 1], note: `ms/step by phase: ${phaseNote}` };
+  const kernels = mode.startsWith('ours') ? `; ${describeCpuKernels(cpuKernelSelection())}` : '';
+  return { engine: threads > 1 ? `${mode} (${threads} threads)` : mode, batch, steps, samplesPerS: (batch * steps * 1000) / total, msPerStepMedian: sorted[Math.floor(sorted.length / 2)], lossFirst: losses[0], lossLast: losses[losses.length - 1], note: `ms/step by phase: ${phaseNote}${kernels}` };
 }
 
 function runChild(mode: string): Measured {
-  const out = execFileSync(process.execPath, [...process.execArgv, __filename, '--child', mode, ...process.argv.slice(2)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+  // ours-wasm: the WebAssembly convolution kernels (the fallback where the native ones are not built).
+  const env = mode === 'ours-wasm' ? { ...process.env, MAOU_CPU_KERNELS: 'wasm' } : process.env;
+  const out = execFileSync(process.execPath, [...process.execArgv, __filename, '--child', mode, ...process.argv.slice(2)], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
   return JSON.parse(out.trim().split('\n').pop()!) as Measured;
 }
 
 function runTorch(batch: number): Measured {
   const warmup = 5;
   const batches = 20;
-  const out = execFileSync('python3', [path.join(repo, '../shared/peer/torch_peer.py'), '--preset', 'lite', '--batch-size', String(batch), '--threads', '2', '--rows', String(batch * (warmup + batches + 1)), '--warmup-batches', String(warmup), '--batches', String(batches)], { encoding: 'utf8' });
+  const out = execFileSync('python3', [path.resolve(arg('peer', path.join(repo, '../shared/peer/torch_peer.py'))), '--preset', 'lite', '--batch-size', String(batch), '--threads', '2', '--rows', String(batch * (warmup + batches + 1)), '--warmup-batches', String(warmup), '--batches', String(batches)], { encoding: 'utf8' });
   const r = JSON.parse(out.trim().split('\n').pop()!) as { engine: string; train_samples_per_s: number; train_ms_per_batch_median: number; loss_first: number; loss_last: number; parameters: number };
   return { engine: `torch peer (${r.engine}, 2 threads)`, batch, steps: batches, samplesPerS: r.train_samples_per_s, msPerStepMedian: r.train_ms_per_batch_median, lossFirst: r.loss_first, lossLast: r.loss_last, note: `${r.engine}, 2 threads, parameters ${r.parameters}` };
 }
@@ -123,17 +130,19 @@ async function main(): Promise<void> {
   // The peer runs before and after the tfjs engines: its 2 OpenMP threads collapse (up to 10×) when
   // anything else takes a core, so two runs expose a busy machine, and the ratio uses the faster one.
   if (!skip.has('torch')) record({ ...runTorch(batch), engine: 'torch peer, before' });
-  for (const mode of ['ours', 'ours-1', 'stock', 'cpu']) if (!skip.has(mode)) record(runChild(mode));
+  for (const mode of ['ours', 'ours-wasm', 'ours-1', 'stock', 'cpu']) if (!skip.has(mode)) record(runChild(mode));
   if (!skip.has('torch')) record({ ...runTorch(batch), engine: 'torch peer, after' });
   const torch = rows.filter((r) => r.engine.startsWith('torch')).map((r) => r.samplesPerS);
   const by = (e: string) => (e === 'torch' ? (torch.length ? Math.max(...torch) : undefined) : rows.find((r) => r.engine === e || r.engine.startsWith(`${e} (`))?.samplesPerS);
   const ours = by('ours');
   console.log('\nengine                     batch  samples/s   ms/step(median)');
   for (const r of rows) console.log(`${r.engine.padEnd(26)} ${String(r.batch).padStart(5)} ${r.samplesPerS.toFixed(2).padStart(10)} ${r.msPerStepMedian.toFixed(0).padStart(12)}`);
+  for (const r of rows.filter((x) => x.engine.startsWith('ours'))) console.log(`${r.engine}: ${r.note?.split('; ')[1] ?? ''}`);
   if (ours !== undefined) {
     const ratio = (name: string, other?: number, bar?: number) =>
       other !== undefined && console.log(`ours / ${name}: ${(ours / other).toFixed(2)}×${bar ? ` (bar ≥ ${bar}×: ${ours / other >= bar ? 'met' : 'NOT met'})` : ''}`);
     ratio('stock tfjs-wasm (+ minimal shim of its 2 missing kernels)', by('stock'), 3);
+    ratio('ours with the WebAssembly convolution kernels', by('ours-wasm'));
     ratio('ours on 1 thread', by('ours-1'));
     ratio('tfjs cpu', by('cpu'));
     ratio('PyTorch peer (faster of its two runs)', by('torch'), 0.5);

@@ -5,6 +5,7 @@ import { randomBatch, TRAINING } from '../testing/engine-fixtures';
 import { fastWasmBackend } from '../testing/fast-wasm-backend';
 import { dataParallelOnWasm } from './data-parallel-factory';
 import { DataParallelTrainer } from './data-parallel-trainer';
+import { useCpuKernels } from '../native/native-kernels';
 
 const clock = { now: () => performance.now(), wallTime: () => new Date() };
 const options: TrainerOptions = { stage: 3, training: { ...TRAINING, lrScheduler: 'warmup_cosine_decay' }, totalSteps: 50, seed: 7 };
@@ -72,6 +73,29 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
       parallel.dispose();
     }
   }, 60_000);
+
+  it('given the native kernels unavailable (MAOU_CPU_KERNELS=wasm), then the replicas train on the WebAssembly ones, losses as with native', async () => {
+    // The main thread's choice travels to the replicas, so what the report names is what every replica runs.
+    const losses = async (setting: 'auto' | 'wasm'): Promise<number[]> => {
+      useCpuKernels(setting);
+      const parallel = new DataParallelTrainer(options, 2);
+      try {
+        const out: number[] = [];
+        for (let i = 0; i < 3; i++) out.push((await parallel.step(randomBatch(3, 12, 200 + i), clock)).loss);
+        return out;
+      } finally {
+        parallel.dispose();
+      }
+    };
+    try {
+      const [fallback, native] = [await losses('wasm'), await losses('auto')];
+      fallback.forEach((l, i) => expect(l).toBeCloseTo(native[i]!, 3));
+      // Not bit-equal: the native kernels round differently (FMA, other summation order), so the replicas did switch.
+      expect(fallback).not.toEqual(native);
+    } finally {
+      useCpuKernels('auto');
+    }
+  }, 120_000);
 
   it('given a batch with fewer rows than replicas, then the empty replica still joins the update and evaluation', async () => {
     const parallel = new DataParallelTrainer(options, 2);

@@ -1,6 +1,7 @@
 import { createLrSchedule, isUploadedBatch, type ClockPort, type EvalResult, type StepResult, type Trainer, type TrainerOptions, type UploadedBatch } from '@maou/bench-app';
 import { copyBatchRows, type HostBatch, type PhaseKernels, type Stage } from '@maou/bench-domain';
 import type { WasmKernelSet } from '../wasm/register-wasm-kernels';
+import { cpuKernelSelection } from '../native/native-kernels';
 import { ReplicaPool } from './replica-pool';
 import type { FromReplica } from './replica-protocol';
 
@@ -37,7 +38,8 @@ export class DataParallelTrainer implements Trainer {
     const t = options.training;
     // Before the first update the rate is the schedule's first value, as on one trainer; later the replicas report it.
     this.learningRate = createLrSchedule(t.lrScheduler, t.learningRate, Math.ceil(options.totalSteps / Math.max(1, t.gradientAccumulationSteps)))(0);
-    this.pool = new ReplicaPool({ options: { ...options, backend: undefined }, replicas, kernels });
+    const conv = cpuKernelSelection();
+    this.pool = new ReplicaPool({ options: { ...options, backend: undefined }, replicas, kernels, cpuKernels: conv.kind === 'native' ? conv.isa : 'wasm' });
   }
 
   get replicas(): number {

@@ -1,6 +1,7 @@
 import type { EvalResult, StepResult, TrainerOptions } from '@maou/bench-app';
 import type { HostBatch, PhaseKernels } from '@maou/bench-domain';
 import type { WasmKernelSet } from '../wasm/register-wasm-kernels';
+import type { CpuKernelChoice } from '../native/native-kernels';
 
 /** What a replica worker starts with. @internal */
 export interface ReplicaInit {
@@ -8,6 +9,8 @@ export interface ReplicaInit {
   readonly replica: number;
   readonly replicas: number;
   readonly kernels: WasmKernelSet;
+  /** The convolution kernels the main thread chose (an ISA or wasm, never auto), so that every replica runs them. */
+  readonly cpuKernels: CpuKernelChoice;
 }
 
 /** Main thread → replica. Requests carry an id that the answer repeats. @internal */

@@ -3,6 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { NonFiniteValueError, profileStep, TfjsTrainer, type ClockPort, type TrainerOptions } from '@maou/bench-app';
 import { allocateBatch, MOVE_LABELS } from '@maou/bench-domain';
 import { startWasmBackend } from '../plugins/wasm-backend.plugin';
+import { useCpuKernels } from '../native/native-kernels';
 import type { FromReplica, ReplicaFailure, ReplicaInit, ToReplica } from './replica-protocol';
 import { SharedBufferExchange } from './shared-buffer-exchange';
 
@@ -68,6 +69,7 @@ async function warmUp(options: TrainerOptions): Promise<void> {
 }
 
 async function start(): Promise<void> {
+  useCpuKernels(init.cpuKernels);
   await startWasmBackend(init.kernels);
   if (init.replicas > 1) await warmUp(init.options);
   const t = new TfjsTrainer({ ...init.options, replica: init.replica }, exchange);

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as tf from '@tensorflow/tfjs-core';
 import type { ComputeConfig } from '@maou/bench-domain';
 import { createWasmBackendPlugin } from './wasm-backend.plugin';
+import { useCpuKernels } from '../native/native-kernels';
 
 const config = (threads: ComputeConfig['threads']): ComputeConfig => ({ backend: 'wasm', deviceIndex: 0, threads });
 
@@ -32,5 +33,22 @@ describe('wasm backend plugin', () => {
     if (!auto.ok) throw new Error(auto.error.message);
     expect(auto.value.threads).toBeGreaterThanOrEqual(1);
     expect(auto.value.threads).toBeLessThanOrEqual(Math.min(8, os.availableParallelism()));
+  });
+
+  it('says which convolution kernels run: the native ones where built, else the WebAssembly ones and why', async () => {
+    try {
+      useCpuKernels('wasm');
+      const fallback = await plugin.start(config(1));
+      if (!fallback.ok) throw new Error(fallback.error.message);
+      expect(fallback.value.device).toBe('cpu (WebAssembly SIMD)');
+      expect(fallback.value.notes[0]).toBe('WebAssembly SIMD kernels: Conv2D, Conv2DBackpropFilter/Input, BatchMatMul (not native: MAOU_CPU_KERNELS=wasm)');
+      useCpuKernels('auto');
+      const native = await plugin.start(config(1));
+      if (!native.ok) throw new Error(native.error.message);
+      expect(native.value.device).toMatch(/^cpu \(native AVX(-512|2) convolutions, WebAssembly SIMD\)$/);
+      expect(native.value.notes[0]).toMatch(/^native AVX(-512|2) kernels \(compiled at install\)/);
+    } finally {
+      useCpuKernels('auto');
+    }
   });
 });

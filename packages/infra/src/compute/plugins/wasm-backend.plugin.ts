@@ -1,9 +1,10 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { ok } from '@maou/bench-domain';
+import { err, ok } from '@maou/bench-domain';
 import { type BackendPlugin } from '../backend-plugin';
 import { deriveSettings } from '../../resources/resource-decisions';
 import { readUsableResources } from '../../resources/resource-detector.adapter';
 import { installWasmKernels, type WasmKernelSet } from '../wasm/register-wasm-kernels';
+import { CPU_KERNELS_ENV, cpuKernelSelection, describeCpuKernels } from '../native/native-kernels';
 
 let installed: WasmKernelSet | null = null;
 
@@ -34,11 +35,21 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
       const started = await startWasmBackend(kernels);
       const usable = await readUsableResources();
       const threads = config.threads === 'auto' ? deriveSettings(usable).threads : config.threads;
-      const notes = [started.kernels === 'fast' ? 'our WebAssembly SIMD kernels: Conv2D, Conv2DBackpropFilter/Input, BatchMatMul' : 'stock kernels + Conv2DBackpropFilter shim'];
+      let cpuKernels: string;
+      let device = 'cpu (WebAssembly SIMD)';
+      try {
+        // Every replica makes the same choice from the same environment and build.
+        const selection = cpuKernelSelection();
+        cpuKernels = describeCpuKernels(selection);
+        if (selection.kind === 'native' && started.kernels === 'fast') device = `cpu (native ${selection.isa === 'avx512' ? 'AVX-512' : 'AVX2'} convolutions, WebAssembly SIMD)`;
+      } catch (e) {
+        return err({ backend: 'wasm', message: (e as Error).message, hint: `unset ${CPU_KERNELS_ENV}, or set it to auto or wasm` });
+      }
+      const notes = [started.kernels === 'fast' ? cpuKernels : 'stock kernels + Conv2DBackpropFilter shim'];
       if (threads > 1) notes.push(`data-parallel: ${threads} single-threaded wasm replicas in worker threads, gradients summed every step; batch norm normalises each replica's shard (running statistics averaged); each replica first runs 10 throw-away steps so that the timed batches do not pay for V8 compiling its code; kernel profiles show replica 0`);
       if (threads > usable.cpuCores) notes.push(`--threads ${threads} is more than the ${usable.cpuCores} usable core(s): replicas will share cores and wait for each other at every update`);
       // wasm32: each instance's heap stops at 4 GiB; the use cases micro-batch what would not fit.
-      return ok({ name: 'wasm', heapLimitBytes: 2 ** 32, version: started.version, threads, device: 'cpu (WebAssembly SIMD)', notes });
+      return ok({ name: 'wasm', heapLimitBytes: 2 ** 32, version: started.version, threads, device, notes });
     },
   };
 }

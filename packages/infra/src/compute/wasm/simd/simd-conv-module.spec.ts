@@ -5,8 +5,9 @@ import { fastWasmBackend } from '../../testing/fast-wasm-backend';
 import { simdBatchMatMul, simdConv2d, simdConv2dBackpropFilter, simdConv2dBackpropInput } from './simd-conv-kernels';
 import { tfjsWasmHeap, type WasmBackendHeap } from './wasm-heap';
 import { relErr } from '../../testing/relative-error';
+import { type CpuKernelChoice, NATIVE_ISAS, selectCpuKernels, useCpuKernels } from '../../native/native-kernels';
 
-// The SIMD convolution kernels against the cpu backend on random inputs, for every geometry of the network
+// The convolution kernels (WebAssembly SIMD, and the native addon's AVX-512 and AVX2 builds) against the cpu backend on random inputs, for every geometry of the network
 // (1×1 and 3×3, stride 1 and 2, boards 9→5→3→2, 'same' and 'valid') and for channel counts they do not
 // cover (the registered kernels must then fall back and still be right).
 type Pad = 'same' | 'valid';
@@ -65,12 +66,32 @@ const NETWORK: Array<[string, Case]> = [
   ['3×3 s2 same 3→2', c(3, 8, 8, 3, 2, 'same')],
   ['3×3 s1 valid 5→3', c(5, 8, 8, 3, 1, 'valid')],
   ['3×3 s2 valid 9→4', c(9, 16, 8, 3, 2, 'valid')],
+  // Wider layers: several column panels and full row tiles, with 8-, 16- and 24-wide remainders of the native panels.
+  ['3×3 s1 same 5×5, 64→96', c(5, 64, 96, 3, 1, 'same')],
+  ['3×3 s2 same 5→3, 48→40', c(5, 48, 40, 3, 2, 'same')],
+  ['1×1 s1 3×3, 144→56', c(3, 144, 56, 1, 1, 'valid')],
+  ['1×1 s2 9→5, 24→48', c(9, 24, 48, 1, 2, 'valid')],
 ];
 
-describe('SIMD convolution kernels (wasm)', () => {
+// Every kernel set this machine can run. The addon is built by `pnpm install` (scripts/build-native-kernels.cjs):
+// a missing build fails the spec below rather than dropping the native sets silently.
+const native = selectCpuKernels('auto');
+const SETS: CpuKernelChoice[] = ['wasm', ...NATIVE_ISAS.filter((isa) => native.kind === 'native' && native.addon.supported(NATIVE_ISAS.indexOf(isa)))];
+
+it('the native kernels were built at install and load on this x86-64 machine', () => {
+  expect(native.kind === 'native' ? native.isa : native.reason).toMatch(/^avx/);
+});
+
+describe.each(SETS)('convolution kernels on the wasm backend, %s', (set) => {
   const wasm = fastWasmBackend();
-  beforeAll(wasm.setUp);
-  afterAll(wasm.tearDown);
+  beforeAll(async () => {
+    await wasm.setUp();
+    useCpuKernels(set);
+  });
+  afterAll(() => {
+    useCpuKernels('auto');
+    wasm.tearDown();
+  });
 
   it.each(NETWORK)('%s: forward, input and filter gradients match cpu, directly and as registered kernels', async (_n, shape) => {
     for (const p of PASSES) {

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { ConvGeometryCache } from './conv-geometry-cache';
+import { cpuKernelSelection, type CpuKernelSelection, NATIVE_ISAS } from '../../native/native-kernels';
 import { CONV_KERNELS_WASM_BASE64 } from './conv-kernels.wasm';
 import { type HeapAllocator, heapOutput, perBackend, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
 
@@ -16,17 +17,62 @@ interface ConvExports {
   conv_dw(t: number, ci: number, co: number, start: number, pairs: number, x: number, dy: number, dw: number, dense: number): void;
 }
 
+/**
+ * The three passes on one set of kernels; every pointer is a byte offset into the tfjs heap, `packed` is K·N floats
+ * of scratch for the packed weights, and mx/my are the pixel (row) counts of x and dy.
+ */
+interface ConvPasses {
+  forward(m: number, t: number, ci: number, co: number, ind: number, x: number, mx: number, zrow: number, w: number, packed: number, y: number): void;
+  inputGradient(m: number, t: number, ci: number, co: number, ind: number, dy: number, w: number, packed: number, dx: number, mx: number): void;
+  filterGradient(t: number, ci: number, co: number, start: number, pairs: number, x: number, mx: number, dy: number, my: number, dw: number, dense: boolean): void;
+}
+
+function wasmPasses(k: ConvExports): ConvPasses {
+  return {
+    forward: (m, t, ci, co, ind, x, _mx, zrow, w, packed, y) => {
+      k.pack_w(t * ci, co, w, packed);
+      k.conv_fwd(m, t, ci, co, ind, x, zrow, packed, y);
+    },
+    inputGradient: (m, t, ci, co, ind, dy, w, packed, dx, mx) => {
+      k.pack_wt(co, t * ci, w, packed);
+      k.conv_dx(m, t, ci, co, ind, dy, packed, dx, mx);
+    },
+    filterGradient: (t, ci, co, start, pairs, x, _mx, dy, _my, dw, dense) => k.conv_dw(t, ci, co, start, pairs, x, dy, dw, dense ? 1 : 0),
+  };
+}
+
+/** The native addon's kernels in place on the heap: each call passes the Memory's current buffer (growth replaces it). */
+function nativePasses(s: Extract<CpuKernelSelection, { kind: 'native' }>, memory: { readonly buffer: ArrayBuffer }): ConvPasses {
+  const { addon } = s;
+  const isa = NATIVE_ISAS.indexOf(s.isa);
+  return {
+    forward: (m, t, ci, co, ind, x, mx, zrow, w, packed, y) => {
+      addon.pack(isa, memory.buffer, t * ci, co, co, 0, w, packed);
+      addon.conv_fwd(isa, memory.buffer, m, t, ci, co, ind, x, mx, zrow, packed, y);
+    },
+    inputGradient: (m, t, ci, co, ind, dy, w, packed, dx, mx) => {
+      // Panels of the transposed weights stay within one tap's ci columns.
+      addon.pack(isa, memory.buffer, co, t * ci, ci, 1, w, packed);
+      addon.conv_dx(isa, memory.buffer, m, t, ci, co, ind, dy, packed, dx, mx);
+    },
+    filterGradient: (t, ci, co, start, pairs, x, mx, dy, my, dw, dense) => addon.conv_dw(isa, memory.buffer, t, ci, co, start, pairs, x, mx, dy, my, dw, dense ? 1 : 0),
+  };
+}
+
 let compiled: object | null = null;
 
 /**
- * conv-kernels.c instantiated on one wasm backend's own Memory: convolution forward, input gradient and
- * filter gradient straight on tensors in the tfjs heap (NHWC, HWIO filters), results made by
- * `backend.makeOutput`. Callers check shapes first (simd-conv-kernels.ts).
+ * Convolution forward, input gradient and filter gradient straight on tensors in one wasm backend's heap (NHWC, HWIO
+ * filters), results made by `backend.makeOutput`: on the native addon's kernels where this thread selected them
+ * (native/native-kernels.ts), else on conv-kernels.c instantiated on the backend's own Memory. Both read the
+ * same geometry tables. Callers check shapes first (simd-conv-kernels.ts).
  * @public
  */
 export class SimdConvModule {
   private readonly heap: HeapAllocator;
   private readonly k: ConvExports;
+  private passesOf: CpuKernelSelection | null = null;
+  private chosen: ConvPasses | null = null;
   private readonly geometries: ConvGeometryCache;
   private zeroRow = 0;
   private zeroRowLength = 0;
@@ -40,15 +86,24 @@ export class SimdConvModule {
     this.geometries = new ConvGeometryCache(heap);
   }
 
+  /** The passes of this thread's kernel selection (native or WebAssembly; see native-kernels.ts). */
+  private get passes(): ConvPasses {
+    const s = cpuKernelSelection();
+    if (s !== this.passesOf || !this.chosen) {
+      this.chosen = s.kind === 'native' ? nativePasses(s, this.heap.memory) : wasmPasses(this.k);
+      this.passesOf = s;
+    }
+    return this.chosen;
+  }
+
   /** y [B,Ho,Wo,Co] = conv(x [B,H,W,Ci], filter [kh,kw,Ci,Co]). */
   conv2d(x: Info, filter: Info, c: Conv2DInfo): Info {
     const g = this.geometries.get(c);
     const { inChannels: ci, outChannels: co } = c;
     const rows = g.taps * ci;
-    return this.withOutput([c.batchSize, c.outHeight, c.outWidth, co], rows * co, (out, packed) => {
-      this.k.pack_w(rows, co, this.at(filter), packed);
-      this.k.conv_fwd(g.outPixels, g.taps, ci, co, g.ind, this.at(x), this.zeros(ci), packed, out);
-    });
+    return this.withOutput([c.batchSize, c.outHeight, c.outWidth, co], rows * co, (out, packed) =>
+      this.passes.forward(g.outPixels, g.taps, ci, co, g.ind, this.at(x), g.inPixels, this.zeros(ci), this.at(filter), packed, out),
+    );
   }
 
   /** dx [B,H,W,Ci] from dy [B,Ho,Wo,Co] and filter [kh,kw,Ci,Co]. */
@@ -56,19 +111,18 @@ export class SimdConvModule {
     const g = this.geometries.get(c);
     const { inChannels: ci, outChannels: co } = c;
     const rows = g.taps * ci;
-    return this.withOutput([c.batchSize, c.inHeight, c.inWidth, ci], rows * co, (out, packed) => {
-      this.k.pack_wt(co, rows, this.at(filter), packed);
-      this.k.conv_dx(g.outPixels, g.taps, ci, co, g.ind, this.at(dy), packed, out, g.inPixels);
-    });
+    return this.withOutput([c.batchSize, c.inHeight, c.inWidth, ci], rows * co, (out, packed) =>
+      this.passes.inputGradient(g.outPixels, g.taps, ci, co, g.ind, this.at(dy), this.at(filter), packed, out, g.inPixels),
+    );
   }
 
   /** dW [kh,kw,Ci,Co] from x [B,H,W,Ci] and dy [B,Ho,Wo,Co]. */
   conv2dBackpropFilter(x: Info, dy: Info, c: Conv2DInfo): Info {
     const g = this.geometries.get(c);
     const { inChannels: ci, outChannels: co } = c;
-    return this.withOutput([c.filterHeight, c.filterWidth, ci, co], 0, (out) => {
-      this.k.conv_dw(g.taps, ci, co, g.start, g.pairs, this.at(x), this.at(dy), out, g.dense ? 1 : 0);
-    });
+    return this.withOutput([c.filterHeight, c.filterWidth, ci, co], 0, (out) =>
+      this.passes.filterGradient(g.taps, ci, co, g.start, g.pairs, this.at(x), g.inPixels, this.at(dy), g.outPixels, out, g.dense),
+    );
   }
 
   /**
@@ -80,17 +134,12 @@ export class SimdConvModule {
     const rows = (count: number) => this.geometries.get(tf.backend_util.computeConv2DInfo([count, 1, 1, 1], [1, 1, 1, 1], 1, 1, 'valid'));
     if (transposeA) {
       const g = rows(k);
-      return this.withOutput(outShape, 0, (out) => this.k.conv_dw(1, m, n, g.start, g.pairs, this.at(a), this.at(b), out, 1));
+      return this.withOutput(outShape, 0, (out) => this.passes.filterGradient(1, m, n, g.start, g.pairs, this.at(a), k, this.at(b), k, out, true));
     }
     const g = rows(m);
     return this.withOutput(outShape, k * n, (out, packed) => {
-      if (transposeB) {
-        this.k.pack_wt(k, n, this.at(b), packed);
-        this.k.conv_dx(m, 1, n, k, g.ind, this.at(a), packed, out, m);
-      } else {
-        this.k.pack_w(k, n, this.at(b), packed);
-        this.k.conv_fwd(m, 1, k, n, g.ind, this.at(a), this.zeros(k), packed, out);
-      }
+      if (transposeB) this.passes.inputGradient(m, 1, n, k, g.ind, this.at(a), this.at(b), packed, out, m);
+      else this.passes.forward(m, 1, k, n, g.ind, this.at(a), m, this.zeros(k), this.at(b), packed, out);
     });
   }
 

@@ -6,6 +6,7 @@ import { ADAMW_KERNEL, BATCH_NORM_GRAD_KERNEL, BATCH_NORM_TRAIN_KERNEL, CLIP_BY_
 import { randomBatch, TRAINING } from '../../testing/engine-fixtures';
 import { fastWasmBackend } from '../../testing/fast-wasm-backend';
 import { relErr } from '../../testing/relative-error';
+import { useCpuKernels } from '../../native/native-kernels';
 
 // The fused kernels (fused-kernels.c) against the composite tfjs ops they replace, run on the cpu backend:
 // batch norm (alone, with its ReLU, with the running statistics) for every shape of the lite network's BN
@@ -259,7 +260,11 @@ describe('fused SIMD kernels (wasm): batch norm and AdamW', () => {
 
   it('batch norm in training (SGD): the composite run to rounding, with the same live tensors after every step', async () => {
     // SGD, since Adam's first steps amplify rounding differences of near-zero gradients to ±lr.
-    const { fused: f, composite: c } = await trainBothWays([BATCH_NORM_TRAIN_KERNEL, BATCH_NORM_GRAD_KERNEL], { ...TRAINING, optimizer: 'sgd', learningRate: 0.05 });
+    // On the WebAssembly convolution kernels: this 8-row run has a step that amplifies any rounding difference about
+    // 1000-fold (its 4th loss differs by 1.7e-5 between the composite runs on the native AVX2 and AVX-512 kernels), so
+    // the 1e-5 bar on BN's own rounding holds only where the rest of the arithmetic rounds as it did when it was set.
+    useCpuKernels('wasm');
+    const { fused: f, composite: c } = await trainBothWays([BATCH_NORM_TRAIN_KERNEL, BATCH_NORM_GRAD_KERNEL], { ...TRAINING, optimizer: 'sgd', learningRate: 0.05 }).finally(() => useCpuKernels('auto'));
     f.losses.forEach((l, i) => expect(Math.abs(l - c.losses[i]) / c.losses[i]).toBeLessThan(1e-5));
     f.state.forEach((s, i) => expect(relErr(c.state[i], s)).toBeLessThan(1e-4));
   }, 60_000);
