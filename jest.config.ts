@@ -25,22 +25,23 @@ const project = (name: string, extra: Partial<Config> = {}): Config => ({
   transform: { '^.+\\.ts$': swc as never },
   moduleNameMapper,
   testEnvironment: 'node',
-  // Generous: CI boxes are small and shared; speed is measured by bench scripts, never by a test's clock.
-  testTimeout: 60_000,
   ...extra,
 });
 
 const config: Config = {
+  // Generous (a global option: jest ignores it per project): CI boxes are small and shared; speed is measured by bench
+  // scripts, never by a test's clock.
+  testTimeout: 60_000,
   projects: [
     project('domain'),
     project('app'),
     project('interface'),
     project('infra'),
     project('cli'),
-    // End-to-end tests drive the built `maou` binary only.
     // Checks on the repository's own rules (layers).
     { displayName: 'repo', rootDir: 'scripts/checks', testMatch: ['<rootDir>/**/*.spec.ts'], transform: { '^.+\\.ts$': swc as never }, testEnvironment: 'node' },
-    project('e2e', { testMatch: ['<rootDir>/src/**/*.e2e.ts'], testTimeout: 300_000 }),
+    // End-to-end tests drive the built `maou` binary only.
+    project('e2e', { testMatch: ['<rootDir>/src/**/*.e2e.ts'] }),
   ],
 };
 
