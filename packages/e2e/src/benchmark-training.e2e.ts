@@ -47,6 +47,22 @@ describe('maou utility benchmark-training (built binary)', () => {
     expect(existsSync(join(dir, 'cache'))).toBe(false);
   });
 
+  it.each([['--calibration-budget', '-1'], ['--calibration-file', 'cal.json'], ['--force-calibration']])('given a batch study with %s, then exit 2 naming it, before any data is touched', (...flags) => {
+    const r = runMaou(['utility', 'benchmark-training', '--batch-sizes', '8,16', ...flags], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`${flags[0]}: cannot be combined with --batch-sizes`));
+    expect(existsSync(join(dir, 'cache'))).toBe(false);
+  });
+
+  it('given a sweep whose every point fails, then each failure is in the JSON and the run exits 1', () => {
+    const out = join(dir, 'all-failed.json');
+    const r = runMaou(['utility', 'benchmark-training', ...small, '--batch-sizes', '100000,200000', '--max-batches', '3', '--warmup-batches', '1', '--output-json', out], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/every sweep point failed; the first \(batch size 100000\) with too-few-batches: the training split yields 0 batch/);
+    const study = JSON.parse(readFileSync(out, 'utf8')) as { sweep: { points: { status: string; batch_size: number }[] } };
+    expect(study.sweep.points.map((p) => [p.batch_size, p.status])).toEqual([[100000, 'failed'], [200000, 'failed']]);
+  });
+
   it('given an unknown flag, then exit 2', () => {
     expect(runMaou(['utility', 'benchmark-training', '--no-such-flag'], env).code).toBe(2);
   });
