@@ -43,6 +43,8 @@ describe('batch-study recommendation rules', () => {
   it('names the largest fitting batch, the largest size below a failure, and the learning rate with the lowest loss', () => {
     const maxBatch = { max_batch_size: 2816, first_failing: 2860, limited_by: 'memory' as const, memory_bytes_at_max: 4e9, memory_limit_bytes: 2 ** 32, failure_reason: 'heap', definition: '', tries: [] };
     expect(recommendBatchStudy(ctx({ maxBatch, settings: { batchSize: 4096, learningRate: 0.01 } }))[0]).toMatchObject({ rule: 'max-batch', severity: 'warning', value: '2816' });
+    const capped = recommendBatchStudy(ctx({ maxBatch: { ...maxBatch, max_batch_size: 512, first_failing: null, limited_by: 'cap', failure_reason: null } }))[0]!;
+    expect(capped.message).toBe('Batch 512, the search cap, fits one pass on this backend; larger ones were not tried (raise --find-max-batch-cap).');
     const failures = recommendBatchStudy(ctx({ sweep: { type: 'batch_size', points: [point(64, 900, 10), failed(4096), failed(8192)] } }));
     expect(failures.find((r) => r.rule === 'sweep-failures')).toMatchObject({ value: '64', evidence: 'batch 4096: the wasm heap has no room' });
     const lr = (rate: number, loss: number): SweepPoint => ({ ...(point(64, 900, 10, loss) as Extract<SweepPoint, { status: 'ok' }>), learning_rate: rate });

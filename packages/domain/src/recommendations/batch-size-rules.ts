@@ -80,7 +80,8 @@ export const BATCH_STUDY_RULES: readonly BatchStudyRule[] = [
     const limit = m.limited_by === 'cap' ? `the search cap (${m.max_batch_size})` : `memory at ${m.first_failing}: ${m.failure_reason ?? 'failed'}`;
     return { severity: over ? 'warning' : 'info',
       message: over ? `Batch ${ctx.settings.batchSize} does not fit one pass on this backend; the largest that does is ${m.max_batch_size}.`
-        : `The largest batch that fits one pass on this backend is ${m.max_batch_size}.`,
+        : m.limited_by === 'cap' ? `Batch ${m.max_batch_size}, the search cap, fits one pass on this backend; larger ones were not tried (raise --find-max-batch-cap).`
+          : `The largest batch that fits one pass on this backend is ${m.max_batch_size}.`,
       flag: '--batch-size', value: String(m.max_batch_size), evidence: `limited by ${limit}` };
   }),
   rule('sweep-failures', (ctx) => {
