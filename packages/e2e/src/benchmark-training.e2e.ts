@@ -63,6 +63,18 @@ describe('maou utility benchmark-training (built binary)', () => {
     expect(study.sweep.points.map((p) => [p.batch_size, p.status])).toEqual([[100000, 'failed'], [200000, 'failed']]);
   });
 
+  it('given a one-point sweep, then its report shows the resource limits the command detected, as the single run does', () => {
+    const flags = [...small, '--max-batches', '3', '--warmup-batches', '1', '--json'];
+    const single = runMaou(['utility', 'benchmark-training', ...flags], env);
+    const study = runMaou(['utility', 'benchmark-training', ...flags, '--learning-rates', '0.01'], env);
+    expect([single.code, study.code]).toEqual([0, 0]);
+    const expected = (JSON.parse(single.stdout) as { resource_limits: object | null }).resource_limits;
+    expect(expected).not.toBeNull();
+    const point = (JSON.parse(study.stdout) as { sweep: { points: { report: { resource_limits: object | null; null_reasons: object } }[] } }).sweep.points[0]!;
+    expect(point.report.resource_limits).toEqual(expected);
+    expect(point.report.null_reasons).not.toHaveProperty('resource_limits');
+  });
+
   it('given an unknown flag, then exit 2', () => {
     expect(runMaou(['utility', 'benchmark-training', '--no-such-flag'], env).code).toBe(2);
   });

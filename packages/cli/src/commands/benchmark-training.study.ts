@@ -41,7 +41,7 @@ export const runBatchStudy = async (args: StudyArgs, config: BenchmarkConfig, wa
     task = null;
   };
   const result = await container.resolve(BatchStudyUseCase).execute({
-    config, warnings, ...study,
+    config, warnings, ...study, resourceLimits: plan.report,
     onStage: (label, timed) => {
       finishStage();
       stage = label;
