@@ -1,5 +1,5 @@
 import { BatchStudyUseCase, TOKENS, type LoggerPort, type ProgressPort } from '@maou/bench-app';
-import type { BenchmarkConfig } from '@maou/bench-domain';
+import type { BenchmarkConfig, SweepPointFailed } from '@maou/bench-domain';
 import type { ValidatedBatchStudy } from '@maou/bench-interface';
 import { logResourcePlan, renderBatchStudySummary, toJson, writeBatchStudyHtmlReport, writeJsonReport, type ResourcePlan } from '@maou/bench-infra';
 import { createContainer, type GlobalOptions } from '../composition-root';
@@ -11,6 +11,8 @@ interface StudyArgs extends GlobalOptions {
   readonly reportHtml?: string;
   readonly calibrate?: boolean;
   readonly forceCalibration?: boolean;
+  readonly calibrationBudget?: number;
+  readonly calibrationFile?: string;
 }
 
 /**
@@ -19,8 +21,11 @@ interface StudyArgs extends GlobalOptions {
  */
 export const runBatchStudy = async (args: StudyArgs, config: BenchmarkConfig, warnings: readonly string[], study: ValidatedBatchStudy,
   fail: (code: 1 | 2, message: string) => void, plan: ResourcePlan): Promise<void> => {
-  if (args.calibrate || args.forceCalibration) {
-    return fail(2, 'invalid options\n--calibrate: cannot be combined with --batch-sizes, --learning-rates or --find-max-batch (calibration picks its own batch size); calibrate in a separate run');
+  // Every calibration flag is refused, not only --calibrate: the study never reads them, and ignoring one is a silent fallback.
+  const calibrationFlag = args.calibrate || args.forceCalibration ? (args.forceCalibration ? '--force-calibration' : '--calibrate')
+    : args.calibrationBudget !== undefined ? '--calibration-budget' : args.calibrationFile !== undefined ? '--calibration-file' : null;
+  if (calibrationFlag) {
+    return fail(2, `invalid options\n${calibrationFlag}: cannot be combined with --batch-sizes, --learning-rates or --find-max-batch (calibration picks its own batch size); calibrate in a separate run`);
   }
   const container = createContainer({ logLevel: args.logLevel });
   logResourcePlan(plan, container.resolve<LoggerPort>(TOKENS.Logger));
@@ -36,7 +41,7 @@ export const runBatchStudy = async (args: StudyArgs, config: BenchmarkConfig, wa
     task = null;
   };
   const result = await container.resolve(BatchStudyUseCase).execute({
-    config, warnings, ...study,
+    config, warnings, ...study, resourceLimits: plan.report,
     onStage: (label, timed) => {
       finishStage();
       stage = label;
@@ -58,4 +63,11 @@ export const runBatchStudy = async (args: StudyArgs, config: BenchmarkConfig, wa
     if (!html.ok) return fail(1, html.error.message);
   }
   process.stdout.write(args.json ? toJson(report) : renderBatchStudySummary(report));
+  // The report above keeps each failure's reason; a sweep of which no point ran is still a failed run.
+  const failed = (report.sweep?.points ?? []).filter((p): p is SweepPointFailed => p.status === 'failed');
+  if (failed.length > 0 && failed.length === report.sweep!.points.length) {
+    const first = failed[0]!;
+    const at = report.sweep!.type === 'batch_size' ? `batch size ${first.batch_size}` : `learning rate ${first.learning_rate}`;
+    fail(1, `every sweep point failed; the first (${at}) with ${first.error_kind}: ${first.reason}`);
+  }
 };

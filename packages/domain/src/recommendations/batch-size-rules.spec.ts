@@ -1,5 +1,5 @@
 import type { BenchmarkTrainingReport } from '../report/benchmark-report';
-import type { SweepPoint } from '../batch-study/batch-study-report';
+import type { SweepPoint, SweepPointOk } from '../batch-study/batch-study-report';
 import type { GradientNoiseMeasurement } from '../batch-study/gradient-noise';
 import { recommendBatchStudy, sweepBatchChoice, type BatchStudyContext } from './batch-size-rules';
 
@@ -18,6 +18,8 @@ describe('batch-study recommendation rules', () => {
     const [rec] = recommendBatchStudy(ctx({ sweep: { type: 'batch_size', points } }));
     expect(rec).toMatchObject({ rule: 'sweep-batch-size', flag: '--batch-size', value: '128' });
     expect(rec!.evidence).toMatch(/best at 512/);
+    const open = recommendBatchStudy(ctx({ sweep: { type: 'batch_size', points: [point(8, 40, 10), { ...(point(32, 100, 70) as SweepPointOk), samples_per_second_ci95: [28.6, Infinity] }] } }))[0]!;
+    expect(open.evidence).toBe('samples/s 95 % interval at 8: [30.0, 50.0], best at 32: [28.6, ∞]');
   });
 
   it('compares the batch with the measured noise scale both ways; an unresolved one only argues for larger', () => {
@@ -31,9 +33,18 @@ describe('batch-study recommendation rules', () => {
     expect(recommendBatchStudy(ctx({ sweep, gradientNoise: noise(null, 0) })).map((r) => r.rule)).not.toContain('gradient-noise-scale');
   });
 
+  it('given one sweep point that ran, then the noise rule speaks of the batch measured, not of --batch-size', () => {
+    const sweep = { type: 'batch_size' as const, points: [point(8, 30, 5), failed(100000)] };
+    const rec = recommendBatchStudy(ctx({ sweep, gradientNoise: { ...noise(428), b_small: 2, b_big: 8 } })).find((r) => r.rule === 'gradient-noise-scale');
+    expect(rec).toMatchObject({ flag: '--gradient-accumulation-steps', value: '64' });
+    expect(rec!.message).toMatch(/well above batch 8:/);
+  });
+
   it('names the largest fitting batch, the largest size below a failure, and the learning rate with the lowest loss', () => {
     const maxBatch = { max_batch_size: 2816, first_failing: 2860, limited_by: 'memory' as const, memory_bytes_at_max: 4e9, memory_limit_bytes: 2 ** 32, failure_reason: 'heap', definition: '', tries: [] };
     expect(recommendBatchStudy(ctx({ maxBatch, settings: { batchSize: 4096, learningRate: 0.01 } }))[0]).toMatchObject({ rule: 'max-batch', severity: 'warning', value: '2816' });
+    const capped = recommendBatchStudy(ctx({ maxBatch: { ...maxBatch, max_batch_size: 512, first_failing: null, limited_by: 'cap', failure_reason: null } }))[0]!;
+    expect(capped.message).toBe('Batch 512, the search cap, fits one pass on this backend; larger ones were not tried (raise --find-max-batch-cap).');
     const failures = recommendBatchStudy(ctx({ sweep: { type: 'batch_size', points: [point(64, 900, 10), failed(4096), failed(8192)] } }));
     expect(failures.find((r) => r.rule === 'sweep-failures')).toMatchObject({ value: '64', evidence: 'batch 4096: the wasm heap has no room' });
     const lr = (rate: number, loss: number): SweepPoint => ({ ...(point(64, 900, 10, loss) as Extract<SweepPoint, { status: 'ok' }>), learning_rate: rate });

@@ -23,6 +23,8 @@ export interface BatchStudyRule {
 const okPoints = (ctx: BatchStudyContext, type: SweepKind): SweepPointOk[] =>
   ctx.sweep?.type === type ? ctx.sweep.points.filter((p): p is SweepPointOk => p.status === 'ok') : [];
 const sps = (x: number): string => `${x.toFixed(1)} samples/s`;
+// An interval from two measured batches can be open above (batch time's interval reaches 0): printed as ∞, not Infinity.
+const interval = (ci: readonly [number, number]): string => `[${ci.map((x) => (Number.isFinite(x) ? x.toFixed(1) : '∞')).join(', ')}]`;
 
 /**
  * The batch size the sweep supports: the smallest whose samples/s interval reaches the best point's interval, i.e.
@@ -48,12 +50,13 @@ export const BATCH_STUDY_RULES: readonly BatchStudyRule[] = [
       message: same ? `Batch ${chosen.batch_size} is the fastest of the sweep (${sps(chosen.samples_per_second)}).`
         : `Batch ${chosen.batch_size} is as fast as the fastest point within the intervals (${sps(chosen.samples_per_second)} against ${sps(best.samples_per_second)} at batch ${best.batch_size}); the smaller batch makes more progress per sample.`,
       flag: '--batch-size', value: String(chosen.batch_size),
-      evidence: `samples/s 95 % interval at ${chosen.batch_size}: [${chosen.samples_per_second_ci95.map((x) => x.toFixed(1)).join(', ')}], best at ${best.batch_size}: [${best.samples_per_second_ci95.map((x) => x.toFixed(1)).join(', ')}]` };
+      evidence: `samples/s 95 % interval at ${chosen.batch_size}: ${interval(chosen.samples_per_second_ci95)}, best at ${best.batch_size}: ${interval(best.samples_per_second_ci95)}` };
   }),
   rule('gradient-noise-scale', (ctx) => {
     const g = ctx.gradientNoise;
     if (!g) return null;
-    const batch = sweepBatchChoice(okPoints(ctx, 'batch_size'))?.chosen.batch_size ?? ctx.settings.batchSize;
+    // Without a sweep choice, the batch the noise was measured at (the one point that ran), not --batch-size, which the sweep replaced.
+    const batch = sweepBatchChoice(okPoints(ctx, 'batch_size'))?.chosen.batch_size ?? Math.round(g.b_big);
     const evidence = `B_simple ${g.b_simple === null ? 'unresolved' : g.b_simple.toFixed(1)} (95 % interval ${g.b_simple_ci95[0].toFixed(1)}–${g.b_simple_ci95[1] === null ? '∞' : g.b_simple_ci95[1].toFixed(1)}) over ${g.steps} steps, batch ${batch}`;
     // Unresolved (|G|² not above 0): only its lower bound speaks, and only for "larger".
     const scale = g.b_simple ?? g.b_simple_ci95[0];
@@ -77,7 +80,8 @@ export const BATCH_STUDY_RULES: readonly BatchStudyRule[] = [
     const limit = m.limited_by === 'cap' ? `the search cap (${m.max_batch_size})` : `memory at ${m.first_failing}: ${m.failure_reason ?? 'failed'}`;
     return { severity: over ? 'warning' : 'info',
       message: over ? `Batch ${ctx.settings.batchSize} does not fit one pass on this backend; the largest that does is ${m.max_batch_size}.`
-        : `The largest batch that fits one pass on this backend is ${m.max_batch_size}.`,
+        : m.limited_by === 'cap' ? `Batch ${m.max_batch_size}, the search cap, fits one pass on this backend; larger ones were not tried (raise --find-max-batch-cap).`
+          : `The largest batch that fits one pass on this backend is ${m.max_batch_size}.`,
       flag: '--batch-size', value: String(m.max_batch_size), evidence: `limited by ${limit}` };
   }),
   rule('sweep-failures', (ctx) => {

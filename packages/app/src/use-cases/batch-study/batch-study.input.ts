@@ -1,9 +1,11 @@
-import type { BatchTiming, BenchmarkConfig, SweepKind } from '@maou/bench-domain';
+import type { BatchTiming, BenchmarkConfig, ResourceLimitsReport, SweepKind } from '@maou/bench-domain';
 
 /** A validated batch study: a sweep, the CBS estimate, the max-batch search, or several of them. @public */
 export interface BatchStudyInput {
   readonly config: BenchmarkConfig;
   readonly warnings?: readonly string[];
+  /** resource limits the caller detected; each sweep point's report shows them, as a single run's does */
+  readonly resourceLimits?: ResourceLimitsReport;
   /** each value is one full measured run, with `config` otherwise unchanged */
   readonly sweep: { readonly type: SweepKind; readonly values: readonly number[] } | null;
   /** CBS from the batch-size sweep, and the gradient noise scale measured from gradient norms */

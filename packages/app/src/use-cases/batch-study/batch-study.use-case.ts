@@ -50,7 +50,7 @@ export class BatchStudyUseCase {
     for (const value of input.sweep?.values ?? []) {
       const cfg = pointConfig(config, input.sweep!.type, value);
       input.onStage?.(`${input.sweep!.type === 'batch_size' ? 'batch size' : 'learning rate'} ${value}`, true);
-      const r = await this.training.executeIn(session, { config: cfg, warnings: input.warnings, onBatch: input.onBatch });
+      const r = await this.training.executeIn(session, { config: cfg, warnings: input.warnings, resourceLimits: input.resourceLimits, onBatch: input.onBatch });
       if (!r.ok) this.logger.child({ useCase: 'batch-study' }).warn({ point: value, kind: r.error.kind, reason: r.error.message }, 'sweep point failed; the sweep goes on');
       points.push(toSweepPoint(cfg, r));
     }
