@@ -45,6 +45,8 @@ export const NUMERIC_RULES: readonly NumericRule[] = [
   { key: 'stage2TestRatio', test: (v) => v >= 0 && v < 1, expect: 'must be in [0, 1) (0 = no split)' },
   { key: 'warmupBatches', integer: true, test: nonNegative, expect: 'must be a non-negative integer' },
   { key: 'maxBatches', integer: true, test: positive, expect: 'must be a positive integer (use --full-epoch for a whole epoch)' },
+  { key: 'targetPrecision', test: (v) => v >= 0 && v < 1, expect: 'must be in [0, 1) (0.05 = ±5 %; 0 never stops early)' },
+  { key: 'timeBudget', test: positive, expect: 'must be a positive number of seconds' },
   { key: 'sampleRatio', test: (v) => v >= 0.01 && v <= 1, expect: 'must be between 0.01 and 1.0' },
   { key: 'inputBatchSize', integer: true, test: positive, expect: 'must be a positive integer' },
   { key: 'inputMaxCachedBytes', integer: true, test: positive, expect: 'must be a positive integer' },

@@ -45,7 +45,7 @@ const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => n
   const useCase = new BenchmarkTrainingUseCase(clock, new MemoryLogger(),
     { activate: async () => ({ name: 'cpu', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }) },
     { open: async () => source }, { create: async () => loader }, () => trainer,
-    { start: () => undefined, stop: async () => [] },
+    { start: () => undefined, stop: async () => [], cpuCounters: () => null },
     { describe: () => ({ node: 'v20', platform: 'linux', arch: 'x64', cpus: 2, cpu_model: 'test', memory_bytes: 1, tfjs_version: '4.22.0', maou_bench_version: '0.1.0' }) },
     // calibration is off in these runs; the e2e suite runs it for real
     { execute: async () => { throw new Error('calibration is off'); } } as unknown as CalibrateLoaderUseCase);

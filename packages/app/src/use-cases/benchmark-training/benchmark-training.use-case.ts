@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import {
-  REPORT_SCHEMA_VERSION, buildChromeTrace, clampWarmup, computeTrainingMetrics, detectSteadyStart, estimateEpoch,
+  REPORT_SCHEMA_VERSION, buildChromeTrace, clampWarmup, computeTrainingMetrics, estimateEpoch,
   estimateFromSample, recommend, summarizeResources, type BenchmarkTrainingReport, type Result, type TraceEvent,
 } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
@@ -23,6 +23,7 @@ import { summarizeProfile } from './profile-summary';
 import { prefetchesToDevice } from './prefetched-batches';
 import { runTrainingPass } from './training-pass';
 import { runValidationPass } from './validation-pass';
+import { StopWatch } from './stop-watch';
 
 /** The report plus the Chrome trace of the measured batches when profiling was on. @public */
 export interface BenchmarkTrainingOutput {
@@ -111,18 +112,19 @@ export class BenchmarkTrainingUseCase {
     const { loader, trainer, source, backend, planned, warmup } = ctx;
     const profile = new Set(config.enableProfiling ? Array.from({ length: Math.min(PROFILED_BATCHES, planned - warmup) }, (_, i) => warmup + i) : []);
     if (config.enableResourceMonitoring) this.monitor.start(MONITOR_INTERVAL_MS);
+    const watch = new StopWatch(config.stopping ?? null, { warmup, planned, batchesPerEpoch: loader.batchesPerEpoch.train });
     const pass = await during('training-failed', () => runTrainingPass({
       batches: loader.iterate('train', 0), trainer, clock: this.clock, planned, warmup, profile, devicePrefetch: config.loader.devicePrefetch, onBatch: (t) => ctx.onBatch?.(t, planned),
+      cpuCounters: () => this.monitor.cpuCounters(), stopAfter: config.stopping ? (ts, elapsed) => watch.shouldStop(ts, elapsed) : undefined,
     }));
     const samples = config.enableResourceMonitoring ? await this.monitor.stop() : null;
     const validation = config.runValidation
       ? await during('training-failed', () => runValidationPass(loader.iterate('validation', 0), trainer, this.clock, config.maxBatches ?? Number.MAX_SAFE_INTEGER, config.loader.devicePrefetch))
       : null;
     if (pass.timings.length < 2) throw new StepFailure({ kind: 'too-few-batches', message: `the loader produced ${pass.timings.length} batch(es); at least 2 are needed` });
-    const steady = detectSteadyStart(pass.timings.map((t) => t.wallMs), warmup);
-    const timings = pass.timings.map((t) => ({ ...t, warmup: t.index < steady }));
-    const metrics = computeTrainingMetrics(timings, steady, warmup);
-    const epoch = estimateEpoch(metrics, loader.batchesPerEpoch.train, loader.samplesPerEpoch.train);
+    const { assessment, timings, epochExtras } = watch.conclude(pass.timings);
+    const metrics = computeTrainingMetrics(timings, assessment.steadyStart, warmup);
+    const epoch = { ...estimateEpoch(metrics, loader.batchesPerEpoch.train, loader.samplesPerEpoch.train, assessment), ...epochExtras };
     const resources = samples ? summarizeResources(samples, MONITOR_INTERVAL_MS) : null;
     const host = this.environment.describe();
     const report: BenchmarkTrainingReport = {
@@ -139,7 +141,7 @@ export class BenchmarkTrainingUseCase {
       training_metrics: metrics,
       validation_metrics: validation,
       epoch_estimate: epoch,
-      estimation: config.sampleRatio !== null && config.source.kind !== 'local' && config.source.kind !== 'sample' ? estimateFromSample(metrics, epoch, config.sampleRatio) : null,
+      estimation: config.sampleRatio !== null && config.source.kind !== 'local' && config.source.kind !== 'sample' ? estimateFromSample(metrics, epoch, config.sampleRatio, assessment) : null,
       recommendations: recommend({ metrics, epoch, resources, settings: {
         batchSize: config.loader.batchSize, workers: config.loader.workers, prefetchFactor: config.loader.prefetchFactor, pinMemory: config.loader.pinMemory,
         devicePrefetch: config.loader.devicePrefetch, backend: backend.name, threads: backend.threads, cores: host.cpus, warmupBatches: warmup } }),

@@ -1,5 +1,6 @@
-import { closePhases, type BatchTiming, type HostBatch, type PhaseKernels } from '@maou/bench-domain';
+import { closePhases, type BatchCpu, type BatchTiming, type HostBatch, type PhaseKernels } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
+import type { CpuCounters } from '../../ports/resource-monitor.port';
 import type { Trainer } from '../../engine/trainer';
 import { profileStep } from './kernel-profiler';
 import { prefetchedBatches } from './prefetched-batches';
@@ -16,7 +17,17 @@ export interface TrainingPassInput {
   /** batches uploaded to the device ahead of the step; 0 (default) uploads inside the step */
   readonly devicePrefetch?: number;
   readonly onBatch?: (timing: BatchTiming) => void;
+  /** CPU counters read at every batch boundary, for contention; null where there are none */
+  readonly cpuCounters?: () => CpuCounters | null;
+  /** asked after every batch with the batches so far and the pass's elapsed time; true ends the pass there */
+  readonly stopAfter?: (timings: readonly BatchTiming[], elapsedMs: number) => boolean;
 }
+
+const cpuBetween = (a: CpuCounters | null, b: CpuCounters | null): BatchCpu | undefined => {
+  if (!a || !b) return undefined;
+  const processMs = b.processMs - a.processMs;
+  return { processMs, othersMs: Math.max(0, b.busyMs - a.busyMs - processMs), stealMs: b.stealMs - a.stealMs, cores: b.cores };
+};
 
 /**
  * Runs training batches back to back. A batch's wall time runs from the end of the previous batch to the end of
@@ -30,6 +41,7 @@ export const runTrainingPass = async (input: TrainingPassInput): Promise<{ timin
   const kernels: PhaseKernels[] = [];
   const startMs = clock.now();
   let prev = startMs;
+  let prevCpu = input.cpuCounters?.() ?? null;
   try {
     for (let index = 0; index < planned; index++) {
       const next = await batches.next();
@@ -46,10 +58,14 @@ export const runTrainingPass = async (input: TrainingPassInput): Promise<{ timin
       }
       const end = clock.now();
       const closed = closePhases(end - prev, { dataWait, ...step.phasesMs });
-      const timing: BatchTiming = { index, warmup: index < warmup, samples: host.size, startMs: prev - startMs, ...closed, loss: step.loss, numTensors: step.numTensors };
+      const cpuNow = input.cpuCounters?.() ?? null;
+      const cpu = cpuBetween(prevCpu, cpuNow);
+      const timing: BatchTiming = { index, warmup: index < warmup, samples: host.size, startMs: prev - startMs, ...closed, loss: step.loss, numTensors: step.numTensors, ...(cpu ? { cpu } : {}) };
       timings.push(timing);
       input.onBatch?.(timing);
       prev = end;
+      prevCpu = cpuNow;
+      if (input.stopAfter?.(timings, end - startMs)) break;
     }
   } finally {
     // Frees batches uploaded ahead but never stepped (early stop at `planned`, or a failed step).
