@@ -11,7 +11,7 @@ import { batchTrend, type BatchTrend } from './batch-trend';
  */
 export const RUN_TO_RUN_SPREAD = 0.03;
 /** Fewest steady batches an answer rests on. */
-export const MIN_STEADY_BATCHES = 12;
+export const MIN_STEADY_BATCHES = 20;
 /** Fewest undisturbed steady batches needed to leave the disturbed ones out. */
 const MIN_CLEAN = 8;
 /** A trend still running at the end may move future batches by at most this share of the mean. */
@@ -85,17 +85,23 @@ export const assessRun = (s: RunSeries, options: { readonly minWarmup: number; r
   const { start, trending } = trendFreeStart(s, options.minWarmup);
   const { used, excluded } = steadyIndices(s, start);
   const values = used.map((i) => s.wallMs[i]!);
-  const stats = summarize(values);
   const trend = batchTrend(values);
+  // The batches to come are predicted from the recent half (a transient that fades still lifts the first half), with
+  // the drift between the halves added to the uncertainty of that mean.
+  const recent = summarize(values.slice(Math.floor(values.length / 2)));
+  const older = summarize(values.slice(0, Math.floor(values.length / 2)));
+  const drift = older.n > 0 ? Math.abs(recent.mean - older.mean) : 0;
+  const stats = summarize(values);
   const usedSet = new Set(used);
   const steadyCount = n - start;
   const disturbedCount = s.disturbed.slice(start).filter(Boolean).length;
   const floor = (i: number): number => Math.min(s.wallMs[i]!, s.cpu[i] ? s.cpu[i]!.processMs / s.cpu[i]!.cores : s.wallMs[i]!);
+  const recentHalf = Math.max((recent.ci95[1] - recent.ci95[0]) / 2, batchTrend(values.slice(Math.floor(values.length / 2)))?.mean_half_width_ms ?? 0);
   const basis: ProjectionBasis = {
     observedMs: sum(s.wallMs.map((w, i) => (i >= start && !usedSet.has(i) ? stats.mean : w))),
-    batchesRun: n, steadyStart: start, meanMs: stats.mean, sdMs: stats.stdev,
-    meanHalfWidthMs: Math.max((stats.ci95[1] - stats.ci95[0]) / 2, trend?.mean_half_width_ms ?? 0),
-    trendMsPerBatch: trending && trend ? trend.slope_ms_per_batch : 0,
+    batchesRun: n, steadyStart: start, meanMs: recent.mean, sdMs: stats.stdev,
+    meanHalfWidthMs: Math.sqrt(recentHalf ** 2 + drift ** 2),
+    trendMsPerBatch: trend ? trend.slope_ci95 : [0, 0],
     disturbed: steadyCount > 0 && excluded === 0 && disturbedCount > steadyCount / 2,
     quietObservedMs: sum(s.wallMs.map((_, i) => floor(i))),
     quietMeanMs: used.length ? sum(used.map(floor)) / used.length : stats.mean,
@@ -107,7 +113,7 @@ export const assessRun = (s: RunSeries, options: { readonly minWarmup: number; r
   if (excluded > 0) notes.push(`${excluded} of ${steadyCount} steady batches shared the CPU with other processes and were left out of the mean; the prediction is for a machine as quiet as the rest of the run`);
   if (basis.disturbed) notes.push(`disturbed: ${disturbedCount} of ${steadyCount} steady batches shared the CPU with other processes; the interval runs from a quiet machine (low end: this process's CPU time spread over every core) to one as busy as during this run`);
   return {
-    steadyStart: start, used: used.length, excludedDisturbed: excluded, disturbed: basis.disturbed, meanMs: stats.mean, trend, trending, basis,
+    steadyStart: start, used: used.length, excludedDisturbed: excluded, disturbed: basis.disturbed, meanMs: recent.mean, trend, trending, basis,
     predictedMs, intervalMs, halfWidthFraction: predictedMs > 0 ? (intervalMs[1] - intervalMs[0]) / 2 / predictedMs : Number.POSITIVE_INFINITY, notes,
   };
 };
@@ -121,8 +127,8 @@ export interface ProjectionBasis {
   readonly meanMs: number;
   readonly sdMs: number;
   readonly meanHalfWidthMs: number;
-  /** slope still running at the end (0 when steady) */
-  readonly trendMsPerBatch: number;
+  /** 95 % interval of the batch-time slope over the steady batches */
+  readonly trendMsPerBatch: readonly [number, number];
   readonly disturbed: boolean;
   /** the batches run and the steady mean as a quiet machine would at best have run them (CPU time over every core) */
   readonly quietObservedMs: number;
@@ -142,13 +148,13 @@ export const projectEpoch = (b: ProjectionBasis, totalBatches: number): { predic
   const predicted = b.observedMs + b.meanMs * rest;
   const stat = Math.sqrt((rest * b.meanHalfWidthMs) ** 2 + 1.96 ** 2 * b.sdMs ** 2 * rest);
   const half = Math.sqrt(stat ** 2 + (b.runToRun * predicted) ** 2);
-  let [low, high] = [predicted - half, predicted + half];
-  if (b.trendMsPerBatch !== 0) {
-    const limit = MAX_TREND_SHIFT * b.meanMs;
-    const shift = Math.max(-limit, Math.min(limit, b.trendMsPerBatch * ((b.batchesRun - b.steadyStart) / 2 + rest / 2)));
-    if (shift < 0) low = Math.min(low, predicted + shift * rest - half);
-    else high = Math.max(high, predicted + shift * rest + half);
-  }
+  // Any slope the steady batches allow may run on for as many batches again as they span: the side it points to
+  // widens by what that would add to the rest of the epoch (a fading transient cannot hide in noise this way).
+  const limit = MAX_TREND_SHIFT * b.meanMs;
+  const horizon = Math.min(rest, b.batchesRun - b.steadyStart);
+  const shift = (slope: number): number => Math.max(-limit, Math.min(limit, slope * horizon)) * rest;
+  let low = predicted - Math.sqrt(half ** 2 + Math.min(0, shift(b.trendMsPerBatch[0])) ** 2);
+  const high = predicted + Math.sqrt(half ** 2 + Math.max(0, shift(b.trendMsPerBatch[1])) ** 2);
   if (b.disturbed) low = Math.min(low, b.quietObservedMs + rest * b.quietMeanMs);
   return { predictedMs: predicted, intervalMs: [Math.max(0, low), high] };
 };
