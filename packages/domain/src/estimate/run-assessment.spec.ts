@@ -90,6 +90,7 @@ describe('decideStop', () => {
     const noisy = assessRun(quiet(epoch(9, 20, { decay: 0, noise: 0.8 })), { minWarmup: 3, batchesPerEpoch: 1000 });
     expect(decideStop(noisy, { ...ctx, batches: 20 })).toBeNull();
     expect(decideStop(noisy, { ...ctx, batches: 20, elapsedMs: 60_000 })).toBe('time-budget');
+    expect(decideStop(noisy, { ...ctx, batches: 1, elapsedMs: 60_000, minBatches: 5 })).toBeNull();
     expect(decideStop(noisy, { ...ctx, batches: 20, cap: 20 })).toBe('max-batches');
     expect(decideStop(noisy, { ...ctx, batches: 20, batchesPerEpoch: 20 })).toBe('epoch-complete');
   });

@@ -164,14 +164,15 @@ export type StopReason = 'precision-reached' | 'epoch-complete' | 'max-batches' 
 
 /**
  * The stopping rule: stop when the epoch is complete, or when the batch time is steady (no trend) on at least
- * 12 steady batches and the interval's half-width is within `targetPrecision` of the prediction; otherwise when the
- * batch cap or the time budget is reached. Null: keep measuring.
+ * 20 steady batches and the interval's half-width is within `targetPrecision` of the prediction; otherwise when the
+ * batch cap or the time budget is reached (the budget not before `minBatches`). Null: keep measuring.
  * @public
  */
-export const decideStop = (a: RunAssessment, ctx: { readonly batches: number; readonly batchesPerEpoch: number; readonly cap: number; readonly elapsedMs: number; readonly budgetMs: number; readonly targetPrecision: number }): StopReason | null => {
+export const decideStop = (a: RunAssessment, ctx: { readonly batches: number; readonly batchesPerEpoch: number; readonly cap: number; readonly elapsedMs: number; readonly budgetMs: number; readonly targetPrecision: number; readonly minBatches?: number }): StopReason | null => {
   if (ctx.batches >= ctx.batchesPerEpoch) return 'epoch-complete';
   if (!a.trending && !a.disturbed && ctx.batches - a.steadyStart >= MIN_STEADY_BATCHES && a.halfWidthFraction <= ctx.targetPrecision) return 'precision-reached';
   if (ctx.batches >= ctx.cap) return 'max-batches';
-  if (ctx.elapsedMs >= ctx.budgetMs) return 'time-budget';
+  // The budget never ends a run before its warm-up and two measured batches: no answer at all helps nobody.
+  if (ctx.elapsedMs >= ctx.budgetMs && ctx.batches >= (ctx.minBatches ?? 0)) return 'time-budget';
   return null;
 };

@@ -24,7 +24,7 @@ export class StopWatch {
     if (!this.rule) return false;
     const a = assessRun(seriesOf(timings), { minWarmup: this.run.warmup, batchesPerEpoch: this.run.batchesPerEpoch });
     this.reason = decideStop(a, { batches: timings.length, batchesPerEpoch: this.run.batchesPerEpoch, cap: this.run.planned, elapsedMs,
-      budgetMs: this.rule.timeBudgetMs, targetPrecision: this.rule.targetPrecision });
+      budgetMs: this.rule.timeBudgetMs, targetPrecision: this.rule.targetPrecision, minBatches: this.run.warmup + 2 });
     this.elapsedMs = elapsedMs;
     return this.reason !== null;
   }
