@@ -30,7 +30,8 @@ export const flagDisturbed = (wallMs: readonly number[], cpu: readonly (BatchCpu
       if (lo > 0) wall += wallMs[--lo]!;
       if (hi < wallMs.length - 1) wall += wallMs[++hi]!;
     }
-    let [own, others, cores] = [0, 0, cpu[i]!.cores];
+    const cores = cpu[i]!.cores;
+    let [own, others] = [0, 0];
     for (let j = lo; j <= hi; j++) {
       const c = cpu[j];
       if (!c) continue;
