@@ -16,12 +16,15 @@ const bin = join(__dirname, '..', 'packages', 'cli', 'dist', 'main.js');
 const root = mkdtempSync(join(tmpdir(), 'maou-epoch-'));
 
 interface Case { preset: 'lite' | 'resnet'; batch: number; epoch: number; streaming: boolean; load: boolean }
+const c = (preset: Case['preset'], batch: number, epoch: number, streaming: boolean, load: boolean): Case => ({ preset, batch, epoch, streaming, load });
+// Interleaved so that a run cut short still has a mix; resnet (~8x slower per sample) keeps to short epochs.
 const MATRIX: Case[] = [
-  ...([[32, 1000, false], [64, 150, false], [64, 300, true], [128, 100, false], [128, 200, true], [256, 60, false], [512, 50, true], [32, 500, true],
-    [48, 200, false], [96, 120, true], [384, 50, false]] as const).map(([batch, epoch, streaming]) => ({ preset: 'lite' as const, batch, epoch, streaming, load: false })),
-  ...([[64, 150, false], [128, 100, true], [256, 60, false], [32, 400, false]] as const).map(([batch, epoch, streaming]) => ({ preset: 'lite' as const, batch, epoch, streaming, load: true })),
-  ...([[32, 60, false], [32, 100, true], [64, 50, false], [128, 50, true], [48, 60, false]] as const).map(([batch, epoch, streaming]) => ({ preset: 'resnet' as const, batch, epoch, streaming, load: false })),
-  ...([[32, 60, false], [64, 50, true]] as const).map(([batch, epoch, streaming]) => ({ preset: 'resnet' as const, batch, epoch, streaming, load: true })),
+  c('lite', 64, 150, false, false), c('resnet', 32, 60, false, false), c('lite', 128, 100, true, true), c('lite', 256, 60, false, false),
+  c('lite', 32, 500, true, false), c('resnet', 32, 60, false, true), c('lite', 512, 50, true, false), c('lite', 96, 120, true, false),
+  c('lite', 64, 150, false, true), c('resnet', 64, 50, false, false), c('lite', 128, 200, true, false), c('lite', 48, 200, false, false),
+  c('lite', 256, 60, false, true), c('resnet', 32, 100, true, false), c('lite', 384, 50, false, false), c('lite', 64, 300, true, false),
+  c('resnet', 64, 50, true, true), c('lite', 128, 100, false, false), c('resnet', 48, 60, false, false), c('lite', 32, 400, false, true),
+  c('resnet', 128, 50, true, false), c('lite', 32, 1000, false, false),
 ];
 
 /** One busy-looping process per requested core, until stopped. */
@@ -41,7 +44,7 @@ const generate = (c: Case, seed: number, dir: string): void => {
     '--rows-per-file', String(Math.ceil(positions / 4)), '--log-level', 'silent'], { stdio: 'ignore' });
 };
 
-interface Row { c: Case; batches: number; predicted: number; lo: number; hi: number; actual: number; answerS: number; processS: number; reason: string; disturbed: boolean; fullDisturbed: boolean; trending: boolean }
+interface Row { load: string; c: Case; batches: number; predicted: number; lo: number; hi: number; actual: number; answerS: number; processS: number; reason: string; disturbed: boolean; fullDisturbed: boolean; trending: boolean }
 
 const runCase = (c: Case, k: number, seed: number, cap: number | null): Row => {
   const dir = join(root, `case-${k}`);
@@ -59,12 +62,13 @@ const runCase = (c: Case, k: number, seed: number, cap: number | null): Row => {
   const e = capped.report.epoch_estimate;
   const fullBatches = full.report.batches as { wallMs: number; disturbed?: boolean }[];
   return {
-    c, batches: capped.report.training_metrics.total_batches, predicted: e.predicted_ms, lo: e.predicted_ms_ci95[0], hi: e.predicted_ms_ci95[1],
+    load: loadAverage(), c, batches: capped.report.training_metrics.total_batches, predicted: e.predicted_ms, lo: e.predicted_ms_ci95[0], hi: e.predicted_ms_ci95[1],
     actual: fullBatches.reduce((s, b) => s + b.wallMs, 0), answerS: e.stopping.time_to_answer_ms / 1000, processS: capped.seconds, reason: e.stopping.reason,
     disturbed: Boolean(e.disturbed) || (e.excluded_disturbed_batches ?? 0) > 0, fullDisturbed: fullBatches.filter((b) => b.disturbed).length > fullBatches.length / 10, trending: Boolean(e.trending),
   };
 };
 
+const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -77,7 +81,7 @@ const printRow = (r: Row, k: number): void => {
   console.log([`${String(k + 1).padStart(2)}`, r.c.preset.padEnd(6), `b${r.c.batch}`.padEnd(5), `${r.c.epoch}`.padStart(5), (r.c.streaming ? 'stream' : 'map').padEnd(6), (r.c.load ? 'load' : 'quiet').padEnd(5),
     `${r.batches}`.padStart(4), `${(r.predicted / 1000).toFixed(2)}`.padStart(7), `${(r.lo / 1000).toFixed(2)}–${(r.hi / 1000).toFixed(2)}`.padStart(13), `${(r.actual / 1000).toFixed(2)}`.padStart(7),
     pct(err).padStart(8), (inside ? 'yes' : 'NO').padEnd(4), `${r.answerS.toFixed(1)}`.padStart(6), `${r.processS.toFixed(1)}`.padStart(6), r.reason.padEnd(17),
-    [r.disturbed ? 'disturbed' : '', r.fullDisturbed ? 'full-run-disturbed' : '', r.trending ? 'trending' : ''].filter(Boolean).join(',')].join(' '));
+    r.load.padStart(5), [r.disturbed ? 'disturbed' : '', r.fullDisturbed ? 'full-run-disturbed' : '', r.trending ? 'trending' : ''].filter(Boolean).join(',')].join(' '));
 };
 
 const summarizeRows = (label: string, rows: Row[]): void => {
@@ -95,7 +99,7 @@ const main = (): void => {
   const cap = process.argv.includes('--matrix') ? null : Number(arg('max-batches', '60'));
   const load = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   console.log(`seeds ${base}+k, ${cases.length} configuration(s); load average at start ${load()}`);
-  console.log(' # preset batch epoch loader bg    ran predict      interval  actual    error in?  answer  proc  stop              flags');
+  console.log(' # preset batch epoch loader bg    ran predict      interval  actual    error in?  answer  proc  stop              load1 flags');
   const rows: Row[] = [];
   const t0 = Date.now();
   cases.forEach((c, k) => {
