@@ -19,6 +19,7 @@ describe('toBenchmarkConfig', () => {
     expect(c.training).toMatchObject({ preset: 'lite', optimizer: 'adamw', learningRate: 0.01, weightDecay: 0.01, lrScheduler: 'warmup_cosine_decay' });
     expect(c.warmupBatches).toBe(10);
     expect(c.maxBatches).toBe(100);
+    expect(c.stopping).toEqual({ targetPrecision: 0.05, timeBudgetMs: 60_000 });
     expect(c.compute.backend).toBe('host');
   });
 
@@ -37,6 +38,8 @@ describe('toBenchmarkConfig', () => {
     [{ gpu: 'tpu' }, /^--gpu: unknown device/],
     [{ inputCacheMode: 'disk' }, /^--input-cache-mode:/],
     [{ maxBatches: 0 }, /^--max-batches:/],
+    [{ targetPrecision: 1 }, /^--target-precision: must be in \[0, 1\)/],
+    [{ timeBudget: -5 }, /^--time-budget: must be a positive number of seconds, got -5$/],
     [{ threads: 65 }, /^--threads: must be an integer from 1 to 64, got 65$/],
     [{ inputS3: true, inputGcs: true }, /^--input-\*: choose one cloud source, got GCS and S3/],
     [{ inputS3: true }, /^--input-bucket-name: required with --input-s3/],
@@ -72,6 +75,9 @@ describe('toBenchmarkConfig', () => {
     if (!s3.ok) throw new Error('expected ok');
     expect(s3.value.config.source).toMatchObject({ kind: 's3', bucket: 'b', maxWorkers: 8 });
     expect(s3.value.config.maxBatches).toBeNull();
+    expect(s3.value.config.stopping).toBeUndefined();
+    const tuned = toBenchmarkConfig({ targetPrecision: 0.02, timeBudget: 5 }, defaults);
+    expect(tuned.ok && tuned.value.config.stopping).toEqual({ targetPrecision: 0.02, timeBudgetMs: 5000 });
     const bq = toBenchmarkConfig({ inputDatasetId: 'ds', inputTableName: 'tb' }, defaults);
     if (!bq.ok) throw new Error('expected ok');
     expect(bq.value.config.source).toMatchObject({ kind: 'bigquery', batchSize: 10000, maxCachedBytes: 524288000 });
