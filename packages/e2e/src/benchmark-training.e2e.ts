@@ -87,6 +87,33 @@ describe('maou utility benchmark-training (built binary)', () => {
     expect(point.report.null_reasons).not.toHaveProperty('resource_limits');
   });
 
+  it('given --target-precision 1.5 or --time-budget 0, then exit 2 naming the flag', () => {
+    const r = runMaou(['utility', 'benchmark-training', '--target-precision', '1.5', '--time-budget', '0'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--target-precision: must be in \[0, 1\)/);
+    expect(r.stderr).toMatch(/--time-budget: must be a positive number of seconds/);
+  });
+
+  it('given the default stopping rule, then the run says why and when it stopped, and what the CPU counters saw', () => {
+    // 512 positions at batch 4: an epoch of 102 batches, more than the stopping rule needs or a 1 s budget allows.
+    const out = join(dir, 'stop.json');
+    const r = runMaou(['utility', 'benchmark-training', '--sample-positions', '512', '--log-level', 'silent', '--batch-size', '4', '--warmup-batches', '2', '--time-budget', '1', '--output-json', out], env);
+    expect(r.code).toBe(0);
+    const e = JSON.parse(readFileSync(out, 'utf8')).epoch_estimate;
+    expect(['precision-reached', 'time-budget']).toContain(e.stopping.reason);
+    expect(e.stopping).toMatchObject({ target_precision: 0.05, time_budget_ms: 1000 });
+    expect(e.stopping.batches).toBeLessThan(102);
+    expect(e.stopping.time_to_answer_ms).toBeGreaterThan(0);
+    expect(r.stdout).toMatch(/Answer +after \d+ batches/);
+    if (e.stopping.reason === 'time-budget') expect(r.stdout).toMatch(/time budget \(1 s\) ran out/);
+    // Linux has /proc/stat: the counters are measured, per batch and for the run.
+    expect(e.contention.measured).toBe(true);
+    expect(e.contention.process_parallelism).toBeGreaterThan(0);
+    const report = JSON.parse(readFileSync(out, 'utf8'));
+    expect(report.batches[1].cpu).toMatchObject({ processMs: expect.any(Number), cores: expect.any(Number) });
+    expect(report.config.target_precision).toBe(0.05);
+  });
+
   it('given an unknown flag, then exit 2', () => {
     expect(runMaou(['utility', 'benchmark-training', '--no-such-flag'], env).code).toBe(2);
   });

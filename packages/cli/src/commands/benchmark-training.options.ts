@@ -72,7 +72,9 @@ export const BENCHMARK_TRAINING_OPTIONS: Record<string, Options> = {
   }),
   ...group('Run:', {
     'warmup-batches': num('batches before measuring (default 10)'), 'max-batches': num('batch cap, at least 2 (default 100)'),
-    'full-epoch': flag('run the whole epoch (ignores --max-batches)'),
+    'full-epoch': flag('run the whole epoch (ignores --max-batches, --target-precision and --time-budget)'),
+    'target-precision': num('stop once the batch time is steady and the epoch interval is within ± this share of the prediction (default 0.05; 0 = run to the cap)'),
+    'time-budget': num('seconds of training batches after which the run answers with what it has, and says so (default 60)'),
     'enable-profiling': flag('per-kernel times by phase, and a Chrome trace'),
     'trace-path': str('where the Chrome trace goes with --enable-profiling (default maou-trace.json)'),
     'run-validation': flag('also time an inference-only validation pass, split into the same phases'),

@@ -79,6 +79,14 @@ export interface ComputeConfig {
  */
 export const isGpuBackend = (name: string): boolean => name === 'webgpu' || name === 'tensorflow-gpu';
 
+/** When a run may stop before its batch cap: steady, and the interval's half-width within a share of the prediction. @public */
+export interface StoppingRule {
+  /** half-width ÷ prediction to reach, e.g. 0.05; 0 never stops early */
+  readonly targetPrecision: number;
+  /** wall time of the training batches after which the run stops with what it has */
+  readonly timeBudgetMs: number;
+}
+
 /** Everything one `benchmark-training` run needs, validated. @public */
 export interface BenchmarkConfig {
   readonly stage: Stage;
@@ -89,6 +97,8 @@ export interface BenchmarkConfig {
   readonly warmupBatches: number;
   /** null runs the whole epoch */
   readonly maxBatches: number | null;
+  /** stop early once the epoch prediction is good enough; absent: run exactly `maxBatches` (or the epoch) */
+  readonly stopping?: StoppingRule;
   readonly runValidation: boolean;
   readonly sampleRatio: number | null;
   readonly enableProfiling: boolean;

@@ -1,6 +1,7 @@
 import { closePhases, type BatchTiming } from '../timing/phases';
 import { computeTrainingMetrics } from '../timing/training-metrics';
 import { estimateEpoch } from '../estimate/epoch-estimate';
+import { assessRun } from '../estimate/run-assessment';
 import type { RecommendationContext } from './recommendation-context';
 import { recommend } from './rules';
 
@@ -12,7 +13,7 @@ const run = (dataWait: number, jitter = 0): BatchTiming[] =>
 
 const ctx = (batches: BatchTiming[], settings: Partial<RecommendationContext['settings']> = {}): RecommendationContext => {
   const metrics = computeTrainingMetrics(batches, 2, 2);
-  return { metrics, epoch: estimateEpoch(metrics, 100, 6400), resources: null,
+  return { metrics, epoch: estimateEpoch(metrics, 100, 6400, assessRun({ wallMs: batches.map((b) => b.wallMs), cpu: [], disturbed: [] }, { minWarmup: 2, batchesPerEpoch: 100 })), resources: null,
     settings: { batchSize: 64, workers: 2, prefetchFactor: 2, pinMemory: false, devicePrefetch: 3, backend: 'wasm', threads: 1, cores: 2, warmupBatches: 2, ...settings } };
 };
 

@@ -1,6 +1,9 @@
 import type { SeriesSummary } from '../stats/summary';
 import type { BatchTiming, Phase } from '../timing/phases';
 import type { MaouTrainingPayload } from './maou-payload';
+import type { ContentionSummary } from '../timing/contention';
+import type { BatchTrend } from '../estimate/batch-trend';
+import type { StopReason } from '../estimate/run-assessment';
 
 /**
  * Payload version; bump on any breaking change of the JSON shape. 2 added `maou` (maou's own payload keys),
@@ -85,6 +88,31 @@ export interface EpochEstimate {
   readonly predicted_ms_ci95: readonly [number, number];
   readonly warmup_cost_ms: number;
   readonly method: string;
+  /** (high − low) / 2 ÷ predicted */
+  readonly half_width_fraction?: number;
+  /** the batch-time trend on the batches the mean rests on (null below 8 of them) */
+  readonly trend?: BatchTrend | null;
+  /** the batch time still trended when the run stopped; the interval allows for it */
+  readonly trending?: boolean;
+  /** steady batches left out of the mean because other processes took the CPU */
+  readonly excluded_disturbed_batches?: number;
+  /** most steady batches were disturbed; the interval spans a quiet machine to one this busy */
+  readonly disturbed?: boolean;
+  readonly contention?: ContentionSummary;
+  /** how the run decided to stop, and how long it took to get there */
+  readonly stopping?: StoppingOutcome;
+  /** plain-language caveats: trend, disturbance, budget */
+  readonly notes?: readonly string[];
+}
+
+/** Why the run stopped measuring, and when. @public */
+export interface StoppingOutcome {
+  readonly reason: StopReason;
+  readonly target_precision: number | null;
+  readonly time_budget_ms: number | null;
+  /** wall time of the training batches up to the stop */
+  readonly time_to_answer_ms: number;
+  readonly batches: number;
 }
 
 /** What was scaled from a sample, and how. @public */

@@ -1,3 +1,5 @@
+import type { BatchCpu } from './contention';
+
 /** Phases a training batch is split into; `other` is wall time no phase accounts for. @public */
 export const PHASES = ['dataWait', 'hostToDevice', 'forward', 'loss', 'backward', 'optimizer', 'other'] as const;
 /** @public */
@@ -15,6 +17,10 @@ export interface BatchTiming {
   readonly phases: PhaseTimes;
   readonly loss: number;
   readonly numTensors: number;
+  /** CPU time around the batch, where the platform has the counters */
+  readonly cpu?: BatchCpu;
+  /** other processes took CPU this run would have used (see flagDisturbed) */
+  readonly disturbed?: boolean;
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { ClockPort, ResourceMonitorPort, ResourceSample } from '@maou/bench-app';
+import { readFileSync } from 'node:fs';
+import type { ClockPort, CpuCounters, ResourceMonitorPort, ResourceSample } from '@maou/bench-app';
 import { queryGpu, type GpuReading } from './gpu-query';
 
 /**
@@ -15,7 +16,24 @@ export class ProcessResourceMonitorAdapter implements ResourceMonitorPort {
   private gpuPending: Promise<void> | null = null;
   private last = { cpu: process.cpuUsage(), t: 0 };
 
-  constructor(private readonly clock: ClockPort, private readonly nvidiaSmi = 'nvidia-smi') {}
+  constructor(private readonly clock: ClockPort, private readonly nvidiaSmi = 'nvidia-smi', private readonly procStat = '/proc/stat') {}
+
+  /** This process's CPU time (all threads) and the system's busy and steal time from /proc/stat (USER_HZ = 100). */
+  cpuCounters(): CpuCounters | null {
+    let text: string;
+    try {
+      text = readFileSync(this.procStat, 'utf8');
+    } catch {
+      return null;
+    }
+    const lines = text.split('\n');
+    const total = lines[0]?.split(/\s+/);
+    if (total?.[0] !== 'cpu' || total.length < 9) return null;
+    const [user, nice, system, , , irq, softirq, steal] = total.slice(1, 9).map((v) => Number(v) * 10);
+    const cores = lines.filter((l) => /^cpu\d/.test(l)).length;
+    const own = process.cpuUsage();
+    return { processMs: (own.user + own.system) / 1000, busyMs: user! + nice! + system! + irq! + softirq!, stealMs: steal!, cores };
+  }
 
   start(intervalMs: number): void {
     if (this.timer) return;

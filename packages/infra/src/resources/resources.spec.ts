@@ -1,5 +1,5 @@
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '@maou/bench-app/testing';
 import { readCgroupLimits } from './cgroup-limits';
@@ -133,5 +133,29 @@ describe('ProcessResourceMonitorAdapter', () => {
     noGpu.start(20);
     await new Promise((r) => setTimeout(r, 60));
     expect((await noGpu.stop()).every((s) => s.gpuUtilPercent === null && s.gpuMemoryBytes === null && s.gpuMemoryTotalBytes === null)).toBe(true);
+  });
+
+  it('given the real /proc/stat, when a loop burns CPU, then this process and the system both count it, over every core', () => {
+    const clock = { now: () => performance.now(), wallTime: () => new Date() };
+    const monitor = new ProcessResourceMonitorAdapter(clock);
+    const before = monitor.cpuCounters();
+    if (process.platform !== 'linux') return expect(before).toBeNull();
+    // Burn 200 ms of this process's CPU time however long a busy machine takes to give it.
+    const start = process.cpuUsage();
+    const until = performance.now() + 20_000;
+    while (process.cpuUsage(start).user < 200_000 && performance.now() < until) for (let i = 0; i < 1e4; i++) Math.sqrt(i);
+    const after = monitor.cpuCounters()!;
+    expect(after.cores).toBe(os.cpus().length);
+    expect(after.processMs - before!.processMs).toBeGreaterThan(150);
+    // The system counters tick every 10 ms: they saw at least most of this process's time.
+    expect(after.busyMs - before!.busyMs).toBeGreaterThan(100);
+    expect(after.stealMs).toBeGreaterThanOrEqual(before!.stealMs);
+  });
+
+  it('given a file that is not /proc/stat, then no counters rather than made-up ones', async () => {
+    await put('stat', 'intr 1 2 3\n');
+    const clock = { now: () => performance.now(), wallTime: () => new Date() };
+    expect(new ProcessResourceMonitorAdapter(clock, 'nvidia-smi', join(root, 'stat')).cpuCounters()).toBeNull();
+    expect(new ProcessResourceMonitorAdapter(clock, 'nvidia-smi', join(root, 'missing')).cpuCounters()).toBeNull();
   });
 });

@@ -48,6 +48,8 @@ export const NUMERIC_RULES: readonly NumericRule[] = [
   { key: 'warmupBatches', integer: true, test: upTo(1e6, 0, false), expect: 'must be an integer from 0 to 1,000,000' },
   // One batch has no spread, so no interval could be given; maou accepted 1 and timed that single batch.
   { key: 'maxBatches', integer: true, test: upTo(1e9, 2, false), expect: 'must be an integer from 2 to 1,000,000,000: a batch time with an interval needs 2 measured batches (use --full-epoch for a whole epoch)' },
+  { key: 'targetPrecision', test: (v) => v >= 0 && v < 1, expect: 'must be in [0, 1) (0.05 = ±5 %; 0 never stops early)' },
+  { key: 'timeBudget', test: upTo(7 * 86_400), expect: 'must be a positive number of seconds, at most a week (604,800)' },
   { key: 'sampleRatio', test: (v) => v >= 0.01 && v <= 1, expect: 'must be between 0.01 and 1.0' },
   { key: 'inputBatchSize', integer: true, test: upTo(1e7), expect: 'must be an integer from 1 to 10,000,000' },
   { key: 'inputMaxCachedBytes', integer: true, test: upTo(2 ** 50), expect: 'must be a positive integer of at most 2^50 (1 PiB)' },

@@ -62,6 +62,9 @@ export interface RawBenchmarkTrainingOptions {
   readonly warmupBatches?: number;
   readonly maxBatches?: number;
   readonly fullEpoch?: boolean;
+  readonly targetPrecision?: number;
+  /** seconds */
+  readonly timeBudget?: number;
   readonly enableProfiling?: boolean;
   readonly runValidation?: boolean;
   readonly sampleRatio?: number;

@@ -20,6 +20,7 @@ describe('toBenchmarkConfig', () => {
     expect(r.value.warnings.join('\n')).toMatch(/^no data given \(no --stage3-data-path, no cloud source\): using the embedded sample data, 4096 positions/);
     expect(c.warmupBatches).toBe(10);
     expect(c.maxBatches).toBe(100);
+    expect(c.stopping).toEqual({ targetPrecision: 0.05, timeBudgetMs: 60_000 });
     expect(c.compute.backend).toBe('host');
   });
 
@@ -41,6 +42,8 @@ describe('toBenchmarkConfig', () => {
     [{ maxBatches: 1 }, /^--max-batches: must be an integer from 2 to 1,000,000,000: a batch time with an interval needs 2 measured batches/],
     [{ stage1DataPath: ['s1.feather'] }, /^--stage1-data-path: given, but --stage is 3: pass --stage 1 to benchmark these files/],
     [{ stage: 2, stage3DataPath: ['s3.feather'] }, /^--stage3-data-path: given, but --stage is 2: pass --stage 3/],
+    [{ targetPrecision: 1 }, /^--target-precision: must be in \[0, 1\)/],
+    [{ timeBudget: -5 }, /^--time-budget: must be a positive number of seconds, at most a week \(604,800\), got -5$/],
     [{ threads: 65 }, /^--threads: must be an integer from 1 to 64, got 65$/],
     [{ inputS3: true, inputGcs: true }, /^--input-\*: choose one cloud source, got GCS and S3/],
     [{ inputS3: true }, /^--input-bucket-name: required with --input-s3/],
@@ -104,6 +107,9 @@ describe('toBenchmarkConfig', () => {
     if (!s3.ok) throw new Error('expected ok');
     expect(s3.value.config.source).toMatchObject({ kind: 's3', bucket: 'b', maxWorkers: 8, seed: 1 });
     expect(s3.value.config.maxBatches).toBeNull();
+    expect(s3.value.config.stopping).toBeUndefined();
+    const tuned = toBenchmarkConfig({ targetPrecision: 0.02, timeBudget: 5 }, defaults);
+    expect(tuned.ok && tuned.value.config.stopping).toEqual({ targetPrecision: 0.02, timeBudgetMs: 5000 });
     const bq = toBenchmarkConfig({ inputDatasetId: 'ds', inputTableName: 'tb', seed: 7 }, defaults);
     if (!bq.ok) throw new Error('expected ok');
     // --seed reaches the sampler through the spec

@@ -111,6 +111,7 @@ export const toBenchmarkConfig = (raw: Raw, defaults: BenchmarkDefaults): Result
     compute: { ...device, threads: raw.threads ?? defaults.threads ?? 'auto' },
     warmupBatches: raw.warmupBatches ?? 10,
     maxBatches: raw.fullEpoch ? null : raw.maxBatches ?? 100,
+    ...(raw.fullEpoch ? {} : { stopping: { targetPrecision: raw.targetPrecision ?? 0.05, timeBudgetMs: (raw.timeBudget ?? 60) * 1000 } }),
     runValidation: raw.runValidation ?? false,
     sampleRatio: raw.sampleRatio ?? null,
     enableProfiling: raw.enableProfiling ?? false,

@@ -12,8 +12,17 @@ import type { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loade
 const batch = (size: number): HostBatch => ({ stage: 3, size, boardIds: new Int32Array(size * 81), hands: new Float32Array(size * 14),
   targets: { stage: 3, moveLabel: new Float32Array(size * 1496), resultValue: new Float32Array(size) } });
 
-const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => number; shards?: ShardRef[] }) => {
+const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => number; shards?: ShardRef[]; othersShare?: (i: number) => number }) => {
   const clock = new FakeClock();
+  // CPU counters that follow the fake clock: this process keeps both cores busy; others take `othersShare` of them.
+  let cpu = { processMs: 0, busyMs: 0, stealMs: 0, cores: 2, lastMs: 0 };
+  const cpuCounters = () => {
+    if (!opts.othersShare) return null;
+    const dt = clock.now() - cpu.lastMs;
+    const others = 2 * dt * opts.othersShare(step);
+    cpu = { ...cpu, processMs: cpu.processMs + 2 * dt - others, busyMs: cpu.busyMs + 2 * dt, lastMs: clock.now() };
+    return cpu;
+  };
   let step = 0;
   const trainer: Trainer = {
     stage: 3, parameterCount: 1_912_505, multiplyAddsPerSample: 11_519_872,
@@ -45,7 +54,7 @@ const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => n
   const useCase = new BenchmarkTrainingUseCase(clock, new MemoryLogger(),
     { activate: async () => ({ name: 'cpu', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }) },
     { open: async () => source }, { create: async () => loader }, () => trainer,
-    { start: () => undefined, stop: async () => [] },
+    { start: () => undefined, stop: async () => [], cpuCounters },
     { describe: () => ({ node: 'v20', platform: 'linux', arch: 'x64', cpus: 2, cpu_model: 'test', memory_bytes: 1, tfjs_version: '4.22.0', maou_bench_version: '0.1.0' }) },
     // calibration is off in these runs; the e2e suite runs it for real
     { execute: async () => { throw new Error('calibration is off'); } } as unknown as CalibrateLoaderUseCase);
@@ -157,4 +166,45 @@ describe('BenchmarkTrainingUseCase', () => {
     expect(r.value.report.estimation?.full_samples_per_epoch).toBe(480);
     expect(r.value.report.estimation?.full_epoch_ms).toBeCloseTo(200 + 100 * 58, 6);
   });
+
+  describe('stopping rule', () => {
+    const rule = { targetPrecision: 0.05, timeBudgetMs: 60_000 };
+    const jitter = (i: number): number => (i < 2 ? 400 : 100 + ((i * 7) % 5) - 2);
+
+    it('given steady batches, then it stops before the cap once the interval is within the target, and says when', async () => {
+      const r = await setup({ batches: 1000, waitMs: 0, stepMs: jitter }).execute({ config: config({ maxBatches: 500, stopping: rule }) });
+      if (!r.ok) throw new Error(r.error.message);
+      const e = r.value.report.epoch_estimate;
+      expect(e.stopping).toMatchObject({ reason: 'precision-reached', target_precision: 0.05 });
+      expect(e.stopping!.batches).toBeLessThan(500);
+      expect(e.stopping!.time_to_answer_ms).toBeCloseTo(r.value.report.batches.reduce((s, b) => s + b.wallMs, 0), 6);
+      expect(e.half_width_fraction).toBeLessThanOrEqual(0.05);
+      expect(r.value.report.config.target_precision).toBe(0.05);
+    });
+
+    it('given a budget too short for the target, then it stops at the budget and says the answer is less precise', async () => {
+      const r = await setup({ batches: 1000, waitMs: 0, stepMs: (i) => (i % 2 ? 50 : 150) * (1 + (i % 7) / 3) }).execute({ config: config({ maxBatches: 500, stopping: { targetPrecision: 0.01, timeBudgetMs: 3000 } }) });
+      if (!r.ok) throw new Error(r.error.message);
+      const e = r.value.report.epoch_estimate;
+      expect(e.stopping?.reason).toBe('time-budget');
+      expect(e.stopping!.time_to_answer_ms).toBeGreaterThanOrEqual(3000);
+      expect(e.notes?.join(' ')).toMatch(/time budget \(3 s\) ran out/);
+    });
+
+    it('given other processes busy for a stretch of the run, then those batches are flagged and left out of the mean', async () => {
+      const slowWhenBusy = (i: number): number => (i >= 30 && i < 40 ? 300 : jitter(i));
+      const r = await setup({ batches: 200, waitMs: 0, stepMs: slowWhenBusy, othersShare: (i) => (i >= 30 && i < 40 ? 0.6 : 0) })
+        .execute({ config: config({ maxBatches: 60, stopping: { targetPrecision: 0, timeBudgetMs: 60_000 } }) });
+      if (!r.ok) throw new Error(r.error.message);
+      const { report } = r.value;
+      const flagged = report.batches.filter((b) => b.disturbed).map((b) => b.index);
+      expect(flagged).toEqual(expect.arrayContaining([31, 35, 38]));
+      expect(flagged).not.toContain(10);
+      expect(report.epoch_estimate.excluded_disturbed_batches).toBeGreaterThanOrEqual(8);
+      expect(report.epoch_estimate.contention).toMatchObject({ measured: true });
+      expect(report.epoch_estimate.predicted_ms / 200).toBeLessThan(130);
+      expect(report.epoch_estimate.notes?.join(' ')).toMatch(/left out of the mean/);
+    });
+  });
 });
+

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import {
-  REPORT_SCHEMA_VERSION, buildChromeTrace, clampWarmup, computeTrainingMetrics, detectSteadyStart, estimateEpoch,
+  REPORT_SCHEMA_VERSION, buildChromeTrace, clampWarmup, computeTrainingMetrics, estimateEpoch,
   estimateFromSample, MAOU_OMITTED, recommend, summarizeResources, toMaouPayload, type BenchmarkTrainingReport, type MaouViewSource, type Result, type ValidationMetrics, type TraceEvent,
 } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
@@ -27,6 +27,7 @@ import { runTrainingPass } from './training-pass';
 import { runValidationPass } from './validation-pass';
 import { requireRows } from '../../loader/require-rows';
 import { interruptedFailure, interruptionOf } from './interruption';
+import { StopWatch } from './stop-watch';
 
 /** The report plus the Chrome trace of the measured batches when profiling was on. @public */
 export interface BenchmarkTrainingOutput {
@@ -142,8 +143,10 @@ export class BenchmarkTrainingUseCase {
     const { loader, trainer, source, backend, planned, resourceLimits, stop } = ctx;
     const profile = new Set(config.enableProfiling ? Array.from({ length: Math.min(PROFILED_BATCHES, planned - ctx.warmup) }, (_, i) => ctx.warmup + i) : []);
     if (config.enableResourceMonitoring) this.monitor.start(MONITOR_INTERVAL_MS);
+    const watch = new StopWatch(config.stopping ?? null, { warmup: ctx.warmup, planned, batchesPerEpoch: loader.batchesPerEpoch.train });
     const pass = await during('training-failed', () => runTrainingPass({
       batches: loader.iterate('train', 0), trainer, clock: this.clock, planned, warmup: ctx.warmup, profile, devicePrefetch: config.loader.devicePrefetch, onBatch: (t) => ctx.onBatch?.(t, planned), stop,
+      cpuCounters: () => this.monitor.cpuCounters(), stopAfter: config.stopping ? (ts, elapsed) => watch.shouldStop(ts, elapsed) : undefined,
     }));
     if (pass.interrupted && pass.timings.length < 2) {
       if (config.enableResourceMonitoring) await this.monitor.stop();
@@ -154,13 +157,12 @@ export class BenchmarkTrainingUseCase {
     const samples = config.enableResourceMonitoring ? await this.monitor.stop() : null;
     const validation = config.runValidation && !pass.interrupted ? await this.validate(config, loader, trainer) : null;
     if (pass.timings.length < 2) throw new StepFailure({ kind: 'too-few-batches', message: `the loader produced ${pass.timings.length} batch(es); at least 2 are needed` });
-    const steady = detectSteadyStart(pass.timings.map((t) => t.wallMs), warmup);
-    const timings = pass.timings.map((t) => ({ ...t, warmup: t.index < steady }));
-    const metrics = computeTrainingMetrics(timings, steady, warmup);
-    const epoch = estimateEpoch(metrics, loader.batchesPerEpoch.train, loader.samplesPerEpoch.train);
+    const { assessment, timings, epochExtras } = watch.conclude(pass.timings);
+    const metrics = computeTrainingMetrics(timings, assessment.steadyStart, warmup);
+    const epoch = { ...estimateEpoch(metrics, loader.batchesPerEpoch.train, loader.samplesPerEpoch.train, assessment), ...epochExtras };
     const resources = samples ? summarizeResources(samples, MONITOR_INTERVAL_MS) : null;
     const host = this.environment.describe();
-    const estimation = config.sampleRatio !== null && config.source.kind !== 'local' && config.source.kind !== 'sample' ? estimateFromSample(metrics, epoch, config.sampleRatio) : null;
+    const estimation = config.sampleRatio !== null && config.source.kind !== 'local' && config.source.kind !== 'sample' ? estimateFromSample(metrics, epoch, config.sampleRatio, assessment) : null;
     const profileSummary = config.enableProfiling && pass.kernels.length ? summarizeProfile(pass.kernels) : null;
     const io = source.ioStats() as Record<string, unknown> | null;
     const base: MaouViewSource = {

@@ -1,5 +1,6 @@
-import { closePhases, type BatchTiming, type HostBatch, type PhaseKernels } from '@maou/bench-domain';
+import { closePhases, type BatchCpu, type BatchTiming, type HostBatch, type PhaseKernels } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
+import type { CpuCounters } from '../../ports/resource-monitor.port';
 import type { Trainer } from '../../engine/trainer';
 import { profileStep } from './kernel-profiler';
 import type { StopRequest } from './benchmark-training.input';
@@ -19,7 +20,17 @@ export interface TrainingPassInput {
   readonly onBatch?: (timing: BatchTiming) => void;
   /** checked before each batch; a loader closed by the same signal ends the pass as interrupted, not failed */
   readonly stop?: StopRequest;
+  /** CPU counters read at every batch boundary, for contention; null where there are none */
+  readonly cpuCounters?: () => CpuCounters | null;
+  /** asked after every batch with the batches so far and the pass's elapsed time; true ends the pass there */
+  readonly stopAfter?: (timings: readonly BatchTiming[], elapsedMs: number) => boolean;
 }
+
+const cpuBetween = (a: CpuCounters | null, b: CpuCounters | null): BatchCpu | undefined => {
+  if (!a || !b) return undefined;
+  const processMs = b.processMs - a.processMs;
+  return { processMs, othersMs: Math.max(0, b.busyMs - a.busyMs - processMs), stealMs: b.stealMs - a.stealMs, cores: b.cores };
+};
 
 /**
  * Runs training batches back to back. A batch's wall time runs from the end of the previous batch to the end of
@@ -34,6 +45,7 @@ export const runTrainingPass = async (input: TrainingPassInput): Promise<{ timin
   const startMs = clock.now();
   let prev = startMs;
   let interrupted = false;
+  let prevCpu = input.cpuCounters?.() ?? null;
   try {
     for (let index = 0; index < planned; index++) {
       if (input.stop?.aborted) {
@@ -54,10 +66,14 @@ export const runTrainingPass = async (input: TrainingPassInput): Promise<{ timin
       }
       const end = clock.now();
       const closed = closePhases(end - prev, { dataWait, ...step.phasesMs });
-      const timing: BatchTiming = { index, warmup: index < warmup, samples: host.size, startMs: prev - startMs, ...closed, loss: step.loss, numTensors: step.numTensors };
+      const cpuNow = input.cpuCounters?.() ?? null;
+      const cpu = cpuBetween(prevCpu, cpuNow);
+      const timing: BatchTiming = { index, warmup: index < warmup, samples: host.size, startMs: prev - startMs, ...closed, loss: step.loss, numTensors: step.numTensors, ...(cpu ? { cpu } : {}) };
       timings.push(timing);
       input.onBatch?.(timing);
       prev = end;
+      prevCpu = cpuNow;
+      if (input.stopAfter?.(timings, end - startMs)) break;
     }
   } catch (e) {
     if (!input.stop?.aborted) throw e;

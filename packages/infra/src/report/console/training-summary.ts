@@ -8,6 +8,18 @@ const row = (label: string, value: string): string => `  ${label.padEnd(34)} ${v
 const series = (s: SeriesSummary): string => `${ms(s.mean)} mean, ${ms(s.median)} median, p90 ${ms(s.p90)}, p99 ${ms(s.p99)}, 95% CI ${ms(Math.max(0, s.ci95[0]))}–${ms(s.ci95[1])} (n=${s.n})`;
 const rate = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '∞');
 
+const STOP_WORDS = { 'precision-reached': 'steady and precise enough', 'epoch-complete': 'the epoch was complete', 'max-batches': 'batch cap reached', 'time-budget': 'time budget ran out first' } as const;
+
+/** Why the run stopped, how long it took, what the CPU counters saw, and every caveat of the estimate. */
+const stoppingRows = (e: BenchmarkTrainingReport['epoch_estimate']): string[] => {
+  const rows: string[] = [];
+  if (e.stopping) rows.push(row('Answer', `after ${e.stopping.batches} batches in ${ms(e.stopping.time_to_answer_ms)}: ${STOP_WORDS[e.stopping.reason]}${e.stopping.target_precision ? ` (target ±${(e.stopping.target_precision * 100).toFixed(1)} %, budget ${ms(e.stopping.time_budget_ms ?? 0)})` : ''}`));
+  const c = e.contention;
+  if (c) rows.push(row('Other processes', c.measured ? `${(c.others_share * 100).toFixed(0)} % of the CPUs, steal ${(c.steal_share * 100).toFixed(1)} %, ${c.disturbed_batches} batch(es) disturbed; this run used ${c.process_parallelism.toFixed(2)} cores` : 'not measured (no system CPU counters on this platform)'));
+  for (const n of e.notes ?? []) rows.push(`  ! ${n}`);
+  return rows;
+};
+
 /** The human summary of one run, as printed on stdout. @public */
 export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
   const m = r.training_metrics;
@@ -22,7 +34,8 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
     row('Throughput (steady)', `${m.samples_per_second.toFixed(1)} samples/s (95% CI ${rate(m.samples_per_second_ci95[0])}–${rate(m.samples_per_second_ci95[1])})`),
     row('Batch time (steady)', series(m.batch_ms)),
     row('Batch time incl. warm-up', `${ms(m.batch_ms_including_warmup_mean)} mean; warm-up took ${ms(m.warmup_total_ms)}`),
-    row('Predicted epoch', `${dur(e.predicted_ms)} (interval ${dur(e.predicted_ms_ci95[0])}–${dur(e.predicted_ms_ci95[1])}) for ${e.batches_per_epoch} batches`),
+    row('Predicted epoch', `${dur(e.predicted_ms)} (interval ${dur(e.predicted_ms_ci95[0])}–${dur(e.predicted_ms_ci95[1])}${e.half_width_fraction === undefined ? '' : `, ±${(e.half_width_fraction * 100).toFixed(1)} %`}) for ${e.batches_per_epoch} batches`),
+    ...stoppingRows(e),
     row('Loss', `${m.initial_loss.toFixed(4)} → ${m.final_loss.toFixed(4)}`),
     '',
     '  Where the time goes (steady batches)',

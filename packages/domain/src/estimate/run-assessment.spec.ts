@@ -1,0 +1,110 @@
+import { mulberry32 } from '../random/mulberry32';
+import { flagDisturbed, type BatchCpu } from '../timing/contention';
+import { batchTrend } from './batch-trend';
+import { assessRun, decideStop, type RunSeries } from './run-assessment';
+
+// Batch times as the issue saw them: a slow start, a decay from +15 % to the floor over ~60 batches, and
+// autocorrelated noise with the odd GC spike. `decay` 0 is a steady process.
+const epoch = (seed: number, n: number, opts: { floor?: number; decay?: number; noise?: number } = {}): number[] => {
+  const { floor = 60, decay = 0.15, noise = 0.05 } = opts;
+  const rnd = mulberry32(seed);
+  const gauss = (): number => Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd());
+  let ar = 0;
+  return Array.from({ length: n }, (_, i) => {
+    ar = 0.5 * ar + gauss() * noise;
+    const spike = rnd() < 0.02 ? 3 * noise : 0;
+    return (i < 3 ? 4 : 1) * floor * (1 + decay * Math.exp(-i / 20) + ar + spike);
+  });
+};
+const quiet = (wallMs: number[]): RunSeries => ({ wallMs, cpu: [], disturbed: wallMs.map(() => false) });
+
+describe('batchTrend', () => {
+  it('finds no trend in a steady series and a significant one in a decaying series', () => {
+    expect(batchTrend(epoch(1, 100, { decay: 0 }))?.significant).toBe(false);
+    const falling = Array.from({ length: 80 }, (_, i) => 70 - i * 0.15 + (i % 3) - 1);
+    const t = batchTrend(falling)!;
+    expect(t.significant).toBe(true);
+    expect(t.slope_ci95[1]).toBeLessThan(0);
+    expect(t.slope_ms_per_batch).toBeCloseTo(-0.15, 1);
+  });
+  it('needs eight batches', () => expect(batchTrend([1, 2, 3, 4, 5, 6, 7])).toBeNull());
+});
+
+describe('assessRun', () => {
+  it('given the decay of the issue cut off early, then the interval reaches down to where the decay leads', () => {
+    const full = epoch(3, 400);
+    const a = assessRun(quiet(full.slice(0, 25)), { minWarmup: 3, batchesPerEpoch: 400 });
+    const truth = full.reduce((s, x) => s + x, 0);
+    expect(a.intervalMs[0]).toBeLessThanOrEqual(truth);
+    expect(a.intervalMs[1]).toBeGreaterThanOrEqual(truth);
+    expect(a.halfWidthFraction).toBeGreaterThan(0.05);
+  });
+
+  it('given a run stopped while batch time still falls, then it says so and the interval reaches down the trend', () => {
+    const wall = Array.from({ length: 40 }, (_, i) => 100 - i + (i % 2));
+    const a = assessRun(quiet(wall), { minWarmup: 3, batchesPerEpoch: 400 });
+    expect(a.trending).toBe(true);
+    expect(a.notes.join(' ')).toMatch(/still falling/);
+    expect(a.intervalMs[0]).toBeLessThan(a.predictedMs * 0.7);
+  });
+
+  // What the interval promises: run the stopping rule on many simulated epochs and compare with each epoch's total.
+  it('given 400 simulated epochs stopped by the rule, then the interval covers the full epoch at least 95 % of the time', () => {
+    let covered = 0;
+    const trials = 400;
+    for (let t = 0; t < trials; t++) {
+      const full = epoch(100 + t, 150 + (t % 5) * 100);
+      const truth = full.reduce((s, x) => s + x, 0);
+      let n = 2;
+      for (; n < full.length; n++) {
+        const a = assessRun(quiet(full.slice(0, n)), { minWarmup: 3, batchesPerEpoch: full.length, runToRun: 0 });
+        if (decideStop(a, { batches: n, batchesPerEpoch: full.length, cap: 100, elapsedMs: 0, budgetMs: Infinity, targetPrecision: 0.05 })) break;
+      }
+      const a = assessRun(quiet(full.slice(0, n)), { minWarmup: 3, batchesPerEpoch: full.length, runToRun: 0 });
+      if (truth >= a.intervalMs[0] && truth <= a.intervalMs[1]) covered++;
+    }
+    expect(covered / trials).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('given a few disturbed batches, then they are left out and said to be; given most, then the low end is the quiet floor', () => {
+    const wall = epoch(7, 60, { decay: 0 });
+    const some = wall.map((w, i) => (i % 10 === 5 ? w * 3 : w));
+    const a = assessRun({ wallMs: some, cpu: [], disturbed: some.map((_, i) => i % 10 === 5) }, { minWarmup: 3, batchesPerEpoch: 200 });
+    expect(a.excludedDisturbed).toBeGreaterThan(0);
+    expect(a.meanMs).toBeLessThan(66);
+    expect(a.notes.join(' ')).toMatch(/left out/);
+    const busy = wall.map((w) => w * 2);
+    const cpu: BatchCpu[] = wall.map((w) => ({ processMs: w * 2, othersMs: w * 2, stealMs: 0, cores: 2 }));
+    const b = assessRun({ wallMs: busy, cpu, disturbed: busy.map(() => true) }, { minWarmup: 3, batchesPerEpoch: 200 });
+    expect(b.disturbed).toBe(true);
+    expect(b.intervalMs[0]).toBeLessThanOrEqual(wall.reduce((s, x) => s + x, 0) + 140 * 62);
+    expect(b.intervalMs[1]).toBeGreaterThan(b.predictedMs);
+  });
+});
+
+describe('decideStop', () => {
+  const ctx = { batchesPerEpoch: 1000, cap: 100, elapsedMs: 0, budgetMs: 60_000, targetPrecision: 0.05 };
+  it('stops when steady and precise, at the cap, at the budget, and at the end of the epoch', () => {
+    const steady = assessRun(quiet(epoch(9, 80, { decay: 0, noise: 0.02 })), { minWarmup: 3, batchesPerEpoch: 1000 });
+    expect(decideStop(steady, { ...ctx, batches: 80 })).toBe('precision-reached');
+    const noisy = assessRun(quiet(epoch(9, 20, { decay: 0, noise: 0.8 })), { minWarmup: 3, batchesPerEpoch: 1000 });
+    expect(decideStop(noisy, { ...ctx, batches: 20 })).toBeNull();
+    expect(decideStop(noisy, { ...ctx, batches: 20, elapsedMs: 60_000 })).toBe('time-budget');
+    expect(decideStop(noisy, { ...ctx, batches: 1, elapsedMs: 60_000, minBatches: 5 })).toBeNull();
+    expect(decideStop(noisy, { ...ctx, batches: 20, cap: 20 })).toBe('max-batches');
+    expect(decideStop(noisy, { ...ctx, batches: 20, batchesPerEpoch: 20 })).toBe('epoch-complete');
+  });
+});
+
+describe('flagDisturbed', () => {
+  it('flags batches where others took CPU this run would have used, not where they used spare cores', () => {
+    const wall = Array.from({ length: 20 }, () => 100);
+    const busy = wall.map((_, i): BatchCpu => ({ processMs: 190, othersMs: i >= 10 ? 100 : 2, stealMs: 0, cores: 2 }));
+    const flags = flagDisturbed(wall, busy);
+    expect(flags.slice(0, 7).some(Boolean)).toBe(false);
+    expect(flags.slice(13).every(Boolean)).toBe(true);
+    const bigBox = wall.map((): BatchCpu => ({ processMs: 190, othersMs: 400, stealMs: 0, cores: 16 }));
+    expect(flagDisturbed(wall, bigBox).some(Boolean)).toBe(false);
+    expect(flagDisturbed(wall, wall.map(() => undefined)).some(Boolean)).toBe(false);
+  });
+});

@@ -1,0 +1,179 @@
+import { summarize } from '../stats/summary';
+import type { BatchCpu } from '../timing/contention';
+import { detectSteadyStart } from '../timing/steady-state';
+import { batchTrend, type BatchTrend } from './batch-trend';
+
+/**
+ * Relative spread between two runs of the same configuration that neither run can see (where the allocator and the
+ * JIT happened to land, frequency). Added in quadrature to the statistical interval. Five full epochs of the same
+ * configuration on a 2-core VM with light outside load took 10.31–10.77 s (σ 1.7 %): 1.96 σ ≈ 3.5 %. A busier machine
+ * is not this constant's job: the contention counters flag it (docs/epoch-estimate.md).
+ * @public
+ */
+export const RUN_TO_RUN_SPREAD = 0.035;
+/** Fewest steady batches an answer rests on. */
+export const MIN_STEADY_BATCHES = 20;
+/** Fewest undisturbed steady batches needed to leave the disturbed ones out. */
+const MIN_CLEAN = 8;
+/** A trend still running at the end may move future batches by at most this share of the mean. */
+const MAX_TREND_SHIFT = 0.5;
+
+/** The batches of a run so far, as measured. @public */
+export interface RunSeries {
+  readonly wallMs: readonly number[];
+  readonly cpu: readonly (BatchCpu | undefined)[];
+  readonly disturbed: readonly boolean[];
+}
+
+/** What the batches so far say about the epoch. @public */
+export interface RunAssessment {
+  readonly steadyStart: number;
+  /** steady batches the mean rests on */
+  readonly used: number;
+  /** steady batches left out because other processes took the CPU */
+  readonly excludedDisturbed: number;
+  /** most steady batches were disturbed: nothing quiet to rest on */
+  readonly disturbed: boolean;
+  readonly meanMs: number;
+  readonly trend: BatchTrend | null;
+  /** the trend was still significant at the latest steady start tried */
+  readonly trending: boolean;
+  readonly predictedMs: number;
+  readonly intervalMs: readonly [number, number];
+  /** (high − low) / 2 / predicted */
+  readonly halfWidthFraction: number;
+  readonly notes: readonly string[];
+  /** what the prediction rests on, to project other epoch lengths (sampling) */
+  readonly basis: ProjectionBasis;
+}
+
+const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
+
+/** Steady batches from `start`, without the disturbed ones when enough quiet ones are left. */
+const steadyIndices = (s: RunSeries, start: number): { used: number[]; excluded: number } => {
+  const all = Array.from({ length: s.wallMs.length - start }, (_, i) => start + i);
+  const clean = all.filter((i) => !s.disturbed[i]);
+  return clean.length >= MIN_CLEAN ? { used: clean, excluded: all.length - clean.length } : { used: all, excluded: 0 };
+};
+
+/**
+ * The earliest start, from the detected warm-up on in eighths of the rest, after which the batch times no longer
+ * trend; the latest one tried (trending) when every one still does. Batches before it count as warm-up, at the
+ * time they took.
+ */
+const trendFreeStart = (s: RunSeries, minWarmup: number): { start: number; trending: boolean } => {
+  const n = s.wallMs.length;
+  const first = detectSteadyStart(s.wallMs, minWarmup);
+  const step = Math.max(1, Math.floor((n - first) / 8));
+  let start = first;
+  for (let c = first; n - c >= MIN_STEADY_BATCHES; c += step) {
+    start = c;
+    const { used } = steadyIndices(s, c);
+    if (!batchTrend(used.map((i) => s.wallMs[i]!))?.significant) return { start: c, trending: false };
+  }
+  return { start, trending: n - first >= MIN_STEADY_BATCHES };
+};
+
+/**
+ * Judges the batches so far: warm-up and steady start (the earliest after which batch time no longer trends),
+ * disturbed batches left out where enough quiet ones remain, and the epoch projected from them (projectEpoch). The
+ * mean's uncertainty is the wider of the plain t-interval and the one from block means, which knows batch times are
+ * autocorrelated.
+ * @public
+ */
+export const assessRun = (s: RunSeries, options: { readonly minWarmup: number; readonly batchesPerEpoch: number; readonly runToRun?: number }): RunAssessment => {
+  const n = s.wallMs.length;
+  const { start, trending } = trendFreeStart(s, options.minWarmup);
+  const { used, excluded } = steadyIndices(s, start);
+  const values = used.map((i) => s.wallMs[i]!);
+  const trend = batchTrend(values);
+  // The batches to come are predicted from the recent half (a transient that fades still lifts the first half), with
+  // the drift between the halves added to the uncertainty of that mean.
+  const recent = summarize(values.slice(Math.floor(values.length / 2)));
+  const older = summarize(values.slice(0, Math.floor(values.length / 2)));
+  const drift = older.n > 0 ? Math.abs(recent.mean - older.mean) : 0;
+  const stats = summarize(values);
+  const usedSet = new Set(used);
+  const steadyCount = n - start;
+  const disturbedCount = s.disturbed.slice(start).filter(Boolean).length;
+  const floor = (i: number): number => Math.min(s.wallMs[i]!, s.cpu[i] ? s.cpu[i]!.processMs / s.cpu[i]!.cores : s.wallMs[i]!);
+  const recentHalf = Math.max((recent.ci95[1] - recent.ci95[0]) / 2, batchTrend(values.slice(Math.floor(values.length / 2)))?.mean_half_width_ms ?? 0);
+  const basis: ProjectionBasis = {
+    observedMs: sum(s.wallMs.map((w, i) => (i >= start && !usedSet.has(i) ? stats.mean : w))),
+    batchesRun: n, steadyStart: start, meanMs: recent.mean, sdMs: stats.stdev,
+    meanHalfWidthMs: Math.sqrt(recentHalf ** 2 + drift ** 2),
+    trendMsPerBatch: trend ? trend.slope_ci95 : [0, 0],
+    disturbed: steadyCount > 0 && excluded === 0 && disturbedCount > steadyCount / 2,
+    quietObservedMs: sum(s.wallMs.map((_, i) => floor(i))),
+    quietMeanMs: used.length ? sum(used.map(floor)) / used.length : stats.mean,
+    runToRun: options.runToRun ?? RUN_TO_RUN_SPREAD,
+  };
+  const { predictedMs, intervalMs } = projectEpoch(basis, options.batchesPerEpoch);
+  const notes: string[] = [];
+  if (trending && trend) notes.push(`batch time still ${trend.slope_ms_per_batch < 0 ? 'falling' : 'rising'} ${Math.abs(trend.relative_change * 100).toFixed(1)} % across the last ${values.length} batches: the interval allows the trend to run on to the end of the epoch`);
+  if (excluded > 0) notes.push(`${excluded} of ${steadyCount} steady batches shared the CPU with other processes and were left out of the mean; the prediction is for a machine as quiet as the rest of the run`);
+  if (basis.disturbed) notes.push(`disturbed: ${disturbedCount} of ${steadyCount} steady batches shared the CPU with other processes; the interval runs from a quiet machine (low end: this process's CPU time spread over every core) to one as busy as during this run`);
+  return {
+    steadyStart: start, used: used.length, excludedDisturbed: excluded, disturbed: basis.disturbed, meanMs: recent.mean, trend, trending, basis,
+    predictedMs, intervalMs, halfWidthFraction: predictedMs > 0 ? (intervalMs[1] - intervalMs[0]) / 2 / predictedMs : Number.POSITIVE_INFINITY, notes,
+  };
+};
+
+/** What a projection from the batches run so far rests on. @public */
+export interface ProjectionBasis {
+  /** every batch run, a disturbed steady one at the quiet mean */
+  readonly observedMs: number;
+  readonly batchesRun: number;
+  readonly steadyStart: number;
+  readonly meanMs: number;
+  readonly sdMs: number;
+  readonly meanHalfWidthMs: number;
+  /** 95 % interval of the batch-time slope over the steady batches */
+  readonly trendMsPerBatch: readonly [number, number];
+  readonly disturbed: boolean;
+  /** the batches run and the steady mean as a quiet machine would at best have run them (CPU time over every core) */
+  readonly quietObservedMs: number;
+  readonly quietMeanMs: number;
+  readonly runToRun: number;
+}
+
+/**
+ * The time of `totalBatches` batches: those run as observed, the rest at the steady mean. The interval adds in
+ * quadrature the uncertainty of the mean, the noise of the batches to come and the run-to-run spread; a trend still
+ * running widens it on its side to where the trend would take the rest, and a disturbed run reaches down to the
+ * quiet floor.
+ * @public
+ */
+export const projectEpoch = (b: ProjectionBasis, totalBatches: number): { predictedMs: number; intervalMs: readonly [number, number] } => {
+  const rest = Math.max(0, totalBatches - b.batchesRun);
+  const predicted = b.observedMs + b.meanMs * rest;
+  const stat = Math.sqrt((rest * b.meanHalfWidthMs) ** 2 + 1.96 ** 2 * b.sdMs ** 2 * rest);
+  const half = Math.sqrt(stat ** 2 + (b.runToRun * predicted) ** 2);
+  // Any slope the steady batches allow may run on for as many batches again as they span: the side it points to
+  // widens by what that would add to the rest of the epoch (a fading transient cannot hide in noise this way).
+  const limit = MAX_TREND_SHIFT * b.meanMs;
+  const horizon = Math.min(rest, b.batchesRun - b.steadyStart);
+  const shift = (slope: number): number => Math.max(-limit, Math.min(limit, slope * horizon)) * rest;
+  let low = predicted - Math.sqrt(half ** 2 + Math.min(0, shift(b.trendMsPerBatch[0])) ** 2);
+  const high = predicted + Math.sqrt(half ** 2 + Math.max(0, shift(b.trendMsPerBatch[1])) ** 2);
+  if (b.disturbed) low = Math.min(low, b.quietObservedMs + rest * b.quietMeanMs);
+  return { predictedMs: predicted, intervalMs: [Math.max(0, low), high] };
+};
+
+/** Why a run stopped measuring. @public */
+export type StopReason = 'precision-reached' | 'epoch-complete' | 'max-batches' | 'time-budget';
+
+/**
+ * The stopping rule: stop when the epoch is complete, or when the batch time is steady (no trend) on at least
+ * 20 steady batches and the interval's half-width is within `targetPrecision` of the prediction; otherwise when the
+ * batch cap or the time budget is reached (the budget not before `minBatches`). Null: keep measuring.
+ * @public
+ */
+export const decideStop = (a: RunAssessment, ctx: { readonly batches: number; readonly batchesPerEpoch: number; readonly cap: number; readonly elapsedMs: number; readonly budgetMs: number; readonly targetPrecision: number; readonly minBatches?: number }): StopReason | null => {
+  if (ctx.batches >= ctx.batchesPerEpoch) return 'epoch-complete';
+  if (!a.trending && !a.disturbed && ctx.batches - a.steadyStart >= MIN_STEADY_BATCHES && a.halfWidthFraction <= ctx.targetPrecision) return 'precision-reached';
+  if (ctx.batches >= ctx.cap) return 'max-batches';
+  // The budget never ends a run before its warm-up and two measured batches: no answer at all helps nobody.
+  if (ctx.elapsedMs >= ctx.budgetMs && ctx.batches >= (ctx.minBatches ?? 0)) return 'time-budget';
+  return null;
+};
