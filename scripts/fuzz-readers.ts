@@ -38,7 +38,7 @@ const main = async (): Promise<void> => {
   const perReader = Number(arg('per-reader', '10000'));
   const targets = process.argv.includes('--targets') ? arg('targets', '').split(',') : undefined;
   const only = process.argv.includes('--only') ? arg('only', '').split(',').map(Number) : undefined;
-  process.stdout.write(`fuzz readers: seed ${seed}, ${perReader} inputs per reader, ${targets?.join(', ') ?? 'all readers'}\n`);
+  process.stdout.write(`fuzz readers: seed ${seed}, ${only ? `inputs ${only.join(', ')}` : `${perReader} inputs`} per reader, ${targets?.join(', ') ?? 'all readers'}\n`);
   let last = 0;
   const figures = await runFuzz({
     seed, perReader, targets, only, seconds: Number(arg('seconds', '3600')), timeoutMs: Number(arg('timeout-ms', '10000')),
