@@ -5,6 +5,7 @@
  * child process with a time limit and a heap limit.
  *
  *   pnpm fuzz:readers [-- --per-reader 10000 --seconds 3600 --seed 19 --targets npy,hcpe --timeout-ms 10000 --heap-mb 512 --children 2]
+ *   pnpm fuzz:readers -- --seed 19 --targets hcpe --only 9314,9615     (replays those inputs of that seed)
  *
  * Mutation classes: empty file, wrong magic, truncation (in the header, each metadata block, the body, the tail),
  * bit flips in the header, in metadata (flatbuffers, npy header, frame descriptor) and in the body, and lying lengths
@@ -19,7 +20,7 @@ import { join } from 'node:path';
 // The shape of packages/infra/src/fuzz-testing/fuzz-runner.ts, which no package exports.
 type Counts = Readonly<Record<'inputs' | 'rejected' | 'accepted' | 'unnamed' | 'untyped' | 'hangs' | 'crashes', number>>;
 interface Figures { readonly counts: Record<string, Record<string, Counts>>; readonly problems: readonly string[]; readonly maxChildRssBytes: number; readonly elapsedMs: number }
-type RunFuzz = (o: { seed: number; perReader: number; seconds: number; targets?: readonly string[]; timeoutMs: number; heapMb: number; children: number;
+type RunFuzz = (o: { seed: number; perReader: number; seconds: number; targets?: readonly string[]; only?: readonly number[]; timeoutMs: number; heapMb: number; children: number;
   onProgress: (done: number, total: number) => void }) => Promise<Figures>;
 
 // The built runner (the package script compiles first); it forks one child process per slot.
@@ -36,10 +37,11 @@ const main = async (): Promise<void> => {
   const seed = Number(arg('seed', String(Date.now() % 1_000_000)));
   const perReader = Number(arg('per-reader', '10000'));
   const targets = process.argv.includes('--targets') ? arg('targets', '').split(',') : undefined;
-  process.stdout.write(`fuzz readers: seed ${seed}, ${perReader} inputs per reader, ${targets?.join(', ') ?? 'all readers'}\n`);
+  const only = process.argv.includes('--only') ? arg('only', '').split(',').map(Number) : undefined;
+  process.stdout.write(`fuzz readers: seed ${seed}, ${only ? `inputs ${only.join(', ')}` : `${perReader} inputs`} per reader, ${targets?.join(', ') ?? 'all readers'}\n`);
   let last = 0;
   const figures = await runFuzz({
-    seed, perReader, targets, seconds: Number(arg('seconds', '3600')), timeoutMs: Number(arg('timeout-ms', '10000')),
+    seed, perReader, targets, only, seconds: Number(arg('seconds', '3600')), timeoutMs: Number(arg('timeout-ms', '10000')),
     heapMb: Number(arg('heap-mb', '512')), children: Number(arg('children', '2')),
     onProgress: (done, total) => {
       if (Date.now() - last < 10_000) return;

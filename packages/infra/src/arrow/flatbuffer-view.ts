@@ -42,6 +42,11 @@ export class FlatbufferView {
     return f === null ? null : f + this.u32(f);
   }
 
+  /** Checks that the string in field `index`, when present, fits the metadata. */
+  string(table: number, index: number): void {
+    this.vector(table, index, 1);
+  }
+
   /** Length and first-element position of the vector in field `index`, checked to fit `elementSize` bytes each. */
   vector(table: number, index: number, elementSize: number): { length: number; start: number } {
     const v = this.ref(table, index);

@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HcpeColumns } from '@maou/bench-domain';
+import type { Data } from 'apache-arrow';
 import { FIXTURES, loadVectors, pyarrowOrFail, runPythonJson } from './arrow-test-helpers';
+import { DataFileError } from './data-file-error';
 import { parseArrowIpc } from './feather-reader';
 import { decodeHcpeBatches, writeHcpeFeather } from './hcpe-table-codec';
 
@@ -54,5 +56,33 @@ print(json.dumps({'types': {f.name: str(f.type) for f in t.schema}, 'hcp': b''.j
 describe('files written by Polars write_ipc(compression="lz4") (maou cloud path, spec D11)', () => {
   it('decode to the same HCPE rows (binary_view / string_view columns)', async () => {
     expect(await readHcpe(join(FIXTURES, 'hcpe.polars.lz4.feather'))).toEqual(await readHcpe(join(FIXTURES, 'hcpe.lz4.feather')));
+  });
+
+  // apache-arrow decodes view columns lazily, on get(): a damaged view threw an untyped Error there (fuzz seed 19).
+  const damaged = async (column: string, damage: (views: DataView, data: Data) => void): Promise<string> => {
+    const path = join(FIXTURES, 'hcpe.polars.lz4.feather');
+    const parsed = await parseArrowIpc(path, readFileSync(path));
+    if (!parsed.ok) throw parsed.error;
+    const data = parsed.value.batches[0]!.data.children[parsed.value.schema.fields.findIndex((f) => f.name === column)] as Data;
+    const views = data.values as Uint8Array;
+    damage(new DataView(views.buffer, views.byteOffset, views.length), data);
+    const cols = decodeHcpeBatches(parsed.value);
+    if (cols.ok) throw new Error('damaged views decoded');
+    expect(cols.error).toBeInstanceOf(DataFileError);
+    return cols.error.message;
+  };
+
+  it('given a view naming a data buffer the batch lacks, then a DataFileError names the file, column and row', async () => {
+    // Row 3 of id ("fixture.hcpe_3", 14 bytes) lives in data buffer 0; point it at buffer 7.
+    expect(await damaged('id', (v) => v.setInt32(3 * 16 + 8, 7, true))).toMatch(/hcpe\.polars\.lz4\.feather, record batch 0, column id, row 3: view names data buffer 7, the batch has 1/);
+  });
+
+  it('given a view reaching past its data buffer, then a DataFileError says which range', async () => {
+    expect(await damaged('hcp', (v) => v.setInt32(5 * 16 + 12, 1020, true))).toMatch(/column hcp, row 5: view \[1020, \+32\) outside data buffer 0 of 1024 bytes/);
+  });
+
+  it('given a view buffer shorter than its rows, then a DataFileError says how short', async () => {
+    expect(await damaged('endgameStatus', (_, data) => { (data as { values: Uint8Array }).values = data.values.subarray(0, 100); }))
+      .toMatch(/column endgameStatus, row 0: view buffer of 100 bytes, 32 rows need 512/);
   });
 });

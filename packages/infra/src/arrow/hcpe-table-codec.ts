@@ -4,36 +4,48 @@ import {
 import { err, ok, validateHcpeColumns, type HcpeColumns, type Result } from '@maou/bench-domain';
 import { copyInto, flattenColumn } from './column-flatten';
 import { DataFileError } from './data-file-error';
+import { checkValueBuffers } from './value-buffers';
 import type { ArrowBatches } from './feather-reader';
 import { buildBatches, encodeArrowIpc, nestLargeList, writeBytesAtomic, type ArrowWriteOptions } from './feather-writer';
 
-const byteRows = (file: ArrowBatches, index: number, width: number): Result<Uint8Array, DataFileError> => {
-  const out = new Uint8Array(file.rows * width);
-  let row = 0;
+/**
+ * The values of a variable-width column, one batch at a time: its offsets or views are checked before apache-arrow's
+ * lazy getter reads them, and anything the getter still throws becomes a DataFileError naming the column and row.
+ */
+const columnValues = <T>(file: ArrowBatches, index: number, name: string, take: (v: unknown, row: number) => DataFileError | T): Result<T[], DataFileError> => {
+  const out: T[] = [];
   for (const [b, batch] of file.batches.entries()) {
+    const data = batch.data.children[index] as Data | undefined;
     const vec = batch.getChildAt(index);
-    if (!vec) return err(new DataFileError({ path: file.path, column: 'hcp', batch: b }, 'column data missing'));
-    for (let i = 0; i < batch.numRows; i++, row++) {
-      const v = vec.get(i) as Uint8Array | null;
-      if (!(v instanceof Uint8Array) || v.length !== width) return err(new DataFileError({ path: file.path, column: 'hcp', row }, `expected ${width} bytes, got ${v === null ? 'null' : (v as Uint8Array).length}`));
-      out.set(v, row * width);
+    if (!data || !vec) return err(new DataFileError({ path: file.path, column: name, batch: b }, 'column data missing'));
+    const issue = checkValueBuffers(data);
+    if (issue) return err(new DataFileError({ path: file.path, column: name, batch: b, row: out.length + issue.row }, issue.message));
+    for (let i = 0; i < batch.numRows; i++) {
+      let v: unknown;
+      try {
+        v = vec.get(i);
+      } catch (e) {
+        return err(new DataFileError({ path: file.path, column: name, batch: b, row: out.length }, `cannot decode value: ${e instanceof Error ? e.message : String(e)}`));
+      }
+      const taken = take(v, out.length);
+      if (taken instanceof DataFileError) return err(taken);
+      out.push(taken);
     }
   }
   return ok(out);
 };
 
-const stringRows = (file: ArrowBatches, index: number, name: string): Result<string[], DataFileError> => {
-  const out: string[] = [];
-  for (const batch of file.batches) {
-    const vec = batch.getChildAt(index);
-    for (let i = 0; i < batch.numRows; i++) {
-      const v: unknown = vec?.get(i);
-      if (typeof v !== 'string') return err(new DataFileError({ path: file.path, column: name, row: out.length }, 'expected a string'));
-      out.push(v);
-    }
-  }
+const byteRows = (file: ArrowBatches, index: number, width: number): Result<Uint8Array, DataFileError> => {
+  const rows = columnValues(file, index, 'hcp', (v, row) => (v instanceof Uint8Array && v.length === width ? v
+    : new DataFileError({ path: file.path, column: 'hcp', row }, `expected ${width} bytes, got ${v instanceof Uint8Array ? `${v.length} bytes` : `a ${v === null ? 'null' : typeof v} value`}`)));
+  if (!rows.ok) return rows;
+  const out = new Uint8Array(file.rows * width);
+  rows.value.forEach((v, row) => out.set(v, row * width));
   return ok(out);
 };
+
+const stringRows = (file: ArrowBatches, index: number, name: string): Result<string[], DataFileError> =>
+  columnValues(file, index, name, (v, row) => (typeof v === 'string' ? v : new DataFileError({ path: file.path, column: name, row }, 'expected a string')));
 
 /** Decodes HCPE record batches (spec §2.1) into validated columns. @public */
 export const decodeHcpeBatches = (file: ArrowBatches): Result<HcpeColumns, DataFileError> => {

@@ -36,14 +36,32 @@ const MAX_ROWS = 2 ** 31;
 
 const latin1 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.length).toString('latin1');
 
-/** Counts schema fields recursively (FlatBuffers field 1 of Schema = fields, field 5 of Field = children). */
+/**
+ * A custom_metadata vector (Schema field 2, Field field 6, Message field 4) and its key/value strings must fit: apache-arrow
+ * walks a flipped length of billions of entries one by one, which hangs the reader.
+ */
+const checkKeyValues = (fb: FlatbufferView, table: number, vectorField: number): void => {
+  const { length, start } = fb.vector(table, vectorField, 4);
+  if (length > MAX_FIELDS) throw new FlatbufferRangeError(`custom metadata lists ${length} entries`);
+  for (let i = 0; i < length; i++) {
+    const kv = start + 4 * i + fb.u32(start + 4 * i);
+    fb.string(kv, 0);
+    fb.string(kv, 1);
+  }
+};
+
+/** Counts schema fields recursively (FlatBuffers field 1 of Schema = fields, field 5 of Field = children), checking names and metadata. */
 const countFields = (fb: FlatbufferView, table: number, vectorField: number, depth: number): number => {
   if (depth > 64) throw new FlatbufferRangeError('schema nesting deeper than 64');
+  if (depth === 0) checkKeyValues(fb, table, 2);
   const { length, start } = fb.vector(table, vectorField, 4);
   if (length > MAX_FIELDS) throw new FlatbufferRangeError(`schema lists ${length} fields`);
   let total = length;
   for (let i = 0; i < length; i++) {
-    total += countFields(fb, start + 4 * i + fb.u32(start + 4 * i), 5, depth + 1);
+    const field = start + 4 * i + fb.u32(start + 4 * i);
+    fb.string(field, 0);
+    checkKeyValues(fb, field, 6);
+    total += countFields(fb, field, 5, depth + 1);
     if (total > MAX_FIELDS) throw new FlatbufferRangeError(`schema has more than ${MAX_FIELDS} fields`);
   }
   return total;
@@ -68,6 +86,12 @@ const checkRecordBatch = (fb: FlatbufferView, rb: number, bodyLength: number): n
     const len = fb.i64(buffers.start + 16 * i + 8);
     if (off < 0 || len < 0 || off + len > bodyLength) throw new FlatbufferRangeError(`buffer ${i} [${off}, +${len}) outside the ${bodyLength}-byte body`);
   }
+  // View columns (Utf8View/BinaryView, as polars writes strings) count their data buffers here, one int64 each.
+  const variadic = fb.vector(rb, 4, 8);
+  for (let i = 0; i < variadic.length; i++) {
+    const count = fb.i64(variadic.start + 8 * i);
+    if (count < 0 || count > buffers.length) throw new FlatbufferRangeError(`variadic buffer count ${i} is ${count}, the batch has ${buffers.length} buffers`);
+  }
   return rows;
 };
 
@@ -85,6 +109,7 @@ const checkMessage = (meta: Uint8Array, at: number, bodyRoom: number): CheckedMe
     if (bodyLength < 0 || bodyLength > bodyRoom) throw new FlatbufferRangeError(`body of ${bodyLength} bytes runs past the ${bodyRoom} bytes left`);
     const header = fb.ref(msg, 2);
     if (header === null) throw new FlatbufferRangeError('message without header');
+    checkKeyValues(fb, msg, 4);
     let rows = 0;
     if (type === HEADER_SCHEMA) countFields(fb, header, 1, 0);
     else if (type === HEADER_RECORD_BATCH) rows = checkRecordBatch(fb, header, bodyLength);
@@ -103,6 +128,21 @@ const decode = <T>(at: number, what: string, fn: () => T): T => {
   } catch (e) {
     throw new IpcLayoutError(at, `${what}: ${e instanceof Error ? e.message : String(e)}`);
   }
+};
+
+/** Every field decoded with a type, and nested types with the children their type needs (a flipped union tag leaves them out). */
+const checkSchemaTree = (schema: Schema, at: number): void => {
+  const walk = (f: Field | undefined, path: string): void => {
+    if (!f || !f.type) throw new IpcLayoutError(at, `schema field ${path} did not decode`);
+    const children = (f.type.children ?? []) as (Field | undefined)[];
+    const kind = DataType.isList(f.type) ? 'List' : DataType.isLargeList(f.type) ? 'LargeList' : DataType.isFixedSizeList(f.type) ? 'FixedSizeList' : DataType.isMap(f.type) ? 'Map' : null;
+    if (kind && children.length !== 1) throw new IpcLayoutError(at, `schema field ${path}: ${kind} with ${children.length} child fields, expected 1`);
+    if (kind === 'Map' && !(children[0] && DataType.isStruct(children[0].type) && (children[0].type.children ?? []).length === 2)) {
+      throw new IpcLayoutError(at, `schema field ${path}: Map whose entries are not a struct of key and value`);
+    }
+    children.forEach((c, i) => walk(c, `${path}.${c?.name ?? i}`));
+  };
+  schema.fields.forEach((f, i) => walk(f, f?.name ?? String(i)));
 };
 
 const nodeCount = (f: Field): number => 1 + (f.type.children ?? []).reduce((n: number, c: Field) => n + nodeCount(c), 0);
@@ -130,6 +170,7 @@ const checkNodes = (schema: Schema, meta: Uint8Array, at: number): void => {
 const readSchema = (meta: Uint8Array, at: number): Schema => {
   const message = decode(at, 'schema message', () => Message.decode(meta));
   if (!message.isSchema()) throw new IpcLayoutError(at, 'the first message is not a schema');
+  checkSchemaTree(message.header(), at);
   return message.header();
 };
 
@@ -156,6 +197,7 @@ const readFileLayout = async (src: ByteSource): Promise<IpcLayout> => {
     const footer = Footer.decode(footerBytes);
     return { schema: footer.schema, blocks: [...footer.recordBatches()] };
   });
+  checkSchemaTree(schema, footerStart);
   const batches: IpcBatchBlock[] = [];
   let rows = 0;
   for (const block of blocks) {

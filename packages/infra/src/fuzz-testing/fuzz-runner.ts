@@ -14,6 +14,8 @@ export interface FuzzOptions {
   readonly perReader: number;
   readonly seconds: number;
   readonly targets?: readonly string[];
+  /** replay only these input numbers (with the same seed) */
+  readonly only?: readonly number[];
   readonly timeoutMs?: number;
   readonly heapMb?: number;
   readonly children?: number;
@@ -107,7 +109,8 @@ export const runFuzz = async (o: FuzzOptions): Promise<FuzzFigures> => {
   const slots = Array.from({ length: o.children ?? 2 }, () => new Slot(o.heapMb ?? 512, o.timeoutMs ?? 10_000));
   const counts: FuzzFigures['counts'] = {};
   const problems: string[] = [];
-  const jobs: { target: string; i: number }[] = targets.flatMap((target) => Array.from({ length: o.perReader }, (_, i) => ({ target, i })));
+  const numbers = o.only ?? Array.from({ length: o.perReader }, (_, i) => i);
+  const jobs: { target: string; i: number }[] = targets.flatMap((target) => numbers.map((i) => ({ target, i })));
   const seeds = Object.fromEntries(await Promise.all(targets.map(async (t) => [t, await FUZZ_TARGETS[t]!.seeds()] as const)));
   let next = 0;
   let done = 0;
