@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { RecordBatchReader, type RecordBatch, type Schema } from 'apache-arrow';
 import { err, ok, type Result } from '@maou/bench-domain';
-import { ensureArrowCodecs } from './arrow-codecs';
+import { ensureArrowCodecs, withDecodeBudget } from './arrow-codecs';
 import { loadZstd } from './zstd-frame';
 import { memoryByteSource } from './byte-source';
 import { DataFileError } from './data-file-error';
@@ -17,6 +17,12 @@ export interface ArrowBatches {
 }
 
 const describe = (layout: IpcLayout): string => `Arrow IPC ${layout.format === 'file' ? 'File' : 'Stream'}`;
+
+// What one row of a file may decompress to: the widest maou record (Stage 3 with both win-rate columns: two 1,496-wide
+// float32 lists, the board, hands and id) is about 12 KB, so 64 KiB leaves room for any real file while a lying length
+// or a decompression bomb fails before memory grows. The slack covers schema-level buffers of tiny files.
+const MAX_DECODED_BYTES_PER_ROW = 64 * 1024;
+const BUDGET_SLACK_BYTES = 1 << 20;
 
 /**
  * Parses Arrow IPC bytes (all batches, any supported body compression). The layout (footer or message headers) is
@@ -35,7 +41,7 @@ export const parseArrowIpc = async (path: string, bytes: Uint8Array): Promise<Re
     throw e;
   }
   let batchIndex = 0;
-  try {
+  const decodeBatches = (): Result<ArrowBatches, DataFileError> => {
     const reader = RecordBatchReader.from(bytes);
     reader.open();
     const batches: RecordBatch[] = [];
@@ -55,6 +61,10 @@ export const parseArrowIpc = async (path: string, bytes: Uint8Array): Promise<Re
       return err(new DataFileError({ path }, `${describe(layout)} lists ${layout.batches.length} record batch(es) of ${layout.rows} rows, but ${batches.length} of ${rows} rows decode`));
     }
     return ok({ path, schema: layout.schema, batches, rows, bytes: bytes.length });
+  };
+  const budget = layout.rows * MAX_DECODED_BYTES_PER_ROW + BUDGET_SLACK_BYTES;
+  try {
+    return withDecodeBudget(budget, `${layout.rows} rows at ${MAX_DECODED_BYTES_PER_ROW} bytes each, plus ${BUDGET_SLACK_BYTES}`, () => decodeBatches());
   } catch (e) {
     const detail = e instanceof Error ? e.message : String(e);
     return err(new DataFileError({ path, batch: batchIndex }, `invalid ${describe(layout)} data: ${detail}`));

@@ -19,7 +19,7 @@ let loaded = false;
 export const loadZstd = (): Promise<void> => (loading ??= init().then(() => { loaded = true; }));
 
 /** The frame header's content size (null when the writer left it out, as streaming encoders such as arrow-rs's do). */
-const frameContentSize = (src: Uint8Array): number | null => {
+export const frameContentSize = (src: Uint8Array): number | null => {
   if (src.length < 6) throw new ZstdFormatError(`${src.length} bytes is too short for a frame header`);
   const view = new DataView(src.buffer, src.byteOffset, src.length);
   if (view.getUint32(0, true) !== MAGIC) throw new ZstdFormatError(`bad magic 0x${view.getUint32(0, true).toString(16)}`);
