@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatchStudyUseCase, BenchmarkTrainingUseCase, TOKENS, type ClockPort } from '@maou/bench-app';
+import { BatchStudyUseCase, BenchmarkTrainingUseCase, TOKENS, type ClockPort, type ResourceMonitorPort } from '@maou/bench-app';
 import type { BatchStudyReport, BenchmarkConfig, BenchmarkTrainingReport, SweepPointOk } from '@maou/bench-domain';
 import { toBenchmarkConfig } from '@maou/bench-interface';
 import { createContainer } from './composition-root';
@@ -39,9 +39,12 @@ const tickingClock = (): ClockPort => {
   let t = 0;
   return { now: () => (t += 1), wallTime: () => new Date(0) };
 };
+// CPU counters are real seconds while this clock is not, so contention would compare unlike things: leave it out.
 const ticking = () => {
   const c = container();
   c.registerInstance(TOKENS.Clock, tickingClock());
+  const monitor = c.resolve<ResourceMonitorPort>(TOKENS.ResourceMonitor);
+  c.registerInstance<ResourceMonitorPort>(TOKENS.ResourceMonitor, { start: (ms) => monitor.start(ms), stop: () => monitor.stop(), cpuCounters: () => null });
   return c;
 };
 const inside = (x: number, [lo, hi]: readonly [number, number]): boolean => x >= lo && x <= hi;

@@ -59,7 +59,7 @@ describe('maou utility benchmark-training (built binary)', () => {
     expect(existsSync(untouched.MAOU_BENCH_CACHE)).toBe(false);
   });
 
-  it.each([['--calibration-budget', '-1'], ['--calibration-file', 'cal.json'], ['--force-calibration']])('given a batch study with %s, then exit 2 naming it, before any data is touched', (...flags) => {
+  it.each([['--calibration-budget', '5'], ['--calibration-file', 'cal.json'], ['--force-calibration']])('given a batch study with %s, then exit 2 naming it, before any data is touched', (...flags) => {
     const r = runMaou(['utility', 'benchmark-training', '--batch-sizes', '8,16', ...flags], untouched);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`${flags[0]}: cannot be combined with --batch-sizes`));

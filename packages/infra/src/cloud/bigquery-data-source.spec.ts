@@ -157,14 +157,14 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
 
   it('given 503, 429, a connection cut and a silent server, when prepared, then retries succeed; given a lasting 500, then the error names table and shard', async () => {
     proxy.rules.push({ match: (m, u) => m === 'GET' && /\/tables\/stage1_rows(\?|$)/.test(u), times: 1, fault: { status: 503 } });
-    proxy.rules.push({ match: (m, u) => u.includes('/data?'), times: 1, fault: { status: 429 } });
-    proxy.rules.push({ match: (m, u) => u.includes('/data?'), times: 1, fault: { cutAfterBytes: 200 } });
-    proxy.rules.push({ match: (m, u) => u.includes('/data?'), times: 1, fault: { stall: true } });
+    proxy.rules.push({ match: (_m, u) => u.includes('/data?'), times: 1, fault: { status: 429 } });
+    proxy.rules.push({ match: (_m, u) => u.includes('/data?'), times: 1, fault: { cutAfterBytes: 200 } });
+    proxy.rules.push({ match: (_m, u) => u.includes('/data?'), times: 1, fault: { stall: true } });
     const source = await open();
     expect((await source.shards()).length).toBe(5);
-    expect(source.ioStats().retries).toBe(4);
+    expect(source.ioStats()?.retries).toBe(4);
     await rm(cache, { recursive: true, force: true });
-    proxy.rules.push({ match: (m, u) => u.includes('/data?') && u.includes('startIndex=10'), times: 100, fault: { status: 500 } });
+    proxy.rules.push({ match: (_m, u) => u.includes('/data?') && u.includes('startIndex=10'), times: 100, fault: { status: 500 } });
     const failing = await open();
     const r = await failing.prepare();
     expect(r.ok ? '' : r.error.message).toMatch(/^BigQuery table maou_ds\.stage1_rows, shard rows10-15: failed after 5 tries: HTTP 500/);

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { sweepStaleParts } from './stale-parts';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createS3Store } from './create-object-store';
@@ -188,7 +189,6 @@ describe('sweepStaleParts', () => {
   const names = (pid: number): string => `a.feather.${hostname().replace(/[^A-Za-z0-9-]/g, '_')}~${pid}.0a1b2c.part`;
 
   it('given parts of a finished process, of a running one, and unnamed old and fresh ones, then only leftovers go (#19)', async () => {
-    const { sweepStaleParts } = await import('./stale-parts');
     const { mkdir, writeFile, utimes } = await import('node:fs/promises');
     const dir = await tempDir('parts');
     await mkdir(join(dir, 'stage1'), { recursive: true });

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { RecordBatchFileWriter, tableFromIPC, type Schema } from 'apache-arrow';
+import { RecordBatchFileWriter, type Schema } from 'apache-arrow';
 import type { ShardRef } from '@maou/bench-app';
 import { ensureArrowCodecs } from '../arrow/arrow-codecs';
+import { readArrowFile } from '../arrow/feather-reader';
 import { readIpcFileLayout } from '../arrow/ipc-layout';
 
 const GIB = 2 ** 30;
@@ -39,7 +40,10 @@ const writeBundle = async (members: readonly ShardRef[], dest: string): Promise<
   try {
     let schema: string | null = null;
     for (const m of members) {
-      const table = tableFromIPC(await readFile(m.path));
+      // The one reader: its layout checks, typed errors and decompression budget apply to bundled shards too.
+      const read = await readArrowFile(m.path);
+      if (!read.ok) throw read.error;
+      const table = read.value;
       const s = schemaText(table.schema);
       if (schema !== null && s !== schema) throw new Error(`${m.path}: schema differs from the other files of its bundle, cannot bundle`);
       schema = s;

@@ -37,7 +37,7 @@ const run = async (cfg: BenchmarkConfig, opts: { microBatchSize?: number; wrap?:
     { activate: async () => ({ name: 'wasm', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }) },
     { open: async () => source }, { create: async () => loader },
     (o) => (opts.wrap ?? ((t) => t))(createTrainer({ ...o, microBatchSize: opts.microBatchSize })),
-    { start: () => undefined, stop: async () => [] },
+    { start: () => undefined, stop: async () => [], cpuCounters: () => null },
     { describe: () => ({ node: 'v20', platform: 'linux', arch: 'x64', cpus: 2, cpu_model: 'test', memory_bytes: 1, tfjs_version: '4.22.0', maou_bench_version: '0.1.0' }) },
     { execute: async () => { throw new Error('calibration is off'); } } as unknown as CalibrateLoaderUseCase);
   const r = await useCase.execute({ config: cfg });

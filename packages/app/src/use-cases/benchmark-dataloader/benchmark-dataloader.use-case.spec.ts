@@ -21,12 +21,12 @@ const setup = (loaderMs: (c: DataLoaderConfig) => number, modelMsPerSample: numb
   const loaders = new FakeLoaderFactory(clock, loaderMs);
   const steps: number[] = [];
   const createTrainer: TrainerFactory = () => ({
-    step: async (b) => { clock.advance(modelMsPerSample * b.size); steps.push(b.size); return {} as never; },
+    step: async (b: { size: number }) => { clock.advance(modelMsPerSample * b.size); steps.push(b.size); return {} as never; },
     dispose: () => undefined,
   } as unknown as Trainer);
   const compute: ComputeBackendPort = { activate: async () => ({ name: 'cpu', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }) };
   const sources: DataSourceFactoryPort = { open: async () => ({ describe: () => 'fake data', shards: async () => [{ id: 'a.feather', path: 'a.feather', rows: 1000, bytes: 1 }] }) as unknown as DataSourcePort };
-  const useCase = new BenchmarkDataloaderUseCase(clock, new MemoryLogger(), compute, sources, loaders, createTrainer, { start: () => undefined, stop: async () => [] });
+  const useCase = new BenchmarkDataloaderUseCase(clock, new MemoryLogger(), compute, sources, loaders, createTrainer, { start: () => undefined, stop: async () => [], cpuCounters: () => null });
   return { useCase, loaders, steps };
 };
 

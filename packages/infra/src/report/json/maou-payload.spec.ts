@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  MAOU_OMITTED, closePhases, computeTrainingMetrics, estimateEpoch, estimateFromSample, phaseBreakdown, summarize, summarizeResources, toMaouPayload,
+  MAOU_OMITTED, assessRun, closePhases, computeTrainingMetrics, estimateEpoch, estimateFromSample, phaseBreakdown, summarize, summarizeResources, toMaouPayload,
   type BatchTiming, type MaouViewSource, type ValidationMetrics,
 } from '@maou/bench-domain';
 
@@ -57,7 +57,8 @@ const validationBatches = [0, 1, 2].map((i) => ({ ...batches[5 + i]!, index: i, 
 
 const source = (over: Partial<MaouViewSource> = {}): MaouViewSource => {
   const metrics = computeTrainingMetrics(batches, 3, 3);
-  const epoch = estimateEpoch(metrics, 500, 32_000);
+  const assessment = assessRun({ wallMs: batches.map((b) => b.wallMs), cpu: [], disturbed: [] }, { minWarmup: 3, batchesPerEpoch: 500 });
+  const epoch = estimateEpoch(metrics, 500, 32_000, assessment);
   const resources = summarizeResources([0, 1, 2].map((i) => ({ tMs: i * 250, cpuPercent: 150 + i * 10, rssBytes: 2 ** 30 + i, heapUsedBytes: 1e8, gpuUtilPercent: 40 + i, gpuMemoryBytes: 2e9 + i * 1e9, gpuMemoryTotalBytes: 8e9 })), 250);
   const validation: ValidationMetrics = {
     batches: 3, samples: 192, samples_per_second: 1600, batch_ms: summarize([40, 40, 40]), ...phaseBreakdown(validationBatches), loss: 6, final_loss: 5.9, metrics: {}, resources,
@@ -70,7 +71,7 @@ const source = (over: Partial<MaouViewSource> = {}): MaouViewSource => {
     environment: { node: 'v20', platform: 'linux', arch: 'x64', cpus: 2, cpu_model: 'x', memory_bytes: 8 * 2 ** 30, tfjs_version: '4.22.0', backend: 'tensorflow-gpu',
       backend_version: '4.22.0', threads: 2, device: 'cuda:0', backend_notes: [], maou_bench_version: '0.1.0' },
     data_load_method: { mode: 'streaming', workers: 1, pinMemory: false, batches_per_epoch: { train: 500, validation: 125 } },
-    io: null, training_metrics: metrics, validation_metrics: validation, epoch_estimate: epoch, estimation: estimateFromSample(metrics, epoch, 0.5),
+    io: null, training_metrics: metrics, validation_metrics: validation, epoch_estimate: epoch, estimation: estimateFromSample(metrics, epoch, 0.5, assessment),
     recommendations: [{ rule: 'r', severity: 'suggestion', message: 'Raise workers', flag: '--dataloader-workers', value: '2', evidence: 'e' }],
     resources,
     profile: null, null_reasons: { profile: '--enable-profiling not given', io: 'local' }, resource_limits: null, batches, ...over,

@@ -219,7 +219,8 @@ describe('fused SIMD kernels (wasm): batch norm and AdamW', () => {
         losses.push(r.loss);
         if (i > 0) counts.add(r.numTensors);
       }
-      const state = [...trainer.network.store.parameters.map((p) => p.variable), ...trainer.network.store.buffers].map((v) => v.dataSync() as Float32Array);
+      const { store } = (trainer as unknown as { network: { store: { parameters: { variable: tf.Variable }[]; buffers: tf.Variable[] } } }).network;
+      const state = [...store.parameters.map((p) => p.variable), ...store.buffers].map((v) => v.dataSync() as Float32Array);
       trainer.dispose();
       expect(tf.memory().numTensors).toBe(before);
       return { losses, state, counts };

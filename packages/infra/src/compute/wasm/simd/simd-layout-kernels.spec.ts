@@ -4,6 +4,9 @@ import '@tensorflow/tfjs-backend-wasm';
 import { fastWasmBackend } from '../../testing/fast-wasm-backend';
 import { simdConcat, simdSplitV } from './simd-layout-kernels';
 
+// Concat takes its inputs as a map from position to tensor, as tfjs passes them.
+const named = (ts: tf.Tensor[]): tf.NamedTensorInfoMap => Object.fromEntries(ts.map((t, i) => [String(i), t]));
+
 // Concat and SplitV on the heap against the cpu backend, along every axis, and their fallbacks.
 const values = (shape: number[], seed: number) => tf.randomUniform(shape, -1, 1, 'float32', seed).dataSync() as Float32Array;
 
@@ -45,12 +48,12 @@ describe('SIMD concat and split (wasm)', () => {
     const empty = [tf.zeros([2, 0]), tf.ones([2, 3])];
     const floats = [tf.ones([2, 2]), tf.zeros([2, 3])];
     const dataIds = backend.numDataIds();
-    expect(simdConcat({ inputs: { ...ints }, attrs: { axis: 1 }, backend })).toBeNull();
-    expect(simdConcat({ inputs: { ...empty }, attrs: { axis: 1 }, backend })).toBeNull();
+    expect(simdConcat({ inputs: named(ints), attrs: { axis: 1 }, backend })).toBeNull();
+    expect(simdConcat({ inputs: named(empty), attrs: { axis: 1 }, backend })).toBeNull();
     expect(simdSplitV({ inputs: { x: floats[1] }, attrs: { numOrSizeSplits: [3, 0], axis: 1 }, backend })).toBeNull();
     expect(backend.numDataIds()).toBe(dataIds);
     // Covered: taken directly, not through the fallback.
-    const joined = tf.engine().makeTensorFromTensorInfo(simdConcat({ inputs: { ...floats }, attrs: { axis: 1 }, backend })!);
+    const joined = tf.engine().makeTensorFromTensorInfo(simdConcat({ inputs: named(floats), attrs: { axis: 1 }, backend })!);
     const halves = simdSplitV({ inputs: { x: joined }, attrs: { numOrSizeSplits: [2, -1], axis: 1 }, backend })!.map((t) => tf.engine().makeTensorFromTensorInfo(t));
     expect(halves.map((t) => t.arraySync())).toEqual([[[1, 1], [1, 1]], [[0, 0, 0], [0, 0, 0]]]);
     tf.dispose([joined, ...halves]);
