@@ -147,6 +147,17 @@ describe('BenchmarkTrainingUseCase', () => {
     expect(r.value.report.batches).toHaveLength(5);
   });
 
+  it('given a stop request inside the warm-up, then the warm-up shrinks to leave two measured batches and the estimate is finite', async () => {
+    const stop = { aborted: false, reason: 'SIGINT' };
+    const r = await setup({ batches: 50, waitMs: 0, stepMs: () => 50 }).execute({
+      config: config({ warmupBatches: 6 }), stop, onBatch: (t) => { if (t.index === 3) stop.aborted = true; },
+    });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.report.batches).toHaveLength(4);
+    expect(r.value.report.batches.filter((b) => !b.warmup)).toHaveLength(2);
+    expect(Number.isFinite(r.value.report.epoch_estimate!.predicted_ms)).toBe(true);
+  });
+
   it('given a stop request after the first batch, then a typed interrupted error saying how far it got', async () => {
     const stop = { aborted: false, reason: 'SIGINT' };
     const r = await setup({ batches: 50, waitMs: 0, stepMs: () => 50 }).execute({ config: config(), stop, onBatch: () => { stop.aborted = true; } });
