@@ -1,12 +1,14 @@
+// tsyringe's decorators need the metadata polyfill before any use case module loads.
+import 'reflect-metadata';
 import yargs, { type Argv } from 'yargs';
-import { utilityCommands } from './commands/utility-commands';
+import { withUtilityCommands } from './commands/utility-commands';
 import { withVersionAndCompletion } from './completion';
 
 /** The `maou` command tree. */
 export const buildCli = (argv: readonly string[]): Argv =>
   withVersionAndCompletion(yargs([...argv]).scriptName('maou'))
     .option('log-level', { choices: ['debug', 'info', 'warn', 'error', 'silent'] as const, default: 'warn' as const, describe: 'JSON log level on stderr', global: true })
-    .command('utility', 'benchmarks and data tools', (y) => y.command(utilityCommands).demandCommand(1, 'name a utility command'))
+    .command('utility', 'benchmarks and data tools', (y) => withUtilityCommands(y).demandCommand(1, 'name a utility command'))
     .demandCommand(1, 'name a command')
     .strict()
     .fail((msg, error, y) => {

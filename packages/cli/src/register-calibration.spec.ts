@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { container } from 'tsyringe';
 import { TOKENS, type CalibrationStorePort } from '@maou/bench-app';
 import { MemoryLogger } from '@maou/bench-app/testing';
-import { calibrationMode, registerCalibration } from './register-calibration';
+import { registerCalibration } from './register-calibration';
 
 describe('registerCalibration', () => {
   it('given a container with a logger, when registered, then the store persists to the given JSON file', async () => {
@@ -16,11 +16,5 @@ describe('registerCalibration', () => {
     await child.resolve<CalibrationStorePort>(TOKENS.CalibrationStore).save('k', { workers: 1 });
     registerCalibration(child, file);
     expect(await child.resolve<CalibrationStorePort>(TOKENS.CalibrationStore).load('k')).toEqual({ workers: 1 });
-  });
-
-  it('given the flags, then force wins, --calibrate calibrates, and the default is off', () => {
-    expect(calibrationMode({ calibrate: false, forceCalibration: true })).toBe('force');
-    expect(calibrationMode({ calibrate: true })).toBe('calibrate');
-    expect(calibrationMode({})).toBe('off');
   });
 });

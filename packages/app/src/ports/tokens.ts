@@ -11,4 +11,6 @@ export const TOKENS = {
   ResourceMonitor: Symbol.for('maou.ResourceMonitorPort'),
   CalibrationStore: Symbol.for('maou.CalibrationStorePort'),
   Progress: Symbol.for('maou.ProgressPort'),
+  RecordIo: Symbol.for('maou.RecordIoPort'),
+  SampleDataGenerator: Symbol.for('maou.SampleDataGeneratorPort'),
 } as const;

@@ -1,59 +1,32 @@
 import { CompareBenchmarksUseCase } from '@maou/bench-app';
-import { readTrainingReport, renderCompareSummary, toJson, writeCompareHtmlReport, writeJsonReport } from '@maou/bench-infra';
-import type { UtilityCommand } from './command-module';
-import { checkOutputFile, outputPathIssues } from '../output/output-paths';
-import { formatIssues } from '@maou/bench-domain';
+import { err, ok, type BenchmarkCompareReport } from '@maou/bench-domain';
+import { BENCHMARK_COMPARE_OPTIONS, BENCHMARK_COMPARE_POSITIONALS, toCompareRequest, type BenchmarkCompareArgs, type ValidCompareRequest } from '@maou/bench-interface';
+import { readTrainingReport, renderCompareSummary, writeCompareHtmlReport } from '@maou/bench-infra';
+import type { GlobalOptions } from '../composition-root';
+import { runCommand, type CommandSpec } from '../run-command';
+import { utilityCommand } from './command-module';
 
-interface Args {
-  readonly a: string;
-  readonly b: string;
-  readonly alpha: number;
-  readonly outputJson?: string;
-  readonly json?: boolean;
-  readonly reportHtml?: string;
-}
-
-const handler = async (args: Args): Promise<void> => {
-  const issues = [
-    ...(args.alpha > 0 && args.alpha < 0.5 ? [] : [{ field: '--alpha', message: `must be in (0, 0.5), got ${args.alpha}` }]),
-    ...outputPathIssues([checkOutputFile('--output-json', args.outputJson), checkOutputFile('--report-html', args.reportHtml)]),
-  ];
-  if (issues.length) {
-    process.stderr.write(`maou benchmark-compare: invalid options\n${formatIssues(issues)}\n`);
-    process.exitCode = 2;
-    return;
-  }
-  const [a, b] = await Promise.all([readTrainingReport(args.a), readTrainingReport(args.b)]);
-  for (const r of [a, b]) {
-    if (!r.ok) {
-      process.stderr.write(`maou benchmark-compare: ${r.error}\n`);
-      process.exitCode = 2;
-      return;
-    }
-  }
-  if (!a.ok || !b.ok) return;
-  const report = new CompareBenchmarksUseCase().execute({ a: { path: args.a, report: a.value }, b: { path: args.b, report: b.value }, alpha: args.alpha });
-  if (args.outputJson) await writeJsonReport(report, args.outputJson);
-  if (args.reportHtml) {
-    const html = await writeCompareHtmlReport(report, args.reportHtml);
-    if (!html.ok) throw new Error(html.error.message);
-  }
-  process.stdout.write(args.json ? toJson(report) : renderCompareSummary(report));
+const spec: CommandSpec<BenchmarkCompareArgs & GlobalOptions, ValidCompareRequest, BenchmarkCompareReport> = {
+  name: 'benchmark-compare',
+  validate: toCompareRequest,
+  run: async (container, request) => {
+    const [a, b] = await Promise.all([readTrainingReport(request.a), readTrainingReport(request.b)]);
+    // A report that is not one is bad input, like a bad flag.
+    if (!a.ok) return err({ code: 2, message: a.error });
+    if (!b.ok) return err({ code: 2, message: b.error });
+    return ok(container.resolve(CompareBenchmarksUseCase).execute({ a: { path: request.a, report: a.value }, b: { path: request.b, report: b.value }, alpha: request.alpha }));
+  },
+  present: (report) => ({ payload: report, text: renderCompareSummary(report), writeHtml: (path) => writeCompareHtmlReport(report, path) }),
 };
 
 /** `maou utility benchmark-compare A.json B.json`. */
-export const benchmarkCompareCommand: UtilityCommand = {
+export const benchmarkCompareCommand = utilityCommand({
   command: 'benchmark-compare <a> <b>',
   describe: 'Are two benchmark-training runs different beyond noise?',
   builder: (y) => y
-    .positional('a', { type: 'string', describe: 'baseline report (--output-json of benchmark-training)' })
-    .positional('b', { type: 'string', describe: 'candidate report' })
-    .options({
-      alpha: { type: 'number', default: 0.05, describe: 'significance level of the test' },
-      'output-json': { type: 'string', describe: 'write the comparison as JSON' },
-      json: { type: 'boolean', describe: 'print the JSON on stdout' },
-      'report-html': { type: 'string', describe: 'write a self-contained HTML report' },
-    })
+    .positional('a', BENCHMARK_COMPARE_POSITIONALS.a)
+    .positional('b', BENCHMARK_COMPARE_POSITIONALS.b)
+    .options(BENCHMARK_COMPARE_OPTIONS)
     .example('$0 utility benchmark-compare before.json after.json', 'did my change make training faster?'),
-  handler: (args) => handler(args as unknown as Args),
-};
+  handler: (args) => runCommand(spec, args),
+});

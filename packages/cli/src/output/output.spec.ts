@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { emitResult, jsonText } from './emit-result';
+import { emitResult } from './emit-result';
 import { checkOutputDir, checkOutputFile } from './output-paths';
 
 const sink = (): { chunks: string[]; write: (c: string) => boolean } => {
@@ -12,19 +12,15 @@ const sink = (): { chunks: string[]; write: (c: string) => boolean } => {
 describe('emitResult', () => {
   it('given --json, then exactly one parseable JSON document with NaN as null', () => {
     const out = sink();
-    emitResult({ rate: 12.5, p: Number.NaN }, () => 'text', { json: true }, out);
+    emitResult({ rate: 12.5, p: Number.NaN }, 'text', { json: true }, out);
     expect(out.chunks).toHaveLength(1);
     expect(JSON.parse(out.chunks[0]!)).toEqual({ rate: 12.5, p: null });
   });
 
   it('given no --json, then the rendered summary ending in a newline', () => {
     const out = sink();
-    emitResult({ rate: 12.5 }, (p) => `rate ${p.rate}`, {}, out);
+    emitResult({ rate: 12.5 }, 'rate 12.5', {}, out);
     expect(out.chunks).toEqual(['rate 12.5\n']);
-  });
-
-  it('jsonText pretty-prints', () => {
-    expect(jsonText({ a: [1] })).toBe('{\n  "a": [\n    1\n  ]\n}\n');
   });
 });
 

@@ -7,6 +7,8 @@ export interface RunOutputs {
   readonly reportHtml?: string;
   readonly tracePath?: string;
   readonly calibrationFile?: string;
+  /** a directory the run creates or fills (`generate-sample-data --output-dir`) */
+  readonly outputDir?: string;
   readonly source?: DataSourceSpec;
 }
 
@@ -22,5 +24,6 @@ export const runOutputIssues = (o: RunOutputs): ValidationIssue[] => outputPathI
   checkOutputFile('--report-html', o.reportHtml),
   checkOutputFile('--trace-path', o.tracePath),
   checkOutputFile('--calibration-file', o.calibrationFile, { createsParent: true }),
+  checkOutputDir('--output-dir', o.outputDir),
   sourceDir(o.source),
 ]);

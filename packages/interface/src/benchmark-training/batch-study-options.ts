@@ -1,5 +1,9 @@
 import { err, ok, type Result, type SweepKind, type ValidationIssue } from '@maou/bench-domain';
-import type { RawBenchmarkTrainingOptions as Raw } from './raw-options';
+import type { RawBenchmarkTrainingOptions } from './raw-options';
+
+type List = string | readonly (string | number)[];
+/** The run's flags; a study's list may also come as one comma-separated string (maou's form). */
+type Raw = Omit<RawBenchmarkTrainingOptions, 'batchSizes' | 'learningRates'> & { readonly batchSizes?: List; readonly learningRates?: List };
 
 /** A validated batch study; null from `toBatchStudy` when none of its flags was given. @public */
 export interface ValidatedBatchStudy {

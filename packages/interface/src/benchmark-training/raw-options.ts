@@ -1,81 +1,12 @@
-/** Options as the command line hands them over, before any check. Flag names are the kebab-case of each key. @public */
-export interface RawBenchmarkTrainingOptions {
-  readonly stage?: number;
-  readonly stage1DataPath?: readonly string[];
-  readonly stage2DataPath?: readonly string[];
-  readonly stage3DataPath?: readonly string[];
-  readonly streaming?: boolean;
-  readonly stage12LrScheduler?: string;
-  readonly stage12Compilation?: boolean;
-  readonly inputDatasetId?: string;
-  readonly inputTableName?: string;
-  readonly inputBatchSize?: number;
-  readonly inputMaxCachedBytes?: number;
-  readonly inputClusteringKey?: string;
-  readonly inputPartitioningKeyDate?: string;
-  readonly inputLocalCache?: boolean;
-  readonly inputLocalCacheDir?: string;
-  readonly inputEnableBundling?: boolean;
-  readonly inputBundleSizeGb?: number;
-  readonly inputGcs?: boolean;
-  readonly inputS3?: boolean;
-  readonly inputBucketName?: string;
-  readonly inputPrefix?: string;
-  readonly inputDataName?: string;
-  readonly inputMaxWorkers?: number;
-  readonly inputEndpoint?: string;
-  readonly inputFilePacked?: boolean;
-  readonly inputCacheMode?: string;
-  readonly gpu?: string;
-  readonly threads?: number;
-  readonly modelArchitecture?: string;
-  readonly compilation?: boolean;
-  readonly detectAnomaly?: boolean;
-  readonly testRatio?: number;
-  readonly batchSize?: number;
-  readonly dataloaderWorkers?: number;
-  readonly pinMemory?: boolean;
-  readonly prefetchFactor?: number;
-  readonly devicePrefetch?: number;
-  readonly cacheTransforms?: boolean;
-  readonly gceParameter?: number;
-  readonly policyLossRatio?: number;
-  readonly valueLossRatio?: number;
-  readonly learningRatio?: number;
-  readonly momentum?: number;
-  readonly weightDecay?: number;
-  readonly lrScheduler?: string;
-  readonly optimizer?: string;
-  readonly optimizerBeta1?: number;
-  readonly optimizerBeta2?: number;
-  readonly optimizerEps?: number;
-  readonly gradientClip?: number;
-  readonly gradientAccumulationSteps?: number;
-  readonly stage1PosWeight?: number;
-  readonly stage2PosWeight?: number;
-  readonly stage2GammaPos?: number;
-  readonly stage2GammaNeg?: number;
-  readonly stage2Clip?: number;
-  readonly stage2HiddenDim?: number;
-  readonly stage2HeadDropout?: number;
-  readonly stage2TestRatio?: number;
-  readonly warmupBatches?: number;
-  readonly maxBatches?: number;
-  readonly fullEpoch?: boolean;
-  readonly targetPrecision?: number;
-  /** seconds */
-  readonly timeBudget?: number;
-  readonly enableProfiling?: boolean;
-  readonly runValidation?: boolean;
-  readonly sampleRatio?: number;
-  readonly enableResourceMonitoring?: boolean;
-  readonly samplePositions?: number;
-  readonly sampleCacheDir?: string;
-  readonly seed?: number;
-  /** batch study (see `toBatchStudy`): comma-separated (maou's form) and/or separate values */
-  readonly batchSizes?: string | readonly (string | number)[];
-  readonly learningRates?: string | readonly (string | number)[];
-  readonly estimateCbs?: boolean;
-  readonly findMaxBatch?: boolean;
-  readonly findMaxBatchCap?: number;
-}
+import type { ParsedOptions, RawOptions } from '../options/option-table';
+import type { BENCHMARK_TRAINING_OPTIONS, CALIBRATION_OPTIONS } from './benchmark-training.options';
+
+/**
+ * Options as the command line hands them over, before any check, derived from the flag table. The batch study's lists
+ * (`--batch-sizes 64,128 256`) are comma-separated (maou's form) and/or separate values.
+ * @public
+ */
+export type RawBenchmarkTrainingOptions = RawOptions<typeof BENCHMARK_TRAINING_OPTIONS>;
+
+/** Every flag of `benchmark-training` as yargs hands it to the handler. @public */
+export type BenchmarkTrainingArgs = ParsedOptions<typeof BENCHMARK_TRAINING_OPTIONS & typeof CALIBRATION_OPTIONS>;

@@ -1,6 +1,7 @@
+import 'reflect-metadata';
 import { FakeClock } from '../../testing';
 import { SILENT_PROGRESS } from '../../ports/progress.port';
-import { validateBenchmarkIoInput } from './benchmark-io.input';
+import type { ValidBenchmarkIoInput } from './benchmark-io.input';
 import { BenchmarkIoUseCase } from './benchmark-io.use-case';
 import type { IoRecords, RecordFileFormat, RecordIoPort } from './record-io.port';
 
@@ -22,8 +23,7 @@ const port = (format: RecordFileFormat): RecordIoPort => ({
 });
 
 describe('BenchmarkIoUseCase', () => {
-  const input = validateBenchmarkIoInput({ stage: 1, rows: 4, repeats: 3, seed: 0 });
-  if (!input.ok) throw new Error('valid');
+  const input: { value: ValidBenchmarkIoInput } = { value: { stage: 1, rows: 4, repeats: 3, seed: 0, formats: null } };
 
   it('reports rows/s and payload MB/s from the timed writes and reads', async () => {
     const clock = new FakeClock();
@@ -36,8 +36,7 @@ describe('BenchmarkIoUseCase', () => {
     const clock = new FakeClock();
     const bad = await new BenchmarkIoUseCase(port(memoryFormat(clock, new Map(), 3)), clock, SILENT_PROGRESS).execute(input.value);
     expect(bad.ok ? '' : bad.error.kind).toBe('row-mismatch');
-    const named = validateBenchmarkIoInput({ stage: 1, rows: 4, repeats: 1, seed: 0, formats: ['parquet:zstd'] });
-    if (!named.ok) throw new Error('valid');
+    const named: { value: ValidBenchmarkIoInput } = { value: { stage: 1, rows: 4, repeats: 1, seed: 0, formats: ['parquet:zstd'] } };
     const unknown = await new BenchmarkIoUseCase(port(memoryFormat(clock, new Map())), clock, SILENT_PROGRESS).execute(named.value);
     expect(unknown.ok ? '' : unknown.error.message).toMatch(/--formats: unknown parquet:zstd \(known: mem:none\)/);
   });

@@ -1,6 +1,8 @@
+import { inject, injectable } from 'tsyringe';
 import { err, ok, type Result, type Stage } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
 import type { ProgressPort } from '../../ports/progress.port';
+import { TOKENS } from '../../ports/tokens';
 import type { BenchmarkIoError } from './benchmark-io.errors';
 import type { ValidBenchmarkIoInput } from './benchmark-io.input';
 import type { IoRecords, RecordFileFormat, RecordIoPort } from './record-io.port';
@@ -36,8 +38,13 @@ const median = (xs: number[]): number => {
 };
 
 /** Writes and reads the same rows in every format; the TypeScript counterpart of maou's Polars I/O benchmark. @public */
+@injectable()
 export class BenchmarkIoUseCase {
-  constructor(private readonly io: RecordIoPort, private readonly clock: ClockPort, private readonly progress: ProgressPort) {}
+  constructor(
+    @inject(TOKENS.RecordIo) private readonly io: RecordIoPort,
+    @inject(TOKENS.Clock) private readonly clock: ClockPort,
+    @inject(TOKENS.Progress) private readonly progress: ProgressPort,
+  ) {}
 
   async execute(input: ValidBenchmarkIoInput): Promise<Result<BenchmarkIoResult, BenchmarkIoError>> {
     const all = this.io.formats();

@@ -1,3 +1,4 @@
+import { injectable } from 'tsyringe';
 import { compareRuns, diffRecords, type BenchmarkCompareReport, type ComparableTrainingReport } from '@maou/bench-domain';
 
 /** Two reports and where they came from. @public */
@@ -15,6 +16,7 @@ const label = (r: ComparableTrainingReport): string => `${r.environment.backend}
  * and lists how their environments and configurations differ.
  * @public
  */
+@injectable()
 export class CompareBenchmarksUseCase {
   execute({ a, b, alpha = 0.05 }: CompareBenchmarksInput): BenchmarkCompareReport {
     const side = (x: CompareBenchmarksInput['a']) => ({ path: x.path, label: label(x.report), batch_ms: steady(x.report), samples_per_second: x.report.training_metrics.samples_per_second });

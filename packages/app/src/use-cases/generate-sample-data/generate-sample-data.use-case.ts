@@ -1,7 +1,9 @@
+import { inject, injectable } from 'tsyringe';
 import { err, ok, type Result, type Stage } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
 import type { LoggerPort } from '../../ports/logger.port';
 import type { ProgressPort } from '../../ports/progress.port';
+import { TOKENS } from '../../ports/tokens';
 import type { GenerateSampleDataError } from './generate-sample-data.errors';
 import type { ValidGenerateSampleDataInput } from './generate-sample-data.input';
 import type { GeneratedShard, SampleDataGeneratorPort } from './sample-data-generator.port';
@@ -17,12 +19,13 @@ export interface GenerateSampleDataResult {
 }
 
 /** Generates a sample dataset of one stage, reporting progress per phase. @public */
+@injectable()
 export class GenerateSampleDataUseCase {
   constructor(
-    private readonly generator: SampleDataGeneratorPort,
-    private readonly progress: ProgressPort,
-    private readonly clock: ClockPort,
-    private readonly logger: LoggerPort,
+    @inject(TOKENS.SampleDataGenerator) private readonly generator: SampleDataGeneratorPort,
+    @inject(TOKENS.Progress) private readonly progress: ProgressPort,
+    @inject(TOKENS.Clock) private readonly clock: ClockPort,
+    @inject(TOKENS.Logger) private readonly logger: LoggerPort,
   ) {}
 
   async execute(input: ValidGenerateSampleDataInput): Promise<Result<GenerateSampleDataResult, GenerateSampleDataError>> {

@@ -1,0 +1,47 @@
+/**
+ * A command's flags as data: yargs reads the table (`y.options(table)`), and the types of the parsed values are derived
+ * from the same table, so the two cannot drift apart. The shape is a subset of yargs' `Options`.
+ * @public
+ */
+export interface OptionSpec {
+  readonly type: 'number' | 'string' | 'boolean';
+  readonly describe: string;
+  readonly array?: boolean;
+  readonly default?: unknown;
+  readonly demandOption?: boolean;
+  readonly choices?: readonly string[];
+  group?: string;
+}
+
+/** A command's flag table, keyed by the kebab-case flag name. @public */
+export type OptionTable = Readonly<Record<string, OptionSpec>>;
+
+// Extras (a default, `array: true`, a group) are spread in beside a helper inside an `as const` table, so their literal
+// types reach `RawOptions`: `{ ...num('rows'), default: 3 }`.
+/** A number flag. @public */
+export const num = (describe: string) => ({ type: 'number', describe }) as const;
+/** A string flag. @public */
+export const str = (describe: string) => ({ type: 'string', describe }) as const;
+/** A boolean flag. @public */
+export const flag = (describe: string) => ({ type: 'boolean', describe }) as const;
+
+/** Puts every flag of `table` under one heading of `--help`; returns the same table. @public */
+export const inGroup = <T extends OptionTable>(group: string, table: T): T => {
+  for (const spec of Object.values(table)) spec.group = group;
+  return table;
+};
+
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+type Scalar<O> = O extends { readonly type: 'number' } ? number : O extends { readonly type: 'string' } ? string : boolean;
+type Value<O> = O extends { readonly array: true } ? readonly Scalar<O>[] : Scalar<O>;
+type Filled<O> = O extends { readonly default: unknown } ? true : O extends { readonly demandOption: true } ? true : false;
+
+/**
+ * What a table's flags may hold before any check, every one optional: the input of the interface's validators.
+ * Keys are the camelCase of the flags, as yargs hands them over.
+ * @public
+ */
+export type RawOptions<T> = { readonly [K in keyof T as CamelCase<K & string>]?: Value<T[K]> };
+
+/** What yargs hands a handler: flags with a default or `demandOption` are always present. @public */
+export type ParsedOptions<T> = RawOptions<T> & { readonly [K in keyof T as Filled<T[K]> extends true ? CamelCase<K & string> : never]-?: Value<T[K]> };
