@@ -12,6 +12,7 @@ export * from './progress/stderr-progress.adapter';
 export * from "./report/reader/training-report.reader";
 export * from "./report/console/compare-summary";
 export * from './loader/data-loader.adapter';
+export * from './interrupts/process-interrupts';
 export * from './loader/data-loader-factory.adapter';
 export * from './loader/loader-task';
 export * from './loader/shard-reader';

@@ -1,14 +1,12 @@
-// The composition root first: it loads the reflect-metadata polyfill that tsyringe's decorators need.
-import type { GlobalOptions } from '../composition-root';
-import { planResources } from '../resource-plan';
 import { BenchmarkDataloaderUseCase, TOKENS, type BenchmarkDataloaderOutput, type LoggerPort } from '@maou/bench-app';
 import { err, ok } from '@maou/bench-domain';
 import { BENCHMARK_DATALOADER_OPTIONS, toBenchmarkDataloaderInput, type BenchmarkDataloaderArgs, type ValidatedDataloaderGrid } from '@maou/bench-interface';
-import { logResourcePlan, writeDataloaderHtmlReport, type ResourcePlan } from '@maou/bench-infra';
+import { logResourcePlan, watchInterrupts, writeDataloaderHtmlReport, writeJsonNow, type ResourcePlan } from '@maou/bench-infra';
 import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-dataloader.output';
 import { utilityCommand } from './command-module';
+import type { GlobalOptions } from '../composition-root';
+import { planResources } from '../resource-plan';
 import { runCommand, type CommandSpec } from '../run-command';
-import { watchInterrupts, writeJsonNow } from '../interrupt-watch';
 
 type Valid = ValidatedDataloaderGrid & { readonly plan: ResourcePlan };
 

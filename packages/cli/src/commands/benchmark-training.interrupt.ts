@@ -1,6 +1,6 @@
 import { interruptionText } from '@maou/bench-app';
 import { REPORT_SCHEMA_VERSION, type Interruption } from '@maou/bench-domain';
-import { watchInterrupts, writeJsonNow, type InterruptWatch } from '../interrupt-watch';
+import { watchInterrupts, writeJsonNow, type InterruptWatch } from '@maou/bench-infra';
 
 /** What `--output-json` holds when a run stopped before it measured anything. */
 export const interruptedStub = (interruption: Interruption) => ({ schema_version: REPORT_SCHEMA_VERSION, command: 'benchmark-training', interrupted: true, interruption });

@@ -5,7 +5,7 @@ import { passSize, passTasks, planDataset, type LoaderPlan } from './loader-plan
 import type { ProducerSetup, ShardReaderRef } from './loader-task';
 import { MapRowStore } from './map-row-store';
 import { toSharedColumns } from './shared-columns';
-import { sigintShutdown } from './signal-shutdown';
+import { processInterrupts } from '../interrupts/process-interrupts';
 import { STAGE_FILE_READER } from './stage-file-reader';
 import { WorkerPool } from './worker-pool';
 import { threadCounters } from './thread-counters';
@@ -130,14 +130,14 @@ export class DataLoaderAdapter implements DataLoaderPort {
     // Map-style `file` mode: workers decode each shard once into shared memory (SharedShardBroker).
     const shareFileShards = this.plan.mode === 'map-style' && this.shared === null;
     this.pool = new WorkerPool(this.workers, { setup: this.setup, reader: this.options.reader ?? STAGE_FILE_READER, shared: this.shared, shareFileShards }, this.materialize);
-    sigintShutdown.watch(this);
+    processInterrupts.closeOnInterrupt(this);
     return this.pool;
   }
 
   private async stopPool(): Promise<void> {
     const pool = this.pool;
     this.pool = null;
-    sigintShutdown.release(this);
+    processInterrupts.release(this);
     await pool?.close();
   }
 }

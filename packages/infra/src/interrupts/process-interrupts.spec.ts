@@ -1,0 +1,71 @@
+import { EventEmitter } from 'node:events';
+import { ProcessInterrupts, type InterruptSignal, type SignalProcess } from './process-interrupts';
+
+// A process whose signals are emitted by hand; exits and re-raises are recorded instead of happening.
+const fakeProcess = () => {
+  const events = new EventEmitter();
+  const exits: number[] = [];
+  const raised: InterruptSignal[] = [];
+  const proc: SignalProcess = {
+    on: (s, l) => void events.on(s, l),
+    removeListener: (s, l) => void events.removeListener(s, l),
+    listenerCount: (s) => events.listenerCount(s),
+    exit: (code) => void exits.push(code),
+    raise: (s) => void raised.push(s),
+  };
+  return { proc, exits, raised, emit: (s: InterruptSignal) => events.emit(s, s), count: (s: InterruptSignal) => events.listenerCount(s) };
+};
+const settle = () => new Promise((r) => setImmediate(r));
+const loader = (closed: string[], name: string) => ({ close: async () => void closed.push(name) });
+
+describe('ProcessInterrupts', () => {
+  it('given open loaders and no command, when SIGINT arrives, then each is closed once and the signal is raised again', async () => {
+    const p = fakeProcess();
+    const interrupts = new ProcessInterrupts(p.proc);
+    const closed: string[] = [];
+    interrupts.closeOnInterrupt(loader(closed, 'a'));
+    interrupts.closeOnInterrupt(loader(closed, 'b'));
+    // Ctrl-C only: an application's own SIGTERM handling is left alone.
+    expect([p.count('SIGINT'), p.count('SIGTERM')]).toEqual([1, 0]);
+    p.emit('SIGINT');
+    await settle();
+    expect({ closed: closed.sort(), raised: p.raised, exits: p.exits, listening: p.count('SIGINT') }).toEqual({ closed: ['a', 'b'], raised: ['SIGINT'], exits: [], listening: 0 });
+  });
+
+  it('given every loader released and the command disposed, then no listener is left behind', () => {
+    const p = fakeProcess();
+    const interrupts = new ProcessInterrupts(p.proc);
+    const a = loader([], 'a');
+    interrupts.closeOnInterrupt(a);
+    const watch = interrupts.watch('benchmark-training', () => undefined);
+    expect([p.count('SIGINT'), p.count('SIGTERM')]).toEqual([1, 1]);
+    interrupts.release(a);
+    watch.dispose();
+    expect([p.count('SIGINT'), p.count('SIGTERM')]).toEqual([0, 0]);
+  });
+
+  it('given a command before its first batch, when SIGTERM arrives, then it writes what it can and exits 143 at once', () => {
+    const p = fakeProcess();
+    const written: InterruptSignal[] = [];
+    new ProcessInterrupts(p.proc).watch('benchmark-dataloader', (reason) => void written.push(reason));
+    p.emit('SIGTERM');
+    expect({ written, exits: p.exits }).toEqual({ written: ['SIGTERM'], exits: [143] });
+  });
+
+  it('given a running command, then the first SIGINT asks it to stop (loaders left to it), and a second exits 130 at once', () => {
+    const p = fakeProcess();
+    const interrupts = new ProcessInterrupts(p.proc);
+    const closed: string[] = [];
+    interrupts.closeOnInterrupt(loader(closed, 'a'));
+    const watch = interrupts.watch('benchmark-training', () => undefined);
+    watch.markRunning();
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    p.emit('SIGINT');
+    stderr.mockRestore();
+    expect({ aborted: watch.aborted, code: watch.exitCode(), exits: p.exits, closed, raised: p.raised }).toEqual({ aborted: true, code: 130, exits: [], closed: [], raised: [] });
+    // Disposed after a signal, the command keeps the signals: a late one still exits at once, nothing re-raises.
+    watch.dispose();
+    p.emit('SIGTERM');
+    expect({ exits: p.exits, raised: p.raised }).toEqual({ exits: [130], raised: [] });
+  });
+});
