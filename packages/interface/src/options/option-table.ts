@@ -10,7 +10,8 @@ export interface OptionSpec {
   readonly default?: unknown;
   readonly demandOption?: boolean;
   readonly choices?: readonly string[];
-  group?: string;
+  /** the heading it shows under in `--help` */
+  readonly group?: string;
 }
 
 /** A command's flag table, keyed by the kebab-case flag name. @public */
@@ -25,11 +26,12 @@ export const str = (describe: string) => ({ type: 'string', describe }) as const
 /** A boolean flag. @public */
 export const flag = (describe: string) => ({ type: 'boolean', describe }) as const;
 
-/** Puts every flag of `table` under one heading of `--help`; returns the same table. @public */
-export const inGroup = <T extends OptionTable>(group: string, table: T): T => {
-  for (const spec of Object.values(table)) spec.group = group;
-  return table;
-};
+/** Flag makers whose flags all show under one heading of `--help`. @public */
+export const optionGroup = (group: string) => ({
+  num: (describe: string) => ({ type: 'number', describe, group }) as const,
+  str: (describe: string) => ({ type: 'string', describe, group }) as const,
+  flag: (describe: string) => ({ type: 'boolean', describe, group }) as const,
+});
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
 type Scalar<O> = O extends { readonly type: 'number' } ? number : O extends { readonly type: 'string' } ? string : boolean;
