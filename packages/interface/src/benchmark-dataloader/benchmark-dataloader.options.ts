@@ -1,4 +1,4 @@
-import { optionGroup, type ParsedOptions } from '../options/option-table';
+import { optionGroup, type ParsedOptions, type OptionTable } from '../options/option-table';
 import { BENCHMARK_TRAINING_OPTIONS, CLOUD_INPUT_OPTIONS, STAGE3_INPUT_OPTIONS } from '../benchmark-training/benchmark-training.options';
 
 const data = optionGroup('Data:');
@@ -28,7 +28,7 @@ export const BENCHMARK_DATALOADER_OPTIONS = {
   'output-json': output.str('write the results as JSON to this path'),
   json: output.flag('print JSON instead of the table'),
   'report-html': output.str('write a self-contained HTML report with plots'),
-} as const;
+} as const satisfies OptionTable;
 
 /** `benchmark-dataloader`'s flags as yargs hands them over. @public */
 export type BenchmarkDataloaderArgs = ParsedOptions<typeof BENCHMARK_DATALOADER_OPTIONS>;

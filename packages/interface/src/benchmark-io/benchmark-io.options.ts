@@ -1,4 +1,4 @@
-import { flag, num, str, type ParsedOptions } from '../options/option-table';
+import { flag, num, str, type ParsedOptions, type OptionTable } from '../options/option-table';
 
 /** Flags of `maou utility benchmark-io`. @public */
 export const BENCHMARK_IO_OPTIONS = {
@@ -9,7 +9,7 @@ export const BENCHMARK_IO_OPTIONS = {
   formats: { ...str('only these, as name:compression (e.g. feather:lz4 npy:none)'), array: true },
   'output-json': str('write the results as JSON to this path'),
   json: flag('print JSON instead of the table'),
-} as const;
+} as const satisfies OptionTable;
 
 /** `benchmark-io`'s flags as yargs hands them over. @public */
 export type BenchmarkIoArgs = ParsedOptions<typeof BENCHMARK_IO_OPTIONS>;

@@ -1,4 +1,4 @@
-import { optionGroup } from '../options/option-table';
+import { optionGroup, type OptionTable } from '../options/option-table';
 
 const cloud = optionGroup('Cloud input (Stage 3):');
 const data = optionGroup('Data:');
@@ -24,7 +24,7 @@ export const CLOUD_INPUT_OPTIONS = {
   'input-batch-size': cloud.num('BigQuery rows per page (default 10000)'), 'input-max-cached-bytes': cloud.num('BigQuery local cache budget in bytes (default 500 MiB)'),
   'input-clustering-key': cloud.str('BigQuery clustering key'), 'input-partitioning-key-date': cloud.str('BigQuery DATE partition column name'),
   'input-local-cache': cloud.flag('cache BigQuery pages locally'),
-} as const;
+} as const satisfies OptionTable;
 
 /** Local Stage 3 input flags, shared by `benchmark-training` and `benchmark-dataloader` (maou gives both the same set). @public */
 export const STAGE3_INPUT_OPTIONS = {
@@ -35,7 +35,7 @@ export const STAGE3_INPUT_OPTIONS = {
   'sample-positions': data.num('positions in the embedded sample dataset when no data is given, 16 to 1,000,000 (default 4096)'),
   'sample-cache-dir': data.str('where the embedded sample dataset is generated and reused'),
   seed: data.num('seed of splits, shuffles, weights, sample data and cloud sampling (default 1)'),
-} as const;
+} as const satisfies OptionTable;
 
 /** The run flags of `benchmark-training` (calibration apart); ranges are checked by `toBenchmarkConfig`. @public */
 export const BENCHMARK_TRAINING_OPTIONS = {
@@ -82,7 +82,7 @@ export const BENCHMARK_TRAINING_OPTIONS = {
   'output-json': output.str('write the JSON payload to this file'),
   json: output.flag('print the JSON payload on stdout instead of the summary'),
   'report-html': output.str('write a self-contained HTML report with plots'),
-} as const;
+} as const satisfies OptionTable;
 
 /** Flags of loader calibration, for commands that train. @public */
 export const CALIBRATION_OPTIONS = {
@@ -90,4 +90,4 @@ export const CALIBRATION_OPTIONS = {
   'force-calibration': calibration.flag('measure again even when a cached result is valid'),
   'calibration-budget': calibration.num('seconds the calibration may take, 0.1 to 3600 (default 20)'),
   'calibration-file': calibration.str('JSON file of cached calibration results (default ~/.cache/maou-bench/calibration.json)'),
-} as const;
+} as const satisfies OptionTable;

@@ -1,4 +1,4 @@
-import { num, str, type ParsedOptions } from '../options/option-table';
+import { num, str, type ParsedOptions, type OptionTable } from '../options/option-table';
 
 /** Flags of `maou utility generate-sample-data`. @public */
 export const GENERATE_SAMPLE_DATA_OPTIONS = {
@@ -7,7 +7,7 @@ export const GENERATE_SAMPLE_DATA_OPTIONS = {
   'output-dir': { ...str('directory for the .feather files'), demandOption: true },
   seed: num('seed of the random games (default 0)'),
   'rows-per-file': num('rows per file (default maou: 1,000,000 Stage 3, 100,000 Stage 2)'),
-} as const;
+} as const satisfies OptionTable;
 
 /** `generate-sample-data`'s flags as yargs hands them over. @public */
 export type GenerateSampleDataArgs = ParsedOptions<typeof GENERATE_SAMPLE_DATA_OPTIONS>;
