@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import os from 'node:os';
 import { join } from 'node:path';
 import { container, type DependencyContainer } from 'tsyringe';
-import { TOKENS, createTrainer } from '@maou/bench-app';
+import { TOKENS } from '@maou/bench-app';
+import { createTrainer } from '@maou/bench-engine';
 import {
   DataLoaderFactoryAdapter, NodeEnvironmentAdapter, PinoLoggerAdapter, ProcessResourceMonitorAdapter, SystemClockAdapter,
   TfjsComputeBackendAdapter, createBackendRegistry, dataParallelOnWasm, type LogLevel,

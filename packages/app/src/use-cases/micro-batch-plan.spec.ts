@@ -1,5 +1,4 @@
-import type { BackendInfo } from '../ports/compute-backend.port';
-import { activationFloatsPerSample, heapSafeMicroBatch } from '../engine/network/heap-safe-micro-batch';
+import { type BackendInfo, activationFloatsPerSample, heapSafeMicroBatch } from '@maou/bench-engine';
 import { planMicroBatches } from './micro-batch-plan';
 
 const wasm = (threads: number): BackendInfo => ({ name: 'wasm', version: 'x', threads, device: 'cpu', notes: [], heapLimitBytes: 2 ** 32 });

@@ -1,4 +1,4 @@
-import { type BackendInfo } from '@maou/bench-app';
+import { type BackendInfo } from '@maou/bench-engine';
 import { type ComputeConfig, type Result } from '@maou/bench-domain';
 
 /** Why a backend could not start, with what to do about it. @public */

@@ -1,8 +1,7 @@
-import 'reflect-metadata';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-backend-wasm';
-import { createObjective, disposeDeviceBatch, SeededRandom, ShogiNetwork, TapeRecorder, uploadBatch } from '@maou/bench-app';
+import { createObjective, disposeDeviceBatch, SeededRandom, ShogiNetwork, TapeRecorder, uploadBatch } from '@maou/bench-engine';
 import { type HostBatch, type Stage } from '@maou/bench-domain';
 import { randomBatch, TRAINING } from './testing/engine-fixtures';
 import { fastWasmBackend } from './testing/fast-wasm-backend';

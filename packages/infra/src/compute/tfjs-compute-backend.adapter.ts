@@ -1,4 +1,5 @@
-import { type BackendInfo, type ComputeBackendPort } from '@maou/bench-app';
+import { type ComputeBackendPort } from '@maou/bench-app';
+import { type BackendInfo } from '@maou/bench-engine';
 import { type ComputeConfig } from '@maou/bench-domain';
 import { type BackendStartError } from './backend-plugin';
 import { type BackendRegistry } from './backend-registry';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import '@tensorflow/tfjs-backend-cpu';
 import type { BenchmarkConfig, HostBatch, Stage3Columns } from '@maou/bench-domain';
 import { FakeClock, MemoryLogger } from '../../testing';
-import type { Trainer } from '../../engine/trainer';
+import type { Trainer } from '@maou/bench-engine';
 import type { DataLoaderPort } from '../../ports/data-loader.port';
 import type { DataSourcePort, ShardRef } from '../../ports/data-source.port';
 import { BenchmarkTrainingUseCase } from './benchmark-training.use-case';

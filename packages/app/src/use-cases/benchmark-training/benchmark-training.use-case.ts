@@ -4,7 +4,8 @@ import {
   estimateFromSample, MAOU_OMITTED, recommend, summarizeResources, toMaouPayload, type BenchmarkTrainingReport, type MaouViewSource, type Result, type ValidationMetrics, type TraceEvent,
 } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
-import type { BackendInfo, ComputeBackendPort } from '../../ports/compute-backend.port';
+import type { ComputeBackendPort } from '../../ports/compute-backend.port';
+import type { BackendInfo, TrainerFactory } from '@maou/bench-engine';
 import type { DataSourcePort } from '../../ports/data-source.port';
 import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
 import type { DataSourceFactoryPort } from '../../ports/data-source-factory.port';
@@ -12,7 +13,6 @@ import type { EnvironmentPort } from '../../ports/environment.port';
 import type { LoggerPort } from '../../ports/logger.port';
 import type { ResourceMonitorPort } from '../../ports/resource-monitor.port';
 import { TOKENS } from '../../ports/tokens';
-import type { TrainerFactory } from '../../engine/trainer';
 import { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loader.use-case';
 import { calibrationInputFor } from '../calibrate-loader/calibration-input';
 import type { BenchmarkTrainingError } from './benchmark-training.errors';

@@ -1,4 +1,4 @@
-import type { TrainerFactory } from '@maou/bench-app';
+import type { TrainerFactory } from '@maou/bench-engine';
 import { DataParallelTrainer } from './data-parallel-trainer';
 
 /**

@@ -1,6 +1,5 @@
-import 'reflect-metadata';
 import '@tensorflow/tfjs-backend-wasm';
-import { createTrainer, NonFiniteValueError, type BackendInfo, type TrainerOptions } from '@maou/bench-app';
+import { createTrainer, NonFiniteValueError, type BackendInfo, type TrainerOptions } from '@maou/bench-engine';
 import { randomBatch, TRAINING } from '../testing/engine-fixtures';
 import { fastWasmBackend } from '../testing/fast-wasm-backend';
 import { dataParallelOnWasm } from './data-parallel-factory';

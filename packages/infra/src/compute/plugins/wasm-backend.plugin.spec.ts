@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import * as os from 'node:os';
 import * as tf from '@tensorflow/tfjs-core';
 import type { ComputeConfig } from '@maou/bench-domain';

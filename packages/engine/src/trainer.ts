@@ -1,6 +1,6 @@
 import type { GradientNormSample, HostBatch, PhaseKernels, Stage, TrainingConfig } from '@maou/bench-domain';
-import type { ClockPort } from '../ports/clock.port';
-import type { BackendInfo } from '../ports/compute-backend.port';
+import type { BackendInfo } from './backend-info';
+import type { MonotonicClock } from './monotonic-clock';
 import type { UploadedBatch } from './device-batch';
 
 /** Device-side phases of one training step, each timed after the backend finished it. @public */
@@ -44,8 +44,8 @@ export interface Trainer {
   readonly stage: Stage;
   readonly parameterCount: number;
   readonly multiplyAddsPerSample: number;
-  step(batch: HostBatch | UploadedBatch, clock: ClockPort): Promise<StepResult>;
-  evaluate(batch: HostBatch | UploadedBatch, clock: ClockPort): Promise<EvalResult>;
+  step(batch: HostBatch | UploadedBatch, clock: MonotonicClock): Promise<StepResult>;
+  evaluate(batch: HostBatch | UploadedBatch, clock: MonotonicClock): Promise<EvalResult>;
   /**
    * Optional: starts copying a batch to the device, split into the pieces `step` runs (`'train'`: micro-batches)
    * or one piece (`'evaluate'`). Without it, callers pass host batches only.
@@ -57,7 +57,7 @@ export interface Trainer {
    * Optional: one `step` profiled kernel by kernel, for trainers whose kernels run outside this thread (where
    * `tf.profile` here would see none).
    */
-  profiledStep?(batch: HostBatch, clock: ClockPort, batchIndex: number): Promise<{ result: StepResult; phases: PhaseKernels[] }>;
+  profiledStep?(batch: HostBatch, clock: MonotonicClock, batchIndex: number): Promise<{ result: StepResult; phases: PhaseKernels[] }>;
   currentLearningRate(): number;
   dispose(): void;
 }

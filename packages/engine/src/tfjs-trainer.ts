@@ -1,6 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { type GradientNormSample, type HostBatch, type Stage } from '@maou/bench-domain';
-import { type ClockPort } from '../ports/clock.port';
 import { firstNonFinite, NonFiniteValueError } from './anomaly';
 import { type DeviceBatch, disposeDeviceBatch, disposeUploadedBatch, isUploadedBatch, type UploadedBatch, uploadBatch, uploadPieces } from './device-batch';
 import { type NetworkOutputs, ShogiNetwork } from './network/shogi-network';
@@ -13,6 +12,7 @@ import { backendMemoryBytes } from './backend-memory';
 import { createObjective, type StageObjective } from './stage-objective';
 import { settle } from './tape/settle';
 import { TapeRecorder } from './tape/tape-recorder';
+import { type MonotonicClock } from './monotonic-clock';
 import { type EvalResult, type StepResult, type Trainer, type TrainerFactory, type TrainerOptions } from './trainer';
 
 type Phases = { hostToDevice: number; forward: number; loss: number; backward: number; optimizer: number };
@@ -81,7 +81,7 @@ export class TfjsTrainer implements Trainer {
    * `rowsInBatch`: a data-parallel replica trains on a shard of a larger batch; its loss and gradients are
    * weighted by the shard's share of those rows, so that the replicas' sum is the whole batch's mean.
    */
-  async step(batch: HostBatch | UploadedBatch, clock: ClockPort, rowsInBatch = batch.size): Promise<StepResult> {
+  async step(batch: HostBatch | UploadedBatch, clock: MonotonicClock, rowsInBatch = batch.size): Promise<StepResult> {
     const cfg = this.options.training;
     const batchIndex = this.batches++;
     const accumulation = Math.max(1, cfg.gradientAccumulationSteps);
@@ -111,7 +111,7 @@ export class TfjsTrainer implements Trainer {
     return { loss: loss * accumulation, phasesMs: ph, numTensors: tf.memory().numTensors, memoryBytes: backendMemoryBytes(), ...(gradientNorms ? { gradientNorms } : {}) };
   }
 
-  async evaluate(batch: HostBatch | UploadedBatch, clock: ClockPort): Promise<EvalResult> {
+  async evaluate(batch: HostBatch | UploadedBatch, clock: MonotonicClock): Promise<EvalResult> {
     if (isUploadedBatch(batch) && batch.pieces.length !== 1) {
       disposeUploadedBatch(batch);
       throw new Error(`evaluate needs a batch uploaded whole, got ${batch.pieces.length} pieces`);
@@ -153,7 +153,7 @@ export class TfjsTrainer implements Trainer {
    * done; on wasm/cpu the copy is synchronous main-thread work that already ran between (or at the awaits of)
    * earlier steps, so there is no real overlap and its cost moves out of `hostToDevice` into those spans.
    */
-  private async accumulateGradients(piece: () => DeviceBatch, batchSize: number, accumulation: number, batchIndex: number, clock: ClockPort, ph: Phases): Promise<number> {
+  private async accumulateGradients(piece: () => DeviceBatch, batchSize: number, accumulation: number, batchIndex: number, clock: MonotonicClock, ph: Phases): Promise<number> {
     let t0 = clock.now();
     const dev = piece();
     const weight = dev.size / batchSize / accumulation;

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { PhaseKernels } from '@maou/bench-domain';
-import type { ClockPort } from '../../ports/clock.port';
+import type { MonotonicClock } from './monotonic-clock';
 
 type StepPhase = 'hostToDevice' | 'forward' | 'loss' | 'backward' | 'optimizer';
 const PER_PIECE: readonly StepPhase[] = ['hostToDevice', 'forward', 'loss', 'backward'];
@@ -24,17 +24,16 @@ export const phaseOfInterval = (j: number, intervals: number): StepPhase => {
  * Profiles one step with `tf.profile` and attributes each kernel to the phase whose timed interval it ran in
  * (kernels between two intervals count toward the next). Live tensors are read at the end of each interval.
  */
-export const profileStep = async <T>(batch: number, clock: ClockPort, run: (clock: ClockPort) => Promise<T>): Promise<{ result: T; phases: PhaseKernels[] }> => {
+export const profileStep = async <T>(batch: number, clock: MonotonicClock, run: (clock: MonotonicClock) => Promise<T>): Promise<{ result: T; phases: PhaseKernels[] }> => {
   const marks: number[] = [];
   const live: number[] = [];
   const state = (): ProfileState => (tf.engine() as unknown as { state: ProfileState }).state;
-  const marking: ClockPort = {
+  const marking: MonotonicClock = {
     now: () => {
       marks.push(state().activeProfile?.kernels.length ?? 0);
       live.push(tf.memory().numTensors);
       return clock.now();
     },
-    wallTime: () => clock.wallTime(),
   };
   let result: T | undefined;
   const info = await tf.profile(async () => {

@@ -1,8 +1,8 @@
 import type { DataLoaderConfig, HostBatch } from '@maou/bench-domain';
-import type { FakeClock } from '../testing/fake-clock';
+import type { FakeClock } from './fake-clock';
 import type { DataLoaderFactoryPort, DataLoaderPort, Split } from '../ports/data-loader.port';
 
-/** Test double: a loader whose batches take `msPerBatch(config)` on a fake clock. @internal */
+/** Test double: a loader whose batches take `msPerBatch(config)` on a fake clock. @public */
 export class FakeLoaderFactory implements DataLoaderFactoryPort {
   readonly created: DataLoaderConfig[] = [];
   constructor(
