@@ -2,16 +2,15 @@
 // It imports only @maou/bench-domain and tfjs; no ports, no tsyringe, no reflect-metadata.
 
 // Trainers: one network with its loss, optimiser and LR schedule, stepped on host batches.
-export type { EvalResult, StepPhasesMs, StepResult, Trainer, TrainerFactory, TrainerOptions } from './trainer';
+export type { EvalResult, StepResult, Trainer, TrainerFactory, TrainerOptions } from './trainer';
 export { createTrainer, TfjsTrainer } from './tfjs-trainer';
 export type { MonotonicClock } from './monotonic-clock';
 export type { BackendInfo, GpuAdapterInfo } from './backend-info';
 export type { GradientExchange } from './gradient-exchange';
 export { NonFiniteValueError } from './anomaly';
 export { profileStep } from './kernel-profiler';
-export { backendMemoryBytes } from './backend-memory';
-export { heapSafeMicroBatch, activationFloatsPerSample } from './network/heap-safe-micro-batch';
-export { createLrSchedule, type LrSchedule } from './optim/lr-schedule';
+export { heapSafeMicroBatch } from './network/heap-safe-micro-batch';
+export { createLrSchedule } from './optim/lr-schedule';
 
 // Device batches: a host batch copied to the backend (device prefetch hands these between passes).
 export { disposeDeviceBatch, disposeUploadedBatch, isUploadedBatch, uploadBatch, type UploadedBatch } from './device-batch';
