@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { parentPort, workerData } from 'node:worker_threads';
 import { NonFiniteValueError, profileStep, TfjsTrainer, type ClockPort, type TrainerOptions } from '@maou/bench-app';
 import { allocateBatch, MOVE_LABELS } from '@maou/bench-domain';
-import { startWasmBackend } from '../plugins/wasm-backend.plugin';
+import { startWasmBackend } from '../backends/wasm/wasm-backend.plugin';
 import { useCpuKernels } from '../native/native-kernels';
 import type { FromReplica, ReplicaFailure, ReplicaInit, ToReplica } from './replica-protocol';
 import { SharedBufferExchange } from './shared-buffer-exchange';

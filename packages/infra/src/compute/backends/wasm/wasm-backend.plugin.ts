@@ -1,10 +1,10 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { err, ok } from '@maou/bench-domain';
-import { type BackendPlugin } from '../backend-plugin';
-import { deriveSettings } from '../../resources/resource-decisions';
-import { readUsableResources } from '../../resources/resource-detector.adapter';
-import { installWasmKernels, type WasmKernelSet } from '../wasm/register-wasm-kernels';
-import { CPU_KERNELS_ENV, cpuKernelSelection, describeCpuKernels } from '../native/native-kernels';
+import { selectedByName, type BackendPlugin } from '../../backend-plugin';
+import { deriveSettings } from '../../../resources/resource-decisions';
+import { readUsableResources } from '../../../resources/resource-detector.adapter';
+import { installWasmKernels, type WasmKernelSet } from '../../wasm/register-wasm-kernels';
+import { CPU_KERNELS_ENV, cpuKernelSelection, describeCpuKernels } from '../../native/native-kernels';
 
 let installed: WasmKernelSet | null = null;
 
@@ -30,6 +30,11 @@ export async function startWasmBackend(kernels: WasmKernelSet): Promise<{ versio
 export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): BackendPlugin {
   return {
     name: 'wasm',
+    usage: 'wasm',
+    help: '',
+    placement: 'host',
+    dataParallel: true,
+    selects: selectedByName('wasm'),
     priority: 10,
     async start(config) {
       const started = await startWasmBackend(kernels);

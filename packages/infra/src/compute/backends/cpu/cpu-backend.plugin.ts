@@ -1,10 +1,15 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { ok } from '@maou/bench-domain';
-import { type BackendPlugin } from '../backend-plugin';
+import { selectedByName, type BackendPlugin } from '../../backend-plugin';
 
 /** Pure-JS tfjs backend: a correctness reference, about 40× slower than wasm for training. @public */
 export const cpuBackendPlugin: BackendPlugin = {
   name: 'cpu',
+  usage: 'cpu',
+  help: 'pure JavaScript, 160–1,500× slower: a warning says so',
+  placement: 'host',
+  dataParallel: false,
+  selects: selectedByName('cpu'),
   priority: 0,
   async start() {
     await import('@tensorflow/tfjs-backend-cpu');
