@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURES } from '../arrow/arrow-test-helpers';
+import { FIXTURES } from '../../arrow/arrow-test-helpers';
 import { LocalFileSourceAdapter } from './local-file-source.adapter';
 import { readStageFile } from './read-stage-file';
 

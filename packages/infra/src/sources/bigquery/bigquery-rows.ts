@@ -1,5 +1,5 @@
 import { err, ok, stageSchema, valuesPerRow, type ColumnSpec, type Result, type Stage, type StageColumns } from '@maou/bench-domain';
-import type { CloudSourceError } from './cloud-source-error';
+import type { CloudSourceError } from '../shared/cloud-source-error';
 
 type Flat = Uint8Array | Float32Array;
 

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { RecordBatchFileWriter, type Schema } from 'apache-arrow';
 import type { ShardRef } from '@maou/bench-app';
-import { ensureArrowCodecs } from '../arrow/arrow-codecs';
-import { readArrowFile } from '../arrow/feather-reader';
-import { readIpcFileLayout } from '../arrow/ipc-layout';
+import { ensureArrowCodecs } from '../../arrow/arrow-codecs';
+import { readArrowFile } from '../../arrow/feather-reader';
+import { readIpcFileLayout } from '../../arrow/ipc-layout';
 
 const GIB = 2 ** 30;
 

@@ -1,5 +1,5 @@
-import { withFileByteSource } from '../arrow/byte-source';
-import { readIpcLayout, sniffIpcFormat } from '../arrow/ipc-layout';
+import { withFileByteSource } from '../../arrow/byte-source';
+import { readIpcLayout, sniffIpcFormat } from '../../arrow/ipc-layout';
 
 /**
  * Throws when a downloaded file that starts as Arrow IPC is not whole: its footer or a message runs past the end

@@ -1,5 +1,5 @@
 import type { DataSourcePort } from '@maou/bench-app';
-import { DataSourceRegistryAdapter } from './data-source-registry.adapter';
+import { DataSourceRegistryAdapter } from './source-registry';
 
 describe('DataSourceRegistryAdapter', () => {
   const source = { stage: 3, describe: () => 'local' } as unknown as DataSourcePort;

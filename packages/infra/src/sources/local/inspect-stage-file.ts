@@ -1,11 +1,11 @@
 import { open, readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Stage } from '@maou/bench-domain';
-import { DataFileError } from '../arrow/data-file-error';
-import { IpcLayoutError, readIpcFileLayout, sniffIpcFormat } from '../arrow/ipc-layout';
-import { checkStageSchema, expectedStageFile } from '../arrow/stage-table-decoder';
-import { hasNpyMagic } from '../npy/npy-header';
-import { npyShardOf } from '../npy/npy-stage-reader';
+import { DataFileError } from '../../arrow/data-file-error';
+import { IpcLayoutError, readIpcFileLayout, sniffIpcFormat } from '../../arrow/ipc-layout';
+import { checkStageSchema, expectedStageFile } from '../../arrow/stage-table-decoder';
+import { hasNpyMagic } from '../../npy/npy-header';
+import { npyShardOf } from '../../npy/npy-stage-reader';
 
 /** Rows and size of one shard, as listing needs them. @public */
 export interface StageFileSummary {

@@ -1,10 +1,10 @@
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURES, pyarrowOrFail, runPythonJson } from '../arrow/arrow-test-helpers';
-import { DataFileError } from '../arrow/data-file-error';
-import { writeStageFeather } from '../arrow/feather-writer';
-import { generateSampleData } from '../sample-data/generate-sample-data';
+import { FIXTURES, pyarrowOrFail, runPythonJson } from '../../arrow/arrow-test-helpers';
+import { DataFileError } from '../../arrow/data-file-error';
+import { writeStageFeather } from '../../arrow/feather-writer';
+import { generateSampleData } from '../../sample-data/generate-sample-data';
 import { LocalFileSourceAdapter } from './local-file-source.adapter';
 import { readStageFile } from './read-stage-file';
 

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Storage } from '@google-cloud/storage';
 import type * as GcsSdk from '@google-cloud/storage';
-import type { ObjectEntry, ObjectStore } from './object-store';
+import type { ObjectEntry, ObjectStore } from '../object-store/object-store';
 
 type GcsModule = typeof GcsSdk;
 

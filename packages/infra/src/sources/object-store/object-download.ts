@@ -3,8 +3,8 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { withDeadline } from './deadline';
-import type { IoStatsRecorder } from './io-stats-recorder';
+import { withDeadline } from '../shared/deadline';
+import type { IoStatsRecorder } from '../shared/io-stats-recorder';
 import type { ObjectEntry, ObjectStore } from './object-store';
 import { partPathFor } from './stale-parts';
 

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { mulberry32 } from '@maou/bench-domain';
 import { MemoryLogger } from '@maou/bench-app/testing';
 import { SystemClockAdapter } from '../../clock/system-clock.adapter';
-import { createCloudDataSource, type CloudDataSourceSpec } from '../create-cloud-data-source';
+import { createCloudDataSource, type CloudDataSourceSpec } from '../shared/create-cloud-data-source';
 import { startFakeBigQuery, type FakeBigQueryServer, type FakeField, type FakeRow } from './fake-bigquery-server';
 import { startFakeGcs, type FakeGcsServer } from './fake-gcs-server';
 import { startFaultProxy, type Fault, type FaultProxy, type FaultRule } from './fault-proxy';

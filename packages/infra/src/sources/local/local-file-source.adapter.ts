@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import type { DataSourcePort, ShardRef, SourceIoStats } from '@maou/bench-app';
 import type { Stage, StageColumns } from '@maou/bench-domain';
-import { DataFileError } from '../arrow/data-file-error';
+import { DataFileError } from '../../arrow/data-file-error';
 import { readStageFile, STAGE_FILE_SUFFIXES } from './read-stage-file';
 import { inspectStageFile } from './inspect-stage-file';
 

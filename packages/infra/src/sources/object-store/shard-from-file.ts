@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { ShardRef } from '@maou/bench-app';
 import type { Stage } from '@maou/bench-domain';
-import { inspectStageFile } from '../datasource/inspect-stage-file';
+import { inspectStageFile } from '../local/inspect-stage-file';
 
 /**
  * Describes a cached local copy of an object as a shard, through the same footer-only inspection as local files:

@@ -4,16 +4,16 @@ import { join } from 'node:path';
 import type * as BqSdk from '@google-cloud/bigquery';
 import { err, formatIssues, ok, type DataSourceSpec, type Result, type Stage } from '@maou/bench-domain';
 import type { ClockPort, DataSourcePort, LoggerPort, ProgressPort, ShardRef } from '@maou/bench-app';
-import { BigQueryDataSourceAdapter } from './bigquery-data-source.adapter';
-import { validateBigQueryRef } from './bigquery-identifiers';
-import { BigQueryTableReader, createBigQueryClient, type BigQueryClientSettings } from './bigquery-table-reader';
+import { BigQueryDataSourceAdapter } from '../bigquery/bigquery-data-source.adapter';
+import { validateBigQueryRef } from '../bigquery/bigquery-identifiers';
+import { BigQueryTableReader, createBigQueryClient, type BigQueryClientSettings } from '../bigquery/bigquery-table-reader';
 import { CloudSourceFailure, type CloudSourceError } from './cloud-source-error';
-import { createGcsStore, createS3Store } from './create-object-store';
-import { ObjectStoreDataSourceAdapter, type CloudSourceDeps, type StageFileReader } from './object-store-data-source.adapter';
+import { createGcsStore, createS3Store } from '../object-store/create-object-store';
+import { ObjectStoreDataSourceAdapter, type CloudSourceDeps, type StageFileReader } from '../object-store/object-store-data-source.adapter';
 import { loadOptionalModule, requireModule } from './optional-module';
 import { DEFAULT_RETRY_POLICY, type RetryHooks, type RetryPolicy } from './retry-policy';
-import type { S3ClientSettings } from './s3-object-store';
-import { readStageFile } from '../datasource/read-stage-file';
+import type { S3ClientSettings } from '../s3/s3-object-store';
+import { readStageFile } from '../local/read-stage-file';
 
 /** The cloud variants of {@link DataSourceSpec}. @public */
 export type CloudDataSourceSpec = Extract<DataSourceSpec, { kind: 's3' | 'gcs' | 'bigquery' }>;

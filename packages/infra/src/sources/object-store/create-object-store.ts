@@ -1,11 +1,11 @@
 import type * as S3Sdk from '@aws-sdk/client-s3';
 import type * as GcsSdk from '@google-cloud/storage';
 import { ok, type Result } from '@maou/bench-domain';
-import type { CloudSourceError } from './cloud-source-error';
-import { createGcsClient, GcsObjectStore, type GcsClientSettings } from './gcs-object-store';
+import type { CloudSourceError } from '../shared/cloud-source-error';
+import { createGcsClient, GcsObjectStore, type GcsClientSettings } from '../gcs/gcs-object-store';
 import type { ObjectStore } from './object-store';
-import { loadOptionalModule, requireModule } from './optional-module';
-import { createS3Client, S3ObjectStore, type S3ClientSettings } from './s3-object-store';
+import { loadOptionalModule, requireModule } from '../shared/optional-module';
+import { createS3Client, S3ObjectStore, type S3ClientSettings } from '../s3/s3-object-store';
 
 /** Loads the S3 client library and connects a store to `bucket`. @internal */
 export const createS3Store = async (bucket: string, settings: S3ClientSettings): Promise<Result<ObjectStore, CloudSourceError>> => {

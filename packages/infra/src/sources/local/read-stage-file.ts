@@ -1,9 +1,9 @@
 import { extname } from 'node:path';
 import type { Stage, StageColumns } from '@maou/bench-domain';
-import { DataFileError } from '../arrow/data-file-error';
-import { readArrowFile } from '../arrow/feather-reader';
-import { decodeStageBatches } from '../arrow/stage-table-decoder';
-import { readNpyStageFile } from '../npy/npy-stage-reader';
+import { DataFileError } from '../../arrow/data-file-error';
+import { readArrowFile } from '../../arrow/feather-reader';
+import { decodeStageBatches } from '../../arrow/stage-table-decoder';
+import { readNpyStageFile } from '../../npy/npy-stage-reader';
 
 /** File suffixes read as Arrow IPC (File or Stream). @public */
 export const ARROW_SUFFIXES: readonly string[] = ['.feather', '.arrow', '.arrows', '.ipc'];

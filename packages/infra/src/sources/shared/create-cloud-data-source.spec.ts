@@ -1,13 +1,13 @@
 import { rm } from 'node:fs/promises';
 import type { DataSourceSpec } from '@maou/bench-domain';
 import { MemoryLogger, RecordingProgress } from '@maou/bench-app/testing';
-import { SystemClockAdapter } from '../clock/system-clock.adapter';
-import { DataSourceRegistryAdapter } from '../source-registry/data-source-registry.adapter';
+import { SystemClockAdapter } from '../../clock/system-clock.adapter';
+import { DataSourceRegistryAdapter } from '../source-registry';
 import { cloudSourceOpener } from './create-cloud-data-source';
 import { CloudSourceFailure } from './cloud-source-error';
-import { startS3rver, S3RVER_CREDENTIALS, type S3rverHarness } from './testing/s3rver-harness';
+import { startS3rver, S3RVER_CREDENTIALS, type S3rverHarness } from '../testing/s3rver-harness';
 import { join } from 'node:path';
-import { FIXTURES, fixtureBytes, listTree, tempDir } from './testing/cloud-fixtures';
+import { FIXTURES, fixtureBytes, listTree, tempDir } from '../testing/cloud-fixtures';
 
 describe('cloudSourceOpener in the datasource registry', () => {
   let s3: S3rverHarness;

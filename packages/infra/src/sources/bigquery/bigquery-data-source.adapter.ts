@@ -3,18 +3,18 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { err, ok, type Result, type Stage, type StageColumns } from '@maou/bench-domain';
 import type { DataSourcePort, LoggerPort, ProgressTask, ShardRef, SourceIoStats } from '@maou/bench-app';
-import { writeStageFeather } from '../arrow/feather-writer';
+import { writeStageFeather } from '../../arrow/feather-writer';
 import { rowsToStageColumns } from './bigquery-rows';
 import type { BigQueryShardPlan, BigQueryTableReader } from './bigquery-table-reader';
-import { CloudSourceFailure, type CloudSourceError } from './cloud-source-error';
-import { readIpcFileLayout } from '../arrow/ipc-layout';
-import { IoStatsRecorder } from './io-stats-recorder';
-import type { CloudSourceDeps } from './object-store-data-source.adapter';
-import { RetriesExhaustedError, systemRetryHooks, withRetry, type RetryPolicy } from './retry-policy';
-import { seededSample } from './seeded-sample';
-import { describeError } from './transient-error';
-import { DeadlineExceededError, withDeadline } from './deadline';
-import { startProgress } from './transfer-progress';
+import { CloudSourceFailure, type CloudSourceError } from '../shared/cloud-source-error';
+import { readIpcFileLayout } from '../../arrow/ipc-layout';
+import { IoStatsRecorder } from '../shared/io-stats-recorder';
+import type { CloudSourceDeps } from '../object-store/object-store-data-source.adapter';
+import { RetriesExhaustedError, systemRetryHooks, withRetry, type RetryPolicy } from '../shared/retry-policy';
+import { seededSample } from '../shared/seeded-sample';
+import { describeError } from '../shared/transient-error';
+import { DeadlineExceededError, withDeadline } from '../shared/deadline';
+import { startProgress } from '../object-store/transfer-progress';
 
 /** Settings of a BigQuery source, from the `--input-*` flags. @public */
 export interface BigQuerySourceOptions {

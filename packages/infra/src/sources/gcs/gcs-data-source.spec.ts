@@ -1,12 +1,12 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createGcsStore } from './create-object-store';
-import { ObjectStoreDataSourceAdapter } from './object-store-data-source.adapter';
-import type { ObjectStore } from './object-store';
-import { startFakeGcs, type FakeGcsServer } from './testing/fake-gcs-server';
-import { startFaultProxy, type FaultProxy } from './testing/fault-proxy';
-import { FIXTURES, fixtureBytes, listTree, objectOptions, tempDir, testDeps } from './testing/cloud-fixtures';
-import { readStageFile as stageReader } from '../datasource/read-stage-file';
+import { createGcsStore } from '../object-store/create-object-store';
+import { ObjectStoreDataSourceAdapter } from '../object-store/object-store-data-source.adapter';
+import type { ObjectStore } from '../object-store/object-store';
+import { startFakeGcs, type FakeGcsServer } from '../testing/fake-gcs-server';
+import { startFaultProxy, type FaultProxy } from '../testing/fault-proxy';
+import { FIXTURES, fixtureBytes, listTree, objectOptions, tempDir, testDeps } from '../testing/cloud-fixtures';
+import { readStageFile as stageReader } from '../local/read-stage-file';
 
 const BUCKET = 'maou-gcs';
 const media = (name: string) => (m: string, u: string): boolean => m === 'GET' && u.includes(name) && u.includes('alt=media');

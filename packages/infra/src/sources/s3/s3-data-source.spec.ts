@@ -1,16 +1,16 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { sweepStaleParts } from './stale-parts';
+import { sweepStaleParts } from '../object-store/stale-parts';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createS3Store } from './create-object-store';
-import { ObjectStoreDataSourceAdapter } from './object-store-data-source.adapter';
-import type { ObjectStore } from './object-store';
-import { startFaultProxy, type FaultProxy } from './testing/fault-proxy';
-import { startS3rver, S3RVER_CREDENTIALS, type S3rverHarness } from './testing/s3rver-harness';
-import { FIXTURES, fixtureBytes, listTree, objectOptions, tempDir, testDeps } from './testing/cloud-fixtures';
-import { readStageFile as stageReader } from '../datasource/read-stage-file';
+import { createS3Store } from '../object-store/create-object-store';
+import { ObjectStoreDataSourceAdapter } from '../object-store/object-store-data-source.adapter';
+import type { ObjectStore } from '../object-store/object-store';
+import { startFaultProxy, type FaultProxy } from '../testing/fault-proxy';
+import { startS3rver, S3RVER_CREDENTIALS, type S3rverHarness } from '../testing/s3rver-harness';
+import { FIXTURES, fixtureBytes, listTree, objectOptions, tempDir, testDeps } from '../testing/cloud-fixtures';
+import { readStageFile as stageReader } from '../local/read-stage-file';
 import { RecordingProgress } from '@maou/bench-app/testing';
 
 const BUCKET = 'maou-data';

@@ -2,12 +2,12 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSourceSpec, StageColumns } from '@maou/bench-domain';
 import { MemoryLogger, RecordingProgress } from '@maou/bench-app/testing';
-import { SystemClockAdapter } from '../clock/system-clock.adapter';
-import { createCloudDataSource, type CloudDataSource } from './create-cloud-data-source';
-import { startFakeBigQuery, type FakeBigQueryServer, type FakeField, type FakeRow } from './testing/fake-bigquery-server';
-import { startFaultProxy, type FaultProxy } from './testing/fault-proxy';
-import { tempDir } from './testing/cloud-fixtures';
-import { DataLoaderAdapter } from '../loader/data-loader.adapter';
+import { SystemClockAdapter } from '../../clock/system-clock.adapter';
+import { createCloudDataSource, type CloudDataSource } from '../shared/create-cloud-data-source';
+import { startFakeBigQuery, type FakeBigQueryServer, type FakeField, type FakeRow } from '../testing/fake-bigquery-server';
+import { startFaultProxy, type FaultProxy } from '../testing/fault-proxy';
+import { tempDir } from '../testing/cloud-fixtures';
+import { DataLoaderAdapter } from '../../loader/data-loader.adapter';
 import { mulberry32 } from '@maou/bench-domain';
 
 const FIELDS: FakeField[] = [

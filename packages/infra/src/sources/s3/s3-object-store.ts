@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type * as S3Sdk from '@aws-sdk/client-s3';
-import type { ObjectEntry, ObjectStore } from './object-store';
+import type { ObjectEntry, ObjectStore } from '../object-store/object-store';
 
 type S3Module = typeof S3Sdk;
 

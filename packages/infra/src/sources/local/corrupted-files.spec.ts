@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Stage } from '@maou/bench-domain';
-import { DataFileError } from '../arrow/data-file-error';
-import { FIXTURES } from '../arrow/arrow-test-helpers';
-import { seededRandom } from '../sample-data/seeded-random';
+import { DataFileError } from '../../arrow/data-file-error';
+import { FIXTURES } from '../../arrow/arrow-test-helpers';
+import { seededRandom } from '../../sample-data/seeded-random';
 import { readStageFile } from './read-stage-file';
 
 // Fuzz: truncations and byte flips of real files must yield valid records or a DataFileError naming the file.
