@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { DataSourceSpec, StageColumns } from '@maou/bench-domain';
 import { MemoryLogger, RecordingProgress } from '@maou/bench-app/testing';
 import { SystemClockAdapter } from '../../clock/system-clock.adapter';
-import { createCloudDataSource, type CloudDataSource } from '../shared/create-cloud-data-source';
+import type { CloudDataSource } from '../shared/cloud-source';
+import { createBigQueryDataSource } from './bigquery.source';
 import { startFakeBigQuery, type FakeBigQueryServer, type FakeField, type FakeRow } from '../testing/fake-bigquery-server';
 import { startFaultProxy, type FaultProxy } from '../testing/fault-proxy';
 import { tempDir } from '../testing/cloud-fixtures';
@@ -48,7 +49,7 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
     localCacheDir: cache, apiEndpoint: proxy.url, projectId: 'test-project', ...over,
   });
   const open = async (s = spec(), sampleRatio: number | null = null): Promise<CloudDataSource> => {
-    const r = await createCloudDataSource(s, 1, { logger, clock: new SystemClockAdapter(), progress }, {
+    const r = await createBigQueryDataSource(s, 1, { logger, clock: new SystemClockAdapter(), progress }, {
       sampleRatio, retry: { attempts: 5, baseDelayMs: 1, maxDelayMs: 2 }, callTimeoutMs: 400,
       retryHooks: { sleep: () => Promise.resolve(), random: () => 0.5 }, bigquery: { clientOptions: { authClient } },
     });
@@ -119,7 +120,7 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
 
   it('given identifiers outside the allow-list, when created, then the error names each flag and nothing is sent', async () => {
     const seen = proxy.seen.length;
-    const r = await createCloudDataSource(spec({ datasetId: 'ds`; DROP', clusteringKey: 'a b' }), 1, { logger, clock: new SystemClockAdapter() }, { sampleRatio: null });
+    const r = await createBigQueryDataSource(spec({ datasetId: 'ds`; DROP', clusteringKey: 'a b' }), 1, { logger, clock: new SystemClockAdapter() }, { sampleRatio: null });
     expect(r.ok ? '' : r.error.message).toBe('--input-dataset-id: "ds`; DROP" is not a valid dataset id (letters, digits, underscores)\n--input-clustering-key: "a b" is not a valid column name (a letter or underscore, then letters, digits, underscores)');
     expect(proxy.seen.length).toBe(seen);
   });

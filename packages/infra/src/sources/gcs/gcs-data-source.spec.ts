@@ -1,6 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createGcsStore } from '../object-store/create-object-store';
+import { createGcsStore } from './gcs.source';
 import { ObjectStoreDataSourceAdapter } from '../object-store/object-store-data-source.adapter';
 import type { ObjectStore } from '../object-store/object-store';
 import { startFakeGcs, type FakeGcsServer } from '../testing/fake-gcs-server';

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { sweepStaleParts } from '../object-store/stale-parts';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createS3Store } from '../object-store/create-object-store';
+import { createS3Store } from './s3.source';
 import { ObjectStoreDataSourceAdapter } from '../object-store/object-store-data-source.adapter';
 import type { ObjectStore } from '../object-store/object-store';
 import { startFaultProxy, type FaultProxy } from '../testing/fault-proxy';

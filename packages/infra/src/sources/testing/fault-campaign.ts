@@ -2,7 +2,10 @@ import { rm } from 'node:fs/promises';
 import { mulberry32 } from '@maou/bench-domain';
 import { MemoryLogger } from '@maou/bench-app/testing';
 import { SystemClockAdapter } from '../../clock/system-clock.adapter';
-import { createCloudDataSource, type CloudDataSourceSpec } from '../shared/create-cloud-data-source';
+import { createBigQueryDataSource } from '../bigquery/bigquery.source';
+import { createGcsDataSource } from '../gcs/gcs.source';
+import { createS3DataSource } from '../s3/s3.source';
+import type { CloudDataSourceSpec, CloudSourceContext, CloudSourceOptions } from '../shared/cloud-source';
 import { startFakeBigQuery, type FakeBigQueryServer, type FakeField, type FakeRow } from './fake-bigquery-server';
 import { startFakeGcs, type FakeGcsServer } from './fake-gcs-server';
 import { startFaultProxy, type Fault, type FaultProxy, type FaultRule } from './fault-proxy';
@@ -87,13 +90,17 @@ const specFor = (backend: Backend, servers: Servers, cache: string, seed: number
   return { kind: backend, bucket: 'campaign', prefix: 'runs', dataName: 'stage1', localCacheDir: cache, maxWorkers: 2, enableBundling: false, bundleSizeGb: 1, endpoint, seed };
 };
 
+const createCloudSource = (spec: CloudDataSourceSpec, context: CloudSourceContext, options: CloudSourceOptions) =>
+  spec.kind === 'bigquery' ? createBigQueryDataSource(spec, 1, context, options)
+    : spec.kind === 's3' ? createS3DataSource({ ...spec, kind: 's3' }, 1, context, options) : createGcsDataSource({ ...spec, kind: 'gcs' }, 1, context, options);
+
 const kindOf = (f: Fault): string => ('status' in f ? `http ${f.status}` : 'cutAfterBytes' in f ? 'truncated body' : 'stall' in f ? 'stall' : 'reset');
 
 type Outcome = 'success' | 'clean' | 'hang' | 'wrong-data' | { unclean: string };
 
 const oneRun = async (backend: Backend, servers: Servers, seed: number): Promise<{ outcome: Outcome; retries: number; partial: number; message: string }> => {
   const cache = await tempDir(`campaign-${backend}`);
-  const r = await createCloudDataSource(specFor(backend, servers, cache, seed), 1, { logger: new MemoryLogger(), clock: new SystemClockAdapter() }, {
+  const r = await createCloudSource(specFor(backend, servers, cache, seed), { logger: new MemoryLogger(), clock: new SystemClockAdapter() }, {
     sampleRatio: null, retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 4 }, idleTimeoutMs: 300, callTimeoutMs: 400,
     retryHooks: { sleep: () => Promise.resolve(), random: () => 0.5 }, s3: { credentials: S3RVER_CREDENTIALS, region: 'us-east-1' }, bigquery: { clientOptions: { authClient } },
   });

@@ -3,21 +3,23 @@ import type { DataSourceSpec } from '@maou/bench-domain';
 import { MemoryLogger, RecordingProgress } from '@maou/bench-app/testing';
 import { SystemClockAdapter } from '../../clock/system-clock.adapter';
 import { DataSourceRegistryAdapter } from '../source-registry';
-import { cloudSourceOpener } from './create-cloud-data-source';
+import { createBigQueryDataSource } from '../bigquery/bigquery.source';
+import { createS3DataSource } from '../s3/s3.source';
+import { cloudSource } from './cloud-source';
 import { CloudSourceFailure } from './cloud-source-error';
 import { startS3rver, S3RVER_CREDENTIALS, type S3rverHarness } from '../testing/s3rver-harness';
 import { join } from 'node:path';
 import { FIXTURES, fixtureBytes, listTree, tempDir } from '../testing/cloud-fixtures';
 
-describe('cloudSourceOpener in the datasource registry', () => {
+describe('cloud sources in the datasource registry', () => {
   let s3: S3rverHarness;
   let cache: string;
   const logger = new MemoryLogger();
-  const registry = (progress?: RecordingProgress): DataSourceRegistryAdapter => {
-    const open = cloudSourceOpener({ logger, clock: new SystemClockAdapter(), progress }, {
-      s3: { credentials: S3RVER_CREDENTIALS }, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
-    });
-    return new DataSourceRegistryAdapter().register('s3', open).register('gcs', open).register('bigquery', open);
+  const registry = (progress = new RecordingProgress()): DataSourceRegistryAdapter => {
+    const extra = { s3: { credentials: S3RVER_CREDENTIALS }, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } };
+    return new DataSourceRegistryAdapter({ logger, clock: new SystemClockAdapter(), progress })
+      .register(cloudSource('s3', 'S3', createS3DataSource, extra))
+      .register(cloudSource('bigquery', 'BigQuery', createBigQueryDataSource, extra));
   };
   const spec = (bucket: string, over: { dataName?: string; seed?: number; localCacheDir?: string } = {}): DataSourceSpec => ({
     kind: 's3', bucket, prefix: 'runs', dataName: 'stage1', localCacheDir: cache, maxWorkers: 2,
