@@ -6,8 +6,9 @@ import { TOKENS } from '@maou/bench-app';
 import { createTrainer } from '@maou/bench-engine';
 import {
   DataLoaderFactoryAdapter, NodeEnvironmentAdapter, PinoLoggerAdapter, ProcessResourceMonitorAdapter, SystemClockAdapter,
-  TfjsComputeBackendAdapter, createBackendRegistry, dataParallelOnWasm, type LogLevel,
+  TfjsComputeBackendAdapter, dataParallelWhereSupported, type LogLevel,
 } from '@maou/bench-infra';
+import { BACKENDS } from './backends';
 import { registerProgress } from './register-progress';
 import { registerSources } from './register-sources';
 import { cliVersion } from './completion';
@@ -30,9 +31,9 @@ export const createContainer = (options: GlobalOptions): DependencyContainer => 
   child.registerInstance(TOKENS.Logger, logger);
   child.registerInstance(TOKENS.Clock, clock);
   child.registerInstance(TOKENS.Environment, new NodeEnvironmentAdapter(cliVersion()));
-  child.registerInstance(TOKENS.ComputeBackend, new TfjsComputeBackendAdapter(createBackendRegistry()));
+  child.registerInstance(TOKENS.ComputeBackend, new TfjsComputeBackendAdapter(BACKENDS));
   child.registerInstance(TOKENS.DataLoaderFactory, new DataLoaderFactoryAdapter({ logger }));
-  child.registerInstance(TOKENS.TrainerFactory, dataParallelOnWasm(createTrainer));
+  child.registerInstance(TOKENS.TrainerFactory, dataParallelWhereSupported(BACKENDS, createTrainer));
   child.registerInstance(TOKENS.ResourceMonitor, new ProcessResourceMonitorAdapter(clock));
   registerProgress(child, options);
   registerSources(child);

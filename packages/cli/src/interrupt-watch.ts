@@ -1,5 +1,4 @@
-import { renameSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { writeFileAtomicSync } from '@maou/bench-infra';
 
 const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 type Watched = keyof typeof EXIT_CODES;
@@ -18,12 +17,8 @@ export interface InterruptWatch {
   dispose(): void;
 }
 
-/** Writes beside the target and renames over it, synchronously: usable while the process is about to exit. @public */
-export const writeJsonNow = (path: string, payload: unknown): void => {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.interrupted.tmp`);
-  writeFileSync(temp, `${JSON.stringify(payload, null, 2)}\n`);
-  renameSync(temp, path);
-};
+/** Writes JSON atomically and synchronously: usable while the process is about to exit. @public */
+export const writeJsonNow = (path: string, payload: unknown): void => writeFileAtomicSync(path, `${JSON.stringify(payload, null, 2)}\n`);
 
 /**
  * Watches SIGINT and SIGTERM for one command. The first signal asks the run to stop (the use case finishes the

@@ -1,6 +1,23 @@
 import type { ComputeConfig } from '@maou/bench-domain';
 import type { BackendInfo } from '@maou/bench-engine';
 
+/**
+ * How one registered backend is chosen on the command line and described in `--help`. The backend registry in infra
+ * lists them; the interface layer validates `--gpu` against that list.
+ * @public
+ */
+export interface BackendChoice {
+  readonly name: string;
+  /** what `--gpu` takes for it: the name itself, or a form such as `cuda:N` */
+  readonly usage: string;
+  /** a few words for `--help` after the usage, e.g. `tfjs-node-gpu`; empty for none */
+  readonly help: string;
+  /** `host` computes on the CPU (these are tried, by priority, when no `--gpu` is given); `device` on a GPU */
+  readonly placement: 'host' | 'device';
+  /** the device index when `value` (lower case) selects this backend, otherwise null */
+  selects(value: string): number | null;
+}
+
 /** Makes a tfjs backend active in this process. @public */
 export interface ComputeBackendPort {
   activate(config: ComputeConfig): Promise<BackendInfo>;

@@ -1,9 +1,10 @@
 // The composition root first: it loads the reflect-metadata polyfill that tsyringe's decorators need.
 import { createContainer, type GlobalOptions } from '../composition-root';
 import { planResources } from '../resource-plan';
+import { BACKENDS } from '../backends';
 import { BenchmarkDataloaderUseCase, TOKENS, type BenchmarkDataloaderInput, type LoggerPort } from '@maou/bench-app';
 import { checkBoundedNumbers, formatIssues, type NumberBounds, type ValidationIssue } from '@maou/bench-domain';
-import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
+import { describeGpuChoices, toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
 import { logResourcePlan, toJson, writeDataloaderHtmlReport, writeJsonReport } from '@maou/bench-infra';
 import type { Options } from 'yargs';
 import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-dataloader.output';
@@ -35,7 +36,7 @@ const OPTIONS: Record<string, Options> = {
     repeats: { type: 'number', default: 3, describe: 'repeats per grid point; the spread is reported' },
     'noise-margin': { type: 'number', default: 0.1, describe: 'a setting must beat the model rate by this share to count as feeding it' },
     'consumption-steps': { type: 'number', default: 5, describe: "timed training steps for the model's own rate; 0 skips the model" },
-    gpu: { type: 'string', describe: 'backend for the model: cpu, wasm, webgpu, tensorflow, auto, cuda:N' },
+    gpu: { type: 'string', describe: `backend for the model: ${describeGpuChoices(BACKENDS.byPriority())}` },
     threads: { type: 'number', describe: 'backend threads; on wasm, data-parallel replicas (default: one per usable core)' },
     'model-architecture': { type: 'string', describe: "network whose own rate the loader must keep up with: resnet (maou's default) or lite" },
     'enable-resource-monitoring': { type: 'boolean', describe: 'per point: CPU and memory per loading thread, worker efficiency (busy share), cache hit rate, process CPU/RSS, GPU utilisation on a GPU backend' },

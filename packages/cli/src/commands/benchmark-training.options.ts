@@ -1,4 +1,6 @@
+import { describeGpuChoices, describeHostBackends } from '@maou/bench-interface';
 import type { Options } from 'yargs';
+import { BACKENDS } from '../backends';
 
 const num = (describe: string, extra: Options = {}): Options => ({ type: 'number', describe, ...extra });
 const str = (describe: string, extra: Options = {}): Options => ({ type: 'string', describe, ...extra });
@@ -41,7 +43,7 @@ export const BENCHMARK_TRAINING_OPTIONS: Record<string, Options> = {
   ...STAGE3_INPUT_OPTIONS,
   ...CLOUD_INPUT_OPTIONS,
   ...group('Device:', {
-    gpu: str("backend: wasm, webgpu, tensorflow, auto, cuda:N (tfjs-node-gpu) or cpu (pure JavaScript, 160–1,500× slower: a warning says so); default: the best CPU backend (tfjs-node, wasm), which is maou's CPU device"),
+    gpu: str(`backend: ${describeGpuChoices(BACKENDS.byPriority())}; default: the best CPU backend (${describeHostBackends(BACKENDS.byPriority())}), which is maou's CPU device`),
     threads: num('backend threads; on wasm, data-parallel replicas in worker threads (default: one per usable core, up to 8)'),
     'model-architecture': str("resnet (maou's default: 17.0 M parameters) or lite (1.9 M, the shogi-optimised preset, 7–11× faster to train here)"),
     compilation: { type: 'boolean', describe: 'accepted; tfjs has no graph compiler (see --help notes)' },

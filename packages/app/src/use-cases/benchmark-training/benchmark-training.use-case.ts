@@ -89,7 +89,7 @@ export class BenchmarkTrainingUseCase {
 
   private async runIn({ backend, source }: TrainingSession, { config: requested, warnings = [], onBatch, calibration, resourceLimits, stop }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
     const log = this.logger.child({ useCase: 'benchmark-training' });
-    const calibrated = calibration && calibration.mode !== 'off' ? await during('datasource', () => this.calibrate(requested, source, backend, calibration, resourceLimits)) : null;
+    const calibrated = calibration && calibration.mode !== 'off' ? await during('calibration-failed', () => this.calibrate(requested, source, backend, calibration, resourceLimits)) : null;
     const config = calibrated ? { ...requested, loader: { ...requested.loader, workers: calibrated.workers, prefetchFactor: calibrated.prefetchFactor, batchSize: calibrated.batchSize } } : requested;
     const loader = await during('datasource', () => this.loaders.create(source, config.loader));
     const trainBatches = loader.batchesPerEpoch.train;

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { NonFiniteValueError, profileStep, TfjsTrainer, type MonotonicClock, type TrainerOptions } from '@maou/bench-engine';
 import { allocateBatch, MOVE_LABELS } from '@maou/bench-domain';
-import { startWasmBackend } from '../plugins/wasm-backend.plugin';
+import { startWasmBackend } from '../backends/wasm/wasm-backend.plugin';
 import { useCpuKernels } from '../native/native-kernels';
 import type { FromReplica, ReplicaFailure, ReplicaInit, ToReplica } from './replica-protocol';
 import { SharedBufferExchange } from './shared-buffer-exchange';
