@@ -1,13 +1,24 @@
-/** Layer rules: domain <- app <- interface <- cli, and app <- infra <- cli. */
+/**
+ * Layer rules (ADR 0001): domain <- engine <- app <- interface <- cli, and app <- infra <- cli.
+ * tsconfig.depcruise.json resolves every @maou/bench-* name to its package's src, so these path rules see imports
+ * across packages; scripts/checks/layer-rules.spec.ts plants a forbidden import for each and expects it refused.
+ */
 const layer = (name) => `^packages/${name}/src`;
+const pkgs = (...names) => `^packages/(${names.join('|')})/`;
 module.exports = {
   forbidden: [
     { name: 'domain-is-pure', severity: 'error', comment: 'domain imports nothing of ours and no I/O',
-      from: { path: layer('domain') }, to: { path: ['^packages/(app|interface|infra|cli)/', '^(fs|node:|process|tsyringe|pino)'] } },
+      from: { path: layer('domain') }, to: { path: [pkgs('engine', 'app', 'interface', 'infra', 'cli'), '^(fs|node:|process|tsyringe|pino)'] } },
     { name: 'domain-no-io', severity: 'error', from: { path: layer('domain') }, to: { dependencyTypes: ['core'] } },
-    { name: 'app-only-domain', severity: 'error', from: { path: layer('app') }, to: { path: '^packages/(interface|infra|cli)/' } },
-    { name: 'interface-not-infra', severity: 'error', from: { path: layer('interface') }, to: { path: '^packages/(infra|cli)/' } },
-    { name: 'infra-not-interface', severity: 'error', from: { path: layer('infra') }, to: { path: '^packages/(interface|cli)/' } },
+    { name: 'engine-only-domain', severity: 'error', comment: 'the engine is tfjs-core plus the domain: no ports, no adapters',
+      from: { path: layer('engine') }, to: { path: pkgs('app', 'interface', 'infra', 'cli') } },
+    { name: 'engine-no-di-no-io', severity: 'error', comment: 'the engine needs no container, no metadata polyfill, no I/O',
+      from: { path: layer('engine') }, to: { path: '(^|/node_modules/)(tsyringe|reflect-metadata|pino)(/|$)' } },
+    { name: 'engine-no-node', severity: 'error', from: { path: layer('engine') }, to: { dependencyTypes: ['core'] } },
+    { name: 'app-only-domain-engine', severity: 'error', from: { path: layer('app') }, to: { path: pkgs('interface', 'infra', 'cli') } },
+    { name: 'interface-not-engine-infra', severity: 'error', comment: 'option validation needs the domain and app types only',
+      from: { path: layer('interface') }, to: { path: pkgs('engine', 'infra', 'cli') } },
+    { name: 'infra-not-interface', severity: 'error', from: { path: layer('infra') }, to: { path: pkgs('interface', 'cli') } },
     { name: 'nothing-imports-cli', severity: 'error', from: { pathNot: '^packages/(cli|e2e)/' }, to: { path: '^packages/cli/' } },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
     { name: 'no-orphans', severity: 'error',

@@ -11,13 +11,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['packages/domain/src/**/*.ts', 'packages/app/src/**/*.ts'],
+    files: ['packages/domain/src/**/*.ts', 'packages/engine/src/**/*.ts', 'packages/app/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'error' },
   },
   {
     // Only the cli package wires adapters: the container is off limits everywhere else.
-    files: ['packages/app/src/**/*.ts', 'packages/interface/src/**/*.ts', 'packages/infra/src/**/*.ts'],
+    files: ['packages/engine/src/**/*.ts', 'packages/app/src/**/*.ts', 'packages/interface/src/**/*.ts', 'packages/infra/src/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [{ group: ['@maou/*/src/*', '@maou/*/dist/*', '**/packages/*/src/*'], message: 'Import a package through its public entry.' }],

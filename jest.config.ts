@@ -15,7 +15,7 @@ const swc = [
 // Tests run against sources: each workspace name maps to its src entry.
 const moduleNameMapper = {
   '^@maou/bench-app/testing$': '<rootDir>/../app/src/testing/index.ts',
-  '^@maou/bench-(domain|app|interface|infra)$': '<rootDir>/../$1/src/index.ts',
+  '^@maou/bench-(domain|engine|app|interface|infra)$': '<rootDir>/../$1/src/index.ts',
 };
 
 const project = (name: string, extra: Partial<Config> = {}): Config => ({
@@ -34,6 +34,7 @@ const config: Config = {
   testTimeout: 60_000,
   projects: [
     project('domain'),
+    project('engine'),
     project('app'),
     project('interface'),
     project('infra'),

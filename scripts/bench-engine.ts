@@ -17,12 +17,10 @@
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-// tsyringe, loaded with @maou/bench-app by the data-parallel trainer, needs the Reflect polyfill first.
-createRequire(path.join(__dirname, '../packages/infra/package.json'))('reflect-metadata');
 import type * as TfCore from '@tensorflow/tfjs-core';
 // The bench runs from sources (no build), so it reaches into them directly.
 // eslint-disable-next-line no-restricted-imports
-import { createTrainer } from '../packages/app/src/engine/tfjs-trainer';
+import { createTrainer } from '../packages/engine/src/tfjs-trainer';
 // eslint-disable-next-line no-restricted-imports
 import { installWasmKernels } from '../packages/infra/src/compute/wasm/register-wasm-kernels';
 // eslint-disable-next-line no-restricted-imports

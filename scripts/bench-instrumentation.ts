@@ -14,7 +14,7 @@ import type * as TfCore from '@tensorflow/tfjs-core';
 import type { HostBatch } from '@maou/bench-domain';
 // The bench runs from sources (no build), so it reaches into them directly.
 // eslint-disable-next-line no-restricted-imports
-import { createTrainer } from '../packages/app/src/engine/tfjs-trainer';
+import { createTrainer } from '../packages/engine/src/tfjs-trainer';
 // eslint-disable-next-line no-restricted-imports
 import { runTrainingPass } from '../packages/app/src/use-cases/benchmark-training/training-pass';
 // eslint-disable-next-line no-restricted-imports

@@ -11,7 +11,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 // Exact source files, not the package entries: the packer then carries only the engine and the plug-in.
 // eslint-disable-next-line no-restricted-imports
-import { createTrainer } from '../packages/app/src/engine/tfjs-trainer';
+import { createTrainer } from '../packages/engine/src/tfjs-trainer';
 // eslint-disable-next-line no-restricted-imports
 import { startWebgpuBackend } from '../packages/infra/src/compute/webgpu/webgpu-backend.plugin';
 

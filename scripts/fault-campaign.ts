@@ -11,13 +11,13 @@
  */
 import { join } from 'node:path';
 
-// The shape of packages/infra/src/cloud/testing/fault-campaign.ts, which no package exports.
+// The shape of packages/infra/src/sources/testing/fault-campaign.ts, which no package exports.
 interface Figures { readonly hangs: number; readonly uncleanFailures: readonly string[]; readonly wrongData: number; readonly partialFilesLeft: number }
 type RunFaultCampaign = (o: { runs: number; seconds: number; seed: number; backends: readonly string[]; onRun?: (line: string) => void }) => Promise<Figures>;
 
 // The built module (the package script compiles first), so the clients run as they do in production.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { runFaultCampaign } = require(join(__dirname, '..', 'packages/infra/dist/cloud/testing/fault-campaign.js')) as { runFaultCampaign: RunFaultCampaign };
+const { runFaultCampaign } = require(join(__dirname, '..', 'packages/infra/dist/sources/testing/fault-campaign.js')) as { runFaultCampaign: RunFaultCampaign };
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);

@@ -12,7 +12,11 @@ const swc = require('@swc/core');
 const repo = path.resolve(__dirname, '..');
 const out = path.resolve(process.argv[2] ?? path.join(repo, '.cache/webgpu-bench'));
 const entry = path.resolve(process.argv[3] ?? path.join(repo, 'scripts/bench-webgpu.ts'));
-const workspace = { '@maou/bench-domain': 'packages/domain/src/index.ts', '@maou/bench-app': 'packages/app/src/index.ts' };
+const workspace = {
+  '@maou/bench-domain': 'packages/domain/src/index.ts',
+  '@maou/bench-engine': 'packages/engine/src/index.ts',
+  '@maou/bench-app': 'packages/app/src/index.ts',
+};
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const done = new Set();
 const packages = new Map(); // package root -> importing dir

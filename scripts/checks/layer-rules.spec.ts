@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 // The layer rules are only worth something if they fire: plant forbidden imports in a scratch copy of the
-// sources and expect dependency-cruiser and eslint to refuse them.
+// sources and expect the real `deps:check` (dependency-cruiser) and eslint to refuse them, naming the rule.
 const root = resolve(__dirname, '../..');
 const configs = ['.dependency-cruiser.cjs', 'tsconfig.base.json', 'tsconfig.depcruise.json', 'eslint.config.mjs', 'package.json'];
 
@@ -23,40 +23,76 @@ function scratchCopy(): string {
 }
 
 const run = (dir: string, bin: string, args: string[]) => {
-  const r = spawnSync(join(root, 'node_modules/.bin', bin), args, { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(join(root, 'node_modules/.bin', bin), args, { cwd: dir, encoding: 'utf8', timeout: 180_000 });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 };
+// The same command as `pnpm deps:check`, in the one-line-per-violation format.
 const depcruise = (dir: string) => run(dir, 'depcruise', ['packages', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']);
 const plant = (dir: string, file: string, line: string) => appendFileSync(join(dir, file), `\n${line}\n`);
 
-describe('layer rules', () => {
-  let dir = '';
-  beforeEach(() => { dir = scratchCopy(); });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+// [file, the import planted in it, the rule that must name it]
+const PLANTED: readonly (readonly [string, string, string])[] = [
+  ['packages/domain/src/stats/summary.ts', "import '@maou/bench-app';", 'domain-is-pure'],
+  ['packages/domain/src/random/mulberry32.ts', "import '@maou/bench-engine';", 'domain-is-pure'],
+  ['packages/engine/src/optim/lr-schedule.ts', "import '@maou/bench-infra';", 'engine-only-domain'],
+  ['packages/engine/src/nn/dense.ts', "import type { ClockPort } from '@maou/bench-app';\nexport type Leak = ClockPort;", 'engine-only-domain'],
+  ['packages/engine/src/tape/settle.ts', "import '../../../infra/src/index';", 'engine-only-domain'],
+  ['packages/engine/src/anomaly.ts', "import 'reflect-metadata';", 'engine-no-di-no-io'],
+  ['packages/engine/src/backend-memory.ts', "import 'node:fs';", 'engine-no-node'],
+  ['packages/app/src/ports/clock.port.ts', "import '@maou/bench-infra';", 'app-only-domain-engine'],
+  ['packages/interface/src/index.ts', "import '@maou/bench-infra';", 'interface-not-engine-infra'],
+  ['packages/interface/src/index.ts', "import '@maou/bench-engine';", 'interface-not-engine-infra'],
+  ['packages/infra/src/clock/system-clock.adapter.ts', "import '@maou/bench-interface';", 'infra-not-interface'],
+  ['packages/infra/src/logging/pino-logger.adapter.ts', "import '@maou/cli';", 'infra-not-interface'],
+];
+
+describe('layer rules (deps:check)', () => {
+  const dirs: string[] = [];
+  const copy = (): string => {
+    dirs.push(scratchCopy());
+    return dirs[dirs.length - 1]!;
+  };
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
   it('pass on the untouched copy (so a failure below is the planted import)', () => {
-    const r = depcruise(dir);
+    const r = depcruise(copy());
     expect(r.out).toContain('no dependency violations');
     expect(r.status).toBe(0);
-  }, 120_000);
+  }, 180_000);
 
-  it.each([
-    ['packages/infra/src/clock/system-clock.adapter.ts', "import '@maou/bench-interface';", 'infra-not-interface'],
-    ['packages/domain/src/stats/summary.ts', "import '@maou/bench-app';", 'domain-is-pure'],
-    ['packages/app/src/ports/clock.port.ts', "import '@maou/bench-infra';", 'app-only-domain'],
-    ['packages/interface/src/index.ts', "import '@maou/bench-infra';", 'interface-not-infra'],
-  ])('refuse %s importing across a layer (%s)', (file, line, rule) => {
-    plant(dir, file, line);
-    const r = depcruise(dir);
-    expect(r.out).toContain(rule);
-    expect(r.status).not.toBe(0);
-  }, 120_000);
+  describe('with every forbidden import planted in one copy', () => {
+    let out = '';
+    let status: number | null = null;
+    beforeAll(() => {
+      const dir = copy();
+      for (const [file, line] of PLANTED) plant(dir, file, line);
+      ({ out, status } = depcruise(dir));
+    }, 180_000);
 
-  it('refuse the tsyringe container outside the cli package', () => {
-    const file = 'packages/infra/src/clock/system-clock.adapter.ts';
-    plant(dir, file, "import { container } from 'tsyringe';\nexport const leaked = container;");
-    const r = run(dir, 'eslint', [file]);
-    expect(r.out).toContain('Only packages/cli wires adapters');
-    expect(r.status).not.toBe(0);
-  }, 120_000);
+    it('fail', () => expect(status).not.toBe(0));
+
+    it.each(PLANTED)('refuse %s importing %s (%s)', (file, _line, rule) => {
+      // err format: "  error <rule>: <from> → <to>"
+      expect(out.split('\n').filter((l) => l.includes(`error ${rule}: ${file} →`))).not.toEqual([]);
+    });
+  });
+});
+
+describe('layer rules (eslint)', () => {
+  it('refuse the tsyringe container outside the cli package, the engine included', () => {
+    const dir = scratchCopy();
+    try {
+      const files = ['packages/infra/src/clock/system-clock.adapter.ts', 'packages/engine/src/nn/dense.ts'];
+      for (const f of files) plant(dir, f, "import { container } from 'tsyringe';\nexport const leaked = container;");
+      const r = run(dir, 'eslint', ['--format', 'json', ...files]);
+      const results = JSON.parse(r.out.slice(r.out.indexOf('['))) as { filePath: string; messages: { message: string }[] }[];
+      for (const f of files) {
+        const messages = results.find((x) => x.filePath.endsWith(f))?.messages.map((m) => m.message);
+        expect(messages).toContainEqual(expect.stringContaining('Only packages/cli wires adapters'));
+      }
+      expect(r.status).not.toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

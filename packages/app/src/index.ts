@@ -1,60 +1,46 @@
+// @maou/bench-app: the use cases, the ports their adapters implement (with their injection tokens), and what the
+// cli needs to render their results. The training engine is @maou/bench-engine; test doubles are
+// @maou/bench-app/testing.
+
+// Ports and tokens.
+export * from './ports/tokens';
 export * from './ports/clock.port';
 export * from './ports/logger.port';
+export * from './ports/progress.port';
+export * from './ports/environment.port';
 export * from './ports/data-source.port';
+export * from './ports/data-source-factory.port';
 export * from './ports/data-loader.port';
 export * from './ports/compute-backend.port';
 export * from './ports/resource-monitor.port';
 export * from './ports/calibration-store.port';
-export * from './ports/progress.port';
-export * from './ports/tokens';
-export * from './engine/trainer';
-export * from './engine/tfjs-trainer';
-export * from './engine/gradient-exchange';
-export * from './use-cases/benchmark-training/kernel-profiler';
-export * from './engine/anomaly';
-export * from './engine/network/shogi-network';
-export * from './engine/network/network-presets';
-export * from './engine/network/heap-safe-micro-batch';
-export * from './engine/nn/seeded-random';
-export * from './engine/tape/tape-recorder';
-export * from './engine/optim/lr-schedule';
-export * from './engine/loss/stage3-loss';
-export * from './engine/loss/multi-label-loss';
-export * from "./ports/data-source-factory.port";
-export * from "./ports/environment.port";
-export * from "./use-cases/benchmark-training/benchmark-training.use-case";
-export * from "./use-cases/benchmark-training/benchmark-training.errors";
-export * from "./use-cases/step-failure";
-export * from "./use-cases/micro-batch-plan";
-export * from "./use-cases/benchmark-training/benchmark-training.input";
-export { interruptionText } from "./use-cases/benchmark-training/interruption";
-export * from "./use-cases/compare-benchmarks/compare-benchmarks.use-case";
-export { parseRecord as parseCalibrationRecord } from "./use-cases/calibrate-loader/calibration-record";
-export * from './loader/device-prefetch';
-export * from './engine/stage-objective';
-export * from './engine/device-batch';
-export * from './loader/measure-loader';
-export * from './loader/require-rows';
-export * from './use-cases/calibrate-loader/calibrate-loader.use-case';
-export * from './use-cases/calibrate-loader/calibrate-loader.input';
-export * from './use-cases/calibrate-loader/calibrate-loader.errors';
-export * from './use-cases/benchmark-dataloader/benchmark-dataloader.use-case';
+export * from './use-cases/benchmark-io/record-io.port';
+export * from './use-cases/generate-sample-data/sample-data-generator.port';
+
+// benchmark-training (and its batch-size / learning-rate study).
+export * from './use-cases/benchmark-training/benchmark-training.input';
+export * from './use-cases/benchmark-training/benchmark-training.errors';
+export * from './use-cases/benchmark-training/benchmark-training.use-case';
+export { interruptionText } from './use-cases/benchmark-training/interruption';
+export * from './use-cases/batch-study/batch-study.input';
+export * from './use-cases/batch-study/batch-study.use-case';
+
+// benchmark-dataloader, and the loader calibration it and benchmark-training share.
 export * from './use-cases/benchmark-dataloader/benchmark-dataloader.input';
 export * from './use-cases/benchmark-dataloader/benchmark-dataloader.errors';
-export * from './use-cases/benchmark-dataloader/select-setting';
-export * from './use-cases/benchmark-dataloader/consumption-rate';
-export * from './use-cases/calibrate-loader/calibration-input';
-export * from './use-cases/generate-sample-data/sample-data-generator.port';
-export * from './use-cases/generate-sample-data/generate-sample-data.input';
-export * from './use-cases/generate-sample-data/generate-sample-data.errors';
-export * from './use-cases/generate-sample-data/generate-sample-data.use-case';
-export * from './use-cases/benchmark-io/record-io.port';
+export * from './use-cases/benchmark-dataloader/benchmark-dataloader.use-case';
+export * from './use-cases/calibrate-loader/calibrate-loader.input';
+export * from './use-cases/calibrate-loader/calibrate-loader.errors';
+export * from './use-cases/calibrate-loader/calibrate-loader.use-case';
+export { parseRecord as parseCalibrationRecord } from './use-cases/calibrate-loader/calibration-record';
+export * from './loader/measure-loader';
+
+// benchmark-compare, benchmark-io, generate-sample-data.
+export * from './use-cases/compare-benchmarks/compare-benchmarks.use-case';
 export * from './use-cases/benchmark-io/benchmark-io.input';
 export * from './use-cases/benchmark-io/benchmark-io.errors';
 export * from './use-cases/benchmark-io/benchmark-io.use-case';
+export * from './use-cases/generate-sample-data/generate-sample-data.input';
+export * from './use-cases/generate-sample-data/generate-sample-data.errors';
+export * from './use-cases/generate-sample-data/generate-sample-data.use-case';
 export * from './use-cases/generate-sample-data/sample-data-progress';
-export * from './engine/nn/fused-kernels';
-export * from './engine/backend-memory';
-export * from './use-cases/batch-study/batch-study.input';
-export * from './use-cases/batch-study/batch-study.use-case';
-export * from './use-cases/batch-study/max-batch-probe';

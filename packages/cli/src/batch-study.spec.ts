@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { BatchStudyUseCase, BenchmarkTrainingUseCase, TOKENS, type ClockPort, type ResourceMonitorPort } from '@maou/bench-app';
 import type { BatchStudyReport, BenchmarkConfig, BenchmarkTrainingReport, SweepPointOk } from '@maou/bench-domain';
 import { toBenchmarkConfig } from '@maou/bench-interface';
+import { BACKENDS } from './backends';
 import { createContainer } from './composition-root';
 import { registerCalibration } from './register-calibration';
 
@@ -19,7 +20,7 @@ const container = () => {
 };
 const config = (over: { batchSize?: number; learningRatio?: number } = {}): BenchmarkConfig => {
   const v = toBenchmarkConfig({ samplePositions: 512, batchSize: 8, maxBatches: 8, warmupBatches: 2, gpu: 'wasm', threads: 2, dataloaderWorkers: 0, modelArchitecture: 'lite', ...over },
-    { workers: 0, sampleCacheDir: join(dir, 'sample') });
+    { workers: 0, sampleCacheDir: join(dir, 'sample'), backends: BACKENDS.byPriority() });
   if (!v.ok) throw new Error(JSON.stringify(v.error));
   return v.value.config;
 };
@@ -94,7 +95,7 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
     // One replica (the main thread) and no loader workers, so every clock reading goes through the ticking clock.
     const cfg = (batchSize: number): BenchmarkConfig => {
       const v = toBenchmarkConfig({ samplePositions: 512, batchSize, maxBatches: 6, warmupBatches: 2, gpu: 'wasm', threads: 1, dataloaderWorkers: 0 },
-        { workers: 0, sampleCacheDir: join(dir, 'sample') });
+        { workers: 0, sampleCacheDir: join(dir, 'sample'), backends: BACKENDS.byPriority() });
       if (!v.ok) throw new Error(JSON.stringify(v.error));
       return v.value.config;
     };

@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { container, type DependencyContainer } from 'tsyringe';
 import {
   BatchStudyUseCase, BenchmarkDataloaderUseCase, BenchmarkIoUseCase, BenchmarkTrainingUseCase, CalibrateLoaderUseCase, CompareBenchmarksUseCase,
-  GenerateSampleDataUseCase, TOKENS, createTrainer,
+  GenerateSampleDataUseCase, TOKENS,
 } from '@maou/bench-app';
+import { createTrainer } from '@maou/bench-engine';
 import {
   DataLoaderFactoryAdapter, NodeEnvironmentAdapter, PinoLoggerAdapter, ProcessResourceMonitorAdapter, SystemClockAdapter,
-  RecordIoAdapter, SampleDataGeneratorAdapter, TfjsComputeBackendAdapter, createBackendRegistry, dataParallelOnWasm, type LogLevel,
+  RecordIoAdapter, SampleDataGeneratorAdapter, TfjsComputeBackendAdapter, dataParallelWhereSupported, type LogLevel,
 } from '@maou/bench-infra';
+import { BACKENDS } from './backends';
 import { registerProgress } from './register-progress';
 import { registerSources } from './register-sources';
 import { cliVersion } from './completion';
@@ -49,9 +51,9 @@ export const createContainer = (options: ContainerOptions): DependencyContainer 
   child.registerInstance(TOKENS.Logger, logger);
   child.registerInstance(TOKENS.Clock, clock);
   child.registerInstance(TOKENS.Environment, new NodeEnvironmentAdapter(cliVersion()));
-  child.registerInstance(TOKENS.ComputeBackend, new TfjsComputeBackendAdapter(createBackendRegistry()));
+  child.registerInstance(TOKENS.ComputeBackend, new TfjsComputeBackendAdapter(BACKENDS));
   child.registerInstance(TOKENS.DataLoaderFactory, new DataLoaderFactoryAdapter({ logger }));
-  child.registerInstance(TOKENS.TrainerFactory, dataParallelOnWasm(createTrainer));
+  child.registerInstance(TOKENS.TrainerFactory, dataParallelWhereSupported(BACKENDS, createTrainer));
   child.registerInstance(TOKENS.ResourceMonitor, new ProcessResourceMonitorAdapter(clock));
   child.registerInstance(TOKENS.RecordIo, new RecordIoAdapter());
   child.registerInstance(TOKENS.SampleDataGenerator, new SampleDataGeneratorAdapter());

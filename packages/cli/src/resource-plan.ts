@@ -1,5 +1,6 @@
 import { ResourceDetectorAdapter, type ResourcePlan } from '@maou/bench-infra';
 import type { BenchmarkDefaults } from '@maou/bench-interface';
+import { BACKENDS } from './backends';
 import { machineDefaults } from './composition-root';
 
 /** The flags a resource plan defers to. */
@@ -16,5 +17,5 @@ export interface ResourceFlags {
  */
 export const planResources = async (flags: ResourceFlags, detector = new ResourceDetectorAdapter()): Promise<{ plan: ResourcePlan; defaults: BenchmarkDefaults }> => {
   const plan = await detector.plan({ threads: flags.threads, workers: flags.dataloaderWorkers, batchSize: flags.batchSize });
-  return { plan, defaults: { ...machineDefaults(), workers: plan.workers, threads: plan.threads, batchSize: plan.batchSize } };
+  return { plan, defaults: { ...machineDefaults(), backends: BACKENDS.byPriority(), workers: plan.workers, threads: plan.threads, batchSize: plan.batchSize } };
 };

@@ -2,6 +2,7 @@ export * from './options/option-table';
 export * from './benchmark-training/benchmark-training.options';
 export * from './benchmark-training/raw-options';
 export * from './benchmark-training/to-benchmark-config';
+export { describeGpuChoices, describeHostBackends } from './benchmark-training/choices';
 export * from './benchmark-training/batch-study-options';
 export * from './benchmark-training/to-training-run';
 export * from './benchmark-dataloader/benchmark-dataloader.options';

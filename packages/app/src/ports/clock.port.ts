@@ -1,5 +1,6 @@
-/** Monotonic high-resolution time in milliseconds, and wall time for stamps. @public */
-export interface ClockPort {
-  now(): number;
+import type { MonotonicClock } from '@maou/bench-engine';
+
+/** Monotonic high-resolution time in milliseconds (what the engine times steps with), and wall time for stamps. @public */
+export interface ClockPort extends MonotonicClock {
   wallTime(): Date;
 }

@@ -1,3 +1,4 @@
 export * from './fake-clock';
 export * from './memory-logger';
 export * from './recording-progress';
+export * from './fake-loader-factory';

@@ -1,19 +1,9 @@
-import type { BackendInfo } from '../ports/compute-backend.port';
-import { activationFloatsPerSample, heapSafeMicroBatch } from '../engine/network/heap-safe-micro-batch';
+import { type BackendInfo, heapSafeMicroBatch } from '@maou/bench-engine';
 import { planMicroBatches } from './micro-batch-plan';
 
 const wasm = (threads: number): BackendInfo => ({ name: 'wasm', version: 'x', threads, device: 'cpu', notes: [], heapLimitBytes: 2 ** 32 });
 
 describe('micro-batches that fit the heap', () => {
-  it('given a bounded heap, then rows per pass scale with the heap and shrink with the network', () => {
-    const lite = heapSafeMicroBatch('lite', 2 ** 32)!;
-    expect(heapSafeMicroBatch('lite', 2 ** 31)).toBe(Math.floor(lite / 2));
-    expect(heapSafeMicroBatch('resnet', 2 ** 32)).toBeLessThan(lite / 2);
-    expect(heapSafeMicroBatch('lite', undefined)).toBeUndefined();
-    // Rows × 4 bytes × the margin over the activations stay inside three quarters of the heap.
-    expect(lite * 4 * 4 * activationFloatsPerSample('lite')).toBeLessThanOrEqual(0.75 * 2 ** 32);
-  });
-
   it('given the replicas share a batch, then only a share larger than the limit is micro-batched, with a note', () => {
     const limit = heapSafeMicroBatch('lite', 2 ** 32)!;
     expect(planMicroBatches('lite', 2 * limit, wasm(2))).toEqual({ microBatchSize: limit });

@@ -1,6 +1,5 @@
 import type { ModelPreset } from '@maou/bench-domain';
-import { heapSafeMicroBatch } from '../engine/network/heap-safe-micro-batch';
-import type { BackendInfo } from '../ports/compute-backend.port';
+import { heapSafeMicroBatch, type BackendInfo } from '@maou/bench-engine';
 
 /**
  * Rows per forward/backward pass for this backend (micro-batching when a replica's share of the batch would not fit

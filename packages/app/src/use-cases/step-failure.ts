@@ -13,11 +13,19 @@ export class StepFailure<E extends StepError = StepError> extends Error {
   }
 }
 
-/** Runs a step, turning a thrown error into a failure of that step's kind. @public */
+/** Errors JavaScript raises for code that is wrong, never for bad input: a bug, whatever step it happened in. */
+const isProgrammingError = (e: unknown): boolean => e instanceof TypeError || e instanceof ReferenceError;
+
+/**
+ * Runs a step, turning a thrown error into a failure of that step's kind. A programming error (TypeError,
+ * ReferenceError) is not the step's failure: it propagates as the bug it is.
+ * @public
+ */
 export const during = async <K extends string, T>(kind: K, work: () => Promise<T>): Promise<T> => {
   try {
     return await work();
   } catch (cause) {
+    if (isProgrammingError(cause)) throw cause;
     throw new StepFailure({ kind, message: cause instanceof Error ? cause.message : String(cause) });
   }
 };

@@ -1,10 +1,11 @@
 import { BenchmarkDataloaderUseCase, TOKENS, type BenchmarkDataloaderOutput, type LoggerPort } from '@maou/bench-app';
 import { err, ok } from '@maou/bench-domain';
-import { BENCHMARK_DATALOADER_OPTIONS, toBenchmarkDataloaderInput, type BenchmarkDataloaderArgs, type ValidatedDataloaderGrid } from '@maou/bench-interface';
+import { benchmarkDataloaderOptions, toBenchmarkDataloaderInput, type BenchmarkDataloaderArgs, type ValidatedDataloaderGrid } from '@maou/bench-interface';
 import { logResourcePlan, watchInterrupts, writeDataloaderHtmlReport, writeJsonNow, type ResourcePlan } from '@maou/bench-infra';
 import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-dataloader.output';
 import { utilityCommand } from './command-module';
 import type { GlobalOptions } from '../composition-root';
+import { BACKENDS } from '../backends';
 import { planResources } from '../resource-plan';
 import { runCommand, type CommandSpec } from '../run-command';
 
@@ -39,7 +40,7 @@ const spec: CommandSpec<BenchmarkDataloaderArgs & GlobalOptions, Valid, Benchmar
 export const benchmarkDataloaderCommand = utilityCommand({
   command: 'benchmark-dataloader',
   describe: "Find loader settings (workers × prefetch × batch size) that keep the model fed, against the model's own rate",
-  builder: (y) => y.options(BENCHMARK_DATALOADER_OPTIONS)
+  builder: (y) => y.options(benchmarkDataloaderOptions(BACKENDS.byPriority()))
     .example('$0 utility benchmark-dataloader --num-batches 30', 'on the embedded sample data')
     .example('$0 utility benchmark-dataloader --stage3-data-path data/ --workers 0 1 2 --batch-sizes 128 256 --output-json dl.json', 'your files, a custom grid'),
   handler: (args) => runCommand(spec, args),

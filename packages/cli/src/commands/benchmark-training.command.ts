@@ -1,9 +1,10 @@
 import { BenchmarkTrainingUseCase, TOKENS, interruptionText, type LoggerPort, type ProgressPort } from '@maou/bench-app';
 import { err, ok, type BatchStudyReport, type BenchmarkTrainingReport } from '@maou/bench-domain';
-import { BENCHMARK_TRAINING_OPTIONS, CALIBRATION_OPTIONS, toTrainingRun, type BenchmarkTrainingArgs, type ValidatedTrainingRun } from '@maou/bench-interface';
+import { CALIBRATION_OPTIONS, benchmarkTrainingOptions, toTrainingRun, type BenchmarkTrainingArgs, type ValidatedTrainingRun } from '@maou/bench-interface';
 import { logResourcePlan, renderTrainingSummary, writeJsonReport, writeTrainingHtmlReport, type ResourcePlan } from '@maou/bench-infra';
 import type { DependencyContainer } from 'tsyringe';
 import type { GlobalOptions } from '../composition-root';
+import { BACKENDS } from '../backends';
 import { planResources } from '../resource-plan';
 import { defaultCalibrationFile } from '../register-calibration';
 import { runCommand, type CommandSpec, type CommandView } from '../run-command';
@@ -75,7 +76,7 @@ const spec: CommandSpec<Args, Valid, Outcome> = {
 export const benchmarkTrainingCommand = utilityCommand({
   command: 'benchmark-training',
   describe: 'Time a single-epoch dry run of the training stack and predict the epoch',
-  builder: (y) => y.options({ ...BENCHMARK_TRAINING_OPTIONS, ...CALIBRATION_OPTIONS })
+  builder: (y) => y.options({ ...benchmarkTrainingOptions(BACKENDS.byPriority()), ...CALIBRATION_OPTIONS })
     .example('$0 utility benchmark-training --max-batches 20 --warmup-batches 5', 'benchmark on the embedded sample data')
     .example('$0 utility benchmark-training --stage3-data-path data/ --batch-size 128 --run-validation --output-json out.json', 'your Stage 3 files, with a validation pass')
     .example('$0 utility benchmark-training --batch-sizes 64,128,256,512 --estimate-cbs --report-html study.html', 'which batch size: throughput, critical batch size, gradient noise scale')

@@ -62,12 +62,13 @@ export interface TrainingConfig {
 }
 
 /**
- * Compute backend request: a name; `auto` for the highest-priority one that starts; `host` for the highest-priority
+ * Compute backend request: the name of a registered backend (the registry in infra owns the names; the interface
+ * layer checks `--gpu` against it); `auto` for the highest-priority one that starts; `host` for the highest-priority
  * CPU one (tfjs-node, wasm, then cpu), which is what no `--gpu` means, as in maou.
  * @public
  */
 export interface ComputeConfig {
-  readonly backend: 'auto' | 'host' | 'wasm' | 'cpu' | 'tensorflow' | 'tensorflow-gpu' | 'webgpu';
+  readonly backend: string;
   readonly deviceIndex: number;
   readonly threads: number | 'auto';
 }

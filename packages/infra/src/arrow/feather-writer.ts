@@ -1,4 +1,4 @@
-import { writeFile, rename } from 'node:fs/promises';
+import { writeFileAtomic } from '../files/atomic-file';
 import {
   CompressionType, Field, Float32, LargeList, RecordBatch,
   Schema, Struct, Uint64, Uint8, makeData, type Data, type DataType,
@@ -75,17 +75,10 @@ export const encodeArrowIpc = (batches: readonly RecordBatch[], options: ArrowWr
   return writer.toUint8Array(true);
 };
 
-/** Writes bytes through a temporary file and a rename, so readers never see half a file. @public */
-export const writeBytesAtomic = async (path: string, bytes: Uint8Array | string): Promise<void> => {
-  const tmp = `${path}.tmp-${process.pid}`;
-  await writeFile(tmp, bytes);
-  await rename(tmp, path);
-};
-
 /** Writes Stage 1/2/3 columns as a `.feather` file readable by maou and pyarrow. @public */
 export const writeStageFeather = async (path: string, columns: StageColumns, ids: BigUint64Array, options: ArrowWriteOptions = {}): Promise<number> => {
   const batches = buildBatches(columns.rows, options.batchRows ?? Math.max(columns.rows, 1), (s, n) => stageColumnData(columns, ids, s, n));
   const bytes = encodeArrowIpc(batches, options);
-  await writeBytesAtomic(path, bytes);
+  await writeFileAtomic(path, bytes);
   return bytes.length;
 };

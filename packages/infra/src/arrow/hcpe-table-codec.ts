@@ -6,7 +6,8 @@ import { copyInto, flattenColumn } from './column-flatten';
 import { DataFileError } from './data-file-error';
 import { checkValueBuffers } from './value-buffers';
 import type { ArrowBatches } from './feather-reader';
-import { buildBatches, encodeArrowIpc, nestLargeList, writeBytesAtomic, type ArrowWriteOptions } from './feather-writer';
+import { buildBatches, encodeArrowIpc, nestLargeList, type ArrowWriteOptions } from './feather-writer';
+import { writeFileAtomic } from '../files/atomic-file';
 
 /**
  * The values of a variable-width column, one batch at a time: its offsets or views are checked before apache-arrow's
@@ -106,6 +107,6 @@ export const hcpeColumnData = (c: HcpeColumns, start: number, n: number): [strin
 /** Writes HCPE columns as a `.feather` file. @public */
 export const writeHcpeFeather = async (path: string, columns: HcpeColumns, options: ArrowWriteOptions = {}): Promise<number> => {
   const bytes = encodeArrowIpc(buildBatches(columns.rows, options.batchRows ?? Math.max(columns.rows, 1), (s, n) => hcpeColumnData(columns, s, n)), options);
-  await writeBytesAtomic(path, bytes);
+  await writeFileAtomic(path, bytes);
   return bytes.length;
 };

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CalibrationStorePort, LoggerPort } from '@maou/bench-app';
+import { writeFileAtomic } from '../files/atomic-file';
 
 const FORMAT_VERSION = 1;
 interface StoreFile {
@@ -26,14 +26,7 @@ export class JsonCalibrationStoreAdapter implements CalibrationStorePort {
     const entries = { ...(await this.readEntries()), [key]: value };
     const body: StoreFile = { formatVersion: FORMAT_VERSION, entries };
     await mkdir(dirname(this.path), { recursive: true });
-    const tmp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      await writeFile(tmp, `${JSON.stringify(body, null, 2)}\n`);
-      await rename(tmp, this.path);
-    } catch (e) {
-      await rm(tmp, { force: true });
-      throw e;
-    }
+    await writeFileAtomic(this.path, `${JSON.stringify(body, null, 2)}\n`);
   }
 
   private async readEntries(): Promise<Record<string, unknown>> {

@@ -1,4 +1,5 @@
-import { type BackendInfo } from '@maou/bench-app';
+import { type BackendInfo } from '@maou/bench-engine';
+import { type BackendChoice } from '@maou/bench-app';
 import { type ComputeConfig, type Result } from '@maou/bench-domain';
 
 /** Why a backend could not start, with what to do about it. @public */
@@ -10,12 +11,17 @@ export interface BackendStartError {
 }
 
 /**
- * A compute backend that can make itself the active tfjs backend. Registered in a `BackendRegistry`;
- * `auto` tries them by descending priority.
+ * A compute backend that can make itself the active tfjs backend. Each one lives in its own folder and is added to
+ * the `BackendRegistry` by one line in `register-backends.ts`; `auto` tries them by descending priority, no `--gpu`
+ * the `host` ones. Its name, `--gpu` usage and help text come from here, nowhere else.
  * @public
  */
-export interface BackendPlugin {
-  readonly name: string;
+export interface BackendPlugin extends BackendChoice {
   readonly priority: number;
+  /** with more than one thread, training runs as data-parallel replicas in worker threads */
+  readonly dataParallel: boolean;
   start(config: ComputeConfig): Promise<Result<BackendInfo, BackendStartError>>;
 }
+
+/** `selects` for a backend that `--gpu` names by its own name (device 0). @public */
+export const selectedByName = (name: string) => (value: string): number | null => (value === name ? 0 : null);

@@ -1,10 +1,11 @@
 import { type BackendPlugin } from './backend-plugin';
 
-/** Backends by name; new ones (e.g. webgpu) register here instead of growing an if/else chain. @public */
+/** Backends by name; new ones register here instead of growing an if/else chain. @public */
 export class BackendRegistry {
   private readonly plugins = new Map<string, BackendPlugin>();
 
   register(plugin: BackendPlugin): this {
+    if (this.plugins.has(plugin.name)) throw new Error(`backend '${plugin.name}' is registered twice`);
     this.plugins.set(plugin.name, plugin);
     return this;
   }
@@ -20,5 +21,10 @@ export class BackendRegistry {
   /** Highest priority first. */
   byPriority(): BackendPlugin[] {
     return [...this.plugins.values()].sort((a, b) => b.priority - a.priority);
+  }
+
+  /** The CPU backends, highest priority first: what no `--gpu` tries. */
+  hostByPriority(): BackendPlugin[] {
+    return this.byPriority().filter((p) => p.placement === 'host');
   }
 }

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
-import { BenchmarkTrainingUseCase, createTrainer, type CalibrateLoaderUseCase, type DataLoaderPort, type DataSourcePort, type Trainer } from '@maou/bench-app';
+import { BenchmarkTrainingUseCase, type CalibrateLoaderUseCase, type DataLoaderPort, type DataSourcePort } from '@maou/bench-app';
+import { createTrainer, type Trainer } from '@maou/bench-engine';
 import { FakeClock, MemoryLogger } from '@maou/bench-app/testing';
 import type { BenchmarkConfig, BenchmarkTrainingReport, HostBatch, Stage3Columns } from '@maou/bench-domain';
 import { randomBatch, TRAINING } from './testing/engine-fixtures';

@@ -1,12 +1,12 @@
 import { BackendRegistry } from './backend-registry';
-import { cpuBackendPlugin } from './plugins/cpu-backend.plugin';
-import { tensorflowBackendPlugin, tensorflowGpuBackendPlugin } from './plugins/native-backend.plugin';
-import { createWasmBackendPlugin } from './plugins/wasm-backend.plugin';
+import { cpuBackendPlugin } from './backends/cpu/cpu-backend.plugin';
+import { tensorflowBackendPlugin, tensorflowGpuBackendPlugin } from './backends/tensorflow/tensorflow-backend.plugin';
+import { createWasmBackendPlugin } from './backends/wasm/wasm-backend.plugin';
 import { webgpuBackendPlugin } from './webgpu/webgpu-backend.plugin';
 
 /**
- * The registry with every backend this package ships. Other plug-ins (e.g. `webgpu/`) add themselves
- * by `registry.register(plugin)` on the returned registry, or by a line here.
+ * The registry with every backend this package ships, one line each. A new backend is a folder under `backends/`
+ * exporting a `BackendPlugin`, and a line here; `--gpu`'s choices and help follow from it.
  * @public
  */
 export function createBackendRegistry(): BackendRegistry {

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { err, type ComputeConfig } from '@maou/bench-domain';
 import { BackendRegistry } from './backend-registry';
-import { cpuBackendPlugin } from './plugins/cpu-backend.plugin';
+import { cpuBackendPlugin } from './backends/cpu/cpu-backend.plugin';
 import { createBackendRegistry } from './register-backends';
 import { BackendUnavailableError, TfjsComputeBackendAdapter } from './tfjs-compute-backend.adapter';
 
@@ -17,7 +17,7 @@ describe('TfjsComputeBackendAdapter', () => {
   it('auto takes the highest-priority plugin that starts and notes the ones it skipped', async () => {
     const registry = new BackendRegistry()
       .register(cpuBackendPlugin)
-      .register({ name: 'broken', priority: 99, start: async () => err({ backend: 'broken', message: 'no device' }) });
+      .register({ ...cpuBackendPlugin, name: 'broken', priority: 99, start: async () => err({ backend: 'broken', message: 'no device' }) });
     const info = await new TfjsComputeBackendAdapter(registry).activate(config('auto'));
     expect(info.name).toBe('cpu');
     expect(info.notes).toContain('skipped broken: no device');
@@ -33,6 +33,6 @@ describe('TfjsComputeBackendAdapter', () => {
 
   it('lists the known backends for an unknown name', async () => {
     const adapter = new TfjsComputeBackendAdapter(createBackendRegistry());
-    await expect(adapter.activate(config('quantum' as ComputeConfig['backend']))).rejects.toThrow(/--backend quantum: unknown backend; known: .*tensorflow-gpu.*wasm.*cpu/);
+    await expect(adapter.activate(config('quantum'))).rejects.toThrow(/--backend quantum: unknown backend; known: .*tensorflow-gpu.*wasm.*cpu/);
   });
 });

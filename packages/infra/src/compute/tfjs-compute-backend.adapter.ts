@@ -1,4 +1,5 @@
-import { type BackendInfo, type ComputeBackendPort } from '@maou/bench-app';
+import { type ComputeBackendPort } from '@maou/bench-app';
+import { type BackendInfo } from '@maou/bench-engine';
 import { type ComputeConfig } from '@maou/bench-domain';
 import { type BackendStartError } from './backend-plugin';
 import { type BackendRegistry } from './backend-registry';
@@ -11,12 +12,9 @@ export class BackendUnavailableError extends Error {
   }
 }
 
-/** Backends that compute on the host CPU, tried by priority when no `--gpu` is given. */
-const HOST_BACKENDS: readonly string[] = ['tensorflow', 'wasm', 'cpu'];
-
 /**
  * Activates the tfjs backend named in `ComputeConfig.backend`; for `auto` the highest-priority plugin that
- * starts, for `host` the highest-priority CPU one. Throws `BackendUnavailableError` when none does.
+ * starts, for `host` the highest-priority `host` one (its placement in the registry). Throws `BackendUnavailableError` when none does.
  * @public
  */
 export class TfjsComputeBackendAdapter implements ComputeBackendPort {
@@ -24,7 +22,7 @@ export class TfjsComputeBackendAdapter implements ComputeBackendPort {
 
   async activate(config: ComputeConfig): Promise<BackendInfo> {
     const candidates = config.backend === 'auto' ? this.registry.byPriority()
-      : config.backend === 'host' ? this.registry.byPriority().filter((p) => HOST_BACKENDS.includes(p.name))
+      : config.backend === 'host' ? this.registry.hostByPriority()
       : [this.registry.get(config.backend)];
     const failures: BackendStartError[] = [];
     for (const plugin of candidates) {

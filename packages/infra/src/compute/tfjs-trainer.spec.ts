@@ -1,7 +1,6 @@
-import 'reflect-metadata';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
-import { createTrainer, NonFiniteValueError, type TfjsTrainer } from '@maou/bench-app';
+import { createTrainer, NonFiniteValueError, type TfjsTrainer } from '@maou/bench-engine';
 import { type HostBatch, type Stage3Columns } from '@maou/bench-domain';
 import { buildSampleRecords } from '../sample-data/generate-sample-data';
 import { randomBatch, TRAINING } from './testing/engine-fixtures';

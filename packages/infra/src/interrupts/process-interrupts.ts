@@ -1,5 +1,4 @@
-import { renameSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { writeFileAtomicSync } from '../files/atomic-file';
 
 /** The signals a run answers, with the exit codes a shell gives them (128 + signal number). */
 const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
@@ -147,9 +146,5 @@ export const processInterrupts = new ProcessInterrupts({
 export const watchInterrupts = (command: string, onExitNow: (reason: InterruptSignal) => void): InterruptWatch =>
   processInterrupts.watch(command, onExitNow);
 
-/** Writes beside the target and renames over it, synchronously: usable while the process is about to exit. @public */
-export const writeJsonNow = (path: string, payload: unknown): void => {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.interrupted.tmp`);
-  writeFileSync(temp, `${JSON.stringify(payload, null, 2)}\n`);
-  renameSync(temp, path);
-};
+/** Writes JSON atomically and synchronously: usable while the process is about to exit. @public */
+export const writeJsonNow = (path: string, payload: unknown): void => writeFileAtomicSync(path, `${JSON.stringify(payload, null, 2)}\n`);

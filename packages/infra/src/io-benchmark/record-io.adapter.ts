@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { IoRecords, RecordFileFormat, RecordIoPort } from '@maou/bench-app';
 import type { Stage, StageColumns } from '@maou/bench-domain';
 import { writeStageFeather } from '../arrow/feather-writer';
-import { readStageFile } from '../datasource/read-stage-file';
+import { readStageFile } from '../sources/local/read-stage-file';
 import { writeStageNpy } from '../npy/npy-stage-writer';
 import { buildSampleRecords } from '../sample-data/generate-sample-data';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataLoaderConfig } from '@maou/bench-domain';
 import { writeStageFeather } from '../arrow/feather-writer';
-import { LocalFileSourceAdapter } from '../datasource/local-file-source.adapter';
+import { LocalFileSourceAdapter } from '../sources/local/local-file-source.adapter';
 import { DataLoaderFactoryAdapter } from './data-loader-factory.adapter';
 import { batchRowIds, stage3Rows } from './testing/raw-stage-file';
 

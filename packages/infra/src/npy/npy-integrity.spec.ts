@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runPythonJson } from '../arrow/arrow-test-helpers';
-import { LocalFileSourceAdapter } from '../datasource/local-file-source.adapter';
-import { readStageFile } from '../datasource/read-stage-file';
+import { LocalFileSourceAdapter } from '../sources/local/local-file-source.adapter';
+import { readStageFile } from '../sources/local/read-stage-file';
 
 // numpy writes every file here (setup-system.sh installs it): the headers are numpy's, not ours.
 const SAVE = `

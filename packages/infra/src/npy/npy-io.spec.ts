@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Stage3Columns } from '@maou/bench-domain';
 import { FIXTURES, pyarrowAvailable, runPythonJson } from '../arrow/arrow-test-helpers';
-import { readStageFile } from '../datasource/read-stage-file';
+import { readStageFile } from '../sources/local/read-stage-file';
 import { writeStageNpy } from './npy-stage-writer';
 
 const firstRows = (c: Stage3Columns, n: number): Stage3Columns => ({

@@ -1,5 +1,5 @@
 import type { StageColumns } from '@maou/bench-domain';
-import { writeBytesAtomic } from '../arrow/feather-writer';
+import { writeFileAtomic } from '../files/atomic-file';
 import { floatToHalf } from './float16';
 import { NPY_LAYOUTS, type NpyLayout } from './npy-layouts';
 
@@ -49,6 +49,6 @@ export const encodeStageNpy = (c: StageColumns, ids: BigUint64Array): Uint8Array
 /** Writes stage columns as a `.npy` file. @public */
 export const writeStageNpy = async (path: string, c: StageColumns, ids: BigUint64Array): Promise<number> => {
   const bytes = encodeStageNpy(c, ids);
-  await writeBytesAtomic(path, bytes);
+  await writeFileAtomic(path, bytes);
   return bytes.length;
 };

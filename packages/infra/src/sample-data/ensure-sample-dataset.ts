@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Stage } from '@maou/bench-domain';
-import { writeBytesAtomic } from '../arrow/feather-writer';
+import { writeFileAtomic } from '../files/atomic-file';
 import { fileSize, generateSampleData, type SampleFile } from './generate-sample-data';
 import type { ProgressCallback } from './random-games';
 
@@ -66,6 +66,6 @@ const ensureOnce = async (o: EnsureSampleDatasetOptions): Promise<string[]> => {
     schemaVersion: SAMPLE_SCHEMA_VERSION, stage: o.stage, positions: o.positions, seed: o.seed, rowsPerFile: o.rowsPerFile ?? null,
     files: files.map((f) => ({ name: basename(f.path), rows: f.rows, bytes: f.bytes })),
   };
-  await writeBytesAtomic(join(o.dir, MANIFEST), JSON.stringify(manifest, null, 2));
+  await writeFileAtomic(join(o.dir, MANIFEST), JSON.stringify(manifest, null, 2));
   return files.map((f) => f.path);
 };

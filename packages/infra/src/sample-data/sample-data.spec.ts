@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readStageFile } from '../datasource/read-stage-file';
+import { readStageFile } from '../sources/local/read-stage-file';
 import { ensureSampleDataset } from './ensure-sample-dataset';
 import { generateSampleData } from './generate-sample-data';
 import { findIllegalLabel } from './verify-stage-labels';

@@ -1,7 +1,8 @@
 import { toCompareRequest } from '../benchmark-compare/to-compare-input';
 import { toBenchmarkDataloaderInput } from './to-benchmark-dataloader-input';
 
-const defaults = { workers: 0, sampleCacheDir: '/tmp/maou-sample' };
+// No --gpu in these flags, so no backend needs to be registered.
+const defaults = { workers: 0, sampleCacheDir: '/tmp/maou-sample', backends: [] };
 const grid = { numBatches: 100, prefetchFactors: [2, 4], repeats: 3, noiseMargin: 0.1, consumptionSteps: 5, streaming: true };
 
 describe('toBenchmarkDataloaderInput', () => {

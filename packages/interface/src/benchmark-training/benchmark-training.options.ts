@@ -1,4 +1,6 @@
+import type { BackendChoice } from '@maou/bench-app';
 import { optionGroup, type OptionTable } from '../options/option-table';
+import { describeGpuChoices, describeHostBackends } from './choices';
 
 const cloud = optionGroup('Cloud input (Stage 3):');
 const data = optionGroup('Data:');
@@ -37,13 +39,17 @@ export const STAGE3_INPUT_OPTIONS = {
   seed: data.num('seed of splits, shuffles, weights, sample data and cloud sampling (default 1)'),
 } as const satisfies OptionTable;
 
-/** The run flags of `benchmark-training` (calibration apart); ranges are checked by `toBenchmarkConfig`. @public */
-export const BENCHMARK_TRAINING_OPTIONS = {
+/**
+ * The run flags of `benchmark-training` (calibration apart); `--gpu`'s values and help come from the registered
+ * backends. Ranges are checked by `toBenchmarkConfig`.
+ * @public
+ */
+export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) => ({
   stage: { ...data.num('1 reachable squares, 2 legal moves, 3 policy + value'), default: 3 },
   'stage1-data-path': paths(1), 'stage2-data-path': paths(2),
   ...STAGE3_INPUT_OPTIONS,
   ...CLOUD_INPUT_OPTIONS,
-  gpu: device.str("backend: wasm, webgpu, tensorflow, auto, cuda:N (tfjs-node-gpu) or cpu (pure JavaScript, 160–1,500× slower: a warning says so); default: the best CPU backend (tfjs-node, wasm), which is maou's CPU device"),
+  gpu: device.str(`backend: ${describeGpuChoices(backends)}; default: the best CPU backend (${describeHostBackends(backends)}), which is maou's CPU device`),
   threads: device.num('backend threads; on wasm, data-parallel replicas in worker threads (default: one per usable core, up to 8)'),
   'model-architecture': device.str("resnet (maou's default: 17.0 M parameters) or lite (1.9 M, the shogi-optimised preset, 7–11× faster to train here)"),
   compilation: device.flag('accepted; tfjs has no graph compiler (see --help notes)'),
@@ -82,7 +88,7 @@ export const BENCHMARK_TRAINING_OPTIONS = {
   'output-json': output.str('write the JSON payload to this file'),
   json: output.flag('print the JSON payload on stdout instead of the summary'),
   'report-html': output.str('write a self-contained HTML report with plots'),
-} as const satisfies OptionTable;
+}) as const satisfies OptionTable;
 
 /** Flags of loader calibration, for commands that train. @public */
 export const CALIBRATION_OPTIONS = {

@@ -1,3 +1,4 @@
+import type { BackendChoice } from '@maou/bench-app';
 import type { ComputeConfig, LrSchedulerName, ModelPreset, OptimizerName, ValidationIssue } from '@maou/bench-domain';
 
 type Parsed<T> = { readonly value: T } | { readonly issue: ValidationIssue };
@@ -34,15 +35,24 @@ export const parseArchitecture = (raw: string): Parsed<ModelPreset> => {
   return { issue: { field: '--model-architecture', message: `${why}; choose lite or resnet` } };
 };
 
-const NAMED_BACKENDS = ['cpu', 'wasm', 'webgpu', 'tensorflow', 'auto'] as const;
+const usageOf = (b: BackendChoice): string => (b.help ? `${b.usage} (${b.help})` : b.usage);
 
-/** `--gpu`: none/cpu, wasm, webgpu, tensorflow, auto, or cuda:N (tfjs-node-gpu). */
-export const parseDevice = (raw: string | undefined): Parsed<Pick<ComputeConfig, 'backend' | 'deviceIndex'>> => {
+/** `--gpu`'s values for `--help`, from the registered backends (highest priority first) plus `auto`. @public */
+export const describeGpuChoices = (backends: readonly BackendChoice[]): string =>
+  `${[...backends.map(usageOf), 'auto (the highest-priority one that starts)'].join(', ')}`;
+
+/** The backends no `--gpu` tries, by name, for `--help`. @public */
+export const describeHostBackends = (backends: readonly BackendChoice[]): string =>
+  backends.filter((b) => b.placement === 'host').map((b) => b.name).join(', ');
+
+/** `--gpu`: none (the best host backend), auto, or what a registered backend `selects` (its name, cuda:N, ...). */
+export const parseDevice = (raw: string | undefined, backends: readonly BackendChoice[]): Parsed<Pick<ComputeConfig, 'backend' | 'deviceIndex'>> => {
   if (raw === undefined || raw === '' || raw === 'none') return { value: { backend: 'host', deviceIndex: 0 } };
   const v = raw.toLowerCase();
-  const named = NAMED_BACKENDS.find((b) => b === v);
-  if (named) return { value: { backend: named, deviceIndex: 0 } };
-  const cuda = /^cuda(?::(\d+))?$/.exec(v);
-  if (cuda) return { value: { backend: 'tensorflow-gpu', deviceIndex: Number(cuda[1] ?? 0) } };
-  return { issue: { field: '--gpu', message: `unknown device '${raw}'; use cpu, wasm, webgpu, tensorflow, auto or cuda:N` } };
+  if (v === 'auto') return { value: { backend: 'auto', deviceIndex: 0 } };
+  for (const b of backends) {
+    const deviceIndex = b.selects(v);
+    if (deviceIndex !== null) return { value: { backend: b.name, deviceIndex } };
+  }
+  return { issue: { field: '--gpu', message: `unknown device '${raw}'; use ${[...backends.map((b) => b.usage), 'auto'].join(', ')}` } };
 };

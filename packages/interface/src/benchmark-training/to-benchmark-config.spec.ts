@@ -1,7 +1,13 @@
+import type { BackendChoice } from '@maou/bench-app';
 import { toBenchmarkConfig } from './to-benchmark-config';
 import type { RawBenchmarkTrainingOptions } from './raw-options';
 
-const defaults = { sampleCacheDir: '/tmp/sample', workers: 1 };
+// Backends as the registry in infra describes them (interface may not import infra); the shipped registry's own
+// `--gpu` choices are checked in infra's backend-registry.spec.
+const named = (name: string, placement: BackendChoice['placement']): BackendChoice =>
+  ({ name, usage: name, help: '', placement, selects: (v) => (v === name ? 0 : null) });
+const cuda: BackendChoice = { name: 'tensorflow-gpu', usage: 'cuda:N', help: '', placement: 'device', selects: (v) => (/^cuda:(\d+)$/.exec(v) ? Number(v.slice(5)) : null) };
+const defaults = { sampleCacheDir: '/tmp/sample', workers: 1, backends: [cuda, named('wasm', 'host'), named('cpu', 'host')] };
 const issuesOf = (raw: RawBenchmarkTrainingOptions): string[] => {
   const r = toBenchmarkConfig(raw, defaults);
   return r.ok ? [] : r.error.map((i) => `${i.field}: ${i.message}`);

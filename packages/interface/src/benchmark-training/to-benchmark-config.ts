@@ -1,3 +1,4 @@
+import type { BackendChoice } from '@maou/bench-app';
 import { err, ok, type BenchmarkConfig, type ComputeConfig, type Result, type Stage, type ValidationIssue } from '@maou/bench-domain';
 import { parseArchitecture, parseDevice, parseOptimizer, parseScheduler } from './choices';
 import { pickDataSource, type SourceDefaults } from './data-source-spec';
@@ -12,6 +13,8 @@ export interface ValidatedBenchmarkConfig {
 
 /** Machine-dependent defaults (from the detected resource limits); each applies only where its flag is absent. @public */
 export interface BenchmarkDefaults extends SourceDefaults {
+  /** the registered compute backends `--gpu` may name (the registry in infra, via the composition root) */
+  readonly backends: readonly BackendChoice[];
   readonly workers: number;
   /** backend threads; 'auto' (the backend decides) when absent */
   readonly threads?: number;
@@ -62,7 +65,7 @@ export const toBenchmarkConfig = (raw: Raw, defaults: BenchmarkDefaults): Result
   const optimizer = take(parseOptimizer(raw.optimizer ?? 'adamw'), issues, 'adamw');
   const mainScheduler = take(parseScheduler('--lr-scheduler', raw.lrScheduler ?? 'warmup_cosine_decay'), issues, 'none');
   const stage12Scheduler = raw.stage12LrScheduler === undefined ? mainScheduler : take(parseScheduler('--stage12-lr-scheduler', raw.stage12LrScheduler), issues, 'none');
-  const device = take<Pick<ComputeConfig, 'backend' | 'deviceIndex'>>(parseDevice(raw.gpu), issues, { backend: 'auto', deviceIndex: 0 });
+  const device = take<Pick<ComputeConfig, 'backend' | 'deviceIndex'>>(parseDevice(raw.gpu, defaults.backends), issues, { backend: 'auto', deviceIndex: 0 });
   const source = pickDataSource(raw, stage, defaults);
   if ('issues' in source) issues.push(...source.issues);
   if (issues.length || 'issues' in source) return err(issues);

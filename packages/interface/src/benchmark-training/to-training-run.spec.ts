@@ -1,6 +1,7 @@
 import { calibrationMode, toTrainingRun } from './to-training-run';
 
-const defaults = { workers: 0, sampleCacheDir: '/tmp/maou-sample' };
+// No --gpu in these flags, so no backend needs to be registered.
+const defaults = { workers: 0, sampleCacheDir: '/tmp/maou-sample', backends: [] };
 // What yargs always hands over: the flags with a default.
 const given = { stage: 3, streaming: true } as const;
 const fieldsOf = (args: Parameters<typeof toTrainingRun>[0]): string[] => {

@@ -3,7 +3,7 @@ import {
   compareNoiseScales, estimateCriticalBatch, recommendBatchStudy, type BatchStudyReport, type GradientNoiseMeasurement, type MaxBatchResult,
   type Result, type SweepPoint, type SweepPointOk,
 } from '@maou/bench-domain';
-import type { TrainerFactory } from '../../engine/trainer';
+import type { TrainerFactory } from '@maou/bench-engine';
 import type { ClockPort } from '../../ports/clock.port';
 import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
 import type { EnvironmentPort } from '../../ports/environment.port';

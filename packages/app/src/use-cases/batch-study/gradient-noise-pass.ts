@@ -1,5 +1,5 @@
 import { estimateGradientNoise, type BenchmarkConfig, type GradientNoiseMeasurement, type GradientNormSample } from '@maou/bench-domain';
-import type { TrainerFactory } from '../../engine/trainer';
+import type { TrainerFactory } from '@maou/bench-engine';
 import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
 import type { TrainingSession } from '../benchmark-training/benchmark-training.use-case';
 import { planMicroBatches } from '../micro-batch-plan';

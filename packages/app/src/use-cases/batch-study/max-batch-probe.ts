@@ -1,8 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { nextBatchToTry, summarizeMaxBatch, type BatchTry, type BenchmarkConfig, type HostBatch, type MaxBatchResult, type ModelPreset } from '@maou/bench-domain';
-import { heapSafeMicroBatch } from '../../engine/network/heap-safe-micro-batch';
-import type { TrainerFactory } from '../../engine/trainer';
-import type { BackendInfo } from '../../ports/compute-backend.port';
+import { heapSafeMicroBatch, type TrainerFactory, type BackendInfo } from '@maou/bench-engine';
 import type { TrainingSession } from '../benchmark-training/benchmark-training.use-case';
 import { StepFailure } from '../step-failure';
 import { tileBatch } from './tile-batch';

@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import type { DataLoaderConfig, TrainingConfig } from '@maou/bench-domain';
-import type { Trainer, TrainerFactory } from '../../engine/trainer';
-import { FakeLoaderFactory } from '../../loader/fake-loader-factory';
+import type { Trainer, TrainerFactory } from '@maou/bench-engine';
 import type { ComputeBackendPort } from '../../ports/compute-backend.port';
 import type { DataSourceFactoryPort } from '../../ports/data-source-factory.port';
 import type { DataSourcePort } from '../../ports/data-source.port';
-import { FakeClock, MemoryLogger } from '../../testing';
+import { FakeClock, FakeLoaderFactory, MemoryLogger } from '../../testing';
 import type { BenchmarkDataloaderInput } from './benchmark-dataloader.input';
 import { BenchmarkDataloaderUseCase } from './benchmark-dataloader.use-case';
 

@@ -1,9 +1,9 @@
 import { inject, injectable } from 'tsyringe';
 import { isGpuBackend, quantileSorted, type DataLoaderConfig, type HostBatch, type Result } from '@maou/bench-domain';
-import type { TrainerFactory } from '../../engine/trainer';
+import type { TrainerFactory, BackendInfo } from '@maou/bench-engine';
 import { measureLoader } from '../../loader/measure-loader';
 import type { ClockPort } from '../../ports/clock.port';
-import type { BackendInfo, ComputeBackendPort } from '../../ports/compute-backend.port';
+import type { ComputeBackendPort } from '../../ports/compute-backend.port';
 import type { DataLoaderFactoryPort, LoaderThreadStats } from '../../ports/data-loader.port';
 import type { ResourceMonitorPort } from '../../ports/resource-monitor.port';
 import type { DataSourceFactoryPort } from '../../ports/data-source-factory.port';

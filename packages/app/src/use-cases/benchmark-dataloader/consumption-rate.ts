@@ -1,7 +1,6 @@
 import type { HostBatch, Stage, TrainingConfig } from '@maou/bench-domain';
-import type { TrainerFactory } from '../../engine/trainer';
+import type { TrainerFactory, BackendInfo } from '@maou/bench-engine';
 import type { ClockPort } from '../../ports/clock.port';
-import type { BackendInfo } from '../../ports/compute-backend.port';
 
 /** Warm-up steps before the model's rate is timed (kernel set-up and first allocations). */
 const WARMUP_STEPS = 2;

@@ -4,6 +4,7 @@ import type { Interruption } from '@maou/bench-domain';
 export type BenchmarkTrainingError =
   | { readonly kind: 'backend-unavailable'; readonly message: string }
   | { readonly kind: 'datasource'; readonly message: string }
+  | { readonly kind: 'calibration-failed'; readonly message: string }
   | { readonly kind: 'too-few-batches'; readonly message: string }
   | { readonly kind: 'training-failed'; readonly message: string }
   | { readonly kind: 'interrupted'; readonly message: string; readonly interruption: Interruption };

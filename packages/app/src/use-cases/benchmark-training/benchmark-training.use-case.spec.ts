@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import '@tensorflow/tfjs-backend-cpu';
 import type { BenchmarkConfig, HostBatch, Stage3Columns } from '@maou/bench-domain';
 import { FakeClock, MemoryLogger } from '../../testing';
-import type { Trainer } from '../../engine/trainer';
+import type { Trainer } from '@maou/bench-engine';
 import type { DataLoaderPort } from '../../ports/data-loader.port';
 import type { DataSourcePort, ShardRef } from '../../ports/data-source.port';
 import { BenchmarkTrainingUseCase } from './benchmark-training.use-case';
@@ -12,7 +12,7 @@ import type { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loade
 const batch = (size: number): HostBatch => ({ stage: 3, size, boardIds: new Int32Array(size * 81), hands: new Float32Array(size * 14),
   targets: { stage: 3, moveLabel: new Float32Array(size * 1496), resultValue: new Float32Array(size) } });
 
-const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => number; shards?: ShardRef[]; othersShare?: (i: number) => number }) => {
+const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => number; shards?: ShardRef[]; othersShare?: (i: number) => number; shardsFault?: Error }) => {
   const clock = new FakeClock();
   // CPU counters that follow the fake clock: this process keeps both cores busy; others take `othersShare` of them.
   let cpu = { processMs: 0, busyMs: 0, stealMs: 0, cores: 2, lastMs: 0 };
@@ -50,7 +50,10 @@ const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => n
     },
     close: async () => undefined,
   };
-  const source: DataSourcePort = { stage: 3, describe: () => 'fake', shards: async () => opts.shards ?? [{ id: 'a.feather', path: 'a.feather', rows: 1000, bytes: 1 }], read: async () => ({}) as Stage3Columns, ioStats: () => null };
+  const source: DataSourcePort = { stage: 3, describe: () => 'fake', shards: async () => {
+    if (opts.shardsFault) throw opts.shardsFault;
+    return opts.shards ?? [{ id: 'a.feather', path: 'a.feather', rows: 1000, bytes: 1 }];
+  }, read: async () => ({}) as Stage3Columns, ioStats: () => null };
   const useCase = new BenchmarkTrainingUseCase(clock, new MemoryLogger(),
     { activate: async () => ({ name: 'cpu', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }) },
     { open: async () => source }, { create: async () => loader }, () => trainer,
@@ -135,6 +138,21 @@ describe('BenchmarkTrainingUseCase', () => {
     const shards = ['a.npy', 'b.feather'].map((id) => ({ id, path: id, rows: 0, bytes: 128 }));
     const r = await setup({ batches: 0, waitMs: 0, stepMs: () => 50, shards }).execute({ config: config() });
     expect(r.ok ? null : r.error).toEqual({ kind: 'datasource', message: 'fake holds no rows: every file is empty (a.npy, b.feather)' });
+  });
+
+  it('given a source that cannot list its files, then a datasource error with its message', async () => {
+    const r = await setup({ batches: 20, waitMs: 0, stepMs: () => 50, shardsFault: new Error('listing s3://b/p/: HTTP 404') }).execute({ config: config() });
+    expect(r.ok ? null : r.error).toEqual({ kind: 'datasource', message: 'listing s3://b/p/: HTTP 404' });
+  });
+
+  it('given a TypeError inside the datasource step, then it propagates as the bug it is, not as a datasource error (#14)', async () => {
+    const bug = new TypeError("Cannot read properties of undefined (reading 'rows')");
+    await expect(setup({ batches: 20, waitMs: 0, stepMs: () => 50, shardsFault: bug }).execute({ config: config() })).rejects.toBe(bug);
+  });
+
+  it('given a calibration that fails, then a calibration error, not a datasource error (#14)', async () => {
+    const r = await setup({ batches: 20, waitMs: 0, stepMs: () => 50 }).execute({ config: config(), calibration: { mode: 'calibrate' } });
+    expect(r.ok ? null : r.error).toEqual({ kind: 'calibration-failed', message: 'calibration is off' });
   });
 
   it('given a stop request after 5 of 10 batches, then the report covers those 5 and is marked interrupted (#19)', async () => {

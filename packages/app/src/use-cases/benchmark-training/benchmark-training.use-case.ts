@@ -4,7 +4,8 @@ import {
   estimateFromSample, MAOU_OMITTED, recommend, summarizeResources, toMaouPayload, type BenchmarkTrainingReport, type MaouViewSource, type Result, type ValidationMetrics, type TraceEvent,
 } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
-import type { BackendInfo, ComputeBackendPort } from '../../ports/compute-backend.port';
+import type { ComputeBackendPort } from '../../ports/compute-backend.port';
+import type { BackendInfo, TrainerFactory } from '@maou/bench-engine';
 import type { DataSourcePort } from '../../ports/data-source.port';
 import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
 import type { DataSourceFactoryPort } from '../../ports/data-source-factory.port';
@@ -12,7 +13,6 @@ import type { EnvironmentPort } from '../../ports/environment.port';
 import type { LoggerPort } from '../../ports/logger.port';
 import type { ResourceMonitorPort } from '../../ports/resource-monitor.port';
 import { TOKENS } from '../../ports/tokens';
-import type { TrainerFactory } from '../../engine/trainer';
 import { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loader.use-case';
 import { calibrationInputFor } from '../calibrate-loader/calibration-input';
 import type { BenchmarkTrainingError } from './benchmark-training.errors';
@@ -89,7 +89,7 @@ export class BenchmarkTrainingUseCase {
 
   private async runIn({ backend, source }: TrainingSession, { config: requested, warnings = [], onBatch, calibration, resourceLimits, stop }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
     const log = this.logger.child({ useCase: 'benchmark-training' });
-    const calibrated = calibration && calibration.mode !== 'off' ? await during('datasource', () => this.calibrate(requested, source, backend, calibration, resourceLimits)) : null;
+    const calibrated = calibration && calibration.mode !== 'off' ? await during('calibration-failed', () => this.calibrate(requested, source, backend, calibration, resourceLimits)) : null;
     const config = calibrated ? { ...requested, loader: { ...requested.loader, workers: calibrated.workers, prefetchFactor: calibrated.prefetchFactor, batchSize: calibrated.batchSize } } : requested;
     const loader = await during('datasource', () => this.loaders.create(source, config.loader));
     const trainBatches = loader.batchesPerEpoch.train;

@@ -1,6 +1,5 @@
 import type { HostBatch } from '@maou/bench-domain';
-import { disposeUploadedBatch, type UploadedBatch } from '../../engine/device-batch';
-import type { Trainer } from '../../engine/trainer';
+import { disposeUploadedBatch, type UploadedBatch, type Trainer } from '@maou/bench-engine';
 import { devicePrefetch } from '../../loader/device-prefetch';
 
 /** A host batch and, with device prefetch, its upload (handed to the trainer, which frees it). */

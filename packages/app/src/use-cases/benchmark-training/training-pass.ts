@@ -1,8 +1,7 @@
 import { closePhases, type BatchCpu, type BatchTiming, type HostBatch, type PhaseKernels } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
 import type { CpuCounters } from '../../ports/resource-monitor.port';
-import type { Trainer } from '../../engine/trainer';
-import { profileStep } from './kernel-profiler';
+import { type Trainer, profileStep } from '@maou/bench-engine';
 import type { StopRequest } from './benchmark-training.input';
 import { prefetchedBatches } from './prefetched-batches';
 

@@ -1,6 +1,6 @@
 import { closePhases, phaseBreakdown, summarize, type BatchTiming, type HostBatch, type ValidationMetrics } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
-import type { Trainer } from '../../engine/trainer';
+import type { Trainer } from '@maou/bench-engine';
 import { prefetchedBatches } from './prefetched-batches';
 
 /**

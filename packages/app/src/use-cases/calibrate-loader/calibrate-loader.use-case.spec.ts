@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import type { DataLoaderConfig } from '@maou/bench-domain';
-import { FakeLoaderFactory } from '../../loader/fake-loader-factory';
 import type { CalibrationStorePort } from '../../ports/calibration-store.port';
 import type { DataSourcePort } from '../../ports/data-source.port';
-import { FakeClock, MemoryLogger, RecordingProgress } from '../../testing';
+import { FakeClock, FakeLoaderFactory, MemoryLogger, RecordingProgress } from '../../testing';
 import type { CalibrateLoaderInput } from './calibrate-loader.input';
 import { CalibrateLoaderUseCase } from './calibrate-loader.use-case';
 import { calibrationCandidates } from './calibration-candidates';

@@ -1,5 +1,5 @@
 import type { DataLoaderConfig } from '@maou/bench-domain';
-import type { BackendInfo } from '../../ports/compute-backend.port';
+import type { BackendInfo } from '@maou/bench-engine';
 import type { DataSourcePort } from '../../ports/data-source.port';
 import type { CalibrateLoaderInput, CalibrationMode } from './calibrate-loader.input';
 

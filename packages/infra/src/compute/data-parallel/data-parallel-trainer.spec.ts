@@ -1,9 +1,9 @@
-import 'reflect-metadata';
 import '@tensorflow/tfjs-backend-wasm';
-import { createTrainer, NonFiniteValueError, type BackendInfo, type TrainerOptions } from '@maou/bench-app';
+import { createTrainer, NonFiniteValueError, type BackendInfo, type TrainerOptions } from '@maou/bench-engine';
 import { randomBatch, TRAINING } from '../testing/engine-fixtures';
 import { fastWasmBackend } from '../testing/fast-wasm-backend';
-import { dataParallelOnWasm } from './data-parallel-factory';
+import { dataParallelWhereSupported } from './data-parallel-factory';
+import { createBackendRegistry } from '../register-backends';
 import { DataParallelTrainer } from './data-parallel-trainer';
 import { useCpuKernels } from '../native/native-kernels';
 
@@ -193,14 +193,14 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
     }
   }, 120_000);
 
-  it('given the activated backend, then the factory goes data-parallel only for wasm with more than one thread', () => {
+  it('given the activated backend, then the factory goes data-parallel only for a data-parallel plug-in (wasm) with more than one thread', () => {
     const made: string[] = [];
-    const factory = dataParallelOnWasm((o) => {
+    const factory = dataParallelWhereSupported(createBackendRegistry(), (o) => {
       made.push(o.backend?.name ?? 'none');
       return createTrainer(o);
     });
-    for (const backend of [wasmInfo(1), { ...wasmInfo(4), name: 'cpu' }, undefined]) factory({ ...options, backend }).dispose();
-    expect(made).toEqual(['wasm', 'cpu', 'none']);
+    for (const backend of [wasmInfo(1), { ...wasmInfo(4), name: 'cpu' }, { ...wasmInfo(4), name: 'unregistered' }, undefined]) factory({ ...options, backend }).dispose();
+    expect(made).toEqual(['wasm', 'cpu', 'unregistered', 'none']);
     const parallel = factory({ ...options, backend: wasmInfo(3) });
     expect(parallel).toBeInstanceOf(DataParallelTrainer);
     expect((parallel as DataParallelTrainer).replicas).toBe(3);

@@ -1,4 +1,4 @@
-import { createLrSchedule, isUploadedBatch, type ClockPort, type EvalResult, type StepResult, type Trainer, type TrainerOptions, type UploadedBatch } from '@maou/bench-app';
+import { createLrSchedule, isUploadedBatch, type EvalResult, type MonotonicClock, type StepResult, type Trainer, type TrainerOptions, type UploadedBatch } from '@maou/bench-engine';
 import { copyBatchRows, type HostBatch, type PhaseKernels, type Stage } from '@maou/bench-domain';
 import type { WasmKernelSet } from '../wasm/register-wasm-kernels';
 import { cpuKernelSelection } from '../native/native-kernels';
@@ -61,16 +61,16 @@ export class DataParallelTrainer implements Trainer {
     return this.startup;
   }
 
-  async step(batch: HostBatch | UploadedBatch, _clock: ClockPort): Promise<StepResult> {
+  async step(batch: HostBatch | UploadedBatch, _clock: MonotonicClock): Promise<StepResult> {
     return (await this.profiledOrPlain(batch, null)).result;
   }
 
-  async profiledStep(batch: HostBatch, _clock: ClockPort, batchIndex: number): Promise<{ result: StepResult; phases: PhaseKernels[] }> {
+  async profiledStep(batch: HostBatch, _clock: MonotonicClock, batchIndex: number): Promise<{ result: StepResult; phases: PhaseKernels[] }> {
     const { result, phases } = await this.profiledOrPlain(batch, batchIndex);
     return { result, phases: phases ?? [] };
   }
 
-  async evaluate(batch: HostBatch | UploadedBatch, _clock: ClockPort): Promise<EvalResult> {
+  async evaluate(batch: HostBatch | UploadedBatch, _clock: MonotonicClock): Promise<EvalResult> {
     const host = hostOnly(batch);
     if (host.size === 0) throw new Error('data-parallel evaluate: the batch has no rows');
     await this.ready();

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { NonFiniteValueError } from '@maou/bench-app';
+import { NonFiniteValueError } from '@maou/bench-engine';
 import { batchBuffers } from '@maou/bench-domain';
 import { spawnWorker } from '../../worker-threads/spawn-worker';
 import type { FromReplica, ReplicaFailure, ReplicaInit, ToReplica } from './replica-protocol';

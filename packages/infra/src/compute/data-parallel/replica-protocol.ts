@@ -1,4 +1,4 @@
-import type { EvalResult, StepResult, TrainerOptions } from '@maou/bench-app';
+import type { EvalResult, StepResult, TrainerOptions } from '@maou/bench-engine';
 import type { HostBatch, PhaseKernels } from '@maou/bench-domain';
 import type { WasmKernelSet } from '../wasm/register-wasm-kernels';
 import type { CpuKernelChoice } from '../native/native-kernels';

@@ -1,8 +1,7 @@
-import 'reflect-metadata';
 import { parentPort, workerData } from 'node:worker_threads';
-import { NonFiniteValueError, profileStep, TfjsTrainer, type ClockPort, type TrainerOptions } from '@maou/bench-app';
+import { NonFiniteValueError, profileStep, TfjsTrainer, type MonotonicClock, type TrainerOptions } from '@maou/bench-engine';
 import { allocateBatch, MOVE_LABELS } from '@maou/bench-domain';
-import { startWasmBackend } from '../plugins/wasm-backend.plugin';
+import { startWasmBackend } from '../backends/wasm/wasm-backend.plugin';
 import { useCpuKernels } from '../native/native-kernels';
 import type { FromReplica, ReplicaFailure, ReplicaInit, ToReplica } from './replica-protocol';
 import { SharedBufferExchange } from './shared-buffer-exchange';
@@ -10,7 +9,7 @@ import { SharedBufferExchange } from './shared-buffer-exchange';
 // One data-parallel replica: a single-threaded tfjs-wasm backend and its own copy of the network.
 const init = workerData as ReplicaInit;
 const port = parentPort!;
-const clock: ClockPort = { now: () => performance.now(), wallTime: () => new Date() };
+const clock: MonotonicClock = { now: () => performance.now() };
 const send = (m: FromReplica): void => port.postMessage(m);
 let release: (() => void) | null = null;
 let trainer: TfjsTrainer | null = null;
@@ -37,7 +36,7 @@ async function handle(m: ToReplica): Promise<void> {
   const t = trainer!;
   try {
     if (m.type === 'step') {
-      const run = (c: ClockPort) => t.step(m.shard, c, m.rowsInBatch);
+      const run = (c: MonotonicClock) => t.step(m.shard, c, m.rowsInBatch);
       const profiled = m.profileBatch === null ? null : await profileStep(m.profileBatch, clock, run);
       const result = profiled ? profiled.result : await run(clock);
       send({ type: 'stepped', id: m.id, result, learningRate: t.currentLearningRate(), phases: profiled?.phases ?? null });

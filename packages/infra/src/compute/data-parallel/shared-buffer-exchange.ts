@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import type { GradientExchange } from '@maou/bench-app';
+import type { GradientExchange } from '@maou/bench-engine';
 
 /** tfjs-backend-wasm's view of a tensor's bytes on its heap. */
 interface HeapView {

@@ -1,4 +1,4 @@
-import { SeededRandom } from '@maou/bench-app';
+import { SeededRandom } from '@maou/bench-engine';
 import { type HostBatch, type Stage, type TrainingConfig } from '@maou/bench-domain';
 
 // Shared by the engine specs: training settings that exercise every loss option, and random batches.

@@ -1,7 +1,5 @@
-// @maou/bench-app's index loads tsyringe-decorated use cases, which need the metadata polyfill first.
-import 'reflect-metadata';
 import * as tf from '@tensorflow/tfjs-core';
-import { ADAMW_KERNEL, BATCH_NORM_GRAD_KERNEL, BATCH_NORM_TRAIN_KERNEL, CLIP_BY_GLOBAL_NORM_KERNEL } from '@maou/bench-app';
+import { ADAMW_KERNEL, BATCH_NORM_GRAD_KERNEL, BATCH_NORM_TRAIN_KERNEL, CLIP_BY_GLOBAL_NORM_KERNEL } from '@maou/bench-engine';
 import { conv2dBackpropFilter, conv2dBackpropInput } from './conv-gradient-kernels';
 import { type KernelScratch, withScratch } from './kernel-scratch';
 import { gatherRows, unsortedSegmentSum } from './row-kernels';

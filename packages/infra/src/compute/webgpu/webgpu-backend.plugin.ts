@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import * as tf from '@tensorflow/tfjs-core';
-import type { BackendInfo, GpuAdapterInfo } from '@maou/bench-app';
+import type { BackendInfo, GpuAdapterInfo } from '@maou/bench-engine';
 import { err, ok, type ComputeConfig, type Result } from '@maou/bench-domain';
-import { type BackendPlugin } from '../backend-plugin';
+import { selectedByName, type BackendPlugin } from '../backend-plugin';
 import { registerFastFilterGradient } from './conv2d-filter-grad.kernel';
 import { isSoftwareAdapter, loadDawn, type DawnAdapter } from './dawn-runtime';
 import { webgpuIm2Col } from './filter-im2col.program';
@@ -107,6 +107,11 @@ const HINT = 'optional packages webgpu@0.6.2 and @tensorflow/tfjs-backend-webgpu
  */
 export const webgpuBackendPlugin: BackendPlugin = {
   name: NAME,
+  usage: NAME,
+  help: '',
+  placement: 'device',
+  dataParallel: false,
+  selects: selectedByName(NAME),
   priority: 30,
   async start(config) {
     const started = await startWebgpuBackend(config);

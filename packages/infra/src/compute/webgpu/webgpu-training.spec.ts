@@ -1,7 +1,6 @@
-import 'reflect-metadata';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import { createTrainer, type TfjsTrainer } from '@maou/bench-app';
+import { createTrainer, type TfjsTrainer } from '@maou/bench-engine';
 import type { HostBatch, TrainingConfig } from '@maou/bench-domain';
 import { useLavapipe } from './lavapipe-env';
 import { startWebgpuBackend } from './webgpu-backend.plugin';

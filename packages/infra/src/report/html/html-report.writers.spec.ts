@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write';
+import { writeReportFile } from './atomic-write';
 import { embedJson } from './embed-json';
 import { trainingReportFixture } from './html-report.fixtures';
 import { writeTrainingHtmlReport } from './html-report.writers';
@@ -35,13 +35,13 @@ describe('HTML report writers', () => {
   it('given an existing file, then it is replaced whole', async () => {
     const path = join(dir, 'r.html');
     await writeFile(path, 'old');
-    expect((await writeFileAtomic(path, 'new')).ok).toBe(true);
+    expect((await writeReportFile(path, 'new')).ok).toBe(true);
     expect(await readFile(path, 'utf8')).toBe('new');
   });
 
   it('given a missing directory, then an error naming the path and no temp file left', async () => {
     const path = join(dir, 'missing', 'r.html');
-    const result = await writeFileAtomic(path, 'x');
+    const result = await writeReportFile(path, 'x');
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toContain(`cannot write HTML report ${path}`);
     expect(await readdir(dir)).toEqual([]);

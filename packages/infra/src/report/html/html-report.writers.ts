@@ -1,7 +1,7 @@
 import type { BenchmarkDataloaderOutput } from '@maou/bench-app';
 import type { BatchStudyReport, BenchmarkCompareReport, BenchmarkTrainingReport, Result } from '@maou/bench-domain';
 import { batchStudyReportPage } from './batch-study-report-page';
-import { writeFileAtomic, type ReportWriteError, type WrittenReport } from './atomic-write';
+import { writeReportFile, type ReportWriteError, type WrittenReport } from './atomic-write';
 import { compareReportPage } from './compare-report-page';
 import { dataloaderReportPage } from './dataloader-report-page';
 import { renderReportPage } from './render-report-page';
@@ -9,16 +9,16 @@ import { trainingReportPage } from './training-report-page';
 
 /** Writes the `benchmark-training` HTML report (self-contained, atomic). @public */
 export const writeTrainingHtmlReport = (report: BenchmarkTrainingReport, path: string): Promise<Result<WrittenReport, ReportWriteError>> =>
-  writeFileAtomic(path, renderReportPage(trainingReportPage(report)));
+  writeReportFile(path, renderReportPage(trainingReportPage(report)));
 
 /** Writes the `benchmark-dataloader` HTML report (self-contained, atomic). @public */
 export const writeDataloaderHtmlReport = (result: BenchmarkDataloaderOutput, path: string): Promise<Result<WrittenReport, ReportWriteError>> =>
-  writeFileAtomic(path, renderReportPage(dataloaderReportPage(result)));
+  writeReportFile(path, renderReportPage(dataloaderReportPage(result)));
 
 /** Writes the `benchmark-compare` HTML report (self-contained, atomic). @public */
 export const writeCompareHtmlReport = (result: BenchmarkCompareReport, path: string): Promise<Result<WrittenReport, ReportWriteError>> =>
-  writeFileAtomic(path, renderReportPage(compareReportPage(result)));
+  writeReportFile(path, renderReportPage(compareReportPage(result)));
 
 /** Writes the HTML report of a `benchmark-training` batch study (self-contained, atomic). @public */
 export const writeBatchStudyHtmlReport = (report: BatchStudyReport, path: string): Promise<Result<WrittenReport, ReportWriteError>> =>
-  writeFileAtomic(path, renderReportPage(batchStudyReportPage(report)));
+  writeReportFile(path, renderReportPage(batchStudyReportPage(report)));

@@ -1,4 +1,4 @@
-import { writeFileAtomic } from '../html/atomic-write';
+import { writeReportFile } from '../html/atomic-write';
 
 /** JSON with NaN/Infinity as null (JSON has no such numbers). @public */
 export const toJson = (payload: unknown): string =>
@@ -6,6 +6,6 @@ export const toJson = (payload: unknown): string =>
 
 /** Writes a payload atomically; an existing file is replaced only by a complete one. @public */
 export const writeJsonReport = async (payload: unknown, path: string): Promise<void> => {
-  const r = await writeFileAtomic(path, toJson(payload), 'JSON output');
+  const r = await writeReportFile(path, toJson(payload), 'JSON output');
   if (!r.ok) throw new Error(r.error.message);
 };

@@ -1,8 +1,7 @@
-import 'reflect-metadata';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-backend-wasm';
-import { ADAMW_KERNEL, BATCH_NORM_GRAD_KERNEL, BATCH_NORM_TRAIN_KERNEL, CLIP_BY_GLOBAL_NORM_KERNEL, createTrainer, hasKernel } from '@maou/bench-app';
+import { ADAMW_KERNEL, BATCH_NORM_GRAD_KERNEL, BATCH_NORM_TRAIN_KERNEL, CLIP_BY_GLOBAL_NORM_KERNEL, createTrainer, hasKernel } from '@maou/bench-engine';
 import { randomBatch, TRAINING } from '../../testing/engine-fixtures';
 import { fastWasmBackend } from '../../testing/fast-wasm-backend';
 import { relErr } from '../../testing/relative-error';

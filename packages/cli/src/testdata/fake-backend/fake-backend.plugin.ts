@@ -1,0 +1,23 @@
+import { ok } from '@maou/bench-domain';
+import { createWasmBackendPlugin, selectedByName, type BackendPlugin } from '@maou/bench-infra';
+
+const wasm = createWasmBackendPlugin('fast');
+
+/**
+ * A backend plug-in as a new one would be written: its own name, `--gpu` usage, help text and placement. It runs on
+ * this project's wasm kernels (single-threaded) and reports itself under its own name, so a run that used it says so.
+ */
+export const fakeBackendPlugin: BackendPlugin = {
+  name: 'fake',
+  usage: 'fake',
+  help: 'a test backend on the wasm kernels',
+  placement: 'host',
+  dataParallel: false,
+  selects: selectedByName('fake'),
+  priority: -1,
+  async start(config) {
+    const started = await wasm.start({ ...config, threads: 1 });
+    if (!started.ok) return started;
+    return ok({ ...started.value, name: 'fake', device: 'fake (wasm kernels)', notes: ['fake backend for the plug-in spec'] });
+  },
+};

@@ -1,0 +1,22 @@
+/** What the run really used, for the report. @public */
+export interface BackendInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly threads: number;
+  readonly device: string;
+  /** e.g. wasm fast-gradient kernels, software GPU adapter */
+  readonly notes: readonly string[];
+  /** the most memory one training pass may use (wasm32's heap: 4 GiB per replica); absent where not bounded */
+  readonly heapLimitBytes?: number;
+  /** the GPU adapter a WebGPU backend runs on; absent for other backends */
+  readonly gpuAdapter?: GpuAdapterInfo;
+}
+
+/** A WebGPU adapter as the driver names it; `softwareFallback` is true for CPU drivers (lavapipe). @public */
+export interface GpuAdapterInfo {
+  readonly vendor: string;
+  readonly architecture: string;
+  readonly device: string;
+  readonly description: string;
+  readonly softwareFallback: boolean;
+}

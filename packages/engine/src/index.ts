@@ -1,0 +1,25 @@
+// The training engine on tfjs-core (the tfjs-core of this project): what app, infra and cli use, nothing else.
+// It imports only @maou/bench-domain and tfjs; no ports, no tsyringe, no reflect-metadata.
+
+// Trainers: one network with its loss, optimiser and LR schedule, stepped on host batches.
+export type { EvalResult, StepResult, Trainer, TrainerFactory, TrainerOptions } from './trainer';
+export { createTrainer, TfjsTrainer } from './tfjs-trainer';
+export type { MonotonicClock } from './monotonic-clock';
+export type { BackendInfo, GpuAdapterInfo } from './backend-info';
+export type { GradientExchange } from './gradient-exchange';
+export { NonFiniteValueError } from './anomaly';
+export { profileStep } from './kernel-profiler';
+export { heapSafeMicroBatch } from './network/heap-safe-micro-batch';
+export { createLrSchedule } from './optim/lr-schedule';
+
+// Device batches: a host batch copied to the backend (device prefetch hands these between passes).
+export { disposeDeviceBatch, disposeUploadedBatch, isUploadedBatch, uploadBatch, type UploadedBatch } from './device-batch';
+
+// Fused kernels a backend may register to replace the engine's composed ops.
+export { ADAMW_KERNEL, BATCH_NORM_GRAD_KERNEL, BATCH_NORM_TRAIN_KERNEL, CLIP_BY_GLOBAL_NORM_KERNEL, hasKernel } from './nn/fused-kernels';
+
+// Building blocks, for checking a backend's gradients against the reference kernels.
+export { ShogiNetwork } from './network/shogi-network';
+export { createObjective } from './stage-objective';
+export { TapeRecorder } from './tape/tape-recorder';
+export { SeededRandom } from './nn/seeded-random';

@@ -1,0 +1,35 @@
+import '@tensorflow/tfjs-backend-cpu';
+import * as tf from '@tensorflow/tfjs-core';
+import { phaseOfInterval, profileStep } from './kernel-profiler';
+
+describe('kernel profiler', () => {
+  it('maps timed intervals to phases, with micro-batches and an anomaly check', () => {
+    expect([0, 1, 2, 3, 4].map((j) => phaseOfInterval(j, 5))).toEqual(['hostToDevice', 'forward', 'loss', 'backward', 'optimizer']);
+    expect(phaseOfInterval(5, 9)).toBe('forward');
+    expect(phaseOfInterval(8, 9)).toBe('optimizer');
+    expect(phaseOfInterval(4, 6)).toBe('backward');
+  });
+
+  it('attributes real cpu kernels to the interval they ran in', async () => {
+    await tf.setBackend('cpu');
+    const timed = async <R>(c: { now(): number }, f: () => R): Promise<R> => {
+      c.now();
+      const r = f();
+      c.now();
+      return r;
+    };
+    const { phases } = await profileStep(0, { now: () => 0 }, async (c) => {
+      const x = await timed(c, () => tf.tensor1d([1, 2, 3]));
+      const y = await timed(c, () => tf.relu(x));
+      const l = await timed(c, () => tf.sum(y));
+      const g = await timed(c, () => tf.mul(l, 2));
+      await timed(c, () => tf.add(g, 1));
+      tf.dispose([x, y, l, g]);
+    });
+    const names = Object.fromEntries(phases.map((p) => [p.phase, p.kernels.map((k) => k.name)]));
+    expect(names.forward).toEqual(['Relu']);
+    expect(names.loss).toEqual(['Sum']);
+    expect(names.backward).toEqual(['Multiply']);
+    expect(names.optimizer).toEqual(['Add']);
+  });
+});

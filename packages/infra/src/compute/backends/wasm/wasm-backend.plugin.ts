@@ -1,0 +1,60 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { err, ok } from '@maou/bench-domain';
+import { selectedByName, type BackendPlugin } from '../../backend-plugin';
+import { deriveSettings } from '../../../resources/resource-decisions';
+import { readUsableResources } from '../../../resources/resource-detector.adapter';
+import { installWasmKernels, type WasmKernelSet } from '../../wasm/register-wasm-kernels';
+import { CPU_KERNELS_ENV, cpuKernelSelection, describeCpuKernels } from '../../native/native-kernels';
+
+let installed: WasmKernelSet | null = null;
+
+/** Makes tfjs-wasm with this project's kernels the active backend of this thread; returns its package version. @internal */
+export async function startWasmBackend(kernels: WasmKernelSet): Promise<{ version: string; kernels: WasmKernelSet }> {
+  const wasm = await import('@tensorflow/tfjs-backend-wasm');
+  if (installed === null) {
+    installWasmKernels(kernels);
+    installed = kernels;
+  }
+  await tf.setBackend('wasm');
+  await tf.ready();
+  return { version: wasm.version_wasm, kernels: installed };
+}
+
+/**
+ * tfjs wasm (XNNPACK, SIMD) with this project's gradient kernels. Node gets the single-threaded wasm build
+ * (tfjs#3830), so more than one thread means data parallelism: `threads` replicas of the network in worker threads,
+ * each training on its shard of every batch. `auto` takes the compute threads derived from the usable cores (CPU
+ * affinity and the cgroup quota: all of them up to 2 cores, one left to the loader up to 4, at most 8).
+ * @public
+ */
+export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): BackendPlugin {
+  return {
+    name: 'wasm',
+    usage: 'wasm',
+    help: '',
+    placement: 'host',
+    dataParallel: true,
+    selects: selectedByName('wasm'),
+    priority: 10,
+    async start(config) {
+      const started = await startWasmBackend(kernels);
+      const usable = await readUsableResources();
+      const threads = config.threads === 'auto' ? deriveSettings(usable).threads : config.threads;
+      let cpuKernels: string;
+      let device = 'cpu (WebAssembly SIMD)';
+      try {
+        // Every replica makes the same choice from the same environment and build.
+        const selection = cpuKernelSelection();
+        cpuKernels = describeCpuKernels(selection);
+        if (selection.kind === 'native' && started.kernels === 'fast') device = `cpu (native ${selection.isa === 'avx512' ? 'AVX-512' : 'AVX2'} convolutions, WebAssembly SIMD)`;
+      } catch (e) {
+        return err({ backend: 'wasm', message: (e as Error).message, hint: `unset ${CPU_KERNELS_ENV}, or set it to auto or wasm` });
+      }
+      const notes = [started.kernels === 'fast' ? cpuKernels : 'stock kernels + Conv2DBackpropFilter shim'];
+      if (threads > 1) notes.push(`data-parallel: ${threads} single-threaded wasm replicas in worker threads, gradients summed every step; batch norm normalises each replica's shard (running statistics averaged); each replica first runs 10 throw-away steps so that the timed batches do not pay for V8 compiling its code; kernel profiles show replica 0`);
+      if (threads > usable.cpuCores) notes.push(`--threads ${threads} is more than the ${usable.cpuCores} usable core(s): replicas will share cores and wait for each other at every update`);
+      // wasm32: each instance's heap stops at 4 GiB; the use cases micro-batch what would not fit.
+      return ok({ name: 'wasm', heapLimitBytes: 2 ** 32, version: started.version, threads, device, notes });
+    },
+  };
+}

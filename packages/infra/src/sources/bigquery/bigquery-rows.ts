@@ -1,0 +1,58 @@
+import { err, ok, stageSchema, valuesPerRow, type ColumnSpec, type Result, type Stage, type StageColumns } from '@maou/bench-domain';
+import type { CloudSourceError } from '../shared/cloud-source-error';
+
+type Flat = Uint8Array | Float32Array;
+
+/**
+ * Copies one cell into `out` at row `r`. A cell is a REPEATED INTEGER/FLOAT array (flattened row-major,
+ * e.g. 81 values for the 9×9 board), a BYTES value (one byte per uint8, or little-endian float32), or a scalar.
+ * Returns a problem description, or null.
+ */
+const copyCell = (cell: unknown, spec: ColumnSpec, out: Flat, r: number): string | null => {
+  const per = valuesPerRow(spec);
+  const at = r * per;
+  if (per === 1 && typeof cell === 'number') {
+    out[at] = cell;
+    return null;
+  }
+  if (Array.isArray(cell)) {
+    if (cell.length !== per) return `has ${cell.length} values, expected ${per}`;
+    for (let i = 0; i < per; i += 1) {
+      const v = cell[i];
+      if (typeof v !== 'number') return `value ${i} is ${typeof v}, expected a number`;
+      out[at + i] = v;
+    }
+    return null;
+  }
+  if (cell instanceof Uint8Array) {
+    const width = spec.type === 'float32' ? 4 : 1;
+    if (cell.byteLength !== per * width) return `has ${cell.byteLength} bytes, expected ${per * width}`;
+    const src = width === 4 ? new Float32Array(new Uint8Array(cell).buffer) : cell;
+    out.set(src, at);
+    return null;
+  }
+  return cell === null || cell === undefined ? 'is null' : `has unsupported type ${typeof cell}`;
+};
+
+/**
+ * Turns BigQuery result rows into the columns of one stage; `firstRow` numbers rows in error messages
+ * relative to the whole table or group.
+ * @internal
+ */
+export const rowsToStageColumns = (rows: readonly Record<string, unknown>[], stage: Stage, where: string, firstRow: number): Result<StageColumns, CloudSourceError> => {
+  const cols: Record<string, Flat> = {};
+  for (const spec of stageSchema(stage).columns) {
+    if (spec.name === 'id') continue;
+    const per = valuesPerRow(spec);
+    const out: Flat = spec.type === 'float32' ? new Float32Array(rows.length * per) : new Uint8Array(rows.length * per);
+    for (let r = 0; r < rows.length; r += 1) {
+      const issue = copyCell(rows[r][spec.name], spec, out, r);
+      if (issue !== null) return err({ kind: 'transfer', message: `${where}, column ${spec.name}, row ${firstRow + r}: ${issue}` });
+    }
+    cols[spec.name] = out;
+  }
+  const base = { rows: rows.length, boardIdPositions: cols.boardIdPositions as Uint8Array, piecesInHand: cols.piecesInHand as Uint8Array };
+  if (stage === 1) return ok({ ...base, stage, reachableSquares: cols.reachableSquares as Uint8Array });
+  if (stage === 2) return ok({ ...base, stage, legalMovesLabel: cols.legalMovesLabel as Uint8Array });
+  return ok({ ...base, stage, moveLabel: cols.moveLabel as Float32Array, resultValue: cols.resultValue as Float32Array });
+};

@@ -1,0 +1,84 @@
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createGcsStore } from './gcs.source';
+import { ObjectStoreDataSourceAdapter } from '../object-store/object-store-data-source.adapter';
+import type { ObjectStore } from '../object-store/object-store';
+import { startFakeGcs, type FakeGcsServer } from '../testing/fake-gcs-server';
+import { startFaultProxy, type FaultProxy } from '../testing/fault-proxy';
+import { FIXTURES, fixtureBytes, listTree, objectOptions, tempDir, testDeps } from '../testing/cloud-fixtures';
+import { readStageFile as stageReader } from '../local/read-stage-file';
+
+const BUCKET = 'maou-gcs';
+const media = (name: string) => (m: string, u: string): boolean => m === 'GET' && u.includes(name) && u.includes('alt=media');
+
+describe('GCS object source with @google-cloud/storage against a loopback GCS JSON API', () => {
+  let gcs: FakeGcsServer;
+  let proxy: FaultProxy;
+  let cache: string;
+
+  const store = async (): Promise<ObjectStore> => {
+    const r = await createGcsStore(BUCKET, { apiEndpoint: proxy.url, projectId: 'test-project' });
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value;
+  };
+
+  beforeAll(async () => {
+    gcs = await startFakeGcs(BUCKET);
+    for (const [i, f] of FIXTURES.entries()) gcs.put(`runs/stage1/part${i}.feather`, await fixtureBytes(f.file));
+    gcs.put('runs/stage1/readme.md', Buffer.from('x'));
+    gcs.put('runs/stage10/part0.feather', await fixtureBytes(FIXTURES[0].file));
+    proxy = await startFaultProxy(gcs.address);
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await gcs.close();
+  });
+  beforeEach(async () => {
+    cache = await tempDir('gcs');
+    proxy.rules.length = 0;
+  });
+  afterEach(() => rm(cache, { recursive: true, force: true }));
+
+  it('given objects listed over several pages, when prepared twice, then all are fetched once and then served from cache', async () => {
+    const first = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
+    expect((await first.shards()).map((s) => s.rows)).toEqual([40, 60, 50]);
+    expect(proxy.seen.filter((s) => s.includes('pageToken')).length).toBeGreaterThan(0);
+    expect(first.ioStats()).toMatchObject({ source: 'gcs', objects: 3, retries: 0, cacheHits: 0 });
+    const cols = await first.read((await first.shards())[2]);
+    expect('reachableSquares' in cols).toBe(true);
+    expect(cols.stage === 1 && cols.reachableSquares.reduce((a, b) => a + b, 0)).toBe(FIXTURES[2].reachSum);
+    const second = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
+    await second.shards();
+    expect(second.ioStats()).toMatchObject({ objects: 0, cacheHits: 3 });
+  });
+
+  it('given 429, 500 and a connection cut mid-download, when prepared, then retries succeed and files are whole', async () => {
+    proxy.rules.push({ match: media('part0'), times: 1, fault: { status: 429 } });
+    proxy.rules.push({ match: media('part0'), times: 1, fault: { status: 500 } });
+    // The storage client never reports this cut; the idle timeout notices the silence.
+    proxy.rules.push({ match: media('part2'), times: 1, fault: { cutAfterBytes: 4096 } });
+    const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache, { maxWorkers: 1 }), testDeps(stageReader));
+    await source.shards();
+    expect(source.ioStats().retries).toBe(3);
+    expect(await listTree(cache)).toEqual(['stage1/part0.feather', 'stage1/part1.feather', 'stage1/part2.feather']);
+    expect((await readFile(join(cache, 'stage1', 'part2.feather'))).equals(await fixtureBytes(FIXTURES[2].file))).toBe(true);
+  });
+
+  it('given throttling that never ends, when prepared, then the error names gs://bucket/object and no partial file remains', async () => {
+    proxy.rules.push({ match: media('part1'), times: 100, fault: { status: 503 } });
+    const logger = testDeps(stageReader).logger;
+    const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader, logger));
+    const r = await source.prepare();
+    expect(r.ok ? '' : r.error.message).toMatch(/^gs:\/\/maou-gcs\/runs\/stage1\/part1\.feather: failed after 4 tries: HTTP 503/);
+    expect((await listTree(cache)).filter((f) => f.includes('part1'))).toEqual([]);
+    expect(logger.lines.filter((l) => l.msg === 'transient failure, retrying')).toHaveLength(3);
+  });
+
+  it('given a missing object (404), when prepared, then it fails at once without retrying', async () => {
+    proxy.rules.push({ match: media('part1'), times: 100, fault: { status: 404 } });
+    const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
+    const r = await source.prepare();
+    expect(r.ok ? '' : r.error.message).toMatch(/^gs:\/\/maou-gcs\/runs\/stage1\/part1\.feather: HTTP 404/);
+    expect(source.ioStats().retries).toBe(0);
+  });
+});

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { withDeadline } from '../shared/deadline';
+import type { IoStatsRecorder } from '../shared/io-stats-recorder';
+import type { ObjectEntry, ObjectStore } from './object-store';
+import { partPathFor } from './stale-parts';
+
+/** A transfer that ended with fewer or more bytes than the listing promised; worth another try. @internal */
+export class SizeMismatchError extends Error {
+  readonly transient = true;
+  constructor(what: string, expected: number, got: number) {
+    super(`${what}: expected ${expected} bytes, received ${got}`);
+    this.name = 'SizeMismatchError';
+  }
+}
+
+/** No byte for this long means the connection is dead; some clients never report a cut connection. @internal */
+export class StalledTransferError extends Error {
+  readonly transient = true;
+  constructor(what: string, idleMs: number, received: number) {
+    super(`${what}: no data for ${idleMs} ms after ${received} bytes, connection considered dropped`);
+    this.name = 'StalledTransferError';
+  }
+}
+
+/** Downloaded bytes that are not what the object should hold (not a whole data file); retrying will not help. @internal */
+export class IncompleteObjectError extends Error {
+  constructor(detail: string) {
+    super(`the object's bytes are not a complete data file (${detail}); it was not cached`);
+    this.name = 'IncompleteObjectError';
+  }
+}
+
+/** Whether a complete copy of the object is already cached (same size). @internal */
+export const isCached = async (path: string, size: number): Promise<boolean> => {
+  const s = await stat(path).catch(() => null);
+  return s !== null && s.isFile() && s.size === size;
+};
+
+/** `s3://bucket/key` or `gs://bucket/key`, for messages. @internal */
+export const objectUrl = (store: ObjectStore, key: string): string => `${store.kind === 's3' ? 's3' : 'gs'}://${store.bucket}/${key}`;
+
+/**
+ * One attempt at fetching an object into `dest`: bytes go to a temporary sibling named after this process (so a
+ * later run can tell a leftover from a download in progress), the size is checked, `verify` checks the content,
+ * then the file is renamed into place, so the cache never holds a partial or damaged object under its real name.
+ * `onBytes` hears every chunk as it arrives (progress).
+ * @internal
+ */
+export const downloadOnce = async (store: ObjectStore, entry: ObjectEntry, dest: string, stats: IoStatsRecorder, idleTimeoutMs: number,
+  onBytes?: (bytes: number) => void, verify?: (tmpPath: string) => Promise<void>): Promise<void> => {
+  await mkdir(dirname(dest), { recursive: true });
+  const url = objectUrl(store, entry.key);
+  const tmp = partPathFor(dest, randomBytes(6).toString('hex'));
+  const started = stats.startTransfer();
+  let received = 0;
+  let sink: WriteStream | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const body = await withDeadline(store.read(entry.key), idleTimeoutMs, () => new StalledTransferError(url, idleTimeoutMs, 0));
+    const arm = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => body.destroy(new StalledTransferError(url, idleTimeoutMs, received)), idleTimeoutMs);
+    };
+    arm();
+    body.on('data', (chunk: Uint8Array) => {
+      if (received === 0 && chunk.length > 0) stats.firstByte();
+      received += chunk.length;
+      onBytes?.(chunk.length);
+      arm();
+    });
+    sink = createWriteStream(tmp, { flags: 'wx' });
+    await pipeline(body, sink);
+    if (received !== entry.size) throw new SizeMismatchError(url, entry.size, received);
+    if (verify) await verify(tmp).catch((e: unknown) => { throw new IncompleteObjectError(e instanceof Error ? e.message : String(e)); });
+    await rename(tmp, dest);
+  } catch (error) {
+    // A stream destroyed before its file opened still opens (creates) it, then closes: wait, or the unlink comes first.
+    const open = sink;
+    if (open && !open.closed) await new Promise<void>((resolve) => open.once('close', () => resolve()));
+    await unlink(tmp).catch(() => undefined);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  stats.finishTransfer(started, received);
+};

@@ -1,0 +1,179 @@
+import { err, ok, type Result, type Stage, type StageColumns } from '@maou/bench-domain';
+import type { ClockPort, DataSourcePort, LoggerPort, ProgressPort, ShardRef, SourceIoStats } from '@maou/bench-app';
+import { boundedMap } from '../shared/bounded-map';
+import { DeadlineExceededError, withDeadline } from '../shared/deadline';
+import { CloudSourceFailure, type CloudSourceError } from '../shared/cloud-source-error';
+import { IoStatsRecorder } from '../shared/io-stats-recorder';
+import { downloadOnce, isCached, objectUrl } from './object-download';
+import { cachePathFor, featherObjects, listPrefix } from './object-layout';
+import type { ObjectEntry, ObjectStore } from './object-store';
+import { RetriesExhaustedError, systemRetryHooks, withRetry, type RetryHooks, type RetryPolicy } from '../shared/retry-policy';
+import { seededSample } from '../shared/seeded-sample';
+import { describeError } from '../shared/transient-error';
+import { checkCompleteArrowFile } from './check-complete-arrow-file';
+import { bundleShards } from './shard-bundler';
+import { shardFromFile } from './shard-from-file';
+import { sweepStaleParts } from './stale-parts';
+import { startProgress, TransferProgress } from './transfer-progress';
+import { join } from 'node:path';
+
+/** Reads one local stage file into columns (the local `.feather` reader). @public */
+export type StageFileReader = (path: string, stage: Stage) => Promise<StageColumns>;
+
+/** Settings of an S3/GCS source, from the `--input-*` flags. @public */
+export interface ObjectSourceOptions {
+  readonly prefix: string;
+  readonly dataName: string;
+  readonly localCacheDir: string;
+  readonly maxWorkers: number;
+  readonly enableBundling: boolean;
+  readonly bundleSizeGb: number;
+  readonly sampleRatio: number | null;
+  readonly seed: number;
+  readonly retry: RetryPolicy;
+  /** a transfer with no byte (or a listing with no answer) for this long is abandoned and retried (default 30 s) */
+  readonly idleTimeoutMs?: number;
+}
+
+/** Collaborators of a cloud source. `retryHooks` replaces timers and jitter in tests. @public */
+export interface CloudSourceDeps {
+  readonly logger: LoggerPort;
+  readonly clock: ClockPort;
+  readonly readStageFile: StageFileReader;
+  readonly retryHooks?: Pick<RetryHooks, 'sleep' | 'random'>;
+  /** one task per preparation (bytes for S3/GCS, pages for BigQuery); silent when absent */
+  readonly progress?: ProgressPort;
+}
+
+/**
+ * S3 or GCS objects served as local shards: list `{prefix}/{dataName}/`, sample with a seed, download with
+ * bounded concurrency into the cache (a second run finds the files there), optionally bundle, then read locally.
+ * @public
+ */
+export class ObjectStoreDataSourceAdapter implements DataSourcePort {
+  private readonly stats: IoStatsRecorder;
+  private readonly log: LoggerPort;
+  private prepared: Promise<Result<readonly ShardRef[], CloudSourceError>> | null = null;
+
+  constructor(readonly stage: Stage, private readonly store: ObjectStore, private readonly options: ObjectSourceOptions, private readonly deps: CloudSourceDeps) {
+    this.stats = new IoStatsRecorder(store.kind, deps.clock);
+    this.log = deps.logger.child({ component: 'cloud-source', source: store.kind, bucket: store.bucket });
+  }
+
+  describe(): string {
+    return `${objectUrl(this.store, listPrefix(this.options.prefix, this.options.dataName))} cached in ${this.options.localCacheDir}`;
+  }
+
+  /** Lists, downloads and (optionally) bundles once; later calls share the outcome. */
+  prepare(): Promise<Result<readonly ShardRef[], CloudSourceError>> {
+    this.prepared ??= this.fill();
+    return this.prepared;
+  }
+
+  async shards(): Promise<readonly ShardRef[]> {
+    const r = await this.prepare();
+    if (!r.ok) throw new CloudSourceFailure(r.error);
+    return r.value;
+  }
+
+  read(shard: ShardRef): Promise<StageColumns> {
+    return this.deps.readStageFile(shard.path, this.stage);
+  }
+
+  ioStats(): SourceIoStats {
+    return this.stats.snapshot();
+  }
+
+  private async fill(): Promise<Result<readonly ShardRef[], CloudSourceError>> {
+    const { prefix, dataName, sampleRatio, seed } = this.options;
+    const listed = listPrefix(prefix, dataName);
+    const where = objectUrl(this.store, listed);
+    let all: ObjectEntry[];
+    try {
+      const ms = this.idleTimeoutMs;
+      all = featherObjects(await this.retried(`listing ${where}`, () => withDeadline(this.store.list(listed), ms, () => new DeadlineExceededError(`listing ${where}`, ms))));
+    } catch (error) {
+      return err({ kind: 'transfer', message: this.failureText(error, `listing ${where}`) });
+    }
+    if (all.length === 0) {
+      return err({ kind: 'empty', message: `no .feather objects under ${where} (check --input-bucket-name, --input-prefix, --input-data-name)` });
+    }
+    const swept = await sweepStaleParts(join(this.options.localCacheDir, dataName), this.deps.clock.wallTime().getTime());
+    if (swept > 0) this.log.info({ swept }, 'removed partial downloads left by an earlier run');
+    const chosen = seededSample(all, sampleRatio, seed);
+    this.log.info({ prefix: listed, listed: all.length, sampled: chosen.length, sampleRatio, seed }, 'objects listed');
+    const progress = new TransferProgress(startProgress(this.deps.progress, {
+      label: `download ${where}`, total: chosen.reduce((n, o) => n + o.size, 0), unit: 'bytes',
+    }));
+    const files = await this.downloadAll(chosen, listed, progress);
+    progress.finish(files.ok ? 'done' : 'failed');
+    if (!files.ok) return files;
+    return this.toShards(files.value);
+  }
+
+  private async downloadAll(objects: readonly ObjectEntry[], listed: string, progress: TransferProgress): Promise<Result<string[], CloudSourceError>> {
+    const paths: string[] = [];
+    for (const o of objects) {
+      const p = cachePathFor(this.options.localCacheDir, this.options.dataName, listed, o.key);
+      if (p === null) return err({ kind: 'cache', message: `${objectUrl(this.store, o.key)}: object key cannot be mapped to a cache file` });
+      paths.push(p);
+    }
+    try {
+      await boundedMap(objects, this.options.maxWorkers, (o, i) => this.fetchOne(o, paths[i], progress));
+    } catch (error) {
+      return err({ kind: 'transfer', message: this.failureText(error, `downloading into ${this.options.localCacheDir}`) });
+    }
+    return ok(paths);
+  }
+
+  private async fetchOne(entry: ObjectEntry, dest: string, progress: TransferProgress): Promise<void> {
+    if (await isCached(dest, entry.size)) {
+      this.stats.cacheHit();
+      progress.cached(entry.size);
+      return;
+    }
+    const url = objectUrl(this.store, entry.key);
+    const once = async (): Promise<void> => {
+      const attempt = progress.attempt();
+      try {
+        await downloadOnce(this.store, entry, dest, this.stats, this.idleTimeoutMs, (n) => attempt.add(n), checkCompleteArrowFile);
+      } catch (error) {
+        attempt.rollback();
+        throw error;
+      }
+    };
+    try {
+      await this.retried(url, once);
+    } catch (error) {
+      // Name the object in errors that did not pass through the retry wrapper (403, 404, disk full).
+      throw error instanceof RetriesExhaustedError ? error : new Error(`${url}: ${describeError(error)}`);
+    }
+  }
+
+  private async toShards(paths: readonly string[]): Promise<Result<readonly ShardRef[], CloudSourceError>> {
+    const files = await Promise.all(paths.map((p) => shardFromFile(p, this.stage)));
+    const shards = this.options.enableBundling
+      ? await bundleShards(files, this.options.bundleSizeGb, this.options.localCacheDir, this.options.dataName, () => this.stats.cacheHit())
+      : files;
+    this.log.info({ shards: shards.length, io: this.stats.snapshot() }, 'cloud data ready');
+    return ok(shards);
+  }
+
+  private get idleTimeoutMs(): number {
+    return this.options.idleTimeoutMs ?? 30_000;
+  }
+
+  private retried<T>(what: string, op: () => Promise<T>): Promise<T> {
+    const base = systemRetryHooks((attempt, delayMs, error) => {
+      this.stats.retry();
+      this.log.warn({ what, attempt, delayMs, error: describeError(error) }, 'transient failure, retrying');
+    });
+    return withRetry(what, op, this.options.retry, { ...base, ...this.deps.retryHooks });
+  }
+
+  private failureText(error: unknown, context: string): string {
+    return error instanceof Error && (error instanceof RetriesExhaustedError || error.message.includes('://'))
+      ? error.message
+      : `${context}: ${describeError(error)}`;
+  }
+}

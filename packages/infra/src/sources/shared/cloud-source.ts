@@ -1,0 +1,71 @@
+import type { DataSourceSpec, Result, Stage } from '@maou/bench-domain';
+import type { ClockPort, DataSourcePort, LoggerPort, ProgressPort, ShardRef } from '@maou/bench-app';
+import type { BigQueryClientSettings } from '../bigquery/bigquery-table-reader';
+import type { CloudSourceDeps, StageFileReader } from '../object-store/object-store-data-source.adapter';
+import type { S3ClientSettings } from '../s3/s3-object-store';
+import { readStageFile } from '../local/read-stage-file';
+import type { SourceDefinition } from '../source-definition';
+import { CloudSourceFailure, type CloudSourceError } from './cloud-source-error';
+import type { RetryHooks, RetryPolicy } from './retry-policy';
+
+/** The cloud variants of {@link DataSourceSpec}. @public */
+export type CloudDataSourceSpec = Extract<DataSourceSpec, { kind: 's3' | 'gcs' | 'bigquery' }>;
+
+/** A cloud source; `prepare` lists and downloads up front and reports failures as values. @public */
+export interface CloudDataSource extends DataSourcePort {
+  prepare(): Promise<Result<readonly ShardRef[], CloudSourceError>>;
+}
+
+/** Run-level settings: `--sample-ratio` and overrides that tests and odd deployments need (the seed is the spec's). @public */
+export interface CloudSourceOptions {
+  readonly sampleRatio: number | null;
+  readonly retry?: RetryPolicy;
+  /** S3/GCS: a transfer with no byte for this long is retried (default 30 s) */
+  readonly idleTimeoutMs?: number;
+  /** BigQuery: one API call that takes longer is retried (default 5 min) */
+  readonly callTimeoutMs?: number;
+  readonly readStageFile?: StageFileReader;
+  readonly retryHooks?: Pick<RetryHooks, 'sleep' | 'random'>;
+  readonly s3?: Omit<S3ClientSettings, 'endpoint'>;
+  readonly bigquery?: Omit<BigQueryClientSettings, 'apiEndpoint' | 'projectId'>;
+}
+
+/** What a cloud source reports to: logs, time, and (optionally) download progress. @public */
+export interface CloudSourceContext {
+  readonly logger: LoggerPort;
+  readonly clock: ClockPort;
+  /** one task per source preparation; silent when absent */
+  readonly progress?: ProgressPort;
+}
+
+/**
+ * Builds one kind of cloud source from its spec. Nothing is listed or downloaded yet: call `prepare()` (or
+ * `shards()`). Identifier and missing-library problems come back as error values.
+ * @public
+ */
+export type CloudSourceCreator<S extends CloudDataSourceSpec> =
+  (spec: S, stage: Stage, context: CloudSourceContext, options: CloudSourceOptions) => Promise<Result<CloudDataSource, CloudSourceError>>;
+
+/** The adapters' dependencies: the context plus the file reader and retry hooks the options may replace. @internal */
+export const cloudDeps = (context: CloudSourceContext, options: CloudSourceOptions): CloudSourceDeps =>
+  ({ ...context, readStageFile: options.readStageFile ?? readStageFile, retryHooks: options.retryHooks });
+
+/**
+ * A registry entry for one cloud kind: builds the source and prepares it, so listing and download errors surface
+ * before any batch is timed; failures reject with {@link CloudSourceFailure}. The sampling seed is the spec's (the
+ * run's `--seed`); `extra` holds the overrides tests need (retry policy, credentials, timeouts).
+ * @public
+ */
+export const cloudSource = <S extends CloudDataSourceSpec>(
+  kind: S['kind'], help: string, create: CloudSourceCreator<S>, extra: Omit<CloudSourceOptions, 'sampleRatio'> = {},
+): SourceDefinition<S> => ({
+  kind,
+  help,
+  async open(spec, stage, sampleRatio, context) {
+    const source = await create(spec, stage, context, { ...extra, sampleRatio });
+    if (!source.ok) throw new CloudSourceFailure(source.error);
+    const ready = await source.value.prepare();
+    if (!ready.ok) throw new CloudSourceFailure(ready.error);
+    return source.value;
+  },
+});
