@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
