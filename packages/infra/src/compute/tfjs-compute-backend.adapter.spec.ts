@@ -10,8 +10,16 @@ const config = (backend: ComputeConfig['backend']): ComputeConfig => ({ backend,
 describe('TfjsComputeBackendAdapter', () => {
   it('starts a backend by name and reports it', async () => {
     const info = await new TfjsComputeBackendAdapter(createBackendRegistry()).activate(config('cpu'));
-    expect(info).toMatchObject({ name: 'cpu', threads: 1, version: tf.version_core });
+    expect(info).toMatchObject({ name: 'cpu', threads: 1, version: tf.version_core, placement: 'host', replicas: 1 });
     expect(tf.getBackend()).toBe('cpu');
+  });
+
+  it('reports the placement and the data-parallel replicas the registry gives the backend', async () => {
+    const wasm = await new TfjsComputeBackendAdapter(createBackendRegistry()).activate({ ...config('wasm'), threads: 2 });
+    expect(wasm).toMatchObject({ name: 'wasm', threads: 2, placement: 'host', replicas: 2 });
+    const single = new BackendRegistry().register({ ...cpuBackendPlugin, name: 'gpu-like', placement: 'device', dataParallel: false,
+      start: async (c) => cpuBackendPlugin.start(c) });
+    expect(await new TfjsComputeBackendAdapter(single).activate(config('gpu-like'))).toMatchObject({ placement: 'device', replicas: 1 });
   });
 
   it('auto takes the highest-priority plugin that starts and notes the ones it skipped', async () => {

@@ -33,7 +33,8 @@ export class TfjsComputeBackendAdapter implements ComputeBackendPort {
       const started = await plugin.start(config);
       if (started.ok) {
         const skipped = failures.map((f) => `skipped ${f.backend}: ${f.message}`);
-        return { ...started.value, notes: [...started.value.notes, ...skipped] };
+        const replicas = plugin.dataParallel && started.value.threads > 1 ? started.value.threads : 1;
+        return { ...started.value, placement: plugin.placement, replicas, notes: [...started.value.notes, ...skipped] };
       }
       failures.push(started.error);
     }

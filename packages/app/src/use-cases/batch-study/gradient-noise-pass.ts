@@ -14,7 +14,7 @@ const MIN_PIECES = 4;
  * @internal
  */
 export const noisePieceRows = (config: BenchmarkConfig, session: TrainingSession): number => {
-  const replicas = session.backend.name === 'wasm' ? Math.max(1, session.backend.threads) : 1;
+  const replicas = Math.max(1, session.backend.replicas ?? 1);
   const perReplica = Math.ceil(config.loader.batchSize / replicas);
   const piecesPerReplica = Math.ceil(MIN_PIECES / replicas);
   const rows = Math.max(1, Math.floor(perReplica / piecesPerReplica));

@@ -11,18 +11,18 @@ export const MAX_BATCH_CAP = 65_536;
 /** Steps per try: the first allocates the optimiser state, the second runs with all of it in place. */
 const TRY_STEPS = 2;
 
-const replicasOf = (backend: BackendInfo): number => (backend.name === 'wasm' ? Math.max(1, backend.threads) : 1);
+const replicasOf = (backend: BackendInfo): number => Math.max(1, backend.replicas ?? 1);
 
 /** What "fits" means on a backend; null where there is no memory limit to search against. @public */
 export const fitDefinition = (backend: BackendInfo, preset: ModelPreset): string | null => {
-  if (backend.name === 'wasm') {
+  if (backend.heapLimitBytes !== undefined) {
     const planned = heapSafeMicroBatch(preset, backend.heapLimitBytes);
     return `a training step whose share of the batch on each of the ${replicasOf(backend)} replica(s) runs forward and backward as one piece, ` +
       'without micro-batching, inside that replica\'s 4 GiB wasm heap. Any batch still runs: a benchmark run cuts each replica\'s share ' +
       `into micro-batches of at most ${planned} rows (a planning margin below this limit) and sums their gradients, batch norm then ` +
       'normalising each micro-batch';
   }
-  if (backend.name === 'webgpu') return 'a training step of the whole batch that completes on the GPU without an allocation failure';
+  if (backend.placement === 'device') return 'a training step of the whole batch that completes on the GPU without an allocation failure';
   return null;
 };
 
@@ -59,7 +59,7 @@ export const searchMaxBatch = async (createTrainer: TrainerFactory, session: Tra
       throw new StepFailure({ kind: 'training-failed', message: `--find-max-batch: the ${backend.name} backend stopped working after batch ${batch} failed (${tries[tries.length - 1]!.reason}); run the search with --threads 2 or more, where each try has its own replica heaps` });
     }
   }
-  return summarizeMaxBatch(tries, backend.name === 'wasm' ? backend.heapLimitBytes ?? null : null, definition);
+  return summarizeMaxBatch(tries, backend.heapLimitBytes ?? null, definition);
 };
 
 const tryBatch = async (createTrainer: TrainerFactory, session: TrainingSession, config: BenchmarkConfig, batch: HostBatch): Promise<BatchTry> => {
