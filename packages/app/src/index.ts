@@ -2,6 +2,10 @@
 // cli needs to render their results. The training engine is @maou/bench-engine; test doubles are
 // @maou/bench-app/testing.
 
+// The use cases' tsyringe decorators read metadata when their classes are defined: load the polyfill first, here,
+// so that importing this package never depends on the importer having loaded it.
+import 'reflect-metadata';
+
 // Ports and tokens.
 export * from './ports/tokens';
 export * from './ports/clock.port';

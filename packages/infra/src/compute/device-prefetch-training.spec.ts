@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { BenchmarkTrainingUseCase, type CalibrateLoaderUseCase, type DataLoaderPort, type DataSourcePort } from '@maou/bench-app';

@@ -1,5 +1,4 @@
 // The child process and the runner load use cases from @maou/bench-app, whose decorators need the metadata polyfill.
-import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CompareBenchmarksUseCase, parseCalibrationRecord, type CalibrationSignature } from '@maou/bench-app';

@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import { BenchmarkIoUseCase, SILENT_PROGRESS } from '@maou/bench-app';
 import { SystemClockAdapter } from '../clock/system-clock.adapter';
 import { RecordIoAdapter } from './record-io.adapter';

@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import { MemoryLogger, RecordingProgress } from '@maou/bench-app/testing';
 import type { DataSourcePort } from '@maou/bench-app';
 import type { DataSourceSpec } from '@maou/bench-domain';
