@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { buildBatches, encodeArrowIpc, stageColumnData } from '../packages/infra/dist/arrow/feather-writer';
 import { readIpcLayout } from '../packages/infra/dist/arrow/ipc-layout';
 import { withFileByteSource } from '../packages/infra/dist/arrow/byte-source';
-import { inspectStageFile } from '../packages/infra/dist/datasource/inspect-stage-file';
+import { inspectStageFile } from '../packages/infra/dist/sources/local/inspect-stage-file';
 import { seededRandom } from '../packages/infra/dist/sample-data/seeded-random';
 
 // apache-arrow is a dependency of the infra package, not of the repository root.
