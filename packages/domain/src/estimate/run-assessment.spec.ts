@@ -48,6 +48,17 @@ describe('assessRun', () => {
     expect(a.intervalMs[0]).toBeLessThan(a.predictedMs * 0.7);
   });
 
+  it('given a flat stretch, a step up and a fall in the latest batches, then it is still trending although a line over all of them is not', () => {
+    // the shape of the step's CPU time in lite epochs before the replicas' longer warm-up: a dip, a plateau, a fall
+    const wall = Array.from({ length: 84 }, (_, i) => (i < 40 ? 90 : 100 - (i - 40) * 0.5) + ((i * 7) % 5) - 2);
+    expect(batchTrend(wall.slice(3))?.significant).toBe(false);
+    const a = assessRun(quiet(wall), { minWarmup: 3, batchesPerEpoch: 400 });
+    expect(a.trending).toBe(true);
+    expect(a.notes.join(' ')).toMatch(/still falling/);
+    // predicted from the latest third, not the plateau's level
+    expect(a.meanMs).toBeLessThan(90);
+  });
+
   // What the interval promises: run the stopping rule on many simulated epochs and compare with each epoch's total.
   it('given 400 simulated epochs stopped by the rule, then the interval covers the full epoch at least 95 % of the time', () => {
     let covered = 0;
