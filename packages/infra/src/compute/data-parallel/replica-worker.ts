@@ -56,7 +56,8 @@ async function handle(m: ToReplica): Promise<void> {
 // timed batches ran ~15 % slower until batch ~55 and short capped runs overestimated the epoch (docs/epoch-estimate.md:
 // 80 throw-away steps of 4 rows took the late speed-up from 0.83-0.86 to 0.97-0.99, 10 of 16 rows or 40 of 8 did not).
 // The rows matter little to the JS, so the steps are tiny; a network whose optimizer alone takes long (resnet) stops
-// at the time cap instead, after at least the 10 steps that take out the first, slowest ones.
+// at the time cap instead, after at least the 10 steps that take out the first, slowest ones. An epoch of a few
+// batches (the tests', the embedded sample's) gets no more than twice its batches.
 const WARM_UP_STEPS = 80;
 const MIN_WARM_UP_STEPS = 10;
 const WARM_UP_CAP_MS = 3000;
@@ -66,9 +67,10 @@ async function warmUp(options: TrainerOptions): Promise<void> {
   const throwAway = new TfjsTrainer({ ...options, training: { ...options.training, detectAnomaly: false, gradientAccumulationSteps: 1 }, microBatchSize: undefined });
   const batch = allocateBatch(options.stage, WARM_UP_ROWS);
   if (batch.targets.stage === 3) for (let r = 0; r < WARM_UP_ROWS; r++) batch.targets.moveLabel[r * MOVE_LABELS] = 1;
+  const steps = Math.max(MIN_WARM_UP_STEPS, Math.min(WARM_UP_STEPS, 2 * options.totalSteps));
   const start = clock.now();
   try {
-    for (let i = 0; i < WARM_UP_STEPS && (i < MIN_WARM_UP_STEPS || clock.now() - start < WARM_UP_CAP_MS); i++) await throwAway.step(batch, clock);
+    for (let i = 0; i < steps && (i < MIN_WARM_UP_STEPS || clock.now() - start < WARM_UP_CAP_MS); i++) await throwAway.step(batch, clock);
   } finally {
     throwAway.dispose();
   }
