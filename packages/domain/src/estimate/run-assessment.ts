@@ -128,7 +128,10 @@ export const assessRun = (s: RunSeries, options: { readonly minWarmup: number; r
   };
   const { predictedMs, intervalMs } = projectEpoch(basis, options.batchesPerEpoch);
   const notes: string[] = [];
-  if (trending && trend) notes.push(`batch time still ${trend.slope_ms_per_batch < 0 ? 'falling' : 'rising'} ${Math.abs(trend.relative_change * 100).toFixed(1)} % across the last ${values.length} batches: the interval allows the trend to run on to the end of the epoch`);
+  // the fit that found the trend: the one over all steady batches, or the recent half's fall
+  const shown = trend?.significant || !late ? trend : late;
+  const span = shown === trend ? values.length : values.length - Math.floor(values.length / 2);
+  if (trending && shown) notes.push(`batch time still ${shown.slope_ms_per_batch < 0 ? 'falling' : 'rising'} ${Math.abs(shown.relative_change * 100).toFixed(1)} % across the last ${span} batches: the interval allows the trend to run on to the end of the epoch`);
   if (excluded > 0) notes.push(`${excluded} of ${steadyCount} steady batches shared the CPU with other processes and were left out of the mean; the prediction is for a machine as quiet as the rest of the run`);
   if (basis.disturbed) notes.push(`disturbed: ${disturbedCount} of ${steadyCount} steady batches shared the CPU with other processes; the interval runs from a quiet machine (low end: this process's CPU time spread over every core) to one as busy as during this run`);
   return {
