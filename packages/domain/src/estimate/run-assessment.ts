@@ -75,19 +75,17 @@ const trendFreeStart = (s: RunSeries, minWarmup: number): { start: number; trend
   for (let c = first; n - c >= MIN_STEADY_BATCHES; c += step) {
     start = c;
     const values = steadyIndices(s, c).used.map((i) => s.wallMs[i]!);
-    if (!batchTrend(values)?.significant && !stillFalling(values)) return { start: c, trending: false };
+    if (!batchTrend(values)?.significant && !falls(recentHalfTrend(values))) return { start: c, trending: false };
   }
   return { start, trending: n - first >= MIN_STEADY_BATCHES };
 };
 
 /**
- * The recent half of the steady batches still falls significantly: a fit over all of them can miss a fall that only
- * the latest batches show once a long flat stretch comes first.
+ * The fit over the recent half of the steady batches: a fit over all of them can miss a fall that only the latest
+ * batches show once a dip and a long flat stretch come first.
  */
-const stillFalling = (values: readonly number[]): boolean => {
-  const late = batchTrend(values.slice(Math.floor(values.length / 2)));
-  return Boolean(late?.significant && late.slope_ms_per_batch < 0);
-};
+const recentHalfTrend = (values: readonly number[]): BatchTrend | null => batchTrend(values.slice(Math.floor(values.length / 2)));
+const falls = (t: BatchTrend | null): t is BatchTrend => Boolean(t?.significant && t.slope_ms_per_batch < 0);
 
 /**
  * Judges the batches so far: warm-up and steady start (the earliest after which batch time no longer trends),
@@ -102,7 +100,7 @@ export const assessRun = (s: RunSeries, options: { readonly minWarmup: number; r
   const { used, excluded } = steadyIndices(s, start);
   const values = used.map((i) => s.wallMs[i]!);
   const trend = batchTrend(values);
-  const late = batchTrend(values.slice(Math.floor(values.length / 2)));
+  const late = recentHalfTrend(values);
   // The batches to come are predicted from the most recent steady batches (a transient that fades still lifts the
   // older ones), with the drift from the older ones added to the uncertainty of that mean.
   const split = values.length - Math.min(values.length, Math.max(MIN_RECENT, Math.ceil(values.length * RECENT_SHARE)));
@@ -120,7 +118,7 @@ export const assessRun = (s: RunSeries, options: { readonly minWarmup: number; r
     batchesRun: n, steadyStart: start, meanMs: recent.mean, sdMs: stats.stdev,
     meanHalfWidthMs: Math.sqrt(recentHalf ** 2 + drift ** 2),
     // the steeper fall of the two fits: the latest batches may fall faster than a line over all of them says
-    trendMsPerBatch: trend ? [Math.min(trend.slope_ci95[0], late?.significant ? late.slope_ci95[0] : 0), trend.slope_ci95[1]] : [0, 0],
+    trendMsPerBatch: trend ? [Math.min(trend.slope_ci95[0], falls(late) ? late.slope_ci95[0] : 0), trend.slope_ci95[1]] : [0, 0],
     disturbed: steadyCount > 0 && excluded === 0 && disturbedCount > steadyCount / 2,
     quietObservedMs: sum(s.wallMs.map((_, i) => floor(i))),
     quietMeanMs: used.length ? sum(used.map(floor)) / used.length : stats.mean,
@@ -129,7 +127,7 @@ export const assessRun = (s: RunSeries, options: { readonly minWarmup: number; r
   const { predictedMs, intervalMs } = projectEpoch(basis, options.batchesPerEpoch);
   const notes: string[] = [];
   // the fit that found the trend: the one over all steady batches, or the recent half's fall
-  const shown = trend?.significant || !late ? trend : late;
+  const shown = trend?.significant || !falls(late) ? trend : late;
   const span = shown === trend ? values.length : values.length - Math.floor(values.length / 2);
   if (trending && shown) notes.push(`batch time still ${shown.slope_ms_per_batch < 0 ? 'falling' : 'rising'} ${Math.abs(shown.relative_change * 100).toFixed(1)} % across the last ${span} batches: the interval allows the trend to run on to the end of the epoch`);
   if (excluded > 0) notes.push(`${excluded} of ${steadyCount} steady batches shared the CPU with other processes and were left out of the mean; the prediction is for a machine as quiet as the rest of the run`);
