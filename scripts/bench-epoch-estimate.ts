@@ -2,9 +2,10 @@
 // stopping rule (under a batch cap), once with --full-epoch, and compares the capped run's prediction and interval
 // with the full run's actual time. `--matrix` does this over 22 configurations (both presets, batch 32–512, epochs
 // of 50–1,000 batches, streaming and map-style, with and without a background CPU load started and stopped here)
-// and prints coverage of the interval, median and worst |error| and time to answer.
+// and prints coverage of the interval, median and worst |error| and time to answer. `--keep DIR` keeps every run's
+// report (case-K-capped.json, case-K-full.json) for `pnpm bench:epoch:replay`.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -59,6 +60,12 @@ const runCase = (c: Case, k: number, seed: number, cap: number | null): Row => {
   }
   const full = maou([...common, '--full-epoch'], join(dir, 'full.json'));
   rmSync(join(dir, 'data'), { recursive: true, force: true });
+  const keep = arg('keep', '');
+  if (keep) {
+    mkdirSync(keep, { recursive: true });
+    const row = MATRIX.indexOf(c) >= 0 ? MATRIX.indexOf(c) + 1 : k + 1;
+    for (const run of ['capped', 'full']) copyFileSync(join(dir, `${run}.json`), join(keep, `case-${row}-${run}.json`));
+  }
   const e = capped.report.epoch_estimate;
   const fullBatches = full.report.batches as { wallMs: number; disturbed?: boolean }[];
   return {

@@ -15,6 +15,12 @@ export const RUN_TO_RUN_SPREAD = 0.035;
 export const MIN_STEADY_BATCHES = 20;
 /** Fewest undisturbed steady batches needed to leave the disturbed ones out. */
 const MIN_CLEAN = 8;
+/**
+ * Share of the steady batches, the most recent, whose mean predicts the batches to come, and the fewest of them: a
+ * third, not a half, so that a transient fading out lifts the prediction less (docs/epoch-estimate.md).
+ */
+const RECENT_SHARE = 1 / 3;
+const MIN_RECENT = 8;
 /** A trend still running at the end may move future batches by at most this share of the mean. */
 const MAX_TREND_SHIFT = 0.5;
 
@@ -68,11 +74,18 @@ const trendFreeStart = (s: RunSeries, minWarmup: number): { start: number; trend
   let start = first;
   for (let c = first; n - c >= MIN_STEADY_BATCHES; c += step) {
     start = c;
-    const { used } = steadyIndices(s, c);
-    if (!batchTrend(used.map((i) => s.wallMs[i]!))?.significant) return { start: c, trending: false };
+    const values = steadyIndices(s, c).used.map((i) => s.wallMs[i]!);
+    if (!batchTrend(values)?.significant && !falls(recentHalfTrend(values))) return { start: c, trending: false };
   }
   return { start, trending: n - first >= MIN_STEADY_BATCHES };
 };
+
+/**
+ * The fit over the recent half of the steady batches: a fit over all of them can miss a fall that only the latest
+ * batches show once a dip and a long flat stretch come first.
+ */
+const recentHalfTrend = (values: readonly number[]): BatchTrend | null => batchTrend(values.slice(Math.floor(values.length / 2)));
+const falls = (t: BatchTrend | null): t is BatchTrend => Boolean(t?.significant && t.slope_ms_per_batch < 0);
 
 /**
  * Judges the batches so far: warm-up and steady start (the earliest after which batch time no longer trends),
@@ -87,22 +100,25 @@ export const assessRun = (s: RunSeries, options: { readonly minWarmup: number; r
   const { used, excluded } = steadyIndices(s, start);
   const values = used.map((i) => s.wallMs[i]!);
   const trend = batchTrend(values);
-  // The batches to come are predicted from the recent half (a transient that fades still lifts the first half), with
-  // the drift between the halves added to the uncertainty of that mean.
-  const recent = summarize(values.slice(Math.floor(values.length / 2)));
-  const older = summarize(values.slice(0, Math.floor(values.length / 2)));
+  const late = recentHalfTrend(values);
+  // The batches to come are predicted from the most recent steady batches (a transient that fades still lifts the
+  // older ones), with the drift from the older ones added to the uncertainty of that mean.
+  const split = values.length - Math.min(values.length, Math.max(MIN_RECENT, Math.ceil(values.length * RECENT_SHARE)));
+  const recent = summarize(values.slice(split));
+  const older = summarize(values.slice(0, split));
   const drift = older.n > 0 ? Math.abs(recent.mean - older.mean) : 0;
   const stats = summarize(values);
   const usedSet = new Set(used);
   const steadyCount = n - start;
   const disturbedCount = s.disturbed.slice(start).filter(Boolean).length;
   const floor = (i: number): number => Math.min(s.wallMs[i]!, s.cpu[i] ? s.cpu[i]!.processMs / s.cpu[i]!.cores : s.wallMs[i]!);
-  const recentHalf = Math.max((recent.ci95[1] - recent.ci95[0]) / 2, batchTrend(values.slice(Math.floor(values.length / 2)))?.mean_half_width_ms ?? 0);
+  const recentHalf = Math.max((recent.ci95[1] - recent.ci95[0]) / 2, batchTrend(values.slice(split))?.mean_half_width_ms ?? 0);
   const basis: ProjectionBasis = {
     observedMs: sum(s.wallMs.map((w, i) => (i >= start && !usedSet.has(i) ? stats.mean : w))),
     batchesRun: n, steadyStart: start, meanMs: recent.mean, sdMs: stats.stdev,
     meanHalfWidthMs: Math.sqrt(recentHalf ** 2 + drift ** 2),
-    trendMsPerBatch: trend ? trend.slope_ci95 : [0, 0],
+    // the steeper fall of the two fits: the latest batches may fall faster than a line over all of them says
+    trendMsPerBatch: trend ? [Math.min(trend.slope_ci95[0], falls(late) ? late.slope_ci95[0] : 0), trend.slope_ci95[1]] : [0, 0],
     disturbed: steadyCount > 0 && excluded === 0 && disturbedCount > steadyCount / 2,
     quietObservedMs: sum(s.wallMs.map((_, i) => floor(i))),
     quietMeanMs: used.length ? sum(used.map(floor)) / used.length : stats.mean,
@@ -110,7 +126,10 @@ export const assessRun = (s: RunSeries, options: { readonly minWarmup: number; r
   };
   const { predictedMs, intervalMs } = projectEpoch(basis, options.batchesPerEpoch);
   const notes: string[] = [];
-  if (trending && trend) notes.push(`batch time still ${trend.slope_ms_per_batch < 0 ? 'falling' : 'rising'} ${Math.abs(trend.relative_change * 100).toFixed(1)} % across the last ${values.length} batches: the interval allows the trend to run on to the end of the epoch`);
+  // the fit that found the trend: the one over all steady batches, or the recent half's fall
+  const shown = trend?.significant || !falls(late) ? trend : late;
+  const span = shown === trend ? values.length : values.length - Math.floor(values.length / 2);
+  if (trending && shown) notes.push(`batch time still ${shown.slope_ms_per_batch < 0 ? 'falling' : 'rising'} ${Math.abs(shown.relative_change * 100).toFixed(1)} % across the last ${span} batches: the interval allows the trend to run on to the end of the epoch`);
   if (excluded > 0) notes.push(`${excluded} of ${steadyCount} steady batches shared the CPU with other processes and were left out of the mean; the prediction is for a machine as quiet as the rest of the run`);
   if (basis.disturbed) notes.push(`disturbed: ${disturbedCount} of ${steadyCount} steady batches shared the CPU with other processes; the interval runs from a quiet machine (low end: this process's CPU time spread over every core) to one as busy as during this run`);
   return {
@@ -156,7 +175,9 @@ export const projectEpoch = (b: ProjectionBasis, totalBatches: number): { predic
   const shift = (slope: number): number => Math.max(-limit, Math.min(limit, slope * horizon)) * rest;
   let low = predicted - Math.sqrt(half ** 2 + Math.min(0, shift(b.trendMsPerBatch[0])) ** 2);
   const high = predicted + Math.sqrt(half ** 2 + Math.max(0, shift(b.trendMsPerBatch[1])) ** 2);
-  if (b.disturbed) low = Math.min(low, b.quietObservedMs + rest * b.quietMeanMs);
+  // The quiet floor is this run's CPU work over every core; a quiet run's own CPU work differs by the run-to-run
+  // spread (a resnet epoch under the matrix's load: floor 8.80 s, quiet full epoch 8.70 s).
+  if (b.disturbed) low = Math.min(low, (b.quietObservedMs + rest * b.quietMeanMs) * (1 - b.runToRun));
   return { predictedMs: predicted, intervalMs: [Math.max(0, low), high] };
 };
 

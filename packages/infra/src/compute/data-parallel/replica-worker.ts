@@ -50,18 +50,26 @@ async function handle(m: ToReplica): Promise<void> {
   }
 }
 
-// With every core busy training, V8 compiles the hot JS of a fresh replica slowly: unwarmed replicas ran their first
-// ~15-30 batches 20-30 % slower (a lone replica, with a core free for the compiler, did not). A few throw-away steps
-// of a separate small network before the first real batch take that cost out of the timed batches.
-const WARM_UP_STEPS = 10;
-const WARM_UP_ROWS = 16;
+// A fresh replica's step keeps getting faster for its first ~80 steps: V8 optimises (TurboFan) the JS that runs once
+// or a few times a step (tape, ops, optimizer loop) only after tens of steps, whatever the batch size. Unwarmed, the
+// timed batches ran ~15 % slower until batch ~55 and short capped runs overestimated the epoch (docs/epoch-estimate.md:
+// 80 throw-away steps of 4 rows took the late speed-up from 0.83-0.86 to 0.97-0.99, 10 of 16 rows or 40 of 8 did not).
+// The rows matter little to the JS, so the steps are tiny; a network whose optimizer alone takes long (resnet) stops
+// at the time cap instead, after at least the 10 steps that take out the first, slowest ones. An epoch of a few
+// batches (the tests', the embedded sample's) gets no more than twice its batches.
+const WARM_UP_STEPS = 80;
+const MIN_WARM_UP_STEPS = 10;
+const WARM_UP_CAP_MS = 3000;
+const WARM_UP_ROWS = 4;
 
 async function warmUp(options: TrainerOptions): Promise<void> {
   const throwAway = new TfjsTrainer({ ...options, training: { ...options.training, detectAnomaly: false, gradientAccumulationSteps: 1 }, microBatchSize: undefined });
   const batch = allocateBatch(options.stage, WARM_UP_ROWS);
   if (batch.targets.stage === 3) for (let r = 0; r < WARM_UP_ROWS; r++) batch.targets.moveLabel[r * MOVE_LABELS] = 1;
+  const steps = Math.max(MIN_WARM_UP_STEPS, Math.min(WARM_UP_STEPS, 2 * options.totalSteps));
+  const start = clock.now();
   try {
-    for (let i = 0; i < WARM_UP_STEPS; i++) await throwAway.step(batch, clock);
+    for (let i = 0; i < steps && (i < MIN_WARM_UP_STEPS || clock.now() - start < WARM_UP_CAP_MS); i++) await throwAway.step(batch, clock);
   } finally {
     throwAway.dispose();
   }
