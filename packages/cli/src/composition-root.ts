@@ -5,7 +5,7 @@ import { container, type DependencyContainer } from 'tsyringe';
 import { TOKENS, createTrainer } from '@maou/bench-app';
 import {
   DataLoaderFactoryAdapter, NodeEnvironmentAdapter, PinoLoggerAdapter, ProcessResourceMonitorAdapter, SystemClockAdapter,
-  TfjsComputeBackendAdapter, createBackendRegistry, dataParallelOnWasm, type LogLevel,
+  TfjsComputeBackendAdapter, createBackendRegistry, dataParallelOnWasm, plannedStepOnWebgpu, type LogLevel,
 } from '@maou/bench-infra';
 import { registerProgress } from './register-progress';
 import { registerSources } from './register-sources';
@@ -31,7 +31,7 @@ export const createContainer = (options: GlobalOptions): DependencyContainer => 
   child.registerInstance(TOKENS.Environment, new NodeEnvironmentAdapter(cliVersion()));
   child.registerInstance(TOKENS.ComputeBackend, new TfjsComputeBackendAdapter(createBackendRegistry()));
   child.registerInstance(TOKENS.DataLoaderFactory, new DataLoaderFactoryAdapter({ logger }));
-  child.registerInstance(TOKENS.TrainerFactory, dataParallelOnWasm(createTrainer));
+  child.registerInstance(TOKENS.TrainerFactory, plannedStepOnWebgpu(dataParallelOnWasm(createTrainer)));
   child.registerInstance(TOKENS.ResourceMonitor, new ProcessResourceMonitorAdapter(clock));
   registerProgress(child, options);
   registerSources(child);

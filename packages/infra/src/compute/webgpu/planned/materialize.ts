@@ -81,6 +81,13 @@ export class MaterializedStep {
     });
   }
 
+  /** Bytes of this plan's own buffers (activations and their gradients). */
+  ownBytes(): number {
+    let n = 0;
+    for (const [name, b] of this.buffers) if (!SHARED_BUFFERS.has(name)) n += b.size;
+    return n;
+  }
+
   labels(): string[] {
     return this.encoded.map((e) => e.label);
   }

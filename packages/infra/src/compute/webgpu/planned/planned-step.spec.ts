@@ -51,9 +51,9 @@ async function plannedTrainer(o: TrainerOptions, minSplitRows?: number): Promise
 }
 
 /** Loss, every parameter's gradient and the running statistics of one planned step against the engine on cpu. */
-async function expectEngineGradients(preset: ModelPreset, stage: Stage, batchSize: number, extra: Partial<TrainingConfig> = {}, minSplitRows?: number): Promise<number> {
+async function expectEngineGradients(preset: ModelPreset, stage: Stage, batchSize: number, extra: Partial<TrainingConfig> = {}, minSplitRows?: number, seed = 5 + stage): Promise<number> {
   const o = optionsFor(preset, stage, extra);
-  const batch = randomBatch(stage, batchSize, 5 + stage);
+  const batch = randomBatch(stage, batchSize, seed);
   const want = await engineGradients(o, batch);
   const planned = await plannedTrainer(o, minSplitRows);
   try {
@@ -86,47 +86,50 @@ async function expectEngineGradients(preset: ModelPreset, stage: Stage, batchSiz
     await tf.setBackend('cpu');
   });
 
+  // Stage 1 also runs the filter gradients split over K (ranges of 16 output pixels), the others whole.
   it.each([
-    ['lite', 3, {}], ['lite', 1, {}], ['lite', 2, { stage2HiddenDim: 16 }], ['lite', 2, { stage2HiddenDim: 0, stage2GammaPos: 0, stage2GammaNeg: 0, stage2Clip: 0 }],
-  ] as const)('%s Stage %i %j: loss, every gradient and running statistics match the engine on cpu', async (preset, stage, extra) => {
-    const count = await expectEngineGradients(preset, stage, 3, extra);
-    expect(count).toBe(describeStep(planSettings(optionsFor(preset, stage, extra)), 3).dispatches.length);
-  }, 300_000);
-
-  it('the filter gradients split over K give the same gradients (lite, Stage 3)', async () => {
-    await expectEngineGradients('lite', 3, 4, {}, 16);
-  }, 300_000);
+    ['lite', 3, {}, undefined], ['lite', 1, {}, 16], ['lite', 2, { stage2HiddenDim: 16 }, undefined],
+  ] as const)('%s Stage %i %j: loss, every gradient and running statistics match the engine on cpu', async (preset, stage, extra, minSplitRows) => {
+    const count = await expectEngineGradients(preset, stage, 3, extra, minSplitRows);
+    expect(count).toBe(describeStep(planSettings(optionsFor(preset, stage, extra), minSplitRows), 3).dispatches.length);
+  }, 600_000);
 
   it.each([3, 1, 2] as const)('resnet Stage %i: loss and every gradient match the engine; the step is at most 300 dispatches', async (stage) => {
     const count = await expectEngineGradients('resnet', stage, 2);
     expect(count).toBeLessThanOrEqual(300);
-  }, 600_000);
+  }, 1_200_000);
 
   it.each([
     ['adamw with clipping and weight decay', { optimizer: 'adamw', gradientClip: 0.5, weightDecay: 0.05, learningRate: 3e-3 }],
     ['sgd with momentum and weight decay', { optimizer: 'sgd', momentum: 0.9, gradientClip: 0, weightDecay: 0.01, learningRate: 0.05 }],
-  ] as const)('two %s updates move the weights as the engine\'s optimiser does (lite, Stage 3)', async (_, extra) => {
+  ] as const)('%s: the weights after each of two updates are the engine optimiser\'s (lite, Stage 3)', async (_, extra) => {
     const o = optionsFor('lite', 3, extra);
-    const batches = [randomBatch(3, 3, 21), randomBatch(3, 3, 22)];
-    await tf.setBackend('cpu');
+    const batches = [randomBatch(3, 3, 21), randomBatch(3, 3, 22)]; // batch 3: the pipelines of the first test
+    // The reference is the engine on the tfjs webgpu path: for batch 21 the cpu backend's gradients below layer 3.0
+    // differ by a few per cent from both the tfjs webgpu path and the planned step (docs/webgpu.md).
+    await startWebgpu();
     const engine = createTrainer(o) as TfjsTrainer;
     const engineLosses: number[] = [];
-    for (const b of batches) engineLosses.push((await engine.step(b, clock)).loss);
-    const want = await Promise.all(engine.network.store.parameters.map(async (p) => [p.name, (await p.variable.data()) as Float32Array] as const));
+    const want: (readonly [string, Float32Array])[][] = [];
+    for (const b of batches) {
+      engineLosses.push((await engine.step(b, clock)).loss);
+      want.push(await Promise.all(engine.network.store.parameters.map(async (p) => [p.name, (await p.variable.data()) as Float32Array] as const)));
+    }
     engine.dispose();
     const planned = await plannedTrainer(o);
     try {
-      const losses: number[] = [];
-      for (const b of batches) losses.push((await planned.step(b, clock)).loss);
-      expect(losses.map((l, i) => Math.abs(l - engineLosses[i]!) < 1e-4 * Math.abs(engineLosses[i]!))).toEqual([true, true]);
-      const P = await planned.read('P');
       const offsets = planned.parameterOffsets();
-      const errors = want.map(([name, w]) => ({ name, err: relErr(w, P.subarray(offsets.get(name)!, offsets.get(name)! + w.length)) }));
-      expect(errors.filter((e) => !(e.err < 1e-4))).toEqual([]);
+      for (let i = 0; i < batches.length; i++) {
+        const loss = (await planned.step(batches[i]!, clock)).loss;
+        const P = await planned.read('P');
+        const errors = want[i]!.map(([name, w]) => ({ name, err: relErr(w, P.subarray(offsets.get(name)!, offsets.get(name)! + w.length)) }));
+        expect(Math.abs(loss - engineLosses[i]!)).toBeLessThan(1e-4 * Math.abs(engineLosses[i]!));
+        expect(errors.filter((e) => !(e.err < 1e-4))).toEqual([]);
+      }
     } finally {
       planned.dispose();
     }
-  }, 300_000);
+  }, 600_000);
 
   it('reads the loss every N steps through the ring, and validation sees the trained weights', async () => {
     const o = optionsFor('lite', 3);
@@ -134,12 +137,12 @@ async function expectEngineGradients(preset: ModelPreset, stage: Stage, batchSiz
     const planned = new PlannedWebgpuTrainer(o, createTrainer(o) as TfjsTrainer, { lossEvery: 3 });
     try {
       const results: number[] = [];
-      for (let i = 0; i < 3; i++) results.push((await planned.step(randomBatch(3, 2, 40 + i), clock)).loss);
+      for (let i = 0; i < 3; i++) results.push((await planned.step(randomBatch(3, 3, 40 + i), clock)).loss);
       expect(results.slice(0, 2).every(Number.isNaN)).toBe(true);
       expect(Number.isFinite(results[2])).toBe(true);
       expect(planned.lossHistory()).toHaveLength(3);
       expect(planned.lossHistory().every(Number.isFinite)).toBe(true);
-      const evaluated = await planned.evaluate(randomBatch(3, 2, 50), clock);
+      const evaluated = await planned.evaluate(randomBatch(3, 3, 50), clock);
       expect(Number.isFinite(evaluated.loss)).toBe(true);
     } finally {
       planned.dispose();

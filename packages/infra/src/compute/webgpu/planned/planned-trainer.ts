@@ -2,9 +2,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import {
   createLrSchedule, type EvalResult, type LrSchedule, type StepResult, TfjsTrainer, type Trainer, type TrainerOptions, type UploadedBatch,
 } from '@maou/bench-app';
-import { type HostBatch, type PhaseKernels } from '@maou/bench-domain';
+import { type BackendStepSummary, type HostBatch, type PhaseKernels } from '@maou/bench-domain';
 import { type GpuBuffer, type GpuComputePipeline, type GpuDevice, MAP_READ, USAGE } from './gpu-types';
-import { MaterializedStep } from './materialize';
+import { MaterializedStep, SHARED_BUFFERS } from './materialize';
 import { describeStep, flatParameters, type PlanSettings, type StepDescription } from './step-description';
 
 /** Knobs of the planned trainer that do not come from the training flags. @public */
@@ -50,6 +50,14 @@ function activeDevice(): GpuDevice {
 
 const stripUid = (name: string) => name.replace(/#.*$/, '');
 
+/** Compiled pipelines by shader source, per device: trainers of the same shapes (a new run, a test) reuse them. */
+const pipelineCache = new WeakMap<GpuDevice, Map<string, GpuComputePipeline>>();
+const pipelinesOf = (device: GpuDevice): Map<string, GpuComputePipeline> => {
+  let cache = pipelineCache.get(device);
+  if (!cache) pipelineCache.set(device, (cache = new Map()));
+  return cache;
+};
+
 /**
  * The training step as one planned submission (`--gpu webgpu`): parameters, gradients and AdamW/SGD state live
  * in flat GPU buffers; every activation buffer, pipeline and bind group is made once per batch size; a step
@@ -67,7 +75,6 @@ export class PlannedWebgpuTrainer implements Trainer {
   private readonly settings: PlanSettings;
   private readonly schedule: LrSchedule;
   private readonly shared = new Map<string, GpuBuffer>();
-  private readonly pipelines = new Map<string, GpuComputePipeline>();
   private readonly plans = new Map<number, Promise<MaterializedStep>>();
   private readonly ring: GpuBuffer[];
   private readonly lossEvery: number;
@@ -80,6 +87,7 @@ export class PlannedWebgpuTrainer implements Trainer {
   lastDispatchCount = 0;
   /** host time of the last step: batch upload, encoding and submit (not the wait for the GPU) */
   lastHostMs = 0;
+  private readonly hostMs: number[] = [];
 
   constructor(private readonly options: TrainerOptions, private readonly reference: TfjsTrainer, o: PlannedTrainerOptions = {}) {
     const refusal = plannedStepRefusal(options);
@@ -108,6 +116,29 @@ export class PlannedWebgpuTrainer implements Trainer {
     return this.schedule(this.optimizerSteps);
   }
 
+  /** For the report's backend section: dispatches and host milliseconds per step (median, first step left out). */
+  stepSummary(): BackendStepSummary {
+    const measured = this.hostMs.slice(1).sort((a, b) => a - b);
+    return {
+      kind: 'webgpu planned step (one command encoder, one submit per step)',
+      dispatches_per_step: this.lastDispatchCount,
+      submits_per_step: 1,
+      host_ms_per_step: measured.length ? +measured[Math.floor(measured.length / 2)]!.toFixed(3) : null,
+      notes: [
+        'phases are not separated inside the one submission: a step\'s GPU time shows as "other" in the phase breakdown; --enable-profiling gives per-kernel GPU time from timestamp queries',
+        this.lossEvery === 1 ? 'the loss is read back after every step (a 4-byte mapped ring slot)' : `the loss is read back every ${this.lossEvery} steps`,
+      ],
+    };
+  }
+
+  /** GPU bytes of the plans' and the shared buffers, plus what tfjs holds (the reference network). */
+  private async memoryBytes(): Promise<number> {
+    const plans = await Promise.all(this.plans.values());
+    let n = plans.reduce((s, p) => s + p.ownBytes(), 0);
+    for (const b of this.shared.values()) n += b.size;
+    return n + tf.memory().numBytes;
+  }
+
   /** Every loss read so far, in step order (NaN for none). */
   lossHistory(): readonly number[] {
     return this.losses;
@@ -133,10 +164,11 @@ export class PlannedWebgpuTrainer implements Trainer {
     encoder.copyBufferToBuffer(plan.buffers.get('loss')!, 0, this.ring[slot]!, 0, 4);
     this.device.queue.submit([encoder.finish()]);
     this.lastHostMs = clock.now() - t0;
+    this.hostMs.push(this.lastHostMs);
     this.pendingSlots++;
     let loss = Number.NaN;
     if (this.pendingSlots === this.lossEvery) loss = (await this.readRing()).at(-1)!;
-    return { loss, phasesMs: { hostToDevice, forward: 0, loss: 0, backward: 0, optimizer: 0 }, numTensors: tf.memory().numTensors };
+    return { loss, phasesMs: { hostToDevice, forward: 0, loss: 0, backward: 0, optimizer: 0 }, numTensors: tf.memory().numTensors, memoryBytes: await this.memoryBytes() };
   }
 
   /** Reads the losses still in the ring (e.g. after the last of a run of unread steps). */
@@ -206,12 +238,16 @@ export class PlannedWebgpuTrainer implements Trainer {
     return { result: { loss, phasesMs: { hostToDevice: hostMs, forward: 0, loss: 0, backward: 0, optimizer: 0 }, numTensors: tf.memory().numTensors }, phases };
   }
 
-  /** The flat parameter buffer, gradients of the last step, or running statistics, read back (for tests). */
-  async read(name: 'P' | 'G' | 'R' | 'M' | 'V'): Promise<Float32Array> {
+  /**
+   * A buffer read back (for tests): the flat parameters P, gradients of the last step G, running statistics R,
+   * optimiser state M/V, or with `batch` any buffer of that batch size's plan (e.g. 'dlogits').
+   */
+  async read(name: string, batch?: number): Promise<Float32Array> {
     await this.ready();
-    const src = this.shared.get(name);
+    const src = batch === undefined ? this.shared.get(name) : (await this.plan(batch)).buffers.get(name);
     if (!src) throw new Error(`no buffer ${name}`);
-    const floats = name === 'R' ? this.description(1).runningFloats : this.description(1).parameterFloats;
+    const d = this.description(batch ?? 1);
+    const floats = batch !== undefined ? d.buffers.get(name)! : name === 'R' ? d.runningFloats : d.parameterFloats;
     const staging = this.device.createBuffer({ size: floats * 4, usage: USAGE.MAP_READ | USAGE.COPY_DST });
     const encoder = this.device.createCommandEncoder();
     encoder.copyBufferToBuffer(src, 0, staging, 0, floats * 4);
@@ -241,7 +277,7 @@ export class PlannedWebgpuTrainer implements Trainer {
   private plan(batch: number): Promise<MaterializedStep> {
     let p = this.plans.get(batch);
     if (!p) {
-      p = MaterializedStep.create(this.device, this.description(batch), this.shared, this.pipelines);
+      p = MaterializedStep.create(this.device, this.description(batch), this.shared, pipelinesOf(this.device));
       this.plans.set(batch, p);
     }
     return p;
@@ -254,8 +290,16 @@ export class PlannedWebgpuTrainer implements Trainer {
     const mismatch = params.length !== flat.length ? `${params.length} parameters, planned ${flat.length}` :
       flat.findIndex((f, i) => f.name !== params[i]!.name || f.size !== params[i]!.variable.size || f.decay !== params[i]!.decay);
     if (mismatch !== -1) throw new Error(`the planned webgpu step does not match the engine's network (${typeof mismatch === 'string' ? mismatch : `at ${flat[mismatch]!.name}`})`);
-    const plan = await this.plan(1);
-    const d = plan.description;
+    const d = this.description(1);
+    const shared = (name: string) => {
+      let b = this.shared.get(name);
+      if (!b) {
+        b = this.device.createBuffer({ size: Math.max(16, Math.ceil((d.buffers.get(name)! * 4) / 16) * 16), usage: USAGE.STORAGE | USAGE.COPY_DST | USAGE.COPY_SRC, label: name });
+        this.shared.set(name, b);
+      }
+      return b;
+    };
+    for (const name of SHARED_BUFFERS) if (d.buffers.has(name)) shared(name);
     const P = new Float32Array(d.parameterFloats);
     const D = new Float32Array(d.parameterFloats);
     const values = await Promise.all(params.map((p) => p.variable.data() as Promise<Float32Array>));
@@ -273,11 +317,10 @@ export class PlannedWebgpuTrainer implements Trainer {
       R.set((await v.data()) as Float32Array, name.endsWith('_mean') ? o : o + v.size);
     }
     const q = this.device.queue;
-    q.writeBuffer(plan.buffers.get('P')!, 0, P);
-    q.writeBuffer(plan.buffers.get('D')!, 0, D);
-    q.writeBuffer(plan.buffers.get('R')!, 0, R);
-    const zeros = new Float32Array(d.parameterFloats);
-    for (const name of ['M', 'V', 'G']) if (plan.buffers.has(name)) q.writeBuffer(plan.buffers.get(name)!, 0, zeros);
+    q.writeBuffer(shared('P'), 0, P);
+    q.writeBuffer(shared('D'), 0, D);
+    q.writeBuffer(shared('R'), 0, R);
+    // M, V and G start at zero: WebGPU clears every new buffer.
     await q.onSubmittedWorkDone();
   }
 

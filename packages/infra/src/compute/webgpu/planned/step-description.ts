@@ -5,7 +5,7 @@ import {
   embeddingGrad, gradientNormParts, handGrad, lossTotal, multiLabelLoss, type MultiLabelSettings, normApply, normGradSums, normInputGrad,
   NORM_PARTS, normStatistics, type NormShape, parameterUpdate, poolBackward, poolForward, stage3Loss, stemForward, type UpdateSettings,
 } from './kernels';
-import { type Dispatch, TILE } from './wgsl';
+import { BIG_TILE, type Dispatch, TILE } from './wgsl';
 
 /** A trainable tensor of the flat parameter buffer, in the engine's parameter order. @public */
 export interface FlatParameter {
@@ -159,7 +159,9 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
   const act = (c: ConvShape) => B * c.oh * c.oh * c.cout;
   const minSplitRows = s.minSplitRows ?? 256;
   const splitsFor = (c: ConvShape): number => {
-    const tiles = Math.ceil((c.k * c.k * c.cin) / TILE) * Math.ceil(c.cout / TILE);
+    const [m, n] = [c.k * c.k * c.cin, c.cout];
+    const edge = m >= BIG_TILE && n >= BIG_TILE ? BIG_TILE : TILE;
+    const tiles = Math.ceil(m / edge) * Math.ceil(n / edge);
     return Math.max(1, Math.min(32, Math.ceil(256 / tiles), Math.floor((B * c.oh * c.oh) / minSplitRows)));
   };
   const filterGrad = (c: ConvShape, x: string, dz: string) => {

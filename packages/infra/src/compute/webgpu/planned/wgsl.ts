@@ -65,6 +65,7 @@ export function gemm(label: string, bindings: readonly Binding[], o: {
 }): Dispatch {
   const splits = o.splits ?? 1;
   const chunk = Math.ceil(o.K / splits / TILE) * TILE;
+  if (o.M >= BIG_TILE && o.N >= BIG_TILE) return blockedGemm(label, bindings, o, splits, chunk);
   const code = `${header(bindings)}
 ${o.consts}
 ${i32c('M', o.M)}
@@ -101,6 +102,68 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
   if (row < M && col < N) { store(row, col, split, acc); }
 }`;
   return { label, code, bindings, workgroups: [Math.ceil(o.N / TILE), Math.ceil(o.M / TILE), splits] };
+}
+
+/** Edge of the register-blocked GEMM's tile: 16×16 threads, each 4×4 outputs. */
+export const BIG_TILE = 64;
+
+/**
+ * The GEMM for large M and N: a 64×64 output tile per workgroup, 4×4 outputs per thread (rows ty + 16i,
+ * columns tx + 16j), A and B staged through workgroup memory 16 K-steps at a time, 4 loads of each per thread.
+ */
+function blockedGemm(label: string, bindings: readonly Binding[], o: Parameters<typeof gemm>[2], splits: number, chunk: number): Dispatch {
+  const code = `${header(bindings)}
+${o.consts}
+${i32c('M', o.M)}
+${i32c('N', o.N)}
+${i32c('K', o.K)}
+${i32c('CHUNK', chunk)}
+${o.helpers ?? ''}
+var<workgroup> As: array<array<f32, ${BIG_TILE}>, ${TILE}>;
+var<workgroup> Bs: array<array<f32, ${BIG_TILE}>, ${TILE}>;
+fn loadA(m: i32, k: i32) -> f32 { ${o.loadA} }
+fn loadB(k: i32, n: i32) -> f32 { ${o.loadB} }
+fn store(m: i32, n: i32, split: i32, acc: f32) { ${o.store} }
+@compute @workgroup_size(${TILE}, ${TILE})
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let tx = i32(lid.x);
+  let ty = i32(lid.y);
+  let t = ty * ${TILE} + tx;
+  let row0 = i32(wg.y) * ${BIG_TILE};
+  let col0 = i32(wg.x) * ${BIG_TILE};
+  let split = i32(wg.z);
+  let k_begin = split * CHUNK;
+  let k_end = min(K, k_begin + CHUNK);
+  var acc: array<array<f32, 4>, 4>;
+  for (var k0 = k_begin; k0 < k_end; k0 += ${TILE}) {
+    for (var j = 0; j < 4; j++) {
+      let idx = t + j * 256;
+      let am = idx / ${TILE}; let ak = idx % ${TILE};
+      var a = 0.0;
+      if (row0 + am < M && k0 + ak < k_end) { a = loadA(row0 + am, k0 + ak); }
+      As[ak][am] = a;
+      let bk = idx / ${BIG_TILE}; let bn = idx % ${BIG_TILE};
+      var b = 0.0;
+      if (k0 + bk < k_end && col0 + bn < N) { b = loadB(k0 + bk, col0 + bn); }
+      Bs[bk][bn] = b;
+    }
+    workgroupBarrier();
+    for (var kk = 0; kk < ${TILE}; kk++) {
+      var av: array<f32, 4>;
+      var bv: array<f32, 4>;
+      for (var i = 0; i < 4; i++) { av[i] = As[kk][ty + 16 * i]; bv[i] = Bs[kk][tx + 16 * i]; }
+      for (var i = 0; i < 4; i++) { for (var j = 0; j < 4; j++) { acc[i][j] = fma(av[i], bv[j], acc[i][j]); } }
+    }
+    workgroupBarrier();
+  }
+  for (var i = 0; i < 4; i++) {
+    for (var j = 0; j < 4; j++) {
+      let m = row0 + ty + 16 * i; let n = col0 + tx + 16 * j;
+      if (m < M && n < N) { store(m, n, split, acc[i][j]); }
+    }
+  }
+}`;
+  return { label, code, bindings, workgroups: [Math.ceil(o.N / BIG_TILE), Math.ceil(o.M / BIG_TILE), splits] };
 }
 
 /**
