@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import {
-  createLrSchedule, type EvalResult, type LrSchedule, type StepResult, TfjsTrainer, type Trainer, type TrainerOptions, type UploadedBatch,
+  createLrSchedule, type EvalResult, type LrSchedule, type StepResult, type TfjsTrainer, type Trainer, type TrainerOptions, type UploadedBatch,
 } from '@maou/bench-app';
 import { type BackendStepSummary, type HostBatch, type PhaseKernels } from '@maou/bench-domain';
 import { type GpuBuffer, type GpuComputePipeline, type GpuDevice, MAP_READ, USAGE } from './gpu-types';

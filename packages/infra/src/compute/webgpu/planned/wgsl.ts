@@ -66,18 +66,7 @@ export function gemm(label: string, bindings: readonly Binding[], o: {
   const splits = o.splits ?? 1;
   const chunk = Math.ceil(o.K / splits / TILE) * TILE;
   if (o.M >= BIG_TILE && o.N >= BIG_TILE) return blockedGemm(label, bindings, o, splits, chunk);
-  const code = `${header(bindings)}
-${o.consts}
-${i32c('M', o.M)}
-${i32c('N', o.N)}
-${i32c('K', o.K)}
-${i32c('CHUNK', chunk)}
-${o.helpers ?? ''}
-var<workgroup> As: array<array<f32, ${TILE}>, ${TILE}>;
-var<workgroup> Bs: array<array<f32, ${TILE}>, ${TILE}>;
-fn loadA(m: i32, k: i32) -> f32 { ${o.loadA} }
-fn loadB(k: i32, n: i32) -> f32 { ${o.loadB} }
-fn store(m: i32, n: i32, split: i32, acc: f32) { ${o.store} }
+  const code = `${gemmPrelude(bindings, o, chunk, TILE)}
 @compute @workgroup_size(${TILE}, ${TILE})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   let row = i32(wg.y) * ${TILE} + i32(lid.y);
@@ -104,6 +93,19 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
   return { label, code, bindings, workgroups: [Math.ceil(o.N / TILE), Math.ceil(o.M / TILE), splits] };
 }
 
+/** Bindings, shapes, the operand loaders and the store of a GEMM shader; tiles are `width` wide, TILE deep. */
+function gemmPrelude(bindings: readonly Binding[], o: Parameters<typeof gemm>[2], chunk: number, width: number): string {
+  return `${header(bindings)}
+${o.consts}
+${[i32c('M', o.M), i32c('N', o.N), i32c('K', o.K), i32c('CHUNK', chunk)].join('\n')}
+${o.helpers ?? ''}
+var<workgroup> As: array<array<f32, ${width}>, ${TILE}>;
+var<workgroup> Bs: array<array<f32, ${width}>, ${TILE}>;
+fn loadA(m: i32, k: i32) -> f32 { ${o.loadA} }
+fn loadB(k: i32, n: i32) -> f32 { ${o.loadB} }
+fn store(m: i32, n: i32, split: i32, acc: f32) { ${o.store} }`;
+}
+
 /** Edge of the register-blocked GEMM's tile: 16×16 threads, each 4×4 outputs. */
 export const BIG_TILE = 64;
 
@@ -112,18 +114,7 @@ export const BIG_TILE = 64;
  * columns tx + 16j), A and B staged through workgroup memory 16 K-steps at a time, 4 loads of each per thread.
  */
 function blockedGemm(label: string, bindings: readonly Binding[], o: Parameters<typeof gemm>[2], splits: number, chunk: number): Dispatch {
-  const code = `${header(bindings)}
-${o.consts}
-${i32c('M', o.M)}
-${i32c('N', o.N)}
-${i32c('K', o.K)}
-${i32c('CHUNK', chunk)}
-${o.helpers ?? ''}
-var<workgroup> As: array<array<f32, ${BIG_TILE}>, ${TILE}>;
-var<workgroup> Bs: array<array<f32, ${BIG_TILE}>, ${TILE}>;
-fn loadA(m: i32, k: i32) -> f32 { ${o.loadA} }
-fn loadB(k: i32, n: i32) -> f32 { ${o.loadB} }
-fn store(m: i32, n: i32, split: i32, acc: f32) { ${o.store} }
+  const code = `${gemmPrelude(bindings, o, chunk, BIG_TILE)}
 @compute @workgroup_size(${TILE}, ${TILE})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   let tx = i32(lid.x);
