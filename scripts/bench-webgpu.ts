@@ -2,11 +2,17 @@
  * Training throughput of the engine's real step on the WebGPU backend (or cpu, for reference).
  * Prints one JSON line per (preset, batch, kernels) and, with --profile, the kernels that take the time.
  *
- *   pnpm bench:webgpu -- --preset lite,resnet --batch 256 --steps 10 [--kernels fast|stock|both] [--profile]
- *     [--uploads pooled|stock] [--backend cpu] [--tf-flag WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE=64]
+ *   pnpm bench:webgpu -- --preset lite,resnet --batch 256 --steps 10 [--step planned|tfjs|both] [--kernels fast|stock|both]
+ *     [--profile] [--uploads pooled|stock] [--backend cpu] [--tf-flag WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE=64]
+ *     [--loss-every N] [--dispatch-count-only]
+ *
+ * `--step planned` (the default) runs the planned step (one submission per step, planned/planned-trainer.ts) and
+ * `tfjs` the engine's step on tfjs-webgpu; `both` alternates them A/B/A/B. `--dispatch-count-only` prints the
+ * planned step's dispatches per step for each preset, stage and batch without a GPU.
  *
  * Run through scripts/pack-webgpu-bench.cjs, which transpiles the sources it needs with swc (no build).
  */
+import 'reflect-metadata';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 // Exact source files, not the package entries: the packer then carries only the engine and the plug-in.
@@ -14,6 +20,10 @@ import '@tensorflow/tfjs-backend-cpu';
 import { createTrainer } from '../packages/engine/src/tfjs-trainer';
 // eslint-disable-next-line no-restricted-imports
 import { startWebgpuBackend } from '../packages/infra/src/compute/webgpu/webgpu-backend.plugin';
+// eslint-disable-next-line no-restricted-imports
+import { planSettings, PlannedWebgpuTrainer } from '../packages/infra/src/compute/webgpu/planned/planned-trainer';
+// eslint-disable-next-line no-restricted-imports
+import { describeStep } from '../packages/infra/src/compute/webgpu/planned/step-description';
 
 type Preset = 'lite' | 'resnet';
 const arg = (name: string, fallback: string): string => {
@@ -51,28 +61,64 @@ function syntheticBatch(size: number, seed: number) {
 
 const clock = { now: () => performance.now(), wallTime: () => new Date() };
 
-async function run(preset: Preset, batch: number, fast: boolean): Promise<void> {
-  const trainer = createTrainer({ stage: 3, training: { ...training, preset }, totalSteps: 10_000, seed: 7 });
+const lossEvery = Number(arg('loss-every', '1'));
+
+async function run(preset: Preset, batch: number, fast: boolean, step: 'planned' | 'tfjs'): Promise<void> {
+  const options = { stage: 3 as const, training: { ...training, preset }, totalSteps: 10_000, seed: 7 };
+  const reference = createTrainer(options);
+  const planned = step === 'planned' ? new PlannedWebgpuTrainer(options, reference, { lossEvery }) : null;
+  const trainer = planned ?? reference;
   const data = syntheticBatch(batch, 11);
-  for (let i = 0; i < warmup; i += 1) await trainer.step(data, clock);
+  const setup0 = performance.now();
+  await trainer.step(data, clock);
+  const firstStepMs = performance.now() - setup0;
+  for (let i = 1; i < warmup; i += 1) await trainer.step(data, clock);
   const times: number[] = [];
+  const hostMs: number[] = [];
   let loss = 0;
+  const run0 = performance.now();
   for (let i = 0; i < steps; i += 1) {
     const t0 = performance.now();
-    loss = (await trainer.step(data, clock)).loss;
+    const r = await trainer.step(data, clock);
+    if (Number.isFinite(r.loss)) loss = r.loss;
     times.push(performance.now() - t0);
+    if (planned) hostMs.push(planned.lastHostMs);
   }
+  if (planned) {
+    const read = await planned.readRing();
+    if (read.length > 0) loss = read.at(-1)!;
+  }
+  const wallPerStep = (performance.now() - run0) / steps;
   times.sort((a, b) => a - b);
+  hostMs.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)];
   const samplesPerS = (batch * 1000) / median;
   // forward + backward ≈ 3x the forward multiply-adds, 2 FLOP each
   const tflops = (samplesPerS * trainer.multiplyAddsPerSample * 3 * 2) / 1e12;
   const line: Record<string, unknown> = {
-    backend: tf.getBackend(), preset, batch, fastKernels: fast, uploads: arg('uploads', 'pooled'), medianStepMs: +median.toFixed(1),
+    backend: tf.getBackend(), step, preset, batch, ...(planned ? { dispatchesPerStep: planned.lastDispatchCount, hostMsPerStep: +hostMs[Math.floor(hostMs.length / 2)]!.toFixed(2), lossEvery }
+      : { fastKernels: fast, uploads: arg('uploads', 'pooled') }), firstStepMs: +firstStepMs.toFixed(0), medianStepMs: +median.toFixed(1), meanWallMsPerStep: +wallPerStep.toFixed(1),
     samplesPerS: +samplesPerS.toFixed(1), achievedTflops: +tflops.toFixed(3),
     percentOfFp32Peak: +((100 * tflops) / peakTflops).toFixed(2), loss: +loss.toFixed(4),
   };
-  if (flag('profile')) {
+  if (flag('profile') && planned) {
+    const { phases } = await planned.profiledStep(data, clock, 0);
+    const kernels = phases.flatMap((p) => p.kernels);
+    // kinds: the label without the layer's name ("layer2.0.2 filter grad" -> "filter grad")
+    const byKind = new Map<string, { ms: number; calls: number }>();
+    for (const k of kernels) {
+      const kind = k.name.replace(/^layer\d+\.\d+\.(\d|shortcut)(\.bn)? /, '').replace(/^layer\d+\.\d+ /, '');
+      const e = byKind.get(kind) ?? { ms: 0, calls: 0 };
+      e.ms += k.ms;
+      e.calls += 1;
+      byKind.set(kind, e);
+    }
+    line.gpuMsPerStep = +kernels.reduce((m, k) => m + k.ms, 0).toFixed(2);
+    line.gpuMsByPhase = Object.fromEntries(phases.map((p) => [p.phase, +p.kernels.reduce((m, k) => m + k.ms, 0).toFixed(2)]));
+    line.topKernelKinds = [...byKind.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 10).map(([n, e]) => `${n} ${e.ms.toFixed(1)}ms/${e.calls}`);
+    line.topKernels = [...kernels].sort((a, b) => b.ms - a.ms).slice(0, 6).map((k) => `${k.name} ${k.ms.toFixed(1)}ms`);
+  }
+  if (flag('profile') && !planned) {
     const info = await tf.profile(async () => { await trainer.step(data, clock); });
     const byKernel = new Map<string, { ms: number; calls: number }>();
     for (const k of info.kernels) {
@@ -90,8 +136,20 @@ async function run(preset: Preset, batch: number, fast: boolean): Promise<void> 
   trainer.dispose();
 }
 
+function dispatchCounts(): void {
+  for (const preset of presets) {
+    for (const stage of [1, 2, 3] as const) {
+      const settings = planSettings({ stage, training: { ...training, preset, gradientClip: 1 }, totalSteps: 1, seed: 1 });
+      for (const batch of batches) console.log(JSON.stringify({ preset, stage, batch, dispatchesPerStep: describeStep(settings, batch).dispatches.length }));
+    }
+  }
+}
+
 async function main(): Promise<void> {
+  if (flag('dispatch-count-only')) return dispatchCounts();
   const kernels = arg('kernels', 'fast');
+  const stepArg = arg('step', 'planned');
+  const stepKinds = (stepArg === 'both' ? ['tfjs', 'planned', 'tfjs', 'planned'] : [stepArg]) as ('planned' | 'tfjs')[];
   for (const fast of kernels === 'both' ? [false, true] : [kernels === 'fast']) {
     if (backendName === 'webgpu') {
       const started = await startWebgpuBackend({ backend: 'webgpu', deviceIndex: 0, threads: 'auto' }, { fastKernels: fast, pooledUploads: arg('uploads', 'pooled') === 'pooled' });
@@ -105,7 +163,7 @@ async function main(): Promise<void> {
       const [k, v] = f.split('=');
       tf.env().set(k, v === 'true' ? true : v === 'false' ? false : Number(v));
     }
-    for (const preset of presets) for (const batch of batches) await run(preset, batch, fast);
+    for (const preset of presets) for (const batch of batches) for (const kind of stepKinds) await run(preset, batch, fast, kind);
   }
 }
 

@@ -61,15 +61,21 @@ const dirSize = (dir) => fs.readdirSync(dir, { withFileTypes: true }).reduce((n,
   return n + (e.isDirectory() ? (e.name === 'node_modules' ? 0 : dirSize(p)) : fs.statSync(p).size);
 }, 0);
 
+/** The folder of package `name` as Node finds it from `fromDir` (also for packages whose exports hide package.json). */
+function packageRoot(name, fromDir) {
+  for (let dir = fromDir; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name);
+    if (fs.existsSync(path.join(candidate, 'package.json'))) return fs.realpathSync(candidate);
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
 function copyPackage(name, fromDir) {
   const dest = path.join(out, 'node_modules', name);
   if (fs.existsSync(dest)) return;
-  let root;
-  try {
-    root = path.dirname(require.resolve(`${name}/package.json`, { paths: [fromDir] }));
-  } catch {
-    return; // optional (e.g. node-fetch's `encoding`): not installed, not needed
-  }
+  // scripts/ has no node_modules of its own: its packages come from the workspace packages that depend on them
+  const root = [fromDir, ...['infra', 'app', 'cli'].map((p) => path.join(repo, 'packages', p))].map((d) => packageRoot(name, d)).find(Boolean);
+  if (!root) return; // optional (e.g. node-fetch's `encoding`): not installed, not needed
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
   fs.mkdirSync(dest, { recursive: true });
   fs.copyFileSync(path.join(root, 'package.json'), path.join(dest, 'package.json'));
@@ -91,7 +97,7 @@ function copyPackage(name, fromDir) {
     }
   }
   for (const dep of Object.keys(pkg.dependencies ?? {})) {
-    try { require.resolve(`${dep}/package.json`, { paths: [root] }); } catch { continue; }
+    if (!packageRoot(dep, root)) continue;
     if (dep !== '@webgpu/types' && !dep.startsWith('@types/')) copyPackage(dep, root);
   }
 }

@@ -9,7 +9,7 @@ import {
 import { createTrainer } from '@maou/bench-engine';
 import {
   DataLoaderFactoryAdapter, NodeEnvironmentAdapter, PinoLoggerAdapter, ProcessResourceMonitorAdapter, SystemClockAdapter,
-  RecordIoAdapter, SampleDataGeneratorAdapter, TfjsComputeBackendAdapter, dataParallelWhereSupported, type LogLevel,
+  RecordIoAdapter, SampleDataGeneratorAdapter, TfjsComputeBackendAdapter, dataParallelWhereSupported, plannedStepOnWebgpu, type LogLevel,
 } from '@maou/bench-infra';
 import { BACKENDS } from './backends';
 import { registerProgress } from './register-progress';
@@ -53,7 +53,7 @@ export const createContainer = (options: ContainerOptions): DependencyContainer 
   child.registerInstance(TOKENS.Environment, new NodeEnvironmentAdapter(cliVersion()));
   child.registerInstance(TOKENS.ComputeBackend, new TfjsComputeBackendAdapter(BACKENDS));
   child.registerInstance(TOKENS.DataLoaderFactory, new DataLoaderFactoryAdapter({ logger }));
-  child.registerInstance(TOKENS.TrainerFactory, dataParallelWhereSupported(BACKENDS, createTrainer));
+  child.registerInstance(TOKENS.TrainerFactory, plannedStepOnWebgpu(dataParallelWhereSupported(BACKENDS, createTrainer)));
   child.registerInstance(TOKENS.ResourceMonitor, new ProcessResourceMonitorAdapter(clock));
   child.registerInstance(TOKENS.RecordIo, new RecordIoAdapter());
   child.registerInstance(TOKENS.SampleDataGenerator, new SampleDataGeneratorAdapter());

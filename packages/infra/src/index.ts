@@ -56,3 +56,4 @@ export * from './sample-data/verify-stage-labels';
 export * from './sample-data/sample-data-generator.adapter';
 export * from './io-benchmark/record-io.adapter';
 export * from "./report/console/batch-study-summary";
+export * from './compute/webgpu/planned/planned-step-factory';

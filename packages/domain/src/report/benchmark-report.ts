@@ -173,6 +173,18 @@ export interface EnvironmentInfo {
   readonly device: string;
   readonly backend_notes: readonly string[];
   readonly maou_bench_version: string;
+  /** how the backend ran a training step, where the trainer plans it (webgpu's planned step) */
+  readonly backend_step?: BackendStepSummary;
+}
+
+/** A planned training step: its dispatches and the host time it takes to record and submit. @public */
+export interface BackendStepSummary {
+  readonly kind: string;
+  readonly dispatches_per_step: number;
+  readonly submits_per_step: number;
+  /** median host milliseconds per measured step for uploading the batch, encoding and submitting (not the GPU wait) */
+  readonly host_ms_per_step: number | null;
+  readonly notes: readonly string[];
 }
 
 /** The versioned payload of one `benchmark-training` run. @public */

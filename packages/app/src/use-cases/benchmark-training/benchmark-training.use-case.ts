@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import {
   REPORT_SCHEMA_VERSION, buildChromeTrace, clampWarmup, computeTrainingMetrics, estimateEpoch,
-  estimateFromSample, MAOU_OMITTED, recommend, summarizeResources, toMaouPayload, type BenchmarkTrainingReport, type MaouViewSource, type Result, type ValidationMetrics, type TraceEvent,
+  estimateFromSample, MAOU_OMITTED, recommend, summarizeResources, toMaouPayload, type BackendStepSummary, type BenchmarkTrainingReport, type MaouViewSource, type Result, type ValidationMetrics, type TraceEvent,
 } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
 import type { ComputeBackendPort } from '../../ports/compute-backend.port';
@@ -172,7 +172,8 @@ export class BenchmarkTrainingUseCase {
       stage: config.stage,
       model: { preset: config.training.preset, parameters: trainer.parameterCount, multiply_adds_per_sample: trainer.multiplyAddsPerSample },
       config: { ...flattenConfig(config), notes: warnings },
-      environment: { ...host, backend: backend.name, backend_version: backend.version, threads: backend.threads, device: backend.device, backend_notes: backend.notes },
+      environment: { ...host, backend: backend.name, backend_version: backend.version, threads: backend.threads, device: backend.device, backend_notes: backend.notes,
+        ...stepSummaryOf(trainer) },
       data_load_method: { source: source.describe(), ...loader.describe(), batches_per_epoch: loader.batchesPerEpoch, samples_per_epoch: loader.samplesPerEpoch,
         device_prefetch: { enabled: prefetchesToDevice(trainer, config.loader.devicePrefetch), buffer_size: config.loader.devicePrefetch } },
       io,
@@ -207,3 +208,12 @@ export class BenchmarkTrainingUseCase {
     return pass && { ...pass, resources: samples ? summarizeResources(samples, MONITOR_INTERVAL_MS) : null };
   }
 }
+
+/**
+ * A trainer that plans its step (webgpu's planned step) says how in `stepSummary`; the engine's Trainer interface
+ * does not declare it, so it is read where present.
+ */
+const stepSummaryOf = (trainer: object): { backend_step?: BackendStepSummary } => {
+  const summary = (trainer as { stepSummary?: () => BackendStepSummary }).stepSummary?.();
+  return summary ? { backend_step: summary } : {};
+};

@@ -47,6 +47,8 @@ async function createBackend(adapter: DawnAdapter, pooledUploads: boolean): Prom
       maxBufferSize: limits.maxBufferSize,
       maxComputeWorkgroupSizeX: limits.maxComputeWorkgroupSizeX,
       maxComputeInvocationsPerWorkgroup: limits.maxComputeInvocationsPerWorkgroup,
+      // the planned step's batch-norm backward binds up to 11 storage buffers (WebGPU's default is 8)
+      maxStorageBuffersPerShaderStage: limits.maxStorageBuffersPerShaderStage,
     },
   });
   const Backend = pooledUploads ? withPooledUploads(module.WebGPUBackend) : module.WebGPUBackend;

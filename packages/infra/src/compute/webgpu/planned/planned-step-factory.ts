@@ -1,0 +1,27 @@
+import { TfjsTrainer, type TrainerFactory } from '@maou/bench-engine';
+import { PlannedWebgpuTrainer, plannedStepRefusal } from './planned-trainer';
+
+/** Which WebGPU training step `--gpu webgpu` runs: MAOU_WEBGPU_STEP=planned (default) or tfjs (the reference). @public */
+export function webgpuStepChoice(env: Readonly<Record<string, string | undefined>> = process.env): 'planned' | 'tfjs' {
+  const v = env.MAOU_WEBGPU_STEP ?? 'planned';
+  if (v !== 'planned' && v !== 'tfjs') throw new Error(`MAOU_WEBGPU_STEP=${v}: expected 'planned' or 'tfjs'`);
+  return v;
+}
+
+/**
+ * Trainers for the activated backend: on webgpu the planned step (one submission per step), unless
+ * MAOU_WEBGPU_STEP=tfjs asks for the tfjs path; a configuration the plan cannot run is refused with the reason,
+ * never silently moved to the other path. Every other backend gets what `single` builds.
+ * @public
+ */
+export const plannedStepOnWebgpu = (single: TrainerFactory): TrainerFactory => (options) => {
+  if (options.backend?.name !== 'webgpu' || webgpuStepChoice() === 'tfjs') return single(options);
+  const refusal = plannedStepRefusal(options);
+  if (refusal) throw new Error(`--gpu webgpu: the planned step cannot run ${refusal}; set MAOU_WEBGPU_STEP=tfjs to train on the tfjs path`);
+  const reference = single(options);
+  if (!(reference instanceof TfjsTrainer)) {
+    reference.dispose();
+    throw new Error('--gpu webgpu: the planned step needs the engine\'s tfjs trainer as its reference');
+  }
+  return new PlannedWebgpuTrainer(options, reference);
+};
