@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { createObjective, createTrainer, SeededRandom, ShogiNetwork, TapeRecorder, type TfjsTrainer, type TrainerOptions, uploadBatch } from '@maou/bench-engine';

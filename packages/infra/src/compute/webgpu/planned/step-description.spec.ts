@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import { createTrainer, type TfjsTrainer } from '@maou/bench-engine';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
