@@ -7,7 +7,17 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@maou/*/src/*', '@maou/*/dist/*', '**/packages/*/src/*'], message: 'Import a package through its public entry.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@maou/*/src/*', '@maou/*/dist/*', '**/packages/*/src/*'],
+              message: 'Import a package through its public entry.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -17,19 +27,52 @@ export default tseslint.config(
   },
   {
     // Only the cli package wires adapters: the container is off limits everywhere else.
-    files: ['packages/engine/src/**/*.ts', 'packages/app/src/**/*.ts', 'packages/interface/src/**/*.ts', 'packages/infra/src/**/*.ts'],
+    files: [
+      'packages/engine/src/**/*.ts',
+      'packages/app/src/**/*.ts',
+      'packages/interface/src/**/*.ts',
+      'packages/infra/src/**/*.ts',
+    ],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: ['@maou/*/src/*', '@maou/*/dist/*', '**/packages/*/src/*'], message: 'Import a package through its public entry.' }],
-        paths: [{ name: 'tsyringe', importNames: ['container'], message: 'Only packages/cli wires adapters (the composition root).' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@maou/*/src/*', '@maou/*/dist/*', '**/packages/*/src/*'],
+              message: 'Import a package through its public entry.',
+            },
+          ],
+          paths: [
+            {
+              name: 'tsyringe',
+              importNames: ['container'],
+              message: 'Only packages/cli wires adapters (the composition root).',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['packages/domain/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@maou/*', 'tsyringe', 'pino', 'fs', 'node:*', 'process'], message: 'The domain is pure: no I/O, no frameworks.' }] }],
-      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'Take time through a parameter.' }, { object: 'Math', property: 'random', message: 'Take randomness through a parameter.' }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@maou/*', 'tsyringe', 'pino', 'fs', 'node:*', 'process'],
+              message: 'The domain is pure: no I/O, no frameworks.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Take time through a parameter.' },
+        { object: 'Math', property: 'random', message: 'Take randomness through a parameter.' },
+      ],
       'no-restricted-globals': ['error', 'process'],
     },
   },

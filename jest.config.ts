@@ -40,7 +40,13 @@ const config: Config = {
     project('infra'),
     project('cli'),
     // Checks on the repository's own rules (layers).
-    { displayName: 'repo', rootDir: 'scripts/checks', testMatch: ['<rootDir>/**/*.spec.ts'], transform: { '^.+\\.ts$': swc as never }, testEnvironment: 'node' },
+    {
+      displayName: 'repo',
+      rootDir: 'scripts/checks',
+      testMatch: ['<rootDir>/**/*.spec.ts'],
+      transform: { '^.+\\.ts$': swc as never },
+      testEnvironment: 'node',
+    },
     // End-to-end tests drive the built `maou` binary only.
     project('e2e', { testMatch: ['<rootDir>/src/**/*.e2e.ts'] }),
   ],

@@ -35,11 +35,20 @@ const arg = (name: string, fallback: string): string => {
   return at > 0 ? process.argv[at + 1] : fallback;
 };
 
-interface Measured { engine: string; batch: number; steps: number; samplesPerS: number; msPerStepMedian: number; lossFirst?: number; lossLast?: number; note?: string }
+interface Measured {
+  engine: string;
+  batch: number;
+  steps: number;
+  samplesPerS: number;
+  msPerStepMedian: number;
+  lossFirst?: number;
+  lossLast?: number;
+  note?: string;
+}
 
 function syntheticBatch(size: number, seed: number) {
   let s = seed >>> 0;
-  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+  const rnd = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296;
   const boardIds = Int32Array.from({ length: size * 81 }, () => Math.floor(rnd() * 29));
   const hands = Float32Array.from({ length: size * 14 }, () => Math.floor(rnd() * 3));
   const moveLabel = new Float32Array(size * 1496);
@@ -66,13 +75,33 @@ async function child(mode: string): Promise<Measured> {
   }
   await tf.ready();
   const training = {
-    preset: 'lite' as const, optimizer: 'adamw' as const, learningRate: 1e-3, momentum: 0.9, beta1: 0.9, beta2: 0.999, eps: 1e-8,
-    weightDecay: 0.01, lrScheduler: 'warmup_cosine_decay' as const, policyLossRatio: 1, valueLossRatio: 1, gradientClip: 1,
-    gradientAccumulationSteps: 1, detectAnomaly: false, stage1PosWeight: 1, stage2PosWeight: 1, stage2GammaPos: 0,
-    stage2GammaNeg: 0, stage2Clip: 0, stage2HiddenDim: 128, stage2HeadDropout: 0,
+    preset: 'lite' as const,
+    optimizer: 'adamw' as const,
+    learningRate: 1e-3,
+    momentum: 0.9,
+    beta1: 0.9,
+    beta2: 0.999,
+    eps: 1e-8,
+    weightDecay: 0.01,
+    lrScheduler: 'warmup_cosine_decay' as const,
+    policyLossRatio: 1,
+    valueLossRatio: 1,
+    gradientClip: 1,
+    gradientAccumulationSteps: 1,
+    detectAnomaly: false,
+    stage1PosWeight: 1,
+    stage2PosWeight: 1,
+    stage2GammaPos: 0,
+    stage2GammaNeg: 0,
+    stage2Clip: 0,
+    stage2HiddenDim: 128,
+    stage2HeadDropout: 0,
   };
   const threads = mode === 'ours' || mode === 'ours-wasm' ? Number(arg('threads', '2')) : 1;
-  const trainer = threads > 1 ? new DataParallelTrainer({ stage: 3, training, totalSteps: 1000, seed: 0 }, threads) : createTrainer({ stage: 3, training, totalSteps: 1000, seed: 0 });
+  const trainer =
+    threads > 1
+      ? new DataParallelTrainer({ stage: 3, training, totalSteps: 1000, seed: 0 }, threads)
+      : createTrainer({ stage: 3, training, totalSteps: 1000, seed: 0 });
   await trainer.ready?.();
   const clock = { now: () => performance.now(), wallTime: () => new Date() };
   const times: number[] = [];
@@ -91,25 +120,74 @@ async function child(mode: string): Promise<Measured> {
   }
   const sorted = [...times].sort((a, b) => a - b);
   const total = times.reduce((a, b) => a + b, 0);
-  const phaseNote = Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ');
+  const phaseNote = Object.entries(phases)
+    .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+    .join(', ');
   trainer.dispose();
   const kernels = mode.startsWith('ours') ? `; ${describeCpuKernels(cpuKernelSelection())}` : '';
-  return { engine: threads > 1 ? `${mode} (${threads} threads)` : mode, batch, steps, samplesPerS: (batch * steps * 1000) / total, msPerStepMedian: sorted[Math.floor(sorted.length / 2)], lossFirst: losses[0], lossLast: losses[losses.length - 1], note: `ms/step by phase: ${phaseNote}${kernels}` };
+  return {
+    engine: threads > 1 ? `${mode} (${threads} threads)` : mode,
+    batch,
+    steps,
+    samplesPerS: (batch * steps * 1000) / total,
+    msPerStepMedian: sorted[Math.floor(sorted.length / 2)],
+    lossFirst: losses[0],
+    lossLast: losses[losses.length - 1],
+    note: `ms/step by phase: ${phaseNote}${kernels}`,
+  };
 }
 
 function runChild(mode: string): Measured {
   // ours-wasm: the WebAssembly convolution kernels (the fallback where the native ones are not built).
   const env = mode === 'ours-wasm' ? { ...process.env, MAOU_CPU_KERNELS: 'wasm' } : process.env;
-  const out = execFileSync(process.execPath, [...process.execArgv, __filename, '--child', mode, ...process.argv.slice(2)], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+  const out = execFileSync(
+    process.execPath,
+    [...process.execArgv, __filename, '--child', mode, ...process.argv.slice(2)],
+    { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 },
+  );
   return JSON.parse(out.trim().split('\n').pop()!) as Measured;
 }
 
 function runTorch(batch: number): Measured {
   const warmup = 5;
   const batches = 20;
-  const out = execFileSync('python3', [path.resolve(arg('peer', path.join(repo, '../shared/peer/torch_peer.py'))), '--preset', 'lite', '--batch-size', String(batch), '--threads', '2', '--rows', String(batch * (warmup + batches + 1)), '--warmup-batches', String(warmup), '--batches', String(batches)], { encoding: 'utf8' });
-  const r = JSON.parse(out.trim().split('\n').pop()!) as { engine: string; train_samples_per_s: number; train_ms_per_batch_median: number; loss_first: number; loss_last: number; parameters: number };
-  return { engine: `torch peer (${r.engine}, 2 threads)`, batch, steps: batches, samplesPerS: r.train_samples_per_s, msPerStepMedian: r.train_ms_per_batch_median, lossFirst: r.loss_first, lossLast: r.loss_last, note: `${r.engine}, 2 threads, parameters ${r.parameters}` };
+  const out = execFileSync(
+    'python3',
+    [
+      path.resolve(arg('peer', path.join(repo, '../shared/peer/torch_peer.py'))),
+      '--preset',
+      'lite',
+      '--batch-size',
+      String(batch),
+      '--threads',
+      '2',
+      '--rows',
+      String(batch * (warmup + batches + 1)),
+      '--warmup-batches',
+      String(warmup),
+      '--batches',
+      String(batches),
+    ],
+    { encoding: 'utf8' },
+  );
+  const r = JSON.parse(out.trim().split('\n').pop()!) as {
+    engine: string;
+    train_samples_per_s: number;
+    train_ms_per_batch_median: number;
+    loss_first: number;
+    loss_last: number;
+    parameters: number;
+  };
+  return {
+    engine: `torch peer (${r.engine}, 2 threads)`,
+    batch,
+    steps: batches,
+    samplesPerS: r.train_samples_per_s,
+    msPerStepMedian: r.train_ms_per_batch_median,
+    lossFirst: r.loss_first,
+    lossLast: r.loss_last,
+    note: `${r.engine}, 2 threads, parameters ${r.parameters}`,
+  };
 }
 
 async function main(): Promise<void> {
@@ -131,14 +209,26 @@ async function main(): Promise<void> {
   for (const mode of ['ours', 'ours-wasm', 'ours-1', 'stock', 'cpu']) if (!skip.has(mode)) record(runChild(mode));
   if (!skip.has('torch')) record({ ...runTorch(batch), engine: 'torch peer, after' });
   const torch = rows.filter((r) => r.engine.startsWith('torch')).map((r) => r.samplesPerS);
-  const by = (e: string) => (e === 'torch' ? (torch.length ? Math.max(...torch) : undefined) : rows.find((r) => r.engine === e || r.engine.startsWith(`${e} (`))?.samplesPerS);
+  const by = (e: string) =>
+    e === 'torch'
+      ? torch.length
+        ? Math.max(...torch)
+        : undefined
+      : rows.find((r) => r.engine === e || r.engine.startsWith(`${e} (`))?.samplesPerS;
   const ours = by('ours');
   console.log('\nengine                     batch  samples/s   ms/step(median)');
-  for (const r of rows) console.log(`${r.engine.padEnd(26)} ${String(r.batch).padStart(5)} ${r.samplesPerS.toFixed(2).padStart(10)} ${r.msPerStepMedian.toFixed(0).padStart(12)}`);
-  for (const r of rows.filter((x) => x.engine.startsWith('ours'))) console.log(`${r.engine}: ${r.note?.split('; ')[1] ?? ''}`);
+  for (const r of rows)
+    console.log(
+      `${r.engine.padEnd(26)} ${String(r.batch).padStart(5)} ${r.samplesPerS.toFixed(2).padStart(10)} ${r.msPerStepMedian.toFixed(0).padStart(12)}`,
+    );
+  for (const r of rows.filter((x) => x.engine.startsWith('ours')))
+    console.log(`${r.engine}: ${r.note?.split('; ')[1] ?? ''}`);
   if (ours !== undefined) {
     const ratio = (name: string, other?: number, bar?: number) =>
-      other !== undefined && console.log(`ours / ${name}: ${(ours / other).toFixed(2)}×${bar ? ` (bar ≥ ${bar}×: ${ours / other >= bar ? 'met' : 'NOT met'})` : ''}`);
+      other !== undefined &&
+      console.log(
+        `ours / ${name}: ${(ours / other).toFixed(2)}×${bar ? ` (bar ≥ ${bar}×: ${ours / other >= bar ? 'met' : 'NOT met'})` : ''}`,
+      );
     ratio('stock tfjs-wasm (+ minimal shim of its 2 missing kernels)', by('stock'), 3);
     ratio('ours with the WebAssembly convolution kernels', by('ours-wasm'));
     ratio('ours on 1 thread', by('ours-1'));

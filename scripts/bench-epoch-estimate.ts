@@ -16,45 +16,124 @@ const arg = (name: string, fallback: string): string => {
 const bin = join(__dirname, '..', 'packages', 'cli', 'dist', 'main.js');
 const root = mkdtempSync(join(tmpdir(), 'maou-epoch-'));
 
-interface Case { preset: 'lite' | 'resnet'; batch: number; epoch: number; streaming: boolean; load: boolean }
-const c = (preset: Case['preset'], batch: number, epoch: number, streaming: boolean, load: boolean): Case => ({ preset, batch, epoch, streaming, load });
+interface Case {
+  preset: 'lite' | 'resnet';
+  batch: number;
+  epoch: number;
+  streaming: boolean;
+  load: boolean;
+}
+const c = (preset: Case['preset'], batch: number, epoch: number, streaming: boolean, load: boolean): Case => ({
+  preset,
+  batch,
+  epoch,
+  streaming,
+  load,
+});
 // Interleaved so that a run cut short still has a mix; resnet (~8x slower per sample) keeps to short epochs.
 const MATRIX: Case[] = [
-  c('lite', 64, 150, false, false), c('resnet', 32, 60, false, false), c('lite', 128, 100, true, true), c('lite', 256, 60, false, false),
-  c('lite', 32, 500, true, false), c('resnet', 32, 60, false, true), c('lite', 512, 50, true, false), c('lite', 96, 120, true, false),
-  c('lite', 64, 150, false, true), c('resnet', 64, 50, false, false), c('lite', 128, 200, true, false), c('lite', 48, 200, false, false),
-  c('lite', 256, 60, false, true), c('resnet', 32, 100, true, false), c('lite', 384, 50, false, false), c('lite', 64, 300, true, false),
-  c('resnet', 64, 50, true, true), c('lite', 128, 100, false, false), c('resnet', 48, 60, false, false), c('lite', 32, 400, false, true),
-  c('resnet', 128, 50, true, false), c('lite', 32, 1000, false, false),
+  c('lite', 64, 150, false, false),
+  c('resnet', 32, 60, false, false),
+  c('lite', 128, 100, true, true),
+  c('lite', 256, 60, false, false),
+  c('lite', 32, 500, true, false),
+  c('resnet', 32, 60, false, true),
+  c('lite', 512, 50, true, false),
+  c('lite', 96, 120, true, false),
+  c('lite', 64, 150, false, true),
+  c('resnet', 64, 50, false, false),
+  c('lite', 128, 200, true, false),
+  c('lite', 48, 200, false, false),
+  c('lite', 256, 60, false, true),
+  c('resnet', 32, 100, true, false),
+  c('lite', 384, 50, false, false),
+  c('lite', 64, 300, true, false),
+  c('resnet', 64, 50, true, true),
+  c('lite', 128, 100, false, false),
+  c('resnet', 48, 60, false, false),
+  c('lite', 32, 400, false, true),
+  c('resnet', 128, 50, true, false),
+  c('lite', 32, 1000, false, false),
 ];
 
 /** One busy-looping process per requested core, until stopped. */
-const startLoad = (cores: number): ChildProcess[] => Array.from({ length: cores }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+const startLoad = (cores: number): ChildProcess[] =>
+  Array.from({ length: cores }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
 const stopLoad = (procs: ChildProcess[]): void => procs.forEach((p) => p.kill('SIGKILL'));
 
 const maou = (args: string[], out: string): { report: any; seconds: number } => {
   const t0 = Date.now();
-  execFileSync(process.execPath, [bin, 'utility', 'benchmark-training', ...args, '--log-level', 'silent', '--output-json', out], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(
+    process.execPath,
+    [bin, 'utility', 'benchmark-training', ...args, '--log-level', 'silent', '--output-json', out],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   return { report: JSON.parse(readFileSync(out, 'utf8')), seconds: (Date.now() - t0) / 1000 };
 };
 
 /** Generates the data for `c` with a fresh seed (4 files, so that streaming has several to stream). */
 const generate = (c: Case, seed: number, dir: string): void => {
   const positions = Math.ceil((c.epoch * c.batch) / 0.8) + c.batch;
-  execFileSync(process.execPath, [bin, 'utility', 'generate-sample-data', '--stage', '3', '--positions', String(positions), '--output-dir', dir, '--seed', String(seed),
-    '--rows-per-file', String(Math.ceil(positions / 4)), '--log-level', 'silent'], { stdio: 'ignore' });
+  execFileSync(
+    process.execPath,
+    [
+      bin,
+      'utility',
+      'generate-sample-data',
+      '--stage',
+      '3',
+      '--positions',
+      String(positions),
+      '--output-dir',
+      dir,
+      '--seed',
+      String(seed),
+      '--rows-per-file',
+      String(Math.ceil(positions / 4)),
+      '--log-level',
+      'silent',
+    ],
+    { stdio: 'ignore' },
+  );
 };
 
-interface Row { load: string; c: Case; batches: number; predicted: number; lo: number; hi: number; actual: number; answerS: number; processS: number; reason: string; disturbed: boolean; fullDisturbed: boolean; trending: boolean }
+interface Row {
+  load: string;
+  c: Case;
+  batches: number;
+  predicted: number;
+  lo: number;
+  hi: number;
+  actual: number;
+  answerS: number;
+  processS: number;
+  reason: string;
+  disturbed: boolean;
+  fullDisturbed: boolean;
+  trending: boolean;
+}
 
 const runCase = (c: Case, k: number, seed: number, cap: number | null): Row => {
   const dir = join(root, `case-${k}`);
   generate(c, seed, join(dir, 'data'));
-  const common = ['--stage3-data-path', join(dir, 'data'), '--batch-size', String(c.batch), '--model-architecture', c.preset, c.streaming ? '--streaming' : '--no-streaming', '--seed', String(seed)];
+  const common = [
+    '--stage3-data-path',
+    join(dir, 'data'),
+    '--batch-size',
+    String(c.batch),
+    '--model-architecture',
+    c.preset,
+    c.streaming ? '--streaming' : '--no-streaming',
+    '--seed',
+    String(seed),
+  ];
   const load = c.load ? startLoad(1) : [];
   let capped;
   try {
-    capped = maou([...common, '--max-batches', String(cap ?? Math.max(20, Math.floor(0.4 * c.epoch)))], join(dir, 'capped.json'));
+    capped = maou(
+      [...common, '--max-batches', String(cap ?? Math.max(20, Math.floor(0.4 * c.epoch)))],
+      join(dir, 'capped.json'),
+    );
   } finally {
     stopLoad(load);
   }
@@ -69,9 +148,19 @@ const runCase = (c: Case, k: number, seed: number, cap: number | null): Row => {
   const e = capped.report.epoch_estimate;
   const fullBatches = full.report.batches as { wallMs: number; disturbed?: boolean }[];
   return {
-    load: loadAverage(), c, batches: capped.report.training_metrics.total_batches, predicted: e.predicted_ms, lo: e.predicted_ms_ci95[0], hi: e.predicted_ms_ci95[1],
-    actual: fullBatches.reduce((s, b) => s + b.wallMs, 0), answerS: e.stopping.time_to_answer_ms / 1000, processS: capped.seconds, reason: e.stopping.reason,
-    disturbed: Boolean(e.disturbed) || (e.excluded_disturbed_batches ?? 0) > 0, fullDisturbed: fullBatches.filter((b) => b.disturbed).length > fullBatches.length / 10, trending: Boolean(e.trending),
+    load: loadAverage(),
+    c,
+    batches: capped.report.training_metrics.total_batches,
+    predicted: e.predicted_ms,
+    lo: e.predicted_ms_ci95[0],
+    hi: e.predicted_ms_ci95[1],
+    actual: fullBatches.reduce((s, b) => s + b.wallMs, 0),
+    answerS: e.stopping.time_to_answer_ms / 1000,
+    processS: capped.seconds,
+    reason: e.stopping.reason,
+    disturbed: Boolean(e.disturbed) || (e.excluded_disturbed_batches ?? 0) > 0,
+    fullDisturbed: fullBatches.filter((b) => b.disturbed).length > fullBatches.length / 10,
+    trending: Boolean(e.trending),
   };
 };
 
@@ -85,28 +174,60 @@ const median = (xs: number[]): number => {
 const printRow = (r: Row, k: number): void => {
   const err = r.predicted / r.actual - 1;
   const inside = r.actual >= r.lo && r.actual <= r.hi;
-  console.log([`${String(k + 1).padStart(2)}`, r.c.preset.padEnd(6), `b${r.c.batch}`.padEnd(5), `${r.c.epoch}`.padStart(5), (r.c.streaming ? 'stream' : 'map').padEnd(6), (r.c.load ? 'load' : 'quiet').padEnd(5),
-    `${r.batches}`.padStart(4), `${(r.predicted / 1000).toFixed(2)}`.padStart(7), `${(r.lo / 1000).toFixed(2)}–${(r.hi / 1000).toFixed(2)}`.padStart(13), `${(r.actual / 1000).toFixed(2)}`.padStart(7),
-    pct(err).padStart(8), (inside ? 'yes' : 'NO').padEnd(4), `${r.answerS.toFixed(1)}`.padStart(6), `${r.processS.toFixed(1)}`.padStart(6), r.reason.padEnd(17),
-    r.load.padStart(5), [r.disturbed ? 'disturbed' : '', r.fullDisturbed ? 'full-run-disturbed' : '', r.trending ? 'trending' : ''].filter(Boolean).join(',')].join(' '));
+  console.log(
+    [
+      `${String(k + 1).padStart(2)}`,
+      r.c.preset.padEnd(6),
+      `b${r.c.batch}`.padEnd(5),
+      `${r.c.epoch}`.padStart(5),
+      (r.c.streaming ? 'stream' : 'map').padEnd(6),
+      (r.c.load ? 'load' : 'quiet').padEnd(5),
+      `${r.batches}`.padStart(4),
+      `${(r.predicted / 1000).toFixed(2)}`.padStart(7),
+      `${(r.lo / 1000).toFixed(2)}–${(r.hi / 1000).toFixed(2)}`.padStart(13),
+      `${(r.actual / 1000).toFixed(2)}`.padStart(7),
+      pct(err).padStart(8),
+      (inside ? 'yes' : 'NO').padEnd(4),
+      `${r.answerS.toFixed(1)}`.padStart(6),
+      `${r.processS.toFixed(1)}`.padStart(6),
+      r.reason.padEnd(17),
+      r.load.padStart(5),
+      [r.disturbed ? 'disturbed' : '', r.fullDisturbed ? 'full-run-disturbed' : '', r.trending ? 'trending' : '']
+        .filter(Boolean)
+        .join(','),
+    ].join(' '),
+  );
 };
 
 const summarizeRows = (label: string, rows: Row[]): void => {
   if (!rows.length) return;
   const errs = rows.map((r) => Math.abs(r.predicted / r.actual - 1));
   const covered = rows.filter((r) => r.actual >= r.lo && r.actual <= r.hi).length;
-  console.log(`${label.padEnd(44)} n=${rows.length}  coverage ${covered}/${rows.length} (${pct(covered / rows.length)})  median |error| ${pct(median(errs))}  worst ${pct(Math.max(...errs))}  median time to answer ${median(rows.map((r) => r.answerS)).toFixed(1)} s (process ${median(rows.map((r) => r.processS)).toFixed(1)} s)`);
+  console.log(
+    `${label.padEnd(44)} n=${rows.length}  coverage ${covered}/${rows.length} (${pct(covered / rows.length)})  median |error| ${pct(median(errs))}  worst ${pct(Math.max(...errs))}  median time to answer ${median(rows.map((r) => r.answerS)).toFixed(1)} s (process ${median(rows.map((r) => r.processS)).toFixed(1)} s)`,
+  );
 };
 
 const main = (): void => {
   const base = Number(arg('seed', String(Date.now() % 1_000_000)));
   const only = arg('only', '');
-  const cases = process.argv.includes('--matrix') ? MATRIX.filter((_, k) => !only || only.split(',').includes(String(k + 1)))
-    : [{ preset: arg('model-architecture', 'lite') as Case['preset'], batch: Number(arg('batch-size', '64')), epoch: Number(arg('epoch-batches', '150')), streaming: process.argv.includes('--streaming'), load: process.argv.includes('--load') }];
+  const cases = process.argv.includes('--matrix')
+    ? MATRIX.filter((_, k) => !only || only.split(',').includes(String(k + 1)))
+    : [
+        {
+          preset: arg('model-architecture', 'lite') as Case['preset'],
+          batch: Number(arg('batch-size', '64')),
+          epoch: Number(arg('epoch-batches', '150')),
+          streaming: process.argv.includes('--streaming'),
+          load: process.argv.includes('--load'),
+        },
+      ];
   const cap = process.argv.includes('--matrix') ? null : Number(arg('max-batches', '60'));
   const load = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   console.log(`seeds ${base}+k, ${cases.length} configuration(s); load average at start ${load()}`);
-  console.log(' # preset batch epoch loader bg    ran predict      interval  actual    error in?  answer  proc  stop              load1 flags');
+  console.log(
+    ' # preset batch epoch loader bg    ran predict      interval  actual    error in?  answer  proc  stop              load1 flags',
+  );
   const rows: Row[] = [];
   const t0 = Date.now();
   cases.forEach((c, k) => {
@@ -118,11 +239,17 @@ const main = (): void => {
   const quiet = rows.filter((r) => !r.c.load);
   summarizeRows('all', rows);
   summarizeRows('quiet (no background load)', quiet);
-  summarizeRows('quiet, neither run disturbed by others', quiet.filter((r) => !r.disturbed && !r.fullDisturbed));
+  summarizeRows(
+    'quiet, neither run disturbed by others',
+    quiet.filter((r) => !r.disturbed && !r.fullDisturbed),
+  );
   const loaded = rows.filter((r) => r.c.load);
   summarizeRows('background load during the capped run', loaded);
   const failedUnderLoad = loaded.filter((r) => !(r.actual >= r.lo && r.actual <= r.hi) && !r.disturbed).length;
-  if (loaded.length) console.log(`under load: ${loaded.length - failedUnderLoad}/${loaded.length} covered the truth or said they were disturbed`);
+  if (loaded.length)
+    console.log(
+      `under load: ${loaded.length - failedUnderLoad}/${loaded.length} covered the truth or said they were disturbed`,
+    );
   rmSync(root, { recursive: true, force: true });
 };
 

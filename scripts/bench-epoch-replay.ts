@@ -27,12 +27,20 @@ const rows = files.map((file) => {
   const report = JSON.parse(readFileSync(file, 'utf8'));
   const raw = report.batches as BatchTiming[];
   const batches = process.argv.includes('--cpu-proxy')
-    ? raw.map((b) => ({ ...b, wallMs: b.cpu ? b.cpu.processMs / b.cpu.cores : b.wallMs, cpu: undefined, disturbed: false }))
+    ? raw.map((b) => ({
+        ...b,
+        wallMs: b.cpu ? b.cpu.processMs / b.cpu.cores : b.wallMs,
+        cpu: undefined,
+        disturbed: false,
+      }))
     : raw;
   const warmup = report.config?.warmup_batches ?? report.training_metrics?.warmup_batches ?? 5;
   const n = batches.length;
   const cap = Math.max(20, Math.floor(capFraction * n));
-  const watch = new StopWatch({ targetPrecision: 0.05, timeBudgetMs: 60_000 }, { warmup, planned: cap, batchesPerEpoch: n });
+  const watch = new StopWatch(
+    { targetPrecision: 0.05, timeBudgetMs: 60_000 },
+    { warmup, planned: cap, batchesPerEpoch: n },
+  );
   let k = 0;
   let elapsed = 0;
   while (k < cap) {
@@ -45,9 +53,15 @@ const rows = files.map((file) => {
   const [lo, hi] = a.intervalMs;
   const err = a.predictedMs / actual - 1;
   const inside = actual >= lo && actual <= hi;
-  console.log(`${basename(file).padEnd(22)} ${String(k).padStart(4)}/${String(n).padEnd(5)} predict ${(a.predictedMs / 1000).toFixed(2).padStart(7)} ${`${(lo / 1000).toFixed(2)}–${(hi / 1000).toFixed(2)}`.padStart(13)} actual ${(actual / 1000).toFixed(2).padStart(7)} ${pct(err).padStart(8)} ${inside ? 'yes' : 'NO '} ±${pct(a.halfWidthFraction)} ${epochExtras.stopping?.reason} ${a.trending ? 'trending' : ''}${a.disturbed ? ' disturbed' : ''}`);
+  console.log(
+    `${basename(file).padEnd(22)} ${String(k).padStart(4)}/${String(n).padEnd(5)} predict ${(a.predictedMs / 1000).toFixed(2).padStart(7)} ${`${(lo / 1000).toFixed(2)}–${(hi / 1000).toFixed(2)}`.padStart(13)} actual ${(actual / 1000).toFixed(2).padStart(7)} ${pct(err).padStart(8)} ${inside ? 'yes' : 'NO '} ±${pct(a.halfWidthFraction)} ${epochExtras.stopping?.reason} ${a.trending ? 'trending' : ''}${a.disturbed ? ' disturbed' : ''}`,
+  );
   return { err: Math.abs(err), inside };
 });
 const sorted = rows.map((r) => r.err).sort((x, y) => x - y);
-const median = sorted.length ? (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) / 2 : Number.NaN;
-console.log(`n=${rows.length}  coverage ${rows.filter((r) => r.inside).length}/${rows.length}  median |error| ${pct(median)}  worst ${pct(Math.max(...sorted))}`);
+const median = sorted.length
+  ? (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) / 2
+  : Number.NaN;
+console.log(
+  `n=${rows.length}  coverage ${rows.filter((r) => r.inside).length}/${rows.length}  median |error| ${pct(median)}  worst ${pct(Math.max(...sorted))}`,
+);

@@ -39,9 +39,17 @@ const syntheticBatch = (size: number, seed: number): HostBatch => {
   const rnd = (): number => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296;
   const moveLabel = new Float32Array(size * 1496);
   for (let i = 0; i < size; i++) moveLabel[i * 1496 + Math.floor(rnd() * 1496)] = 1;
-  return { stage: 3, size, boardIds: Int32Array.from({ length: size * 81 }, () => Math.floor(rnd() * 29)),
+  return {
+    stage: 3,
+    size,
+    boardIds: Int32Array.from({ length: size * 81 }, () => Math.floor(rnd() * 29)),
     hands: Float32Array.from({ length: size * 14 }, () => Math.floor(rnd() * 3)),
-    targets: { stage: 3, moveLabel, resultValue: Float32Array.from({ length: size }, () => [0, 0.5, 1][Math.floor(rnd() * 3)]!) } };
+    targets: {
+      stage: 3,
+      moveLabel,
+      resultValue: Float32Array.from({ length: size }, () => [0, 0.5, 1][Math.floor(rnd() * 3)]!),
+    },
+  };
 };
 
 async function* feed(data: readonly HostBatch[]): AsyncGenerator<HostBatch> {
@@ -54,9 +62,29 @@ const main = async (): Promise<void> => {
   await tf.setBackend('wasm');
   const clock = new SystemClockAdapter();
   const data = Array.from({ length: batches }, (_, i) => syntheticBatch(batch, i + 1));
-  const training = { preset: 'lite' as const, optimizer: 'adamw' as const, learningRate: 0.01, momentum: 0.9, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01,
-    lrScheduler: 'warmup_cosine_decay' as const, policyLossRatio: 1, valueLossRatio: 1, gradientClip: 0, gradientAccumulationSteps: 1, detectAnomaly: false,
-    stage1PosWeight: 1, stage2PosWeight: 1, stage2GammaPos: 0, stage2GammaNeg: 0, stage2Clip: 0, stage2HiddenDim: 128, stage2HeadDropout: 0 };
+  const training = {
+    preset: 'lite' as const,
+    optimizer: 'adamw' as const,
+    learningRate: 0.01,
+    momentum: 0.9,
+    beta1: 0.9,
+    beta2: 0.999,
+    eps: 1e-8,
+    weightDecay: 0.01,
+    lrScheduler: 'warmup_cosine_decay' as const,
+    policyLossRatio: 1,
+    valueLossRatio: 1,
+    gradientClip: 0,
+    gradientAccumulationSteps: 1,
+    detectAnomaly: false,
+    stage1PosWeight: 1,
+    stage2PosWeight: 1,
+    stage2GammaPos: 0,
+    stage2GammaNeg: 0,
+    stage2Clip: 0,
+    stage2HiddenDim: 128,
+    stage2HeadDropout: 0,
+  };
   const trainer = createTrainer({ stage: 3, training, totalSteps: rounds * 2 * batches + 2, seed: 1 });
   for (const b of data.slice(0, 2)) await trainer.step(b, clock);
   const times = { bare: [] as number[], instrumented: [] as number[] };
@@ -65,15 +93,27 @@ const main = async (): Promise<void> => {
     for (const b of data) await trainer.step(b, clock);
     times.bare.push(clock.now() - t0);
     t0 = clock.now();
-    await runTrainingPass({ batches: feed(data), trainer, clock, planned: batches, warmup: 0, profile: new Set(), onBatch: () => undefined });
+    await runTrainingPass({
+      batches: feed(data),
+      trainer,
+      clock,
+      planned: batches,
+      warmup: 0,
+      profile: new Set(),
+      onBatch: () => undefined,
+    });
     times.instrumented.push(clock.now() - t0);
   }
   const rate = (ms: number[]): number => (rounds * batches * batch) / (ms.reduce((a, b) => a + b, 0) / 1000);
   const bare = rate(times.bare);
   const inst = rate(times.instrumented);
   console.log(`lite, batch ${batch}, ${batches} batches × ${rounds} rounds, wasm backend`);
-  console.log(`bare loop          ${bare.toFixed(2)} samples/s   (round ms: ${times.bare.map((t) => t.toFixed(0)).join(', ')})`);
-  console.log(`instrumented pass  ${inst.toFixed(2)} samples/s   (round ms: ${times.instrumented.map((t) => t.toFixed(0)).join(', ')})`);
+  console.log(
+    `bare loop          ${bare.toFixed(2)} samples/s   (round ms: ${times.bare.map((t) => t.toFixed(0)).join(', ')})`,
+  );
+  console.log(
+    `instrumented pass  ${inst.toFixed(2)} samples/s   (round ms: ${times.instrumented.map((t) => t.toFixed(0)).join(', ')})`,
+  );
   console.log(`overhead           ${((1 - inst / bare) * 100).toFixed(2)} % of throughput (bar: ≤ 3 %)`);
   trainer.dispose();
 };

@@ -68,17 +68,37 @@ const ensureData = (files: number, rows: number): string => {
 };
 
 const baseConfig = (batch: number, workers: number, streaming: boolean) => ({
-  batchSize: batch, workers, prefetchFactor: 2, pinMemory: true, persistentWorkers: true, streaming, shuffle: true,
-  testRatio: 0.2, cacheMode: streaming ? ('file' as const) : ('memory' as const), devicePrefetch: 0, seed: 1,
+  batchSize: batch,
+  workers,
+  prefetchFactor: 2,
+  pinMemory: true,
+  persistentWorkers: true,
+  streaming,
+  shuffle: true,
+  testRatio: 0.2,
+  cacheMode: streaming ? ('file' as const) : ('memory' as const),
+  devicePrefetch: 0,
+  seed: 1,
 });
 const clock = { now: () => performance.now(), wallTime: () => new Date() };
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-const ours = async (dir: string, workers: number, streaming: boolean, batch: number, batches: number, repeats: number): Promise<number> => {
-  const loader = await infra.DataLoaderAdapter.create(new infra.LocalFileSourceAdapter(3, [dir]), baseConfig(batch, workers, streaming));
+const ours = async (
+  dir: string,
+  workers: number,
+  streaming: boolean,
+  batch: number,
+  batches: number,
+  repeats: number,
+): Promise<number> => {
+  const loader = await infra.DataLoaderAdapter.create(
+    new infra.LocalFileSourceAdapter(3, [dir]),
+    baseConfig(batch, workers, streaming),
+  );
   try {
     const runs: number[] = [];
-    for (let r = 0; r < repeats; r++) runs.push((await app.measureLoader(loader, { batches, warmupBatches: 5, clock })).samplesPerSecond);
+    for (let r = 0; r < repeats; r++)
+      runs.push((await app.measureLoader(loader, { batches, warmupBatches: 5, clock })).samplesPerSecond);
     return median(runs);
   } finally {
     await loader.close();
@@ -86,14 +106,34 @@ const ours = async (dir: string, workers: number, streaming: boolean, batch: num
 };
 
 const peer = (dir: string, workers: number, batch: number): number => {
-  const out = execFileSync('python3', [path.join(repo, '../shared/peer/torch_peer.py'), '--data', dir, '--batch-size', String(batch),
-    '--workers', String(workers), '--threads', '2', '--batches', arg('peer-batches', '20'), '--warmup-batches', arg('peer-warmup', '3')], { encoding: 'utf8' });
+  const out = execFileSync(
+    'python3',
+    [
+      path.join(repo, '../shared/peer/torch_peer.py'),
+      '--data',
+      dir,
+      '--batch-size',
+      String(batch),
+      '--workers',
+      String(workers),
+      '--threads',
+      '2',
+      '--batches',
+      arg('peer-batches', '20'),
+      '--warmup-batches',
+      arg('peer-warmup', '3'),
+    ],
+    { encoding: 'utf8' },
+  );
   return (JSON.parse(out.trim().split('\n').at(-1)!) as { loader_samples_per_s: number }).loader_samples_per_s;
 };
 
 /** Child mode: one full streaming pass over the training split with 2 workers; prints peak RSS. */
 const rssChild = async (dir: string): Promise<void> => {
-  const loader = await infra.DataLoaderAdapter.create(new infra.LocalFileSourceAdapter(3, [dir]), baseConfig(256, 2, true));
+  const loader = await infra.DataLoaderAdapter.create(
+    new infra.LocalFileSourceAdapter(3, [dir]),
+    baseConfig(256, 2, true),
+  );
   let samples = 0;
   for await (const b of loader.iterate('train', 0)) {
     samples += b.size;
@@ -112,24 +152,37 @@ const main = async (): Promise<void> => {
   const repeats = Number(arg('repeats', '5'));
   const workers = arg('workers', '0,1,2').split(',').map(Number);
   const dir = ensureData(files, rows);
-  console.log(`Stage 3 data: ${files} files × ${rows} rows (${dir}); batch ${batch}; ours: median of ${repeats} × ${batches} batches after 5 warm-up`);
-  console.log('workers | ours map-style memory | ours streaming | torch peer loader | ratio (memory / peer) | ratio (streaming / peer)');
+  console.log(
+    `Stage 3 data: ${files} files × ${rows} rows (${dir}); batch ${batch}; ours: median of ${repeats} × ${batches} batches after 5 warm-up`,
+  );
+  console.log(
+    'workers | ours map-style memory | ours streaming | torch peer loader | ratio (memory / peer) | ratio (streaming / peer)',
+  );
   for (const w of workers) {
     const mem = await ours(dir, w, false, batch, batches, repeats);
     const stream = await ours(dir, w, true, batch, batches, repeats);
     const p = process.argv.includes('--skip-peer') ? NaN : peer(dir, w, batch);
-    console.log(`${w} | ${mem.toFixed(0)} | ${stream.toFixed(0)} | ${p.toFixed(0)} | ${(mem / p).toFixed(2)}x | ${(stream / p).toFixed(2)}x`);
+    console.log(
+      `${w} | ${mem.toFixed(0)} | ${stream.toFixed(0)} | ${p.toFixed(0)} | ${(mem / p).toFixed(2)}x | ${(stream / p).toFixed(2)}x`,
+    );
   }
-  console.log('\nPeak RSS of one streaming training pass (2 workers, prefetch 2, batch 256; stream buffers ≈ 2 × (one decoded file + 2 batches)):');
+  console.log(
+    '\nPeak RSS of one streaming training pass (2 workers, prefetch 2, batch 256; stream buffers ≈ 2 × (one decoded file + 2 batches)):',
+  );
   const bytesPerRow = 81 + 14 + 1496 * 4 + 4;
   const buffers = 2 * (rows * bytesPerRow + 2 * 256 * (81 * 4 + 14 * 4 + 1496 * 4 + 4));
   for (const n of arg('rss-files', '32,128').split(',').map(Number)) {
     const d = ensureData(n, rows);
-    const child = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', __filename, '--rss-child', d], { encoding: 'utf8', cwd: repo });
+    const child = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', __filename, '--rss-child', d], {
+      encoding: 'utf8',
+      cwd: repo,
+    });
     if (child.status !== 0) throw new Error(child.stderr);
     const r = JSON.parse(child.stdout) as { samples: number; maxRssBytes: number };
     const data = n * rows * bytesPerRow;
-    console.log(`${n} files: dataset ${(data / 2 ** 20).toFixed(0)} MiB decoded (${(data / buffers).toFixed(0)}× the stream buffers), ${r.samples} samples read, peak RSS ${(r.maxRssBytes / 2 ** 20).toFixed(0)} MiB`);
+    console.log(
+      `${n} files: dataset ${(data / 2 ** 20).toFixed(0)} MiB decoded (${(data / buffers).toFixed(0)}× the stream buffers), ${r.samples} samples read, peak RSS ${(r.maxRssBytes / 2 ** 20).toFixed(0)} MiB`,
+    );
   }
 };
 

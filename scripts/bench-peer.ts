@@ -34,29 +34,98 @@ const batch = 256;
 const positions = Math.ceil((batch * (warmup + batches + 2)) / 0.8);
 const data = path.join(repo, '.cache/bench-peer', `stage3-${positions}`);
 
-interface Run { engine: string; preset: string; round: number; samplesPerS: number; kernels: string }
+interface Run {
+  engine: string;
+  preset: string;
+  round: number;
+  samplesPerS: number;
+  kernels: string;
+}
 
 function ensureData(): void {
   if (fs.existsSync(data)) return;
   console.log(`generating ${positions} Stage 3 positions into ${path.relative(repo, data)}`);
-  execFileSync(process.execPath, [cli, 'utility', 'generate-sample-data', '--stage', '3', '--positions', String(positions), '--output-dir', data], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [cli, 'utility', 'generate-sample-data', '--stage', '3', '--positions', String(positions), '--output-dir', data],
+    { stdio: 'inherit' },
+  );
 }
 
 function ours(preset: string, setting: string, round: number): Run {
   const out = execFileSync(
     process.execPath,
-    [cli, 'utility', 'benchmark-training', '--stage', '3', '--stage3-data-path', data, '--model-architecture', preset, '--batch-size', String(batch), '--threads', String(threads), '--gpu', 'wasm', '--warmup-batches', String(warmup), '--max-batches', String(warmup + batches), '--json'],
-    { encoding: 'utf8', env: { ...process.env, MAOU_CPU_KERNELS: setting }, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 26 },
+    [
+      cli,
+      'utility',
+      'benchmark-training',
+      '--stage',
+      '3',
+      '--stage3-data-path',
+      data,
+      '--model-architecture',
+      preset,
+      '--batch-size',
+      String(batch),
+      '--threads',
+      String(threads),
+      '--gpu',
+      'wasm',
+      '--warmup-batches',
+      String(warmup),
+      '--max-batches',
+      String(warmup + batches),
+      '--json',
+    ],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, MAOU_CPU_KERNELS: setting },
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 1 << 26,
+    },
   );
-  const r = JSON.parse(out) as { training_metrics: { samples_per_second: number }; environment: { backend_notes: string[] } };
+  const r = JSON.parse(out) as {
+    training_metrics: { samples_per_second: number };
+    environment: { backend_notes: string[] };
+  };
   const conv = r.environment.backend_notes.find((n) => /kernels/.test(n)) ?? '?';
-  return { engine: `ours ${setting}`, preset, round, samplesPerS: r.training_metrics.samples_per_second, kernels: conv };
+  return {
+    engine: `ours ${setting}`,
+    preset,
+    round,
+    samplesPerS: r.training_metrics.samples_per_second,
+    kernels: conv,
+  };
 }
 
 function torch(preset: string, round: number): Run {
-  const out = execFileSync('python3', [peer, '--data', data, '--preset', preset, '--batch-size', String(batch), '--threads', String(threads), '--warmup-batches', String(warmup), '--batches', String(batches)], { encoding: 'utf8' });
+  const out = execFileSync(
+    'python3',
+    [
+      peer,
+      '--data',
+      data,
+      '--preset',
+      preset,
+      '--batch-size',
+      String(batch),
+      '--threads',
+      String(threads),
+      '--warmup-batches',
+      String(warmup),
+      '--batches',
+      String(batches),
+    ],
+    { encoding: 'utf8' },
+  );
   const r = JSON.parse(out.trim().split('\n').pop()!) as { engine: string; train_samples_per_s: number };
-  return { engine: 'peer', preset, round, samplesPerS: r.train_samples_per_s, kernels: `${r.engine}, ${threads} threads` };
+  return {
+    engine: 'peer',
+    preset,
+    round,
+    samplesPerS: r.train_samples_per_s,
+    kernels: `${r.engine}, ${threads} threads`,
+  };
 }
 
 const median = (xs: number[]): number => {
@@ -75,15 +144,23 @@ function main(): void {
       for (const setting of kernels) {
         const a = ours(preset, setting, round);
         runs.push(a);
-        console.log(`${preset} round ${round}: ${a.engine.padEnd(10)} ${a.samplesPerS.toFixed(1).padStart(8)} samples/s  [${a.kernels}]`);
+        console.log(
+          `${preset} round ${round}: ${a.engine.padEnd(10)} ${a.samplesPerS.toFixed(1).padStart(8)} samples/s  [${a.kernels}]`,
+        );
         const b = torch(preset, round);
         runs.push(b);
-        console.log(`${preset} round ${round}: ${'peer'.padEnd(10)} ${b.samplesPerS.toFixed(1).padStart(8)} samples/s  [${b.kernels}]`);
+        console.log(
+          `${preset} round ${round}: ${'peer'.padEnd(10)} ${b.samplesPerS.toFixed(1).padStart(8)} samples/s  [${b.kernels}]`,
+        );
       }
     }
   }
-  console.log(`\nbatch ${batch}, ${threads} threads, ${warmup} warm-up + ${batches} timed batches, data ${path.relative(repo, data)}`);
-  console.log('preset  ours            ours samples/s (each run)     peer samples/s (each run)     ratio of medians  ratios per A/B pair');
+  console.log(
+    `\nbatch ${batch}, ${threads} threads, ${warmup} warm-up + ${batches} timed batches, data ${path.relative(repo, data)}`,
+  );
+  console.log(
+    'preset  ours            ours samples/s (each run)     peer samples/s (each run)     ratio of medians  ratios per A/B pair',
+  );
   for (const preset of presets) {
     for (const setting of kernels) {
       const o = runs.filter((r) => r.preset === preset && r.engine === `ours ${setting}`);
@@ -91,10 +168,21 @@ function main(): void {
       const p = o.map((r) => runs[runs.indexOf(r) + 1]);
       const pairs = o.map((r, i) => (r.samplesPerS / p[i].samplesPerS).toFixed(2));
       const ratio = median(o.map((r) => r.samplesPerS)) / median(p.map((r) => r.samplesPerS));
-      console.log(`${preset.padEnd(7)} ${setting.padEnd(15)} ${o.map((r) => r.samplesPerS.toFixed(1)).join(' / ').padEnd(29)} ${p.map((r) => r.samplesPerS.toFixed(1)).join(' / ').padEnd(29)} ${`${ratio.toFixed(2)}×`.padEnd(17)} ${pairs.join(', ')}`);
+      console.log(
+        `${preset.padEnd(7)} ${setting.padEnd(15)} ${o
+          .map((r) => r.samplesPerS.toFixed(1))
+          .join(' / ')
+          .padEnd(29)} ${p
+          .map((r) => r.samplesPerS.toFixed(1))
+          .join(' / ')
+          .padEnd(29)} ${`${ratio.toFixed(2)}×`.padEnd(17)} ${pairs.join(', ')}`,
+      );
     }
   }
-  for (const setting of kernels) console.log(`kernels with MAOU_CPU_KERNELS=${setting}: ${runs.find((r) => r.engine === `ours ${setting}`)?.kernels}`);
+  for (const setting of kernels)
+    console.log(
+      `kernels with MAOU_CPU_KERNELS=${setting}: ${runs.find((r) => r.engine === `ours ${setting}`)?.kernels}`,
+    );
 }
 
 main();

@@ -22,7 +22,9 @@ import { seededRandom } from '../packages/infra/dist/sample-data/seeded-random';
 // apache-arrow is a dependency of the infra package, not of the repository root.
 const infraRequire = createRequire(join(__dirname, '../packages/infra/package.json'));
 const { Schema } = infraRequire('apache-arrow') as typeof import('apache-arrow');
-const { FileBlock, Footer } = infraRequire('apache-arrow/ipc/metadata/file') as typeof import('apache-arrow/ipc/metadata/file');
+const { FileBlock, Footer } = infraRequire(
+  'apache-arrow/ipc/metadata/file',
+) as typeof import('apache-arrow/ipc/metadata/file');
 const { MetadataVersion } = infraRequire('apache-arrow/enum') as typeof import('apache-arrow/enum');
 
 const arg = (name: string, fallback: number): number => {
@@ -41,11 +43,18 @@ const template = (): Uint8Array => {
   const moveLabel = new Float32Array(rows * 1496);
   for (let r = 0; r < rows; r++) moveLabel[r * 1496 + Math.floor(random() * 1496)] = 1;
   const columns = {
-    stage: 3 as const, rows, moveLabel, resultValue: Float32Array.from({ length: rows }, (_, i) => (i % 3) / 2),
-    boardIdPositions: Uint8Array.from({ length: rows * 81 }, () => Math.floor(random() * 29)), piecesInHand: Uint8Array.from({ length: rows * 14 }, () => Math.floor(random() * 3)),
+    stage: 3 as const,
+    rows,
+    moveLabel,
+    resultValue: Float32Array.from({ length: rows }, (_, i) => (i % 3) / 2),
+    boardIdPositions: Uint8Array.from({ length: rows * 81 }, () => Math.floor(random() * 29)),
+    piecesInHand: Uint8Array.from({ length: rows * 14 }, () => Math.floor(random() * 3)),
   };
   const ids = BigUint64Array.from({ length: rows }, (_, i) => BigInt(i));
-  return encodeArrowIpc(buildBatches(rows, rows, (s, n) => stageColumnData(columns, ids, s, n)), { compression: 'lz4' });
+  return encodeArrowIpc(
+    buildBatches(rows, rows, (s, n) => stageColumnData(columns, ids, s, n)),
+    { compression: 'lz4' },
+  );
 };
 
 const main = async (): Promise<void> => {
@@ -68,7 +77,10 @@ const main = async (): Promise<void> => {
     const path = join(dir, `transformed_chunk${String(f).padStart(4, '0')}.feather`);
     const fd = openSync(path, 'w');
     let at = 0;
-    const write = (bytes: Uint8Array): void => { writeSync(fd, bytes, 0, bytes.length, at); at += bytes.length; };
+    const write = (bytes: Uint8Array): void => {
+      writeSync(fd, bytes, 0, bytes.length, at);
+      at += bytes.length;
+    };
     write(prefix.length >= 8 ? prefix : Buffer.from('ARROW1\0\0'));
     const blocks: InstanceType<typeof FileBlock>[] = [];
     for (let b = 0; b < batches; b++) {
@@ -94,12 +106,22 @@ const main = async (): Promise<void> => {
     const path = join(dir, `transformed_chunk${String(f).padStart(4, '0')}.feather`);
     const summary = await inspectStageFile(path, 3);
     counted += summary.rows;
-    read += await withFileByteSource(path, async (s) => { await readIpcLayout(s); return s.bytesRead; });
+    read += await withFileByteSource(path, async (s) => {
+      await readIpcLayout(s);
+      return s.bytesRead;
+    });
   }
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  console.log(`dataset: ${files} IPC File(s) × ${batches} LZ4 record batch(es) × ${rows} rows = ${counted.toLocaleString('en')} rows (expected ${(files * batches * rows).toLocaleString('en')}), ${(total / 1e9).toFixed(2)} GB (${total} bytes; batch body ${bodyLength} B, header ${metaLength} B)`);
-  console.log(`bytes read to count: ${read} (${(read / 1e6).toFixed(2)} MB, ${(read / total * 100).toFixed(4)} % of the dataset); ${ms.toFixed(0)} ms for both passes (inspect + measured layout read)`);
+  console.log(
+    `dataset: ${files} IPC File(s) × ${batches} LZ4 record batch(es) × ${rows} rows = ${counted.toLocaleString('en')} rows (expected ${(files * batches * rows).toLocaleString('en')}), ${(total / 1e9).toFixed(2)} GB (${total} bytes; batch body ${bodyLength} B, header ${metaLength} B)`,
+  );
+  console.log(
+    `bytes read to count: ${read} (${(read / 1e6).toFixed(2)} MB, ${((read / total) * 100).toFixed(4)} % of the dataset); ${ms.toFixed(0)} ms for both passes (inspect + measured layout read)`,
+  );
   rmSync(dir, { recursive: true, force: true });
 };
 
-main().catch((e: unknown) => { console.error(e); process.exit(1); });
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

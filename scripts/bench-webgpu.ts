@@ -40,19 +40,37 @@ const backendName = arg('backend', 'webgpu');
 const peakTflops = Number(arg('peak-tflops', '67'));
 
 const training = {
-  preset: 'lite' as Preset, optimizer: 'adamw' as const, learningRate: 1e-3, momentum: 0.9, beta1: 0.9, beta2: 0.999,
-  eps: 1e-8, weightDecay: 1e-4, lrScheduler: 'warmup_cosine_decay' as const, policyLossRatio: 1, valueLossRatio: 1,
-  gradientClip: 0, gradientAccumulationSteps: 1, detectAnomaly: false, stage1PosWeight: 1, stage2PosWeight: 1,
-  stage2GammaPos: 0, stage2GammaNeg: 2, stage2Clip: 0.02, stage2HiddenDim: 512, stage2HeadDropout: 0,
+  preset: 'lite' as Preset,
+  optimizer: 'adamw' as const,
+  learningRate: 1e-3,
+  momentum: 0.9,
+  beta1: 0.9,
+  beta2: 0.999,
+  eps: 1e-8,
+  weightDecay: 1e-4,
+  lrScheduler: 'warmup_cosine_decay' as const,
+  policyLossRatio: 1,
+  valueLossRatio: 1,
+  gradientClip: 0,
+  gradientAccumulationSteps: 1,
+  detectAnomaly: false,
+  stage1PosWeight: 1,
+  stage2PosWeight: 1,
+  stage2GammaPos: 0,
+  stage2GammaNeg: 2,
+  stage2Clip: 0.02,
+  stage2HiddenDim: 512,
+  stage2HeadDropout: 0,
 };
 
 function syntheticBatch(size: number, seed: number) {
   let s = seed >>> 0;
-  const next = (): number => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const next = (): number => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   const moveLabel = new Float32Array(size * 1496);
   for (let i = 0; i < size; i += 1) moveLabel[i * 1496 + Math.floor(next() * 1496)] = 1;
   return {
-    stage: 3 as const, size,
+    stage: 3 as const,
+    size,
     boardIds: Int32Array.from({ length: size * 81 }, () => Math.floor(next() * 31)),
     hands: Float32Array.from({ length: size * 14 }, () => Math.floor(next() * 3) / 18),
     targets: { stage: 3 as const, moveLabel, resultValue: Float32Array.from({ length: size }, () => next()) },
@@ -96,10 +114,24 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
   // forward + backward ≈ 3x the forward multiply-adds, 2 FLOP each
   const tflops = (samplesPerS * trainer.multiplyAddsPerSample * 3 * 2) / 1e12;
   const line: Record<string, unknown> = {
-    backend: tf.getBackend(), step, preset, batch, ...(planned ? { dispatchesPerStep: planned.lastDispatchCount, hostMsPerStep: +hostMs[Math.floor(hostMs.length / 2)]!.toFixed(2), lossEvery }
-      : { fastKernels: fast, uploads: arg('uploads', 'pooled') }), firstStepMs: +firstStepMs.toFixed(0), medianStepMs: +median.toFixed(1), meanWallMsPerStep: +wallPerStep.toFixed(1),
-    samplesPerS: +samplesPerS.toFixed(1), achievedTflops: +tflops.toFixed(3),
-    percentOfFp32Peak: +((100 * tflops) / peakTflops).toFixed(2), loss: +loss.toFixed(4),
+    backend: tf.getBackend(),
+    step,
+    preset,
+    batch,
+    ...(planned
+      ? {
+          dispatchesPerStep: planned.lastDispatchCount,
+          hostMsPerStep: +hostMs[Math.floor(hostMs.length / 2)]!.toFixed(2),
+          lossEvery,
+        }
+      : { fastKernels: fast, uploads: arg('uploads', 'pooled') }),
+    firstStepMs: +firstStepMs.toFixed(0),
+    medianStepMs: +median.toFixed(1),
+    meanWallMsPerStep: +wallPerStep.toFixed(1),
+    samplesPerS: +samplesPerS.toFixed(1),
+    achievedTflops: +tflops.toFixed(3),
+    percentOfFp32Peak: +((100 * tflops) / peakTflops).toFixed(2),
+    loss: +loss.toFixed(4),
   };
   if (flag('profile') && planned) {
     const { phases } = await planned.profiledStep(data, clock, 0);
@@ -114,12 +146,22 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
       byKind.set(kind, e);
     }
     line.gpuMsPerStep = +kernels.reduce((m, k) => m + k.ms, 0).toFixed(2);
-    line.gpuMsByPhase = Object.fromEntries(phases.map((p) => [p.phase, +p.kernels.reduce((m, k) => m + k.ms, 0).toFixed(2)]));
-    line.topKernelKinds = [...byKind.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 10).map(([n, e]) => `${n} ${e.ms.toFixed(1)}ms/${e.calls}`);
-    line.topKernels = [...kernels].sort((a, b) => b.ms - a.ms).slice(0, 6).map((k) => `${k.name} ${k.ms.toFixed(1)}ms`);
+    line.gpuMsByPhase = Object.fromEntries(
+      phases.map((p) => [p.phase, +p.kernels.reduce((m, k) => m + k.ms, 0).toFixed(2)]),
+    );
+    line.topKernelKinds = [...byKind.entries()]
+      .sort((a, b) => b[1].ms - a[1].ms)
+      .slice(0, 10)
+      .map(([n, e]) => `${n} ${e.ms.toFixed(1)}ms/${e.calls}`);
+    line.topKernels = [...kernels]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 6)
+      .map((k) => `${k.name} ${k.ms.toFixed(1)}ms`);
   }
   if (flag('profile') && !planned) {
-    const info = await tf.profile(async () => { await trainer.step(data, clock); });
+    const info = await tf.profile(async () => {
+      await trainer.step(data, clock);
+    });
     const byKernel = new Map<string, { ms: number; calls: number }>();
     for (const k of info.kernels) {
       const e = byKernel.get(k.name) ?? { ms: 0, calls: 0 };
@@ -139,8 +181,16 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
 function dispatchCounts(): void {
   for (const preset of presets) {
     for (const stage of [1, 2, 3] as const) {
-      const settings = planSettings({ stage, training: { ...training, preset, gradientClip: 1 }, totalSteps: 1, seed: 1 });
-      for (const batch of batches) console.log(JSON.stringify({ preset, stage, batch, dispatchesPerStep: describeStep(settings, batch).dispatches.length }));
+      const settings = planSettings({
+        stage,
+        training: { ...training, preset, gradientClip: 1 },
+        totalSteps: 1,
+        seed: 1,
+      });
+      for (const batch of batches)
+        console.log(
+          JSON.stringify({ preset, stage, batch, dispatchesPerStep: describeStep(settings, batch).dispatches.length }),
+        );
     }
   }
 }
@@ -152,7 +202,10 @@ async function main(): Promise<void> {
   const stepKinds = (stepArg === 'both' ? ['tfjs', 'planned', 'tfjs', 'planned'] : [stepArg]) as ('planned' | 'tfjs')[];
   for (const fast of kernels === 'both' ? [false, true] : [kernels === 'fast']) {
     if (backendName === 'webgpu') {
-      const started = await startWebgpuBackend({ backend: 'webgpu', deviceIndex: 0, threads: 'auto' }, { fastKernels: fast, pooledUploads: arg('uploads', 'pooled') === 'pooled' });
+      const started = await startWebgpuBackend(
+        { backend: 'webgpu', deviceIndex: 0, threads: 'auto' },
+        { fastKernels: fast, pooledUploads: arg('uploads', 'pooled') === 'pooled' },
+      );
       if (!started.ok) throw new Error(started.error);
       if (fast) console.log(JSON.stringify({ backendInfo: started.value }));
     } else {
@@ -163,11 +216,15 @@ async function main(): Promise<void> {
       const [k, v] = f.split('=');
       tf.env().set(k, v === 'true' ? true : v === 'false' ? false : Number(v));
     }
-    for (const preset of presets) for (const batch of batches) for (const kind of stepKinds) await run(preset, batch, fast, kind);
+    for (const preset of presets)
+      for (const batch of batches) for (const kind of stepKinds) await run(preset, batch, fast, kind);
   }
 }
 
-main().then(() => process.exit(0), (e: unknown) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

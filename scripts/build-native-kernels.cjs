@@ -22,12 +22,16 @@ const strict = process.argv.includes('--strict');
 
 /** Node's own headers: npm's nodedir setting, or the include directory next to this node binary. */
 function nodeHeaders() {
-  const candidates = [process.env.npm_config_nodedir, path.resolve(path.dirname(process.execPath), '..')].filter(Boolean);
+  const candidates = [process.env.npm_config_nodedir, path.resolve(path.dirname(process.execPath), '..')].filter(
+    Boolean,
+  );
   for (const dir of candidates) {
     const include = path.join(dir, 'include', 'node');
     if (fs.existsSync(path.join(include, 'node_api.h'))) return include;
   }
-  throw new Error(`no Node-API headers (node_api.h) under ${candidates.map((d) => path.join(d, 'include/node')).join(' or ')}; install the Node.js headers or set npm's nodedir`);
+  throw new Error(
+    `no Node-API headers (node_api.h) under ${candidates.map((d) => path.join(d, 'include/node')).join(' or ')}; install the Node.js headers or set npm's nodedir`,
+  );
 }
 
 function compilerName(cxx) {
@@ -39,7 +43,8 @@ function compilerName(cxx) {
 }
 
 function build() {
-  if (process.arch !== 'x64') throw new Error(`the native kernels are x86-64 only (AVX2/AVX-512); this is ${process.arch}`);
+  if (process.arch !== 'x64')
+    throw new Error(`the native kernels are x86-64 only (AVX2/AVX-512); this is ${process.arch}`);
   const include = nodeHeaders();
   const cxx = process.env.CXX || 'g++';
   const compiler = compilerName(cxx);
@@ -47,14 +52,25 @@ function build() {
   try {
     // -ffp-contract=fast: a*b+c becomes one FMA. No -march=native: the addon must run on any x86-64 CPU, and
     // picks the AVX-512 or AVX2 objects at load time from what the CPU reports.
-    const common = ['-std=c++17', '-O3', '-fPIC', '-fno-exceptions', '-ffp-contract=fast', '-Wall', '-Wextra', `-I${include}`];
+    const common = [
+      '-std=c++17',
+      '-O3',
+      '-fPIC',
+      '-fno-exceptions',
+      '-ffp-contract=fast',
+      '-Wall',
+      '-Wextra',
+      `-I${include}`,
+    ];
     const objects = [
       ['conv-kernels.cc', 'avx512.o', ['-DMAOU_AVX512', '-mavx512f', '-mavx512vl', '-mavx2', '-mfma']],
       ['conv-kernels.cc', 'avx2.o', ['-mavx2', '-mfma']],
       ['addon.cc', 'addon.o', []],
     ].map(([file, obj, flags]) => {
       const o = path.join(tmp, obj);
-      execFileSync(cxx, [...common, ...flags, '-c', path.join(src, file), '-o', o], { stdio: ['ignore', 'inherit', 'inherit'] });
+      execFileSync(cxx, [...common, ...flags, '-c', path.join(src, file), '-o', o], {
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
       return o;
     });
     const link = process.platform === 'darwin' ? ['-undefined', 'dynamic_lookup'] : [];
@@ -81,6 +97,8 @@ try {
 } catch (e) {
   const reason = String(e instanceof Error ? e.message : e).split('\n')[0];
   writeStatus({ built: false, reason, at: new Date().toISOString() });
-  console.warn(`build-native-kernels: native kernels not built (${reason}); training on wasm will use the WebAssembly SIMD kernels`);
+  console.warn(
+    `build-native-kernels: native kernels not built (${reason}); training on wasm will use the WebAssembly SIMD kernels`,
+  );
   if (strict) process.exit(1);
 }

@@ -12,12 +12,25 @@
 import { join } from 'node:path';
 
 // The shape of packages/infra/src/sources/testing/fault-campaign.ts, which no package exports.
-interface Figures { readonly hangs: number; readonly uncleanFailures: readonly string[]; readonly wrongData: number; readonly partialFilesLeft: number }
-type RunFaultCampaign = (o: { runs: number; seconds: number; seed: number; backends: readonly string[]; onRun?: (line: string) => void }) => Promise<Figures>;
+interface Figures {
+  readonly hangs: number;
+  readonly uncleanFailures: readonly string[];
+  readonly wrongData: number;
+  readonly partialFilesLeft: number;
+}
+type RunFaultCampaign = (o: {
+  runs: number;
+  seconds: number;
+  seed: number;
+  backends: readonly string[];
+  onRun?: (line: string) => void;
+}) => Promise<Figures>;
 
 // The built module (the package script compiles first), so the clients run as they do in production.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { runFaultCampaign } = require(join(__dirname, '..', 'packages/infra/dist/sources/testing/fault-campaign.js')) as { runFaultCampaign: RunFaultCampaign };
+const { runFaultCampaign } = require(
+  join(__dirname, '..', 'packages/infra/dist/sources/testing/fault-campaign.js'),
+) as { runFaultCampaign: RunFaultCampaign };
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -30,11 +43,23 @@ const main = async (): Promise<void> => {
   const seconds = Number(arg('seconds', '600'));
   const backends = arg('backends', 's3,gcs,bigquery').split(',');
   const quiet = process.argv.includes('--quiet');
-  process.stdout.write(`fault campaign: seed ${seed}, up to ${runs} runs or ${seconds} s, backends ${backends.join(', ')}\n`);
-  const figures = await runFaultCampaign({ runs, seconds, seed, backends, onRun: quiet ? undefined : (line) => process.stdout.write(`${line}\n`) });
+  process.stdout.write(
+    `fault campaign: seed ${seed}, up to ${runs} runs or ${seconds} s, backends ${backends.join(', ')}\n`,
+  );
+  const figures = await runFaultCampaign({
+    runs,
+    seconds,
+    seed,
+    backends,
+    onRun: quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
+  });
   process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   const bad = figures.hangs + figures.uncleanFailures.length + figures.wrongData + figures.partialFilesLeft;
-  process.stdout.write(bad === 0 ? 'OK: every run succeeded or failed cleanly; 0 partial files left\n' : `FAILED: ${bad} bad run(s); replay with --seed ${seed}\n`);
+  process.stdout.write(
+    bad === 0
+      ? 'OK: every run succeeded or failed cleanly; 0 partial files left\n'
+      : `FAILED: ${bad} bad run(s); replay with --seed ${seed}\n`,
+  );
   process.exitCode = bad === 0 ? 0 : 1;
 };
 

@@ -18,14 +18,32 @@
 import { join } from 'node:path';
 
 // The shape of packages/infra/src/fuzz-testing/fuzz-runner.ts, which no package exports.
-type Counts = Readonly<Record<'inputs' | 'rejected' | 'accepted' | 'unnamed' | 'untyped' | 'hangs' | 'crashes', number>>;
-interface Figures { readonly counts: Record<string, Record<string, Counts>>; readonly problems: readonly string[]; readonly maxChildRssBytes: number; readonly elapsedMs: number }
-type RunFuzz = (o: { seed: number; perReader: number; seconds: number; targets?: readonly string[]; only?: readonly number[]; timeoutMs: number; heapMb: number; children: number;
-  onProgress: (done: number, total: number) => void }) => Promise<Figures>;
+type Counts = Readonly<
+  Record<'inputs' | 'rejected' | 'accepted' | 'unnamed' | 'untyped' | 'hangs' | 'crashes', number>
+>;
+interface Figures {
+  readonly counts: Record<string, Record<string, Counts>>;
+  readonly problems: readonly string[];
+  readonly maxChildRssBytes: number;
+  readonly elapsedMs: number;
+}
+type RunFuzz = (o: {
+  seed: number;
+  perReader: number;
+  seconds: number;
+  targets?: readonly string[];
+  only?: readonly number[];
+  timeoutMs: number;
+  heapMb: number;
+  children: number;
+  onProgress: (done: number, total: number) => void;
+}) => Promise<Figures>;
 
 // The built runner (the package script compiles first); it forks one child process per slot.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { runFuzz } = require(join(__dirname, '..', 'packages/infra/dist/fuzz-testing/fuzz-runner.js')) as { runFuzz: RunFuzz };
+const { runFuzz } = require(join(__dirname, '..', 'packages/infra/dist/fuzz-testing/fuzz-runner.js')) as {
+  runFuzz: RunFuzz;
+};
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -38,30 +56,59 @@ const main = async (): Promise<void> => {
   const perReader = Number(arg('per-reader', '10000'));
   const targets = process.argv.includes('--targets') ? arg('targets', '').split(',') : undefined;
   const only = process.argv.includes('--only') ? arg('only', '').split(',').map(Number) : undefined;
-  process.stdout.write(`fuzz readers: seed ${seed}, ${only ? `inputs ${only.join(', ')}` : `${perReader} inputs`} per reader, ${targets?.join(', ') ?? 'all readers'}\n`);
+  process.stdout.write(
+    `fuzz readers: seed ${seed}, ${only ? `inputs ${only.join(', ')}` : `${perReader} inputs`} per reader, ${targets?.join(', ') ?? 'all readers'}\n`,
+  );
   let last = 0;
   const figures = await runFuzz({
-    seed, perReader, targets, only, seconds: Number(arg('seconds', '3600')), timeoutMs: Number(arg('timeout-ms', '10000')),
-    heapMb: Number(arg('heap-mb', '512')), children: Number(arg('children', '2')),
+    seed,
+    perReader,
+    targets,
+    only,
+    seconds: Number(arg('seconds', '3600')),
+    timeoutMs: Number(arg('timeout-ms', '10000')),
+    heapMb: Number(arg('heap-mb', '512')),
+    children: Number(arg('children', '2')),
     onProgress: (done, total) => {
       if (Date.now() - last < 10_000) return;
       last = Date.now();
       process.stderr.write(`  ${done}/${total} inputs\n`);
     },
   });
-  const rows = [['reader', 'class', 'inputs', 'rejected', 'accepted (silent)', 'unnamed', 'untyped', 'hangs', 'crashes']];
+  const rows = [
+    ['reader', 'class', 'inputs', 'rejected', 'accepted (silent)', 'unnamed', 'untyped', 'hangs', 'crashes'],
+  ];
   let bad = 0;
   for (const [target, byClass] of Object.entries(figures.counts)) {
     for (const [kind, c] of Object.entries(byClass)) {
-      rows.push([target, kind, String(c.inputs), String(c.rejected), `${c.accepted} (${pct(c.accepted, c.inputs)})`, String(c.unnamed), String(c.untyped), String(c.hangs), String(c.crashes)]);
+      rows.push([
+        target,
+        kind,
+        String(c.inputs),
+        String(c.rejected),
+        `${c.accepted} (${pct(c.accepted, c.inputs)})`,
+        String(c.unnamed),
+        String(c.untyped),
+        String(c.hangs),
+        String(c.crashes),
+      ]);
       bad += c.unnamed + c.untyped + c.hangs + c.crashes;
     }
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows) process.stdout.write(`${r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')}\n`);
-  process.stdout.write(`peak child RSS ${(figures.maxChildRssBytes / 2 ** 20).toFixed(0)} MiB, ${(figures.elapsedMs / 1000).toFixed(0)} s\n`);
+  for (const r of rows)
+    process.stdout.write(
+      `${r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')}\n`,
+    );
+  process.stdout.write(
+    `peak child RSS ${(figures.maxChildRssBytes / 2 ** 20).toFixed(0)} MiB, ${(figures.elapsedMs / 1000).toFixed(0)} s\n`,
+  );
   for (const p of figures.problems) process.stdout.write(`PROBLEM ${p}\n`);
-  process.stdout.write(bad === 0 ? 'OK: every damaged input was rejected with the file named or read as valid; no untyped error, hang or crash\n' : `FAILED: ${bad} problem input(s); replay with --seed ${seed}\n`);
+  process.stdout.write(
+    bad === 0
+      ? 'OK: every damaged input was rejected with the file named or read as valid; no untyped error, hang or crash\n'
+      : `FAILED: ${bad} problem input(s); replay with --seed ${seed}\n`,
+  );
   process.exitCode = bad === 0 ? 0 : 1;
 };
 

@@ -23,18 +23,27 @@ const packages = new Map(); // package root -> importing dir
 
 const resolveTs = (from, spec) => {
   const base = path.resolve(path.dirname(from), spec);
-  for (const f of [base, `${base}.ts`, path.join(base, 'index.ts')]) if (fs.existsSync(f) && fs.statSync(f).isFile()) return f;
+  for (const f of [base, `${base}.ts`, path.join(base, 'index.ts')])
+    if (fs.existsSync(f) && fs.statSync(f).isFile()) return f;
   throw new Error(`cannot resolve ${spec} from ${from}`);
 };
-const packageName = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const packageName = (spec) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 
 function transpile(file) {
   if (done.has(file)) return;
   done.add(file);
   let code = swc.transformSync(fs.readFileSync(file, 'utf8'), {
-    filename: file, sourceMaps: false,
-    jsc: { parser: { syntax: 'typescript', decorators: true }, target: 'es2022',
-      transform: { legacyDecorator: true, decoratorMetadata: true } },
+    filename: file,
+    sourceMaps: false,
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      target: 'es2022',
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+    },
     module: { type: 'commonjs' },
   }).code;
   code = code.replace(/require\("([^"]+)"\)/g, (all, spec) => {
@@ -56,10 +65,11 @@ function transpile(file) {
   fs.writeFileSync(dest, code);
 }
 
-const dirSize = (dir) => fs.readdirSync(dir, { withFileTypes: true }).reduce((n, e) => {
-  const p = path.join(dir, e.name);
-  return n + (e.isDirectory() ? (e.name === 'node_modules' ? 0 : dirSize(p)) : fs.statSync(p).size);
-}, 0);
+const dirSize = (dir) =>
+  fs.readdirSync(dir, { withFileTypes: true }).reduce((n, e) => {
+    const p = path.join(dir, e.name);
+    return n + (e.isDirectory() ? (e.name === 'node_modules' ? 0 : dirSize(p)) : fs.statSync(p).size);
+  }, 0);
 
 /** The folder of package `name` as Node finds it from `fromDir` (also for packages whose exports hide package.json). */
 function packageRoot(name, fromDir) {
@@ -74,20 +84,28 @@ function copyPackage(name, fromDir) {
   const dest = path.join(out, 'node_modules', name);
   if (fs.existsSync(dest)) return;
   // scripts/ has no node_modules of its own: its packages come from the workspace packages that depend on them
-  const root = [fromDir, ...['infra', 'app', 'cli'].map((p) => path.join(repo, 'packages', p))].map((d) => packageRoot(name, d)).find(Boolean);
+  const root = [fromDir, ...['infra', 'app', 'cli'].map((p) => path.join(repo, 'packages', p))]
+    .map((d) => packageRoot(name, d))
+    .find(Boolean);
   if (!root) return; // optional (e.g. node-fetch's `encoding`): not installed, not needed
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
   fs.mkdirSync(dest, { recursive: true });
   fs.copyFileSync(path.join(root, 'package.json'), path.join(dest, 'package.json'));
   let files;
   if (name === 'webgpu') files = ['index.js', `dist/${process.platform}-${process.arch}/dawn.node`];
-  else if (dirSize(root) < 3e6) files = null; // small: all of it
+  else if (dirSize(root) < 3e6)
+    files = null; // small: all of it
   else files = [pkg.main ?? 'index.js'];
-  if (files === null) fs.cpSync(root, dest, { recursive: true, filter: (s) => !path.relative(root, s).split(path.sep).includes("node_modules") });
-  else for (const f of files) {
-    fs.mkdirSync(path.dirname(path.join(dest, f)), { recursive: true });
-    fs.copyFileSync(path.join(root, f), path.join(dest, f));
-  }
+  if (files === null)
+    fs.cpSync(root, dest, {
+      recursive: true,
+      filter: (s) => !path.relative(root, s).split(path.sep).includes('node_modules'),
+    });
+  else
+    for (const f of files) {
+      fs.mkdirSync(path.dirname(path.join(dest, f)), { recursive: true });
+      fs.copyFileSync(path.join(root, f), path.join(dest, f));
+    }
   // Follow the bare requires of what was copied, resolved from the package's own location.
   for (const f of files ?? [pkg.main ?? 'index.js']) {
     const p = path.join(root, f);
@@ -108,4 +126,6 @@ for (const [name, from] of packages) copyPackage(name, from);
 // The plug-in loads the backend package by name at run time.
 copyPackage('@tensorflow/tfjs-backend-webgpu', path.join(repo, 'packages/infra/src'));
 copyPackage('webgpu', path.join(repo, 'packages/infra/src'));
-console.error(`packed ${done.size} sources and ${fs.readdirSync(path.join(out, 'node_modules')).length} top-level packages into ${out} (${(dirSize(out) / 1e6).toFixed(1)} MB)`);
+console.error(
+  `packed ${done.size} sources and ${fs.readdirSync(path.join(out, 'node_modules')).length} top-level packages into ${out} (${(dirSize(out) / 1e6).toFixed(1)} MB)`,
+);

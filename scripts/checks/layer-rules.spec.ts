@@ -6,7 +6,13 @@ import { join, resolve } from 'node:path';
 // The layer rules are only worth something if they fire: plant forbidden imports in a scratch copy of the
 // sources and expect the real `deps:check` (dependency-cruiser) and eslint to refuse them, naming the rule.
 const root = resolve(__dirname, '../..');
-const configs = ['.dependency-cruiser.cjs', 'tsconfig.base.json', 'tsconfig.depcruise.json', 'eslint.config.mjs', 'package.json'];
+const configs = [
+  '.dependency-cruiser.cjs',
+  'tsconfig.base.json',
+  'tsconfig.depcruise.json',
+  'eslint.config.mjs',
+  'package.json',
+];
 
 function scratchCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'maou-layers-'));
@@ -16,8 +22,10 @@ function scratchCopy(): string {
     const from = join(root, 'packages', pkg);
     if (!existsSync(join(from, 'src'))) continue;
     cpSync(join(from, 'src'), join(dir, 'packages', pkg, 'src'), { recursive: true });
-    for (const f of ['package.json', 'tsconfig.json']) if (existsSync(join(from, f))) cpSync(join(from, f), join(dir, 'packages', pkg, f));
-    if (existsSync(join(from, 'node_modules'))) symlinkSync(join(from, 'node_modules'), join(dir, 'packages', pkg, 'node_modules'));
+    for (const f of ['package.json', 'tsconfig.json'])
+      if (existsSync(join(from, f))) cpSync(join(from, f), join(dir, 'packages', pkg, f));
+    if (existsSync(join(from, 'node_modules')))
+      symlinkSync(join(from, 'node_modules'), join(dir, 'packages', pkg, 'node_modules'));
   }
   return dir;
 }
@@ -27,7 +35,8 @@ const run = (dir: string, bin: string, args: string[]) => {
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 };
 // The same command as `pnpm deps:check`, in the one-line-per-violation format.
-const depcruise = (dir: string) => run(dir, 'depcruise', ['packages', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']);
+const depcruise = (dir: string) =>
+  run(dir, 'depcruise', ['packages', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']);
 const plant = (dir: string, file: string, line: string) => appendFileSync(join(dir, file), `\n${line}\n`);
 
 // [file, the import planted in it, the rule that must name it]
@@ -35,7 +44,11 @@ const PLANTED: readonly (readonly [string, string, string])[] = [
   ['packages/domain/src/stats/summary.ts', "import '@maou/bench-app';", 'domain-is-pure'],
   ['packages/domain/src/random/mulberry32.ts', "import '@maou/bench-engine';", 'domain-is-pure'],
   ['packages/engine/src/optim/lr-schedule.ts', "import '@maou/bench-infra';", 'engine-only-domain'],
-  ['packages/engine/src/nn/dense.ts', "import type { ClockPort } from '@maou/bench-app';\nexport type Leak = ClockPort;", 'engine-only-domain'],
+  [
+    'packages/engine/src/nn/dense.ts',
+    "import type { ClockPort } from '@maou/bench-app';\nexport type Leak = ClockPort;",
+    'engine-only-domain',
+  ],
   ['packages/engine/src/tape/settle.ts', "import '../../../infra/src/index';", 'engine-only-domain'],
   ['packages/engine/src/anomaly.ts', "import 'reflect-metadata';", 'engine-no-di-no-io'],
   ['packages/engine/src/backend-memory.ts', "import 'node:fs';", 'engine-no-node'],
@@ -85,7 +98,10 @@ describe('layer rules (eslint)', () => {
       const files = ['packages/infra/src/clock/system-clock.adapter.ts', 'packages/engine/src/nn/dense.ts'];
       for (const f of files) plant(dir, f, "import { container } from 'tsyringe';\nexport const leaked = container;");
       const r = run(dir, 'eslint', ['--format', 'json', ...files]);
-      const results = JSON.parse(r.out.slice(r.out.indexOf('['))) as { filePath: string; messages: { message: string }[] }[];
+      const results = JSON.parse(r.out.slice(r.out.indexOf('['))) as {
+        filePath: string;
+        messages: { message: string }[];
+      }[];
       for (const f of files) {
         const messages = results.find((x) => x.filePath.endsWith(f))?.messages.map((m) => m.message);
         expect(messages).toContainEqual(expect.stringContaining('Only packages/cli wires adapters'));

@@ -13,9 +13,11 @@ const sourceOf = (built: string): string[] => {
 
 describe('paths the scripts load from the packages', () => {
   const refs = scripts.flatMap((file) =>
-    [...readFileSync(join(repo, 'scripts', file), 'utf8').matchAll(/packages\/[a-z-]+\/(?:dist|src)\/[A-Za-z0-9/_.-]+/g)].map(
-      (m) => [file, m[0]] as const,
-    ),
+    [
+      ...readFileSync(join(repo, 'scripts', file), 'utf8').matchAll(
+        /packages\/[a-z-]+\/(?:dist|src)\/[A-Za-z0-9/_.-]+/g,
+      ),
+    ].map((m) => [file, m[0]] as const),
   );
 
   it('finds some', () => expect(refs.length).toBeGreaterThan(10));

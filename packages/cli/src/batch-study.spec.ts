@@ -3,7 +3,13 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatchStudyUseCase, BenchmarkTrainingUseCase, TOKENS, type ClockPort, type ResourceMonitorPort } from '@maou/bench-app';
+import {
+  BatchStudyUseCase,
+  BenchmarkTrainingUseCase,
+  TOKENS,
+  type ClockPort,
+  type ResourceMonitorPort,
+} from '@maou/bench-app';
 import type { BatchStudyReport, BenchmarkConfig, BenchmarkTrainingReport, SweepPointOk } from '@maou/bench-domain';
 import { toBenchmarkConfig } from '@maou/bench-interface';
 import { BACKENDS } from './backends';
@@ -19,8 +25,20 @@ const container = () => {
   return c;
 };
 const config = (over: { batchSize?: number; learningRatio?: number } = {}): BenchmarkConfig => {
-  const v = toBenchmarkConfig({ samplePositions: 512, batchSize: 8, maxBatches: 8, warmupBatches: 2, gpu: 'wasm', threads: 2, dataloaderWorkers: 0, modelArchitecture: 'lite', ...over },
-    { workers: 0, sampleCacheDir: join(dir, 'sample'), backends: BACKENDS.byPriority() });
+  const v = toBenchmarkConfig(
+    {
+      samplePositions: 512,
+      batchSize: 8,
+      maxBatches: 8,
+      warmupBatches: 2,
+      gpu: 'wasm',
+      threads: 2,
+      dataloaderWorkers: 0,
+      modelArchitecture: 'lite',
+      ...over,
+    },
+    { workers: 0, sampleCacheDir: join(dir, 'sample'), backends: BACKENDS.byPriority() },
+  );
   if (!v.ok) throw new Error(JSON.stringify(v.error));
   return v.value.config;
 };
@@ -45,7 +63,11 @@ const ticking = () => {
   const c = container();
   c.registerInstance(TOKENS.Clock, tickingClock());
   const monitor = c.resolve<ResourceMonitorPort>(TOKENS.ResourceMonitor);
-  c.registerInstance<ResourceMonitorPort>(TOKENS.ResourceMonitor, { start: (ms) => monitor.start(ms), stop: () => monitor.stop(), cpuCounters: () => null });
+  c.registerInstance<ResourceMonitorPort>(TOKENS.ResourceMonitor, {
+    start: (ms) => monitor.start(ms),
+    stop: () => monitor.stop(),
+    cpuCounters: () => null,
+  });
   return c;
 };
 const inside = (x: number, [lo, hi]: readonly [number, number]): boolean => x >= lo && x <= hi;
@@ -54,13 +76,26 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('given a batch-size sweep with a size the data cannot fill, then each point matches a single run, the failed one is reported, CBS and B_simple are estimated', async () => {
-    const r = await container().resolve(BatchStudyUseCase).execute({
-      config: config(), sweep: { type: 'batch_size', values: [8, 16, 4096] }, estimateCbs: true, findMaxBatch: true, maxBatchCap: 32,
-    });
+    const r = await container()
+      .resolve(BatchStudyUseCase)
+      .execute({
+        config: config(),
+        sweep: { type: 'batch_size', values: [8, 16, 4096] },
+        estimateCbs: true,
+        findMaxBatch: true,
+        maxBatchCap: 32,
+      });
     if (!r.ok) throw new Error(r.error.message);
     const study = r.value;
-    expect(study.sweep!.points.map((p) => [p.batch_size, p.status])).toEqual([[8, 'ok'], [16, 'ok'], [4096, 'failed']]);
-    expect(study.sweep!.points[2]).toMatchObject({ error_kind: 'too-few-batches', reason: expect.stringMatching(/--batch-size/) });
+    expect(study.sweep!.points.map((p) => [p.batch_size, p.status])).toEqual([
+      [8, 'ok'],
+      [16, 'ok'],
+      [4096, 'failed'],
+    ]);
+    expect(study.sweep!.points[2]).toMatchObject({
+      error_kind: 'too-few-batches',
+      reason: expect.stringMatching(/--batch-size/),
+    });
 
     for (const batch of [8, 16]) {
       const point = okPoint(study, batch);
@@ -82,40 +117,80 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
     else expect(g.b_simple).toBeGreaterThan(0);
     expect(g.b_simple_ci95[0]).toBeGreaterThanOrEqual(0);
 
-    expect(study.max_batch).toMatchObject({ max_batch_size: 32, limited_by: 'cap', first_failing: null, memory_limit_bytes: 2 ** 32 });
-    expect(study.max_batch!.tries.map((t) => [t.batch_size, t.fits])).toEqual([[8, true], [16, true], [32, true]]);
+    expect(study.max_batch).toMatchObject({
+      max_batch_size: 32,
+      limited_by: 'cap',
+      first_failing: null,
+      memory_limit_bytes: 2 ** 32,
+    });
+    expect(study.max_batch!.tries.map((t) => [t.batch_size, t.fits])).toEqual([
+      [8, true],
+      [16, true],
+      [32, true],
+    ]);
     for (const t of study.max_batch!.tries) expect(t.memory_bytes).toBeGreaterThan(2 ** 20);
 
     const rules = study.recommendations.map((x) => x.rule);
     expect(rules).toEqual(expect.arrayContaining(['sweep-batch-size', 'max-batch', 'sweep-failures']));
-    expect(study.recommendations.find((x) => x.rule === 'sweep-failures')).toMatchObject({ flag: '--batch-size', value: '16' });
+    expect(study.recommendations.find((x) => x.rule === 'sweep-failures')).toMatchObject({
+      flag: '--batch-size',
+      value: '16',
+    });
   }, 240_000);
 
-  it('given a clock that only counts readings, then every figure of a point is the single run\'s, within the other\'s intervals', async () => {
+  it("given a clock that only counts readings, then every figure of a point is the single run's, within the other's intervals", async () => {
     // One replica (the main thread) and no loader workers, so every clock reading goes through the ticking clock.
     const cfg = (batchSize: number): BenchmarkConfig => {
-      const v = toBenchmarkConfig({ samplePositions: 512, batchSize, maxBatches: 6, warmupBatches: 2, gpu: 'wasm', threads: 1, dataloaderWorkers: 0 },
-        { workers: 0, sampleCacheDir: join(dir, 'sample'), backends: BACKENDS.byPriority() });
+      const v = toBenchmarkConfig(
+        {
+          samplePositions: 512,
+          batchSize,
+          maxBatches: 6,
+          warmupBatches: 2,
+          gpu: 'wasm',
+          threads: 1,
+          dataloaderWorkers: 0,
+        },
+        { workers: 0, sampleCacheDir: join(dir, 'sample'), backends: BACKENDS.byPriority() },
+      );
       if (!v.ok) throw new Error(JSON.stringify(v.error));
       return v.value.config;
     };
-    const r = await ticking().resolve(BatchStudyUseCase).execute({ config: cfg(8), sweep: { type: 'batch_size', values: [8, 16] }, estimateCbs: false, findMaxBatch: false });
+    const r = await ticking()
+      .resolve(BatchStudyUseCase)
+      .execute({
+        config: cfg(8),
+        sweep: { type: 'batch_size', values: [8, 16] },
+        estimateCbs: false,
+        findMaxBatch: false,
+      });
     if (!r.ok) throw new Error(r.error.message);
     for (const batch of [8, 16]) {
       const point = okPoint(r.value, batch).report;
-      const alone = await ticking().resolve(BenchmarkTrainingUseCase).execute({ config: cfg(batch) });
+      const alone = await ticking()
+        .resolve(BenchmarkTrainingUseCase)
+        .execute({ config: cfg(batch) });
       if (!alone.ok) throw new Error(alone.error.message);
       const single = alone.value.report;
       expect(point.training_metrics.batch_ms).toEqual(single.training_metrics.batch_ms);
       expect(point.training_metrics.samples_per_second_ci95).toEqual(single.training_metrics.samples_per_second_ci95);
       expect(point.epoch_estimate).toEqual(single.epoch_estimate);
-      expect(inside(point.training_metrics.samples_per_second, single.training_metrics.samples_per_second_ci95)).toBe(true);
+      expect(inside(point.training_metrics.samples_per_second, single.training_metrics.samples_per_second_ci95)).toBe(
+        true,
+      );
       expect(point.batches.map((b) => b.loss)).toEqual(single.batches.map((b) => b.loss));
     }
   }, 240_000);
 
   it('given a learning-rate sweep, then each point trains at its rate, as a single run at that rate does', async () => {
-    const r = await container().resolve(BatchStudyUseCase).execute({ config: config(), sweep: { type: 'learning_rate', values: [0.001, 0.05] }, estimateCbs: false, findMaxBatch: false });
+    const r = await container()
+      .resolve(BatchStudyUseCase)
+      .execute({
+        config: config(),
+        sweep: { type: 'learning_rate', values: [0.001, 0.05] },
+        estimateCbs: false,
+        findMaxBatch: false,
+      });
     if (!r.ok) throw new Error(r.error.message);
     const [slow, fast] = [okPoint(r.value, 8, 0.001), okPoint(r.value, 8, 0.05)];
     expect(slow.report.config['training.learningRate']).toBe(0.001);

@@ -7,8 +7,15 @@ import { withVersionAndCompletion } from './completion';
 /** The `maou` command tree. */
 export const buildCli = (argv: readonly string[]): Argv =>
   withVersionAndCompletion(yargs([...argv]).scriptName('maou'))
-    .option('log-level', { choices: ['debug', 'info', 'warn', 'error', 'silent'] as const, default: 'warn' as const, describe: 'JSON log level on stderr', global: true })
-    .command('utility', 'benchmarks and data tools', (y) => withUtilityCommands(y).demandCommand(1, 'name a utility command'))
+    .option('log-level', {
+      choices: ['debug', 'info', 'warn', 'error', 'silent'] as const,
+      default: 'warn' as const,
+      describe: 'JSON log level on stderr',
+      global: true,
+    })
+    .command('utility', 'benchmarks and data tools', (y) =>
+      withUtilityCommands(y).demandCommand(1, 'name a utility command'),
+    )
     .demandCommand(1, 'name a command')
     .strict()
     .fail((msg, error, y) => {

@@ -4,9 +4,14 @@ import { cliVersion, withVersionAndCompletion } from './completion';
 // yargs prints help, version and the completion script through console.log.
 const capture = async (argv: string[]): Promise<string> => {
   let out = '';
-  const logs = jest.spyOn(console, 'log').mockImplementation((...a: unknown[]) => { out += `${a.join(' ')}\n`; });
+  const logs = jest.spyOn(console, 'log').mockImplementation((...a: unknown[]) => {
+    out += `${a.join(' ')}\n`;
+  });
   try {
-    await withVersionAndCompletion(yargs(argv).scriptName('maou')).exitProcess(false).command('utility', 'tools').parseAsync();
+    await withVersionAndCompletion(yargs(argv).scriptName('maou'))
+      .exitProcess(false)
+      .command('utility', 'tools')
+      .parseAsync();
   } finally {
     logs.mockRestore();
   }

@@ -3,13 +3,28 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { container, type DependencyContainer } from 'tsyringe';
 import {
-  BatchStudyUseCase, BenchmarkDataloaderUseCase, BenchmarkIoUseCase, BenchmarkTrainingUseCase, CalibrateLoaderUseCase, CompareBenchmarksUseCase,
-  GenerateSampleDataUseCase, TOKENS,
+  BatchStudyUseCase,
+  BenchmarkDataloaderUseCase,
+  BenchmarkIoUseCase,
+  BenchmarkTrainingUseCase,
+  CalibrateLoaderUseCase,
+  CompareBenchmarksUseCase,
+  GenerateSampleDataUseCase,
+  TOKENS,
 } from '@maou/bench-app';
 import { createTrainer } from '@maou/bench-engine';
 import {
-  DataLoaderFactoryAdapter, NodeEnvironmentAdapter, PinoLoggerAdapter, ProcessResourceMonitorAdapter, SystemClockAdapter,
-  RecordIoAdapter, SampleDataGeneratorAdapter, TfjsComputeBackendAdapter, dataParallelWhereSupported, plannedStepOnWebgpu, type LogLevel,
+  DataLoaderFactoryAdapter,
+  NodeEnvironmentAdapter,
+  PinoLoggerAdapter,
+  ProcessResourceMonitorAdapter,
+  SystemClockAdapter,
+  RecordIoAdapter,
+  SampleDataGeneratorAdapter,
+  TfjsComputeBackendAdapter,
+  dataParallelWhereSupported,
+  plannedStepOnWebgpu,
+  type LogLevel,
 } from '@maou/bench-infra';
 import { BACKENDS } from './backends';
 import { registerProgress } from './register-progress';
@@ -53,7 +68,10 @@ export const createContainer = (options: ContainerOptions): DependencyContainer 
   child.registerInstance(TOKENS.Environment, new NodeEnvironmentAdapter(cliVersion()));
   child.registerInstance(TOKENS.ComputeBackend, new TfjsComputeBackendAdapter(BACKENDS));
   child.registerInstance(TOKENS.DataLoaderFactory, new DataLoaderFactoryAdapter({ logger }));
-  child.registerInstance(TOKENS.TrainerFactory, plannedStepOnWebgpu(dataParallelWhereSupported(BACKENDS, createTrainer)));
+  child.registerInstance(
+    TOKENS.TrainerFactory,
+    plannedStepOnWebgpu(dataParallelWhereSupported(BACKENDS, createTrainer)),
+  );
   child.registerInstance(TOKENS.ResourceMonitor, new ProcessResourceMonitorAdapter(clock));
   child.registerInstance(TOKENS.RecordIo, new RecordIoAdapter());
   child.registerInstance(TOKENS.SampleDataGenerator, new SampleDataGeneratorAdapter());

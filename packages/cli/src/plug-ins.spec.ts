@@ -3,7 +3,13 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TOKENS, type ClockPort, type DataLoaderFactoryPort, type LoggerPort, type ProgressPort } from '@maou/bench-app';
+import {
+  TOKENS,
+  type ClockPort,
+  type DataLoaderFactoryPort,
+  type LoggerPort,
+  type ProgressPort,
+} from '@maou/bench-app';
 import { type TrainerFactory } from '@maou/bench-engine';
 import { describeGpuChoices, toBenchmarkConfig } from '@maou/bench-interface';
 import { createBackendRegistry, createSourceRegistry, TfjsComputeBackendAdapter } from '@maou/bench-infra';
@@ -20,8 +26,10 @@ afterAll(() => rm(cacheDir, { recursive: true, force: true }));
 
 const backends = createBackendRegistry().register(fakeBackendPlugin);
 const validate = (choices = backends.byPriority()) =>
-  toBenchmarkConfig({ gpu: 'fake', stage: 1, batchSize: 8, modelArchitecture: 'lite', dataloaderWorkers: 0, testRatio: 0.25 },
-    { sampleCacheDir: cacheDir, workers: 0, backends: choices });
+  toBenchmarkConfig(
+    { gpu: 'fake', stage: 1, batchSize: 8, modelArchitecture: 'lite', dataloaderWorkers: 0, testRatio: 0.25 },
+    { sampleCacheDir: cacheDir, workers: 0, backends: choices },
+  );
 
 describe('a backend and a datasource added as plug-ins', () => {
   it('given the fake backend registered, then --gpu lists it with its help text and selects it by name', () => {
@@ -34,7 +42,10 @@ describe('a backend and a datasource added as plug-ins', () => {
   it('given the shipped registry only, then --gpu fake is refused naming the flag and the choices', () => {
     const refused = validate(createBackendRegistry().byPriority());
     expect(refused.ok).toBe(false);
-    if (!refused.ok) expect(refused.error).toEqual([{ field: '--gpu', message: "unknown device 'fake'; use cuda:N, webgpu, tensorflow, wasm, cpu, auto" }]);
+    if (!refused.ok)
+      expect(refused.error).toEqual([
+        { field: '--gpu', message: "unknown device 'fake'; use cuda:N, webgpu, tensorflow, wasm, cpu, auto" },
+      ]);
   });
 
   it('given both registered, then a run on the fake backend trains on every training row the fake source serves', async () => {
@@ -43,9 +54,14 @@ describe('a backend and a datasource added as plug-ins', () => {
     const { config } = validated.value;
     const c = createContainer({ logLevel: 'silent' });
     const sources = createSourceRegistry({
-      logger: c.resolve<LoggerPort>(TOKENS.Logger), clock: c.resolve<ClockPort>(TOKENS.Clock), progress: c.resolve<ProgressPort>(TOKENS.Progress),
+      logger: c.resolve<LoggerPort>(TOKENS.Logger),
+      clock: c.resolve<ClockPort>(TOKENS.Clock),
+      progress: c.resolve<ProgressPort>(TOKENS.Progress),
     }).register(fixtureFolderSource);
-    expect(sources.describe()).toContainEqual({ kind: 'fixture-folder', help: 'the .feather files of one folder (test plug-in)' });
+    expect(sources.describe()).toContainEqual({
+      kind: 'fixture-folder',
+      help: 'the .feather files of one folder (test plug-in)',
+    });
 
     const backend = await new TfjsComputeBackendAdapter(backends).activate(config.compute);
     expect(backend).toMatchObject({ name: 'fake', device: 'fake (wasm kernels)', threads: 1 });
@@ -55,7 +71,13 @@ describe('a backend and a datasource added as plug-ins', () => {
     expect(shards.map((s) => s.id)).toEqual(['stage1-part0.feather', 'stage1-part1.feather', 'stage1-part2.feather']);
 
     const loader = await c.resolve<DataLoaderFactoryPort>(TOKENS.DataLoaderFactory).create(source, config.loader);
-    const trainer = c.resolve<TrainerFactory>(TOKENS.TrainerFactory)({ stage: 1, training: config.training, totalSteps: loader.batchesPerEpoch.train, seed: 1, backend });
+    const trainer = c.resolve<TrainerFactory>(TOKENS.TrainerFactory)({
+      stage: 1,
+      training: config.training,
+      totalSteps: loader.batchesPerEpoch.train,
+      seed: 1,
+      backend,
+    });
     const clock = c.resolve<ClockPort>(TOKENS.Clock);
     let rows = 0;
     const losses: number[] = [];

@@ -15,7 +15,23 @@ export interface ResourceFlags {
  * batch size; explicit flags win. Reads only /sys/fs/cgroup and the OS, logs nothing (the caller logs the plan
  * once the flags are known to be valid).
  */
-export const planResources = async (flags: ResourceFlags, detector = new ResourceDetectorAdapter()): Promise<{ plan: ResourcePlan; defaults: BenchmarkDefaults }> => {
-  const plan = await detector.plan({ threads: flags.threads, workers: flags.dataloaderWorkers, batchSize: flags.batchSize });
-  return { plan, defaults: { ...machineDefaults(), backends: BACKENDS.byPriority(), workers: plan.workers, threads: plan.threads, batchSize: plan.batchSize } };
+export const planResources = async (
+  flags: ResourceFlags,
+  detector = new ResourceDetectorAdapter(),
+): Promise<{ plan: ResourcePlan; defaults: BenchmarkDefaults }> => {
+  const plan = await detector.plan({
+    threads: flags.threads,
+    workers: flags.dataloaderWorkers,
+    batchSize: flags.batchSize,
+  });
+  return {
+    plan,
+    defaults: {
+      ...machineDefaults(),
+      backends: BACKENDS.byPriority(),
+      workers: plan.workers,
+      threads: plan.threads,
+      batchSize: plan.batchSize,
+    },
+  };
 };

@@ -46,7 +46,10 @@ export interface CommandSpec<A extends GlobalOptions & OutputFlags, V, O> {
  * Validates, checks every output path, resolves and runs, then writes the result: `--output-json`, `--report-html`,
  * stdout. Exit codes: 2 bad flags or an unwritable path (before anything is read), 1 a failed run, 130/143 a signal.
  */
-export const runCommand = async <A extends GlobalOptions & OutputFlags, V, O>(spec: CommandSpec<A, V, O>, args: A): Promise<void> => {
+export const runCommand = async <A extends GlobalOptions & OutputFlags, V, O>(
+  spec: CommandSpec<A, V, O>,
+  args: A,
+): Promise<void> => {
   const fail = (code: number, message: string): void => {
     process.stderr.write(`maou ${spec.name}: ${message}\n`);
     process.exitCode = code;
@@ -54,14 +57,19 @@ export const runCommand = async <A extends GlobalOptions & OutputFlags, V, O>(sp
   const checked = await spec.validate(args);
   const issues: ValidationIssue[] = [
     ...(checked.ok ? [] : checked.error),
-    ...runOutputIssues({ outputJson: args.outputJson, reportHtml: args.reportHtml, ...(checked.ok ? spec.outputs?.(args, checked.value) : {}) }),
+    ...runOutputIssues({
+      outputJson: args.outputJson,
+      reportHtml: args.reportHtml,
+      ...(checked.ok ? spec.outputs?.(args, checked.value) : {}),
+    }),
   ];
   if (!checked.ok || issues.length) return fail(2, `invalid options\n${formatIssues(issues)}`);
   const valid = checked.value;
   const container = createContainer({ logLevel: args.logLevel, ...spec.container?.(args, valid) });
   const result = await spec.run(container, valid, args);
   if (!result.ok) {
-    if (result.error.outputJson !== undefined && args.outputJson) await writeJsonReport(result.error.outputJson, args.outputJson);
+    if (result.error.outputJson !== undefined && args.outputJson)
+      await writeJsonReport(result.error.outputJson, args.outputJson);
     return fail(result.error.code, result.error.message);
   }
   const view = spec.present(result.value, valid, args);

@@ -9,7 +9,10 @@ const env = { MAOU_BENCH_CACHE: join(dir, 'cache') };
 
 describe('maou utility benchmark-dataloader (built binary)', () => {
   it('given bad grid or measurement flags, then exit 2 naming each flag before any data is touched', () => {
-    const r = runMaou(['utility', 'benchmark-dataloader', '--num-batches', '0', '--workers', '-1', '--noise-margin', '2'], env);
+    const r = runMaou(
+      ['utility', 'benchmark-dataloader', '--num-batches', '0', '--workers', '-1', '--noise-margin', '2'],
+      env,
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--num-batches: must be an integer from 1 to 1,000,000, got 0/);
     expect(r.stderr).toMatch(/--workers: must be an integer from 0 to 256, got -1/);
@@ -19,13 +22,43 @@ describe('maou utility benchmark-dataloader (built binary)', () => {
 
   it('given the sample data, when a small grid is measured with the model, then it prints the table and writes the JSON', () => {
     const out = join(dir, 'dl.json');
-    const r = runMaou(['utility', 'benchmark-dataloader', '--sample-positions', '512', '--batch-size', '16', '--num-batches', '4', '--repeats', '2',
-      '--workers', '0', '1', '--prefetch-factors', '2', '--consumption-steps', '1', '--gpu', 'wasm', '--model-architecture', 'lite', '--output-json', out, '--log-level', 'silent'], env);
+    const r = runMaou(
+      [
+        'utility',
+        'benchmark-dataloader',
+        '--sample-positions',
+        '512',
+        '--batch-size',
+        '16',
+        '--num-batches',
+        '4',
+        '--repeats',
+        '2',
+        '--workers',
+        '0',
+        '1',
+        '--prefetch-factors',
+        '2',
+        '--consumption-steps',
+        '1',
+        '--gpu',
+        'wasm',
+        '--model-architecture',
+        'lite',
+        '--output-json',
+        out,
+        '--log-level',
+        'silent',
+      ],
+      env,
+    );
     expect(r.stderr).not.toMatch(/Error/);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Recommended flags:\n--batch-size 16 --dataloader-workers [01]/);
     // no source flag: the report says at the top that the embedded sample data was used
-    expect(r.stdout).toMatch(/^NOTE: no data was given \(no --stage3-data-path, no cloud source\): this run used the embedded sample data, /);
+    expect(r.stdout).toMatch(
+      /^NOTE: no data was given \(no --stage3-data-path, no cloud source\): this run used the embedded sample data, /,
+    );
     const json = JSON.parse(readFileSync(out, 'utf8'));
     expect(json.all_results).toHaveLength(2);
     expect(json.all_results[1]).toMatchObject({ num_workers: 1, prefetch_factor: 2, batch_size: 16 });
@@ -37,8 +70,33 @@ describe('maou utility benchmark-dataloader (built binary)', () => {
   });
 
   it('given --enable-resource-monitoring on map-style data, then each point reports its loading threads, worker efficiency and cache hit rate', () => {
-    const r = runMaou(['utility', 'benchmark-dataloader', '--sample-positions', '512', '--batch-size', '16', '--num-batches', '6', '--repeats', '1', '--no-streaming',
-      '--workers', '0', '2', '--prefetch-factors', '2', '--consumption-steps', '0', '--enable-resource-monitoring', '--json', '--log-level', 'silent'], env);
+    const r = runMaou(
+      [
+        'utility',
+        'benchmark-dataloader',
+        '--sample-positions',
+        '512',
+        '--batch-size',
+        '16',
+        '--num-batches',
+        '6',
+        '--repeats',
+        '1',
+        '--no-streaming',
+        '--workers',
+        '0',
+        '2',
+        '--prefetch-factors',
+        '2',
+        '--consumption-steps',
+        '0',
+        '--enable-resource-monitoring',
+        '--json',
+        '--log-level',
+        'silent',
+      ],
+      env,
+    );
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout);
     const [main, two] = json.all_results.map((p: { resources: unknown }) => p.resources);
@@ -57,15 +115,56 @@ describe('maou utility benchmark-dataloader (built binary)', () => {
   });
 
   it('given loader workers running, when Ctrl-C arrives, then the process ends promptly with 130, saying it was interrupted', async () => {
-    runMaou(['utility', 'benchmark-dataloader', '--sample-positions', '512', '--num-batches', '1', '--repeats', '1', '--workers', '0', '--consumption-steps', '0', '--log-level', 'silent'], env);
-    const child = spawn(process.execPath, [MAOU_BIN, 'utility', 'benchmark-dataloader', '--sample-positions', '512', '--batch-size', '8',
-      '--num-batches', '1000000', '--workers', '2', '--prefetch-factors', '2', '--consumption-steps', '0', '--log-level', 'silent'], { env: { ...process.env, ...env } });
+    runMaou(
+      [
+        'utility',
+        'benchmark-dataloader',
+        '--sample-positions',
+        '512',
+        '--num-batches',
+        '1',
+        '--repeats',
+        '1',
+        '--workers',
+        '0',
+        '--consumption-steps',
+        '0',
+        '--log-level',
+        'silent',
+      ],
+      env,
+    );
+    const child = spawn(
+      process.execPath,
+      [
+        MAOU_BIN,
+        'utility',
+        'benchmark-dataloader',
+        '--sample-positions',
+        '512',
+        '--batch-size',
+        '8',
+        '--num-batches',
+        '1000000',
+        '--workers',
+        '2',
+        '--prefetch-factors',
+        '2',
+        '--consumption-steps',
+        '0',
+        '--log-level',
+        'silent',
+      ],
+      { env: { ...process.env, ...env } },
+    );
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     await new Promise((r) => setTimeout(r, 2500));
     const t0 = Date.now();
     child.kill('SIGINT');
-    const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(ended.signal === 'SIGINT' || ended.code === 130).toBe(true);
     expect(stdout).toBe('');

@@ -10,7 +10,16 @@ const env = { MAOU_BENCH_CACHE: join(dir, 'cache') };
 // Flag checks that come after runs which filled the shared cache look at a cache of their own for "nothing touched".
 const untouched = { MAOU_BENCH_CACHE: join(dir, 'untouched-cache') };
 // lite keeps these runs short; the default (maou's) is the ResNet preset.
-const small = ['--sample-positions', '512', '--batch-size', '16', '--model-architecture', 'lite', '--log-level', 'silent'];
+const small = [
+  '--sample-positions',
+  '512',
+  '--batch-size',
+  '16',
+  '--model-architecture',
+  'lite',
+  '--log-level',
+  'silent',
+];
 
 describe('maou utility benchmark-training (built binary)', () => {
   it('given bad flag values, then exit 2 naming each flag, before any data is touched', () => {
@@ -29,7 +38,10 @@ describe('maou utility benchmark-training (built binary)', () => {
     [['--dataloader-workers', '1e12'], /--dataloader-workers: must be an integer from 0 to 256/],
     [['--input-dataset-id', 'x;y', '--input-table-name', 't'], /--input-dataset-id: "x;y" is not a valid dataset id/],
     [['--output-json', '/proc/self/out.json'], /--output-json: directory \/proc\/self is not writable/],
-    [['--enable-profiling', '--trace-path', join(dir, 'missing', 't.json')], /--trace-path: directory .*missing does not exist/],
+    [
+      ['--enable-profiling', '--trace-path', join(dir, 'missing', 't.json')],
+      /--trace-path: directory .*missing does not exist/,
+    ],
     [['--sample-cache-dir', '/proc/self/cache'], /--sample-cache-dir: .* is not writable/],
   ])('given %p (#19), then exit 2 naming the flag before any data is touched', (flags, message) => {
     const r = runMaou(['utility', 'benchmark-training', ...flags], env);
@@ -39,7 +51,10 @@ describe('maou utility benchmark-training (built binary)', () => {
   });
 
   it.each<[string[], RegExp]>([
-    [['--max-batches', '1'], /--max-batches: must be an integer from 2 to 1,000,000,000: a batch time with an interval needs 2 measured batches/],
+    [
+      ['--max-batches', '1'],
+      /--max-batches: must be an integer from 2 to 1,000,000,000: a batch time with an interval needs 2 measured batches/,
+    ],
     [['--stage1-data-path', 'x.feather'], /--stage1-data-path: given, but --stage is 3: pass --stage 1/],
   ])('given %p, then exit 2 naming the flag before any data is read', (flags, message) => {
     const r = runMaou(['utility', 'benchmark-training', ...flags], env);
@@ -49,30 +64,71 @@ describe('maou utility benchmark-training (built binary)', () => {
   });
 
   it('given bad batch-study flags, then exit 2 naming each, before any data is touched', () => {
-    const r = runMaou(['utility', 'benchmark-training', '--batch-sizes', '64,x', '--learning-rates', '0.1', '--find-max-batch-cap', '8'], untouched);
+    const r = runMaou(
+      [
+        'utility',
+        'benchmark-training',
+        '--batch-sizes',
+        '64,x',
+        '--learning-rates',
+        '0.1',
+        '--find-max-batch-cap',
+        '8',
+      ],
+      untouched,
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--batch-sizes: 'x' is not one of the positive integers/);
     expect(r.stderr).toMatch(/--learning-rates: cannot be combined with --batch-sizes/);
     expect(r.stderr).toMatch(/--find-max-batch-cap: only applies with --find-max-batch/);
-    expect(runMaou(['utility', 'benchmark-training', '--estimate-cbs'], untouched).stderr).toMatch(/--estimate-cbs: needs --batch-sizes/);
-    expect(runMaou(['utility', 'benchmark-training', '--batch-sizes', '8,16', '--calibrate'], untouched)).toMatchObject({ code: 2, stderr: expect.stringMatching(/--calibrate: cannot be combined/) });
+    expect(runMaou(['utility', 'benchmark-training', '--estimate-cbs'], untouched).stderr).toMatch(
+      /--estimate-cbs: needs --batch-sizes/,
+    );
+    expect(runMaou(['utility', 'benchmark-training', '--batch-sizes', '8,16', '--calibrate'], untouched)).toMatchObject(
+      { code: 2, stderr: expect.stringMatching(/--calibrate: cannot be combined/) },
+    );
     expect(existsSync(untouched.MAOU_BENCH_CACHE)).toBe(false);
   });
 
-  it.each([['--calibration-budget', '5'], ['--calibration-file', 'cal.json'], ['--force-calibration']])('given a batch study with %s, then exit 2 naming it, before any data is touched', (...flags) => {
-    const r = runMaou(['utility', 'benchmark-training', '--batch-sizes', '8,16', ...flags], untouched);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`${flags[0]}: cannot be combined with --batch-sizes`));
-    expect(existsSync(untouched.MAOU_BENCH_CACHE)).toBe(false);
-  });
+  it.each([['--calibration-budget', '5'], ['--calibration-file', 'cal.json'], ['--force-calibration']])(
+    'given a batch study with %s, then exit 2 naming it, before any data is touched',
+    (...flags) => {
+      const r = runMaou(['utility', 'benchmark-training', '--batch-sizes', '8,16', ...flags], untouched);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`${flags[0]}: cannot be combined with --batch-sizes`));
+      expect(existsSync(untouched.MAOU_BENCH_CACHE)).toBe(false);
+    },
+  );
 
   it('given a sweep whose every point fails, then each failure is in the JSON and the run exits 1', () => {
     const out = join(dir, 'all-failed.json');
-    const r = runMaou(['utility', 'benchmark-training', ...small, '--batch-sizes', '100000,200000', '--max-batches', '3', '--warmup-batches', '1', '--output-json', out], env);
+    const r = runMaou(
+      [
+        'utility',
+        'benchmark-training',
+        ...small,
+        '--batch-sizes',
+        '100000,200000',
+        '--max-batches',
+        '3',
+        '--warmup-batches',
+        '1',
+        '--output-json',
+        out,
+      ],
+      env,
+    );
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/every sweep point failed; the first \(batch size 100000\) with too-few-batches: the training split yields 0 batch/);
-    const study = JSON.parse(readFileSync(out, 'utf8')) as { sweep: { points: { status: string; batch_size: number }[] } };
-    expect(study.sweep.points.map((p) => [p.batch_size, p.status])).toEqual([[100000, 'failed'], [200000, 'failed']]);
+    expect(r.stderr).toMatch(
+      /every sweep point failed; the first \(batch size 100000\) with too-few-batches: the training split yields 0 batch/,
+    );
+    const study = JSON.parse(readFileSync(out, 'utf8')) as {
+      sweep: { points: { status: string; batch_size: number }[] };
+    };
+    expect(study.sweep.points.map((p) => [p.batch_size, p.status])).toEqual([
+      [100000, 'failed'],
+      [200000, 'failed'],
+    ]);
   });
 
   it('given a one-point sweep, then its report shows the resource limits the command detected, as the single run does', () => {
@@ -82,7 +138,11 @@ describe('maou utility benchmark-training (built binary)', () => {
     expect([single.code, study.code]).toEqual([0, 0]);
     const expected = (JSON.parse(single.stdout) as { resource_limits: object | null }).resource_limits;
     expect(expected).not.toBeNull();
-    const point = (JSON.parse(study.stdout) as { sweep: { points: { report: { resource_limits: object | null; null_reasons: object } }[] } }).sweep.points[0]!;
+    const point = (
+      JSON.parse(study.stdout) as {
+        sweep: { points: { report: { resource_limits: object | null; null_reasons: object } }[] };
+      }
+    ).sweep.points[0]!;
     expect(point.report.resource_limits).toEqual(expected);
     expect(point.report.null_reasons).not.toHaveProperty('resource_limits');
   });
@@ -97,7 +157,25 @@ describe('maou utility benchmark-training (built binary)', () => {
   it('given the default stopping rule, then the run says why and when it stopped, and what the CPU counters saw', () => {
     // 512 positions at batch 4: an epoch of 102 batches, more than the stopping rule needs or a 1 s budget allows.
     const out = join(dir, 'stop.json');
-    const r = runMaou(['utility', 'benchmark-training', '--sample-positions', '512', '--log-level', 'silent', '--batch-size', '4', '--warmup-batches', '2', '--time-budget', '1', '--output-json', out], env);
+    const r = runMaou(
+      [
+        'utility',
+        'benchmark-training',
+        '--sample-positions',
+        '512',
+        '--log-level',
+        'silent',
+        '--batch-size',
+        '4',
+        '--warmup-batches',
+        '2',
+        '--time-budget',
+        '1',
+        '--output-json',
+        out,
+      ],
+      env,
+    );
     expect(r.code).toBe(0);
     const e = JSON.parse(readFileSync(out, 'utf8')).epoch_estimate;
     expect(['precision-reached', 'time-budget']).toContain(e.stopping.reason);
@@ -119,8 +197,28 @@ describe('maou utility benchmark-training (built binary)', () => {
   });
 
   it('given --gpu cpu, then a warning on stderr with the measured slow-down', () => {
-    const r = runMaou(['utility', 'benchmark-training', '--sample-positions', '512', '--model-architecture', 'lite', '--log-level', 'warn',
-      '--gpu', 'cpu', '--max-batches', '2', '--warmup-batches', '0', '--batch-size', '2', '--json'], env);
+    const r = runMaou(
+      [
+        'utility',
+        'benchmark-training',
+        '--sample-positions',
+        '512',
+        '--model-architecture',
+        'lite',
+        '--log-level',
+        'warn',
+        '--gpu',
+        'cpu',
+        '--max-batches',
+        '2',
+        '--warmup-batches',
+        '0',
+        '--batch-size',
+        '2',
+        '--json',
+      ],
+      env,
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/--gpu cpu selects tfjs's pure-JavaScript cpu backend.*slower than the default/);
     expect(JSON.parse(r.stdout).environment.backend).toBe('cpu');
@@ -128,21 +226,56 @@ describe('maou utility benchmark-training (built binary)', () => {
 
   it('given no data flag, then it trains the lite network on the sample data and writes the JSON payload', () => {
     const out = join(dir, 'out.json');
-    const r = runMaou(['utility', 'benchmark-training', ...small, '--max-batches', '8', '--warmup-batches', '2', '--run-validation', '--output-json', out], env);
+    const r = runMaou(
+      [
+        'utility',
+        'benchmark-training',
+        ...small,
+        '--max-batches',
+        '8',
+        '--warmup-batches',
+        '2',
+        '--run-validation',
+        '--output-json',
+        out,
+      ],
+      env,
+    );
     expect(r.stderr).not.toMatch(/maou benchmark-training:/);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Predicted epoch/);
-    expect(r.stdout).toMatch(/^NOTE: no data was given \(no --stage3-data-path, no cloud source\): this run used the embedded sample data/);
+    expect(r.stdout).toMatch(
+      /^NOTE: no data was given \(no --stage3-data-path, no cloud source\): this run used the embedded sample data/,
+    );
     const report = JSON.parse(readFileSync(out, 'utf8'));
-    expect(report).toMatchObject({ schema_version: 2, command: 'benchmark-training', stage: 3, model: { preset: 'lite', parameters: 1_912_505 } });
+    expect(report).toMatchObject({
+      schema_version: 2,
+      command: 'benchmark-training',
+      stage: 3,
+      model: { preset: 'lite', parameters: 1_912_505 },
+    });
     expect(report.config.notes.join('\n')).toMatch(/using the embedded sample data, 512 positions/);
     expect(report.maou.training_metrics).toMatchObject({ total_batches: 8, data_load_method: 'map-style' });
-    expect(report.maou.training_metrics.total_epoch_time).toBeCloseTo(report.batches.reduce((a: number, b: { wallMs: number }) => a + b.wallMs, 0) / 1000, 9);
+    expect(report.maou.training_metrics.total_epoch_time).toBeCloseTo(
+      report.batches.reduce((a: number, b: { wallMs: number }) => a + b.wallMs, 0) / 1000,
+      9,
+    );
     expect(report.maou.validation_metrics.backward_pass_time).toBe(0);
     expect(report.maou.configuration).toMatchObject({ batch_size: 16, model_architecture: 'lite', device: 'cpu' });
-    expect(report.resource_limits.decisions.map((d: { setting: string; origin: string }) => [d.setting, d.origin])).toEqual([['threads', 'derived'], ['workers', 'derived'], ['batch_size', 'user']]);
-    expect(report.null_reasons).toMatchObject({ resources: '--enable-resource-monitoring not given', profile: '--enable-profiling not given' });
-    expect(Object.values(report.validation_metrics.phase_share as Record<string, number>).reduce((a, x) => a + x, 0)).toBeCloseTo(1, 9);
+    expect(
+      report.resource_limits.decisions.map((d: { setting: string; origin: string }) => [d.setting, d.origin]),
+    ).toEqual([
+      ['threads', 'derived'],
+      ['workers', 'derived'],
+      ['batch_size', 'user'],
+    ]);
+    expect(report.null_reasons).toMatchObject({
+      resources: '--enable-resource-monitoring not given',
+      profile: '--enable-profiling not given',
+    });
+    expect(
+      Object.values(report.validation_metrics.phase_share as Record<string, number>).reduce((a, x) => a + x, 0),
+    ).toBeCloseTo(1, 9);
     const m = report.training_metrics;
     expect(m.total_batches).toBe(8);
     expect(m.measured_batches).toBeGreaterThanOrEqual(2);
@@ -159,7 +292,21 @@ describe('maou utility benchmark-training (built binary)', () => {
   });
 
   it.each([1, 2])('given --stage %p, then that stage runs end to end on its own sample data', (stage) => {
-    const r = runMaou(['utility', 'benchmark-training', ...small, '--stage', String(stage), '--max-batches', '4', '--warmup-batches', '1', '--json'], env);
+    const r = runMaou(
+      [
+        'utility',
+        'benchmark-training',
+        ...small,
+        '--stage',
+        String(stage),
+        '--max-batches',
+        '4',
+        '--warmup-batches',
+        '1',
+        '--json',
+      ],
+      env,
+    );
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.stage).toBe(stage);
@@ -167,18 +314,50 @@ describe('maou utility benchmark-training (built binary)', () => {
   });
 
   it('given --stage 2 with --stage2-test-ratio 0 and --run-validation, then validation_metrics is null with its reason, in maou as validation_skipped', () => {
-    const r = runMaou(['utility', 'benchmark-training', ...small, '--stage', '2', '--stage2-test-ratio', '0', '--run-validation', '--max-batches', '3', '--warmup-batches', '1', '--json'], env);
+    const r = runMaou(
+      [
+        'utility',
+        'benchmark-training',
+        ...small,
+        '--stage',
+        '2',
+        '--stage2-test-ratio',
+        '0',
+        '--run-validation',
+        '--max-batches',
+        '3',
+        '--warmup-batches',
+        '1',
+        '--json',
+      ],
+      env,
+    );
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.validation_metrics).toBeNull();
-    expect(report.null_reasons.validation_metrics).toBe('the validation split is empty: --stage2-test-ratio is 0 (no split)');
+    expect(report.null_reasons.validation_metrics).toBe(
+      'the validation split is empty: --stage2-test-ratio is 0 (no split)',
+    );
     expect(report.maou.benchmark_results.validation_skipped).toBe(report.null_reasons.validation_metrics);
     expect(report.maou.validation_metrics).toBeUndefined();
   });
 
   it('given --calibrate twice, then the first run measures loader settings and the second reuses them from the file', () => {
-    const args = ['utility', 'benchmark-training', ...small, '--max-batches', '4', '--warmup-batches', '1', '--calibrate', '--calibration-budget', '5',
-      '--calibration-file', join(dir, 'calibration.json'), '--json'];
+    const args = [
+      'utility',
+      'benchmark-training',
+      ...small,
+      '--max-batches',
+      '4',
+      '--warmup-batches',
+      '1',
+      '--calibrate',
+      '--calibration-budget',
+      '5',
+      '--calibration-file',
+      join(dir, 'calibration.json'),
+      '--json',
+    ];
     const first = runMaou(args, env);
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout).data_load_method.calibration).toMatchObject({ origin: 'measured', batchSize: 16 });
@@ -194,7 +373,21 @@ describe('maou utility benchmark-training (built binary)', () => {
   });
 
   it('given a batch larger than the training split, then exit 1 saying to lower --batch-size', () => {
-    const r = runMaou(['utility', 'benchmark-training', '--sample-positions', '512', '--model-architecture', 'lite', '--log-level', 'silent', '--batch-size', '4096'], env);
+    const r = runMaou(
+      [
+        'utility',
+        'benchmark-training',
+        '--sample-positions',
+        '512',
+        '--model-architecture',
+        'lite',
+        '--log-level',
+        'silent',
+        '--batch-size',
+        '4096',
+      ],
+      env,
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/too-few-batches: .*--batch-size/);
   });
@@ -208,19 +401,34 @@ describe('maou utility benchmark-training (built binary)', () => {
   });
 
   it.each([
-    ['a header-only .npy claiming 300 rows', 300, true, /header-only\.npy, byte offset \d+: the header says 300 rows of 184 bytes/],
+    [
+      'a header-only .npy claiming 300 rows',
+      300,
+      true,
+      /header-only\.npy, byte offset \d+: the header says 300 rows of 184 bytes/,
+    ],
     ['a zero-row .npy', 0, false, /holds no rows: every file is empty \(.*zero-rows\.npy\)/],
   ])('given %s (#19), then exit 1 naming the file', (_what, rows, headerOnly, message) => {
     const name = headerOnly ? 'header-only.npy' : 'zero-rows.npy';
     const path = join(dir, name);
     // numpy writes the file: the header is numpy's own.
-    const py = spawnSync('python3', ['-c', [
-      'import sys, numpy as np',
-      "a = np.zeros(int(sys.argv[2]), dtype=[('id', '<u8'), ('boardIdPositions', 'u1', (9, 9)), ('piecesInHand', 'u1', (14,)), ('reachableSquares', 'u1', (9, 9))])",
-      'np.save(sys.argv[1], a)',
-      "head = open(sys.argv[1], 'rb').read(10); body = 10 + int.from_bytes(head[8:10], 'little')",
-      "open(sys.argv[1], 'r+b').truncate(body) if sys.argv[3] == '1' else None",
-    ].join('\n'), path, String(rows), headerOnly ? '1' : '0'], { encoding: 'utf8' });
+    const py = spawnSync(
+      'python3',
+      [
+        '-c',
+        [
+          'import sys, numpy as np',
+          "a = np.zeros(int(sys.argv[2]), dtype=[('id', '<u8'), ('boardIdPositions', 'u1', (9, 9)), ('piecesInHand', 'u1', (14,)), ('reachableSquares', 'u1', (9, 9))])",
+          'np.save(sys.argv[1], a)',
+          "head = open(sys.argv[1], 'rb').read(10); body = 10 + int.from_bytes(head[8:10], 'little')",
+          "open(sys.argv[1], 'r+b').truncate(body) if sys.argv[3] == '1' else None",
+        ].join('\n'),
+        path,
+        String(rows),
+        headerOnly ? '1' : '0',
+      ],
+      { encoding: 'utf8' },
+    );
     expect(py.stderr).toBe('');
     const r = runMaou(['utility', 'benchmark-training', ...small, '--stage', '1', '--stage1-data-path', path], env);
     expect(r.stderr).toMatch(message);
@@ -228,7 +436,10 @@ describe('maou utility benchmark-training (built binary)', () => {
   });
 
   it('given a missing data file, then exit 1 naming the file', () => {
-    const r = runMaou(['utility', 'benchmark-training', ...small, '--stage3-data-path', join(dir, 'nope.feather')], env);
+    const r = runMaou(
+      ['utility', 'benchmark-training', ...small, '--stage3-data-path', join(dir, 'nope.feather')],
+      env,
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/nope\.feather/);
   });

@@ -8,21 +8,35 @@ import { pathToFileURL } from 'node:url';
 // Drives only the built binary (pnpm build first); screenshots land in the git-ignored artifacts/.
 const BIN = require.resolve('@maou/cli');
 const ARTIFACTS = resolve(__dirname, '../../../artifacts/html-report');
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', process.env['CHROMIUM_PATH'] ?? ''].find((p) => p !== '' && existsSync(p));
-if (!CHROMIUM) process.stderr.write('html-report e2e: browser checks SKIPPED, no Chromium (apt-get install -y chromium)\n');
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', process.env['CHROMIUM_PATH'] ?? ''].find(
+  (p) => p !== '' && existsSync(p),
+);
+if (!CHROMIUM)
+  process.stderr.write('html-report e2e: browser checks SKIPPED, no Chromium (apt-get install -y chromium)\n');
 
 const run = (file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((done) => {
     execFile(file, args, { timeout: 120_000, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) =>
-      done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }));
+      done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
   });
 const maou = (...args: string[]) => run(process.execPath, [BIN, ...args]);
 
 /** Loads the report in headless Chromium; returns the DOM after scripts ran and keeps a screenshot. */
 const browse = async (html: string, png: string, height: number): Promise<string> => {
   const profile = await mkdtemp(join(tmpdir(), 'maou-e2e-chromium-'));
-  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-    '--disable-sync', '--no-first-run', '--hide-scrollbars', '--virtual-time-budget=5000', `--user-data-dir=${profile}`];
+  const flags = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--hide-scrollbars',
+    '--virtual-time-budget=5000',
+    `--user-data-dir=${profile}`,
+  ];
   try {
     const dom = await run(CHROMIUM!, [...flags, '--dump-dom', pathToFileURL(html).href]);
     await run(CHROMIUM!, [...flags, `--screenshot=${png}`, `--window-size=1280,${height}`, pathToFileURL(html).href]);
@@ -33,7 +47,9 @@ const browse = async (html: string, png: string, height: number): Promise<string
 };
 
 const rendered = (dom: string): Record<string, number> =>
-  Object.fromEntries([...dom.matchAll(/id="chart-([\w-]+)"[^>]*?data-rendered="(\d+) points"/g)].map((m) => [m[1]!, Number(m[2])]));
+  Object.fromEntries(
+    [...dom.matchAll(/id="chart-([\w-]+)"[^>]*?data-rendered="(\d+) points"/g)].map((m) => [m[1]!, Number(m[2])]),
+  );
 
 describe('maou command line: version, completion, help', () => {
   it('given --version, then the package version', async () => {
@@ -63,9 +79,28 @@ describe('maou --report-html and --json', () => {
 
   const train = async (name: string, seed: string) => {
     const html = join(dir, `${name}.html`);
-    const r = await maou('utility', 'benchmark-training', '--model-architecture', 'lite', '--max-batches', '8', '--warmup-batches', '2', '--batch-size', '16',
-      '--sample-positions', '512', '--seed', seed, '--enable-resource-monitoring', '--json',
-      '--output-json', join(dir, `${name}.json`), '--report-html', html);
+    const r = await maou(
+      'utility',
+      'benchmark-training',
+      '--model-architecture',
+      'lite',
+      '--max-batches',
+      '8',
+      '--warmup-batches',
+      '2',
+      '--batch-size',
+      '16',
+      '--sample-positions',
+      '512',
+      '--seed',
+      seed,
+      '--enable-resource-monitoring',
+      '--json',
+      '--output-json',
+      join(dir, `${name}.json`),
+      '--report-html',
+      html,
+    );
     expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
     return { html, payload: JSON.parse(r.stdout) as { batches: unknown[]; resources: { timeline: unknown[] } | null } };
   };
@@ -75,7 +110,15 @@ describe('maou --report-html and --json', () => {
     await train('b', '2');
     expect(JSON.parse(await readFile(join(dir, 'a.json'), 'utf8'))).toEqual(a.payload);
     const compareHtml = join(dir, 'compare.html');
-    const c = await maou('utility', 'benchmark-compare', join(dir, 'a.json'), join(dir, 'b.json'), '--json', '--report-html', compareHtml);
+    const c = await maou(
+      'utility',
+      'benchmark-compare',
+      join(dir, 'a.json'),
+      join(dir, 'b.json'),
+      '--json',
+      '--report-html',
+      compareHtml,
+    );
     expect(c.code).toBe(0);
     expect(JSON.parse(c.stdout).command).toBe('benchmark-compare');
     if (!CHROMIUM) return;
@@ -92,10 +135,36 @@ describe('maou --report-html and --json', () => {
 
   it('given a batch study, then stdout is its JSON and the throughput, efficiency and max-batch plots render', async () => {
     const html = join(dir, 'study.html');
-    const r = await maou('utility', 'benchmark-training', '--batch-sizes', '8,16', '--estimate-cbs', '--find-max-batch', '--find-max-batch-cap', '32', '--model-architecture', 'lite',
-      '--batch-size', '8', '--max-batches', '6', '--warmup-batches', '2', '--sample-positions', '512', '--json', '--report-html', html);
+    const r = await maou(
+      'utility',
+      'benchmark-training',
+      '--batch-sizes',
+      '8,16',
+      '--estimate-cbs',
+      '--find-max-batch',
+      '--find-max-batch-cap',
+      '32',
+      '--model-architecture',
+      'lite',
+      '--batch-size',
+      '8',
+      '--max-batches',
+      '6',
+      '--warmup-batches',
+      '2',
+      '--sample-positions',
+      '512',
+      '--json',
+      '--report-html',
+      html,
+    );
     expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
-    const study = JSON.parse(r.stdout) as { kind: string; sweep: { points: { status: string }[] }; critical_batch: object | null; max_batch: { tries: unknown[] } };
+    const study = JSON.parse(r.stdout) as {
+      kind: string;
+      sweep: { points: { status: string }[] };
+      critical_batch: object | null;
+      max_batch: { tries: unknown[] };
+    };
     expect(study.kind).toBe('batch-study');
     expect(study.sweep.points.map((p) => p.status)).toEqual(['ok', 'ok']);
     expect(study.critical_batch).not.toBeNull();
@@ -108,8 +177,28 @@ describe('maou --report-html and --json', () => {
 
   it('given benchmark-dataloader --report-html, then its grid heat map renders', async () => {
     const html = join(dir, 'loader.html');
-    const r = await maou('utility', 'benchmark-dataloader', '--sample-positions', '512', '--batch-size', '32', '--num-batches', '4',
-      '--repeats', '1', '--workers', '0', '1', '--consumption-steps', '1', '--model-architecture', 'lite', '--json', '--report-html', html);
+    const r = await maou(
+      'utility',
+      'benchmark-dataloader',
+      '--sample-positions',
+      '512',
+      '--batch-size',
+      '32',
+      '--num-batches',
+      '4',
+      '--repeats',
+      '1',
+      '--workers',
+      '0',
+      '1',
+      '--consumption-steps',
+      '1',
+      '--model-architecture',
+      'lite',
+      '--json',
+      '--report-html',
+      html,
+    );
     expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(r.stdout)).toBeTruthy();
     if (!CHROMIUM) return;

@@ -8,12 +8,31 @@ import { toArrowRsLayout, writeWithPolars, writeWithPyarrow } from '../../infra/
 import { runMaou, runMaouAsync } from './run-maou';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver = require('s3rver') as new (o: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
+const S3rver = require('s3rver') as new (o: Record<string, unknown>) => {
+  run(): Promise<AddressInfo>;
+  close(): Promise<void>;
+};
 
 const BUCKET = 'maou-files';
 const dir = mkdtempSync(join(tmpdir(), 'maou-e2e-files-'));
-const env = { MAOU_BENCH_CACHE: join(dir, 'cache'), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' };
-const RUN = ['--batch-size', '16', '--warmup-batches', '1', '--max-batches', '3', '--model-architecture', 'lite', '--log-level', 'silent'];
+const env = {
+  MAOU_BENCH_CACHE: join(dir, 'cache'),
+  AWS_ACCESS_KEY_ID: 'S3RVER',
+  AWS_SECRET_ACCESS_KEY: 'S3RVER',
+  AWS_REGION: 'us-east-1',
+};
+const RUN = [
+  '--batch-size',
+  '16',
+  '--warmup-batches',
+  '1',
+  '--max-batches',
+  '3',
+  '--model-architecture',
+  'lite',
+  '--log-level',
+  'silent',
+];
 const LAYOUTS = ['polars', 'arrow-rs'] as const;
 // pyarrow (ZSTD, 32-bit list columns) joins them for Stage 3 locally and from S3; CI installs it (setup-system.sh).
 const STAGE3_LAYOUTS = [...LAYOUTS, 'pyarrow'] as const;
@@ -22,19 +41,52 @@ type Layout = (typeof STAGE3_LAYOUTS)[number];
 /** Stage N sample data from the binary, in two files, rewritten as `layout` lays them out. */
 const makeLayout = (stage: 1 | 2 | 3, layout: Layout): string => {
   const gen = join(dir, `gen${stage}`);
-  if (!readdirSafe(gen).length) expect(runMaou(['utility', 'generate-sample-data', '--stage', String(stage), '--positions', '320', '--rows-per-file', '160', '--output-dir', gen, '--log-level', 'silent'], env).code).toBe(0);
+  if (!readdirSafe(gen).length)
+    expect(
+      runMaou(
+        [
+          'utility',
+          'generate-sample-data',
+          '--stage',
+          String(stage),
+          '--positions',
+          '320',
+          '--rows-per-file',
+          '160',
+          '--output-dir',
+          gen,
+          '--log-level',
+          'silent',
+        ],
+        env,
+      ).code,
+    ).toBe(0);
   const out = join(dir, `${layout}${stage}`);
   mkdirSync(out, { recursive: true });
   for (const f of readdirSafe(gen).filter((n) => n.endsWith('.feather'))) {
-    if (layout === 'polars') writeWithPolars(readFileSync(join(gen, f)), join(out, f), { format: 'file', compression: 'lz4', batchRows: 50 });
-    else if (layout === 'pyarrow') writeWithPyarrow(join(gen, f), join(out, f), { format: 'file', compression: 'zstd', listType: 'list', batchRows: 40 });
+    if (layout === 'polars')
+      writeWithPolars(readFileSync(join(gen, f)), join(out, f), { format: 'file', compression: 'lz4', batchRows: 50 });
+    else if (layout === 'pyarrow')
+      writeWithPyarrow(join(gen, f), join(out, f), {
+        format: 'file',
+        compression: 'zstd',
+        listType: 'list',
+        batchRows: 40,
+      });
     else writeFileSync(join(out, f), toArrowRsLayout(readFileSync(join(gen, f))));
   }
   return out;
 };
-const readdirSafe = (d: string): string[] => { try { return readdirSync(d).sort(); } catch { return []; } };
+const readdirSafe = (d: string): string[] => {
+  try {
+    return readdirSync(d).sort();
+  } catch {
+    return [];
+  }
+};
 
-const losses = (path: string): number[] => (JSON.parse(readFileSync(path, 'utf8')).batches as { loss: number }[]).map((b) => b.loss);
+const losses = (path: string): number[] =>
+  (JSON.parse(readFileSync(path, 'utf8')).batches as { loss: number }[]).map((b) => b.loss);
 
 describe('maou files from Polars, arrow-rs and pyarrow train through the binary, locally and from S3', () => {
   let server: InstanceType<typeof S3rver>;
@@ -44,12 +96,23 @@ describe('maou files from Polars, arrow-rs and pyarrow train through the binary,
   beforeAll(async () => {
     server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(dir, 's3') });
     endpoint = `http://127.0.0.1:${(await server.run()).port}`;
-    const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const client = new S3Client({
+      endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
     for (const layout of STAGE3_LAYOUTS) {
       local[layout] = makeLayout(3, layout);
       for (const f of readdirSafe(local[layout]!)) {
-        await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `runs/${layout}/${f}`, Body: readFileSync(join(local[layout]!, f)) }));
+        await client.send(
+          new PutObjectCommand({
+            Bucket: BUCKET,
+            Key: `runs/${layout}/${f}`,
+            Body: readFileSync(join(local[layout]!, f)),
+          }),
+        );
       }
     }
     client.destroy();
@@ -59,55 +122,128 @@ describe('maou files from Polars, arrow-rs and pyarrow train through the binary,
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const s3Flags = (layout: Layout) => ['--input-s3', '--input-endpoint', endpoint, '--input-bucket-name', BUCKET, '--input-prefix', 'runs', '--input-data-name', layout,
-    '--input-local-cache-dir', join(dir, `objects-${layout}`)];
+  const s3Flags = (layout: Layout) => [
+    '--input-s3',
+    '--input-endpoint',
+    endpoint,
+    '--input-bucket-name',
+    BUCKET,
+    '--input-prefix',
+    'runs',
+    '--input-data-name',
+    layout,
+    '--input-local-cache-dir',
+    join(dir, `objects-${layout}`),
+  ];
 
   // Cloud sources are map-style (as in maou), so S3 runs are compared with local map-style runs; the rows written by
   // arrow-js (the files before Polars or the arrow-rs layout touched them) must give the same losses again.
-  it.each(STAGE3_LAYOUTS)('given %s Stage 3 files, when benchmark-training reads them locally (streaming and map-style) and from S3, then map-style and S3 train with identical losses', async (layout) => {
-    const runs: Record<string, string[]> = {
-      streaming: ['--stage3-data-path', local[layout]!],
-      map: ['--stage3-data-path', local[layout]!, '--no-streaming'],
-      s3: s3Flags(layout),
-      source: ['--stage3-data-path', join(dir, 'gen3'), '--no-streaming'],
-    };
-    const seen: Record<string, number[]> = {};
-    for (const [name, flags] of Object.entries(runs)) {
-      const out = join(dir, `${layout}-${name}.json`);
-      const r = await runMaouAsync(['utility', 'benchmark-training', ...flags, ...RUN, '--output-json', out], env);
-      expect({ name, code: r.code, stderr: r.stderr }).toEqual({ name, code: 0, stderr: expect.not.stringMatching(/Error|0 batch/) });
-      seen[name] = losses(out);
-    }
-    expect(seen.streaming).toHaveLength(3);
-    expect(seen.streaming!.every(Number.isFinite)).toBe(true);
-    expect(seen.map).toHaveLength(3);
-    expect(seen.s3).toEqual(seen.map);
-    expect(seen.source).toEqual(seen.map);
-  }, 300_000);
+  it.each(STAGE3_LAYOUTS)(
+    'given %s Stage 3 files, when benchmark-training reads them locally (streaming and map-style) and from S3, then map-style and S3 train with identical losses',
+    async (layout) => {
+      const runs: Record<string, string[]> = {
+        streaming: ['--stage3-data-path', local[layout]!],
+        map: ['--stage3-data-path', local[layout]!, '--no-streaming'],
+        s3: s3Flags(layout),
+        source: ['--stage3-data-path', join(dir, 'gen3'), '--no-streaming'],
+      };
+      const seen: Record<string, number[]> = {};
+      for (const [name, flags] of Object.entries(runs)) {
+        const out = join(dir, `${layout}-${name}.json`);
+        const r = await runMaouAsync(['utility', 'benchmark-training', ...flags, ...RUN, '--output-json', out], env);
+        expect({ name, code: r.code, stderr: r.stderr }).toEqual({
+          name,
+          code: 0,
+          stderr: expect.not.stringMatching(/Error|0 batch/),
+        });
+        seen[name] = losses(out);
+      }
+      expect(seen.streaming).toHaveLength(3);
+      expect(seen.streaming!.every(Number.isFinite)).toBe(true);
+      expect(seen.map).toHaveLength(3);
+      expect(seen.s3).toEqual(seen.map);
+      expect(seen.source).toEqual(seen.map);
+    },
+    300_000,
+  );
 
-  it.each(LAYOUTS)('given %s Stage 3 files, when benchmark-dataloader reads them with --input-file-packed, locally and from S3, then it measures the loader', async (layout) => {
-    for (const flags of [['--stage3-data-path', local[layout]!, '--input-file-packed'], s3Flags(layout)]) {
-      const out = join(dir, `dl-${layout}.json`);
-      const r = await runMaouAsync(['utility', 'benchmark-dataloader', ...flags, '--batch-size', '16', '--num-batches', '3', '--repeats', '1', '--workers', '0', '--consumption-steps', '0',
-        '--output-json', out, '--log-level', 'silent'], env);
-      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: expect.not.stringMatching(/Error|0 samples/) });
-      expect(JSON.parse(readFileSync(out, 'utf8')).all_results).toHaveLength(1);
-    }
-  }, 300_000);
+  it.each(LAYOUTS)(
+    'given %s Stage 3 files, when benchmark-dataloader reads them with --input-file-packed, locally and from S3, then it measures the loader',
+    async (layout) => {
+      for (const flags of [['--stage3-data-path', local[layout]!, '--input-file-packed'], s3Flags(layout)]) {
+        const out = join(dir, `dl-${layout}.json`);
+        const r = await runMaouAsync(
+          [
+            'utility',
+            'benchmark-dataloader',
+            ...flags,
+            '--batch-size',
+            '16',
+            '--num-batches',
+            '3',
+            '--repeats',
+            '1',
+            '--workers',
+            '0',
+            '--consumption-steps',
+            '0',
+            '--output-json',
+            out,
+            '--log-level',
+            'silent',
+          ],
+          env,
+        );
+        expect({ code: r.code, stderr: r.stderr }).toEqual({
+          code: 0,
+          stderr: expect.not.stringMatching(/Error|0 samples/),
+        });
+        expect(JSON.parse(readFileSync(out, 'utf8')).all_results).toHaveLength(1);
+      }
+    },
+    300_000,
+  );
 
-  it.each([[1, 'polars'], [2, 'arrow-rs'], [1, 'arrow-rs'], [2, 'polars']] as const)('given Stage %i files laid out by %s, when benchmark-training reads them, then it trains', async (stage, layout) => {
-    const path = makeLayout(stage, layout);
-    const out = join(dir, `stage${stage}-${layout}.json`);
-    const r = await runMaouAsync(['utility', 'benchmark-training', '--stage', String(stage), `--stage${stage}-data-path`, path, ...RUN, '--output-json', out], env);
-    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: expect.not.stringMatching(/Error|0 batch/) });
-    expect(losses(out).every(Number.isFinite)).toBe(true);
-  }, 300_000);
+  it.each([
+    [1, 'polars'],
+    [2, 'arrow-rs'],
+    [1, 'arrow-rs'],
+    [2, 'polars'],
+  ] as const)(
+    'given Stage %i files laid out by %s, when benchmark-training reads them, then it trains',
+    async (stage, layout) => {
+      const path = makeLayout(stage, layout);
+      const out = join(dir, `stage${stage}-${layout}.json`);
+      const r = await runMaouAsync(
+        [
+          'utility',
+          'benchmark-training',
+          '--stage',
+          String(stage),
+          `--stage${stage}-data-path`,
+          path,
+          ...RUN,
+          '--output-json',
+          out,
+        ],
+        env,
+      );
+      expect({ code: r.code, stderr: r.stderr }).toEqual({
+        code: 0,
+        stderr: expect.not.stringMatching(/Error|0 batch/),
+      });
+      expect(losses(out).every(Number.isFinite)).toBe(true);
+    },
+    300_000,
+  );
 
   it('given an HCPE file, when benchmark-training is pointed at it, then exit 1 says it holds raw game records and what to run', () => {
     const path = join(dir, 'games.feather');
     copyFileSync(join(__dirname, '..', '..', 'infra', 'fixtures', 'hcpe.polars.lz4.feather'), path);
     const r = runMaou(['utility', 'benchmark-training', '--stage3-data-path', path, ...RUN], env);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/games\.feather: Arrow IPC File holds HCPE rows \(raw game records.*maou pre-process --input-path/);
+    expect(r.stderr).toMatch(
+      /games\.feather: Arrow IPC File holds HCPE rows \(raw game records.*maou pre-process --input-path/,
+    );
   });
 });

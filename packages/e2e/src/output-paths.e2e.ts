@@ -27,7 +27,24 @@ describe('output paths are checked before any run (built binary)', () => {
   it('generate-sample-data into a file used as a directory: exit 2 naming --output-dir, nothing generated', () => {
     const file = join(dir, 'plain');
     writeFileSync(file, 'x');
-    const r = runMaou(['utility', 'generate-sample-data', '--stage', '3', '--positions', '16', '--output-dir', join(file, 'out'), '--log-level', 'silent'], env);
-    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: `maou generate-sample-data: invalid options\n--output-dir: ${file} (the nearest existing part of ${join(file, 'out')}) is not a directory\n` });
+    const r = runMaou(
+      [
+        'utility',
+        'generate-sample-data',
+        '--stage',
+        '3',
+        '--positions',
+        '16',
+        '--output-dir',
+        join(file, 'out'),
+        '--log-level',
+        'silent',
+      ],
+      env,
+    );
+    expect({ code: r.code, stderr: r.stderr }).toEqual({
+      code: 2,
+      stderr: `maou generate-sample-data: invalid options\n--output-dir: ${file} (the nearest existing part of ${join(file, 'out')}) is not a directory\n`,
+    });
   });
 });

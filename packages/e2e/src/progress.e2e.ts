@@ -4,7 +4,21 @@ import { join } from 'node:path';
 import { runMaou } from './run-maou';
 
 // Tiny runs: the point is what lands on stderr, not the training.
-const args = ['utility', 'benchmark-training', '--model-architecture', 'lite', '--sample-positions', '256', '--batch-size', '16', '--max-batches', '2', '--warmup-batches', '1', '--json'];
+const args = [
+  'utility',
+  'benchmark-training',
+  '--model-architecture',
+  'lite',
+  '--sample-positions',
+  '256',
+  '--batch-size',
+  '16',
+  '--max-batches',
+  '2',
+  '--warmup-batches',
+  '1',
+  '--json',
+];
 
 describe('progress on stderr (built binary, stderr is a pipe)', () => {
   it('given a fresh sample cache, then sample generation prints plain progress lines to stderr and stdout stays JSON; a reuse prints none', () => {

@@ -6,12 +6,19 @@ export const MAOU_BIN = join(__dirname, '..', '..', 'cli', 'dist', 'main.js');
 
 /** Runs `maou` with args and returns exit code and both streams. */
 export const runMaou = (args: readonly string[], env: Record<string, string> = {}, timeoutMs = 240_000) => {
-  const r = spawnSync(process.execPath, [MAOU_BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: timeoutMs });
+  const r = spawnSync(process.execPath, [MAOU_BIN, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: timeoutMs,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
 /** As `runMaou`, without blocking this process (for tests that serve the binary from here, e.g. a local S3). */
-export const runMaouAsync = (args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+export const runMaouAsync = (
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
     const child = spawn(process.execPath, [MAOU_BIN, ...args], { env: { ...process.env, ...env } });
     let stdout = '';

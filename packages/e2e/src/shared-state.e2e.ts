@@ -8,9 +8,32 @@ import { runMaouAsync } from './run-maou';
 const dir = mkdtempSync(join(tmpdir(), 'maou-shared-'));
 const env = { MAOU_BENCH_CACHE: join(dir, 'cache') };
 const calibration = join(dir, 'calibration.json');
-const run = (batchSize: number) => runMaouAsync(['utility', 'benchmark-training', '--sample-positions', '640', '--batch-size', String(batchSize), '--max-batches', '4',
-  '--warmup-batches', '1', '--calibrate', '--calibration-budget', '3', '--calibration-file', calibration, '--log-level', 'warn', '--json'], env);
-const temporaries = (): string[] => readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.tmp|\.part$/.test(f));
+const run = (batchSize: number) =>
+  runMaouAsync(
+    [
+      'utility',
+      'benchmark-training',
+      '--sample-positions',
+      '640',
+      '--batch-size',
+      String(batchSize),
+      '--max-batches',
+      '4',
+      '--warmup-batches',
+      '1',
+      '--calibrate',
+      '--calibration-budget',
+      '3',
+      '--calibration-file',
+      calibration,
+      '--log-level',
+      'warn',
+      '--json',
+    ],
+    env,
+  );
+const temporaries = (): string[] =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.tmp|\.part$/.test(f));
 
 describe('two runs sharing the sample cache and the calibration file', () => {
   it('given two runs started together on a fresh cache, then both succeed and the shared files stay whole', async () => {
@@ -18,7 +41,10 @@ describe('two runs sharing the sample cache and the calibration file', () => {
     expect([a.code, b.code, a.stderr + b.stderr]).toEqual([0, 0, expect.any(String)]);
     expect(JSON.parse(a.stdout).training_metrics.total_batches).toBe(4);
     expect(JSON.parse(b.stdout).training_metrics.total_batches).toBe(4);
-    expect(JSON.parse(readFileSync(calibration, 'utf8'))).toMatchObject({ formatVersion: 1, entries: expect.any(Object) });
+    expect(JSON.parse(readFileSync(calibration, 'utf8'))).toMatchObject({
+      formatVersion: 1,
+      entries: expect.any(Object),
+    });
     expect(temporaries()).toEqual([]);
   }, 240_000);
 

@@ -2,7 +2,10 @@ import * as tf from '@tensorflow/tfjs-core';
 
 /** `--detect-anomaly`: the first non-finite loss or gradient, with the batch and tensor it was found in. @public */
 export class NonFiniteValueError extends Error {
-  constructor(readonly batchIndex: number, readonly tensorName: string) {
+  constructor(
+    readonly batchIndex: number,
+    readonly tensorName: string,
+  ) {
     super(`non-finite value in ${tensorName} at batch ${batchIndex} (--detect-anomaly)`);
     this.name = 'NonFiniteValueError';
   }

@@ -17,7 +17,11 @@ export interface DeviceBatch {
 export function uploadBatch(batch: HostBatch, start: number, end: number): DeviceBatch {
   const n = end - start;
   const inputs: NetworkInputs = {
-    boardIds: tf.tensor2d(batch.boardIds.subarray(start * BOARD_SQUARES, end * BOARD_SQUARES), [n, BOARD_SQUARES], 'int32'),
+    boardIds: tf.tensor2d(
+      batch.boardIds.subarray(start * BOARD_SQUARES, end * BOARD_SQUARES),
+      [n, BOARD_SQUARES],
+      'int32',
+    ),
     hands: tf.tensor2d(batch.hands.subarray(start * HAND_KINDS, end * HAND_KINDS), [n, HAND_KINDS]),
   };
   const t = batch.targets;
@@ -29,7 +33,12 @@ export function uploadBatch(batch: HostBatch, start: number, end: number): Devic
     return { size: n, inputs, targets: [policy, value], negEntropySum };
   }
   const [data, width] = t.stage === 1 ? [t.reachableSquares, BOARD_SQUARES] : [t.legalMoves, MOVE_LABELS];
-  return { size: n, inputs, targets: [tf.tensor2d(data.subarray(start * width, end * width), [n, width])], negEntropySum: 0 };
+  return {
+    size: n,
+    inputs,
+    targets: [tf.tensor2d(data.subarray(start * width, end * width), [n, width])],
+    negEntropySum: 0,
+  };
 }
 
 /** @public */
@@ -50,7 +59,8 @@ export interface UploadedBatch {
 /** Copies a host batch to the device in pieces of at most `pieceSize` rows. @public */
 export function uploadPieces(batch: HostBatch, pieceSize: number): UploadedBatch {
   const pieces: DeviceBatch[] = [];
-  for (let start = 0; start < batch.size; start += pieceSize) pieces.push(uploadBatch(batch, start, Math.min(batch.size, start + pieceSize)));
+  for (let start = 0; start < batch.size; start += pieceSize)
+    pieces.push(uploadBatch(batch, start, Math.min(batch.size, start + pieceSize)));
   return { size: batch.size, pieces };
 }
 

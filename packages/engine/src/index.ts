@@ -13,10 +13,22 @@ export { heapSafeMicroBatch } from './network/heap-safe-micro-batch';
 export { createLrSchedule, type LrSchedule } from './optim/lr-schedule';
 
 // Device batches: a host batch copied to the backend (device prefetch hands these between passes).
-export { disposeDeviceBatch, disposeUploadedBatch, isUploadedBatch, uploadBatch, type UploadedBatch } from './device-batch';
+export {
+  disposeDeviceBatch,
+  disposeUploadedBatch,
+  isUploadedBatch,
+  uploadBatch,
+  type UploadedBatch,
+} from './device-batch';
 
 // Fused kernels a backend may register to replace the engine's composed ops.
-export { ADAMW_KERNEL, BATCH_NORM_GRAD_KERNEL, BATCH_NORM_TRAIN_KERNEL, CLIP_BY_GLOBAL_NORM_KERNEL, hasKernel } from './nn/fused-kernels';
+export {
+  ADAMW_KERNEL,
+  BATCH_NORM_GRAD_KERNEL,
+  BATCH_NORM_TRAIN_KERNEL,
+  CLIP_BY_GLOBAL_NORM_KERNEL,
+  hasKernel,
+} from './nn/fused-kernels';
 
 // The network's shape (presets, stage strides, stem), for backends that plan the step themselves (webgpu).
 export { NETWORK_PRESETS, STAGE_STRIDES, STEM } from './network/network-presets';

@@ -4,7 +4,13 @@ import { phaseOfInterval, profileStep } from './kernel-profiler';
 
 describe('kernel profiler', () => {
   it('maps timed intervals to phases, with micro-batches and an anomaly check', () => {
-    expect([0, 1, 2, 3, 4].map((j) => phaseOfInterval(j, 5))).toEqual(['hostToDevice', 'forward', 'loss', 'backward', 'optimizer']);
+    expect([0, 1, 2, 3, 4].map((j) => phaseOfInterval(j, 5))).toEqual([
+      'hostToDevice',
+      'forward',
+      'loss',
+      'backward',
+      'optimizer',
+    ]);
     expect(phaseOfInterval(5, 9)).toBe('forward');
     expect(phaseOfInterval(8, 9)).toBe('optimizer');
     expect(phaseOfInterval(4, 6)).toBe('backward');

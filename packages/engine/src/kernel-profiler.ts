@@ -24,7 +24,11 @@ export const phaseOfInterval = (j: number, intervals: number): StepPhase => {
  * Profiles one step with `tf.profile` and attributes each kernel to the phase whose timed interval it ran in
  * (kernels between two intervals count toward the next). Live tensors are read at the end of each interval.
  */
-export const profileStep = async <T>(batch: number, clock: MonotonicClock, run: (clock: MonotonicClock) => Promise<T>): Promise<{ result: T; phases: PhaseKernels[] }> => {
+export const profileStep = async <T>(
+  batch: number,
+  clock: MonotonicClock,
+  run: (clock: MonotonicClock) => Promise<T>,
+): Promise<{ result: T; phases: PhaseKernels[] }> => {
   const marks: number[] = [];
   const live: number[] = [];
   const state = (): ProfileState => (tf.engine() as unknown as { state: ProfileState }).state;
@@ -40,13 +44,20 @@ export const profileStep = async <T>(batch: number, clock: MonotonicClock, run: 
     result = await run(marking);
     return [];
   });
-  const times = await Promise.all(info.kernels.map(async (k) => ({ name: k.name, ms: Number(await k.kernelTimeMs) || 0 })));
+  const times = await Promise.all(
+    info.kernels.map(async (k) => ({ name: k.name, ms: Number(await k.kernelTimeMs) || 0 })),
+  );
   const intervals = Math.floor(marks.length / 2);
   const phases: PhaseKernels[] = [];
   for (let j = 0; j < intervals; j++) {
     const from = j === 0 ? 0 : marks[2 * j - 1]!;
     const to = j === intervals - 1 ? times.length : marks[2 * j + 1]!;
-    phases.push({ batch, phase: phaseOfInterval(j, intervals), kernels: times.slice(from, to), liveTensors: live[2 * j + 1] ?? tf.memory().numTensors });
+    phases.push({
+      batch,
+      phase: phaseOfInterval(j, intervals),
+      kernels: times.slice(from, to),
+      liveTensors: live[2 * j + 1] ?? tf.memory().numTensors,
+    });
   }
   return { result: result as T, phases };
 };

@@ -27,7 +27,12 @@ export function createObjective(stage: Stage, cfg: TrainingConfig): StageObjecti
   const options =
     stage === 1
       ? { posWeight: cfg.stage1PosWeight, gammaPos: 0, gammaNeg: 0, clip: 0 }
-      : { posWeight: cfg.stage2PosWeight, gammaPos: cfg.stage2GammaPos, gammaNeg: cfg.stage2GammaNeg, clip: cfg.stage2Clip };
+      : {
+          posWeight: cfg.stage2PosWeight,
+          gammaPos: cfg.stage2GammaPos,
+          gammaNeg: cfg.stage2GammaNeg,
+          clip: cfg.stage2Clip,
+        };
   return {
     loss: (out, b) => multiLabelLoss(out.logits, b.targets[0], options),
     metrics: (out, b) => ({ accuracy: meanOf(tf.equal(tf.greater(out.logits, 0), tf.greater(b.targets[0], 0.5))) }),

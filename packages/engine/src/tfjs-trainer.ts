@@ -1,7 +1,15 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { type GradientNormSample, type HostBatch, type Stage } from '@maou/bench-domain';
 import { firstNonFinite, NonFiniteValueError } from './anomaly';
-import { type DeviceBatch, disposeDeviceBatch, disposeUploadedBatch, isUploadedBatch, type UploadedBatch, uploadBatch, uploadPieces } from './device-batch';
+import {
+  type DeviceBatch,
+  disposeDeviceBatch,
+  disposeUploadedBatch,
+  isUploadedBatch,
+  type UploadedBatch,
+  uploadBatch,
+  uploadPieces,
+} from './device-batch';
 import { type NetworkOutputs, ShogiNetwork } from './network/shogi-network';
 import { SeededRandom } from './nn/seeded-random';
 import { clipByGlobalNorm } from './optim/clip-gradients';
@@ -40,10 +48,17 @@ export class TfjsTrainer implements Trainer {
   /** rows trained on since the last update (their batch-norm statistics are in the running buffers) */
   private rowsSinceUpdate = 0;
   /** with `measureGradientNorms`: the pieces since the last update, and the rows of the batch they belong to */
-  private pieceNorms: { rows: number[]; squaredNorms: number[]; rowsInBatch: number } = { rows: [], squaredNorms: [], rowsInBatch: 0 };
+  private pieceNorms: { rows: number[]; squaredNorms: number[]; rowsInBatch: number } = {
+    rows: [],
+    squaredNorms: [],
+    rowsInBatch: 0,
+  };
 
   /** `exchange` makes this one data-parallel replica: gradients are summed across replicas before each update. */
-  constructor(private readonly options: TrainerOptions, private readonly exchange?: GradientExchange) {
+  constructor(
+    private readonly options: TrainerOptions,
+    private readonly exchange?: GradientExchange,
+  ) {
     const t = options.training;
     this.stage = options.stage;
     this.network = new ShogiNetwork({
@@ -52,7 +67,8 @@ export class TfjsTrainer implements Trainer {
       stage2HiddenDim: t.stage2HiddenDim,
       stage2Dropout: t.stage2HeadDropout,
       rng: new SeededRandom(options.seed),
-      dropoutRng: options.replica === undefined ? undefined : new SeededRandom(options.seed + 7919 * (options.replica + 1)),
+      dropoutRng:
+        options.replica === undefined ? undefined : new SeededRandom(options.seed + 7919 * (options.replica + 1)),
     });
     const params = this.network.store.parameters;
     this.variables = params.map((p) => p.variable);
@@ -60,7 +76,14 @@ export class TfjsTrainer implements Trainer {
     this.parameterCount = this.network.parameterCount();
     this.multiplyAddsPerSample = this.network.multiplyAddsPerSample();
     this.objective = createObjective(options.stage, t);
-    this.optimizer = new Optimizer(params, { name: t.optimizer, momentum: t.momentum, beta1: t.beta1, beta2: t.beta2, eps: t.eps, weightDecay: t.weightDecay });
+    this.optimizer = new Optimizer(params, {
+      name: t.optimizer,
+      momentum: t.momentum,
+      beta1: t.beta1,
+      beta2: t.beta2,
+      eps: t.eps,
+      weightDecay: t.weightDecay,
+    });
     const accumulation = Math.max(1, t.gradientAccumulationSteps);
     this.schedule = createLrSchedule(t.lrScheduler, t.learningRate, Math.ceil(options.totalSteps / accumulation));
   }
@@ -86,7 +109,9 @@ export class TfjsTrainer implements Trainer {
     const batchIndex = this.batches++;
     const accumulation = Math.max(1, cfg.gradientAccumulationSteps);
     const ph: Phases = { hostToDevice: 0, forward: 0, loss: 0, backward: 0, optimizer: 0 };
-    const pieces = isUploadedBatch(batch) ? batch.pieces.map((p) => () => p) : hostPieces(batch, this.microSize(batch.size));
+    const pieces = isUploadedBatch(batch)
+      ? batch.pieces.map((p) => () => p)
+      : hostPieces(batch, this.microSize(batch.size));
     let loss = 0;
     try {
       for (const piece of pieces) {
@@ -108,7 +133,13 @@ export class TfjsTrainer implements Trainer {
       gradientNorms = await this.applyUpdate();
       ph.optimizer = clock.now() - t0;
     }
-    return { loss: loss * accumulation, phasesMs: ph, numTensors: tf.memory().numTensors, memoryBytes: backendMemoryBytes(), ...(gradientNorms ? { gradientNorms } : {}) };
+    return {
+      loss: loss * accumulation,
+      phasesMs: ph,
+      numTensors: tf.memory().numTensors,
+      memoryBytes: backendMemoryBytes(),
+      ...(gradientNorms ? { gradientNorms } : {}),
+    };
   }
 
   async evaluate(batch: HostBatch | UploadedBatch, clock: MonotonicClock): Promise<EvalResult> {
@@ -153,7 +184,14 @@ export class TfjsTrainer implements Trainer {
    * done; on wasm/cpu the copy is synchronous main-thread work that already ran between (or at the awaits of)
    * earlier steps, so there is no real overlap and its cost moves out of `hostToDevice` into those spans.
    */
-  private async accumulateGradients(piece: () => DeviceBatch, batchSize: number, accumulation: number, batchIndex: number, clock: MonotonicClock, ph: Phases): Promise<number> {
+  private async accumulateGradients(
+    piece: () => DeviceBatch,
+    batchSize: number,
+    accumulation: number,
+    batchIndex: number,
+    clock: MonotonicClock,
+    ph: Phases,
+  ): Promise<number> {
     let t0 = clock.now();
     const dev = piece();
     const weight = dev.size / batchSize / accumulation;
@@ -172,7 +210,8 @@ export class TfjsTrainer implements Trainer {
       tf.dispose([out.logits, out.value ?? []]);
       lossValue = (await loss.data())[0] / weight;
       ph.loss += clock.now() - t0;
-      if (this.options.training.detectAnomaly && !Number.isFinite(lossValue)) throw new NonFiniteValueError(batchIndex, 'loss');
+      if (this.options.training.detectAnomaly && !Number.isFinite(lossValue))
+        throw new NonFiniteValueError(batchIndex, 'loss');
       t0 = clock.now();
       grads = this.tape.backward(loss as tf.Scalar, this.variables);
       loss.dispose();
@@ -217,7 +256,9 @@ export class TfjsTrainer implements Trainer {
       tf.dispose(own);
     }
     // The summed update is the mean gradient over every row of the batch (all replicas, all accumulation steps).
-    const norms = this.options.measureGradientNorms ? await this.takeGradientNorms(grads, Math.max(1, cfg.gradientAccumulationSteps)) : undefined;
+    const norms = this.options.measureGradientNorms
+      ? await this.takeGradientNorms(grads, Math.max(1, cfg.gradientAccumulationSteps))
+      : undefined;
     if (cfg.gradientClip > 0) {
       const clipped = clipByGlobalNorm(grads, cfg.gradientClip);
       tf.dispose(grads);
@@ -234,7 +275,12 @@ export class TfjsTrainer implements Trainer {
   private async takeGradientNorms(update: readonly tf.Tensor[], accumulation: number): Promise<GradientNormSample> {
     const { rows, squaredNorms, rowsInBatch } = this.pieceNorms;
     this.pieceNorms = { rows: [], squaredNorms: [], rowsInBatch: 0 };
-    return { smallRows: rows, smallSquaredNorms: squaredNorms, bigRows: rowsInBatch * accumulation, bigSquaredNorm: await squaredNorm(update) };
+    return {
+      smallRows: rows,
+      smallSquaredNorms: squaredNorms,
+      bigRows: rowsInBatch * accumulation,
+      bigSquaredNorm: await squaredNorm(update),
+    };
   }
 }
 
@@ -249,7 +295,8 @@ async function squaredNorm(grads: readonly tf.Tensor[]): Promise<number> {
 /** Lazy uploads of a host batch's micro-batches, one when its turn comes. */
 function hostPieces(batch: HostBatch, micro: number): (() => DeviceBatch)[] {
   const pieces: (() => DeviceBatch)[] = [];
-  for (let start = 0; start < batch.size; start += micro) pieces.push(() => uploadBatch(batch, start, Math.min(batch.size, start + micro)));
+  for (let start = 0; start < batch.size; start += micro)
+    pieces.push(() => uploadBatch(batch, start, Math.min(batch.size, start + micro)));
   return pieces;
 }
 

@@ -57,7 +57,11 @@ export interface Trainer {
    * Optional: one `step` profiled kernel by kernel, for trainers whose kernels run outside this thread (where
    * `tf.profile` here would see none).
    */
-  profiledStep?(batch: HostBatch, clock: MonotonicClock, batchIndex: number): Promise<{ result: StepResult; phases: PhaseKernels[] }>;
+  profiledStep?(
+    batch: HostBatch,
+    clock: MonotonicClock,
+    batchIndex: number,
+  ): Promise<{ result: StepResult; phases: PhaseKernels[] }>;
   currentLearningRate(): number;
   dispose(): void;
 }

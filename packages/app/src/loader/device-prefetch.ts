@@ -24,7 +24,10 @@ export interface PreparedBatch<T> {
  * the source or of `upload` surface at the batch they belong to; stopping early disposes what was prepared.
  * @public
  */
-export async function* devicePrefetch<T>(source: AsyncIterator<HostBatch>, options: DevicePrefetchOptions<T>): AsyncGenerator<PreparedBatch<T>> {
+export async function* devicePrefetch<T>(
+  source: AsyncIterator<HostBatch>,
+  options: DevicePrefetchOptions<T>,
+): AsyncGenerator<PreparedBatch<T>> {
   const prepare = async (): Promise<PreparedBatch<T> | null> => {
     const next = await source.next();
     return next.done ? null : { host: next.value, device: await options.upload(next.value) };

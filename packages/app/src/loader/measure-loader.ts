@@ -29,7 +29,8 @@ export interface MeasureOptions {
  * @public
  */
 export const measureLoader = async (loader: DataLoaderPort, o: MeasureOptions): Promise<LoaderMeasurement> => {
-  if (loader.batchesPerEpoch.train === 0) throw new Error('the training split yields no batch: use a smaller batch size or more data');
+  if (loader.batchesPerEpoch.train === 0)
+    throw new Error('the training split yields no batch: use a smaller batch size or more data');
   let epoch = 0;
   let it = loader.iterate('train', epoch);
   const take = async () => {
@@ -59,7 +60,14 @@ export const measureLoader = async (loader: DataLoaderPort, o: MeasureOptions): 
       }
     }
     const elapsedMs = o.clock.now() - t0;
-    return { batches: waitMs.length, samples, elapsedMs, samplesPerSecond: (1000 * samples) / Math.max(1e-9, elapsedMs), waitMs, stoppedEarly };
+    return {
+      batches: waitMs.length,
+      samples,
+      elapsedMs,
+      samplesPerSecond: (1000 * samples) / Math.max(1e-9, elapsedMs),
+      waitMs,
+      stoppedEarly,
+    };
   } finally {
     await it.return?.(undefined);
   }

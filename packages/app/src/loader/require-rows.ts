@@ -8,7 +8,12 @@ import type { DataSourcePort } from '../ports/data-source.port';
 export const requireRows = async (source: DataSourcePort): Promise<void> => {
   const shards = await source.shards();
   if (shards.some((s) => s.rows > 0)) return;
-  const named = shards.slice(0, 5).map((s) => s.id).join(', ');
+  const named = shards
+    .slice(0, 5)
+    .map((s) => s.id)
+    .join(', ');
   const more = shards.length > 5 ? ` and ${shards.length - 5} more` : '';
-  throw new Error(`${source.describe()} holds no rows: ${shards.length ? `every file is empty (${named}${more})` : 'it has no files'}`);
+  throw new Error(
+    `${source.describe()} holds no rows: ${shards.length ? `every file is empty (${named}${more})` : 'it has no files'}`,
+  );
 };

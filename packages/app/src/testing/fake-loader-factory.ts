@@ -16,7 +16,13 @@ export class FakeLoaderFactory implements DataLoaderFactoryPort {
     this.created.push(config);
     const { clock, msPerBatch, batchesPerPass } = this;
     const failure = this.failIf(config);
-    const batch = (): HostBatch => ({ stage: 3, size: config.batchSize, boardIds: new Int32Array(0), hands: new Float32Array(0), targets: { stage: 3, moveLabel: new Float32Array(0), resultValue: new Float32Array(0) } });
+    const batch = (): HostBatch => ({
+      stage: 3,
+      size: config.batchSize,
+      boardIds: new Int32Array(0),
+      hands: new Float32Array(0),
+      targets: { stage: 3, moveLabel: new Float32Array(0), resultValue: new Float32Array(0) },
+    });
     return {
       batchesPerEpoch: { train: batchesPerPass, validation: 0 },
       samplesPerEpoch: { train: batchesPerPass * config.batchSize, validation: 0 },

@@ -9,11 +9,22 @@ export interface LogLine {
 
 /** Keeps log lines in memory so tests can assert on them. @public */
 export class MemoryLogger implements LoggerPort {
-  constructor(readonly lines: LogLine[] = [], private readonly bindings: LogFields = {}) {}
-  debug(fields: LogFields, msg: string): void { this.push('debug', fields, msg); }
-  info(fields: LogFields, msg: string): void { this.push('info', fields, msg); }
-  warn(fields: LogFields, msg: string): void { this.push('warn', fields, msg); }
-  error(fields: LogFields, msg: string): void { this.push('error', fields, msg); }
+  constructor(
+    readonly lines: LogLine[] = [],
+    private readonly bindings: LogFields = {},
+  ) {}
+  debug(fields: LogFields, msg: string): void {
+    this.push('debug', fields, msg);
+  }
+  info(fields: LogFields, msg: string): void {
+    this.push('info', fields, msg);
+  }
+  warn(fields: LogFields, msg: string): void {
+    this.push('warn', fields, msg);
+  }
+  error(fields: LogFields, msg: string): void {
+    this.push('error', fields, msg);
+  }
   child(bindings: LogFields): LoggerPort {
     return new MemoryLogger(this.lines, { ...this.bindings, ...bindings });
   }

@@ -6,7 +6,11 @@ import { heapSafeMicroBatch, type BackendInfo } from '@maou/bench-engine';
  * its heap), and a note for the report when that changes the step: batch norm then normalises each micro-batch.
  * @public
  */
-export function planMicroBatches(preset: ModelPreset, batchSize: number, backend: BackendInfo): { microBatchSize?: number; note?: string } {
+export function planMicroBatches(
+  preset: ModelPreset,
+  batchSize: number,
+  backend: BackendInfo,
+): { microBatchSize?: number; note?: string } {
   const micro = heapSafeMicroBatch(preset, backend.heapLimitBytes);
   if (micro === undefined) return {};
   const perReplica = Math.ceil(batchSize / Math.max(1, backend.threads));

@@ -1,7 +1,18 @@
 import { BenchmarkDataloaderUseCase, TOKENS, type BenchmarkDataloaderOutput, type LoggerPort } from '@maou/bench-app';
 import { err, ok } from '@maou/bench-domain';
-import { benchmarkDataloaderOptions, toBenchmarkDataloaderInput, type BenchmarkDataloaderArgs, type ValidatedDataloaderGrid } from '@maou/bench-interface';
-import { logResourcePlan, watchInterrupts, writeDataloaderHtmlReport, writeJsonNow, type ResourcePlan } from '@maou/bench-infra';
+import {
+  benchmarkDataloaderOptions,
+  toBenchmarkDataloaderInput,
+  type BenchmarkDataloaderArgs,
+  type ValidatedDataloaderGrid,
+} from '@maou/bench-interface';
+import {
+  logResourcePlan,
+  watchInterrupts,
+  writeDataloaderHtmlReport,
+  writeJsonNow,
+  type ResourcePlan,
+} from '@maou/bench-infra';
 import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-dataloader.output';
 import { utilityCommand } from './command-module';
 import type { GlobalOptions } from '../composition-root';
@@ -24,24 +35,40 @@ const spec: CommandSpec<BenchmarkDataloaderArgs & GlobalOptions, Valid, Benchmar
     logResourcePlan(plan, container.resolve<LoggerPort>(TOKENS.Logger));
     // A grid has no partial result worth keeping: a signal ends the run at once, saying so (and in --output-json).
     const watch = watchInterrupts('benchmark-dataloader', (reason) => {
-      process.stderr.write(`maou benchmark-dataloader: interrupted (${reason}) before the grid was complete; nothing measured is reported\n`);
-      if (args.outputJson) writeJsonNow(args.outputJson, { command: 'benchmark-dataloader', interrupted: true, interruption: { reason } });
+      process.stderr.write(
+        `maou benchmark-dataloader: interrupted (${reason}) before the grid was complete; nothing measured is reported\n`,
+      );
+      if (args.outputJson)
+        writeJsonNow(args.outputJson, { command: 'benchmark-dataloader', interrupted: true, interruption: { reason } });
     });
-    const result = await container.resolve(BenchmarkDataloaderUseCase).execute(input).finally(() => watch.dispose());
+    const result = await container
+      .resolve(BenchmarkDataloaderUseCase)
+      .execute(input)
+      .finally(() => watch.dispose());
     return result.ok ? ok(result.value) : err({ code: 1, message: `${result.error.kind}: ${result.error.message}` });
   },
   present: (out, { input, warnings }) => {
     const text = renderDataloaderBenchmark(out, input);
-    return { payload: dataloaderBenchmarkJson(out, input, text, warnings), text, writeHtml: (path) => writeDataloaderHtmlReport(out, path) };
+    return {
+      payload: dataloaderBenchmarkJson(out, input, text, warnings),
+      text,
+      writeHtml: (path) => writeDataloaderHtmlReport(out, path),
+    };
   },
 };
 
 /** `maou utility benchmark-dataloader`. */
 export const benchmarkDataloaderCommand = utilityCommand({
   command: 'benchmark-dataloader',
-  describe: "Find loader settings (workers × prefetch × batch size) that keep the model fed, against the model's own rate",
-  builder: (y) => y.options(benchmarkDataloaderOptions(BACKENDS.byPriority()))
-    .example('$0 utility benchmark-dataloader --num-batches 30', 'on the embedded sample data')
-    .example('$0 utility benchmark-dataloader --stage3-data-path data/ --workers 0 1 2 --batch-sizes 128 256 --output-json dl.json', 'your files, a custom grid'),
+  describe:
+    "Find loader settings (workers × prefetch × batch size) that keep the model fed, against the model's own rate",
+  builder: (y) =>
+    y
+      .options(benchmarkDataloaderOptions(BACKENDS.byPriority()))
+      .example('$0 utility benchmark-dataloader --num-batches 30', 'on the embedded sample data')
+      .example(
+        '$0 utility benchmark-dataloader --stage3-data-path data/ --workers 0 1 2 --batch-sizes 128 256 --output-json dl.json',
+        'your files, a custom grid',
+      ),
   handler: (args) => runCommand(spec, args),
 });

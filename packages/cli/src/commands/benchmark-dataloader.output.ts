@@ -1,70 +1,147 @@
 import type { BenchmarkDataloaderInput, BenchmarkDataloaderOutput, GridPoint } from '@maou/bench-app';
 import { sampleDataNote } from '@maou/bench-infra';
 
-const n = (v: number | null | undefined, digits = 0): string => (v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
-const pad = (cells: readonly string[], widths: readonly number[]): string => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
+const n = (v: number | null | undefined, digits = 0): string =>
+  v === null || v === undefined || !Number.isFinite(v)
+    ? '-'
+    : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const pad = (cells: readonly string[], widths: readonly number[]): string =>
+  cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
 
 /** The console table, the recommendation and why. */
 export const renderDataloaderBenchmark = (out: BenchmarkDataloaderOutput, input: BenchmarkDataloaderInput): string => {
   const monitored = out.points.some((p) => p.resources !== null);
-  const head = ['batch', 'workers', 'prefetch', 'samples/s', 'min..max', 'p95 wait ms', 'model samples/s', 'fed',
-    ...(monitored ? ['busy %', 'cache hit %', 'CPU %', 'RSS MiB', 'GPU %'] : [])];
+  const head = [
+    'batch',
+    'workers',
+    'prefetch',
+    'samples/s',
+    'min..max',
+    'p95 wait ms',
+    'model samples/s',
+    'fed',
+    ...(monitored ? ['busy %', 'cache hit %', 'CPU %', 'RSS MiB', 'GPU %'] : []),
+  ];
   const rows = out.points.map((p) => [
-    String(p.batchSize), String(p.workers), p.prefetchFactor === null ? '-' : String(p.prefetchFactor),
-    n(p.samplesPerSecond.median), `${n(p.samplesPerSecond.min)}..${n(p.samplesPerSecond.max)}`, n(p.p95WaitMs, 2),
-    n(out.consumption[p.batchSize]), p.keepsModelFed === null ? '-' : p.keepsModelFed ? 'yes' : 'no',
+    String(p.batchSize),
+    String(p.workers),
+    p.prefetchFactor === null ? '-' : String(p.prefetchFactor),
+    n(p.samplesPerSecond.median),
+    `${n(p.samplesPerSecond.min)}..${n(p.samplesPerSecond.max)}`,
+    n(p.p95WaitMs, 2),
+    n(out.consumption[p.batchSize]),
+    p.keepsModelFed === null ? '-' : p.keepsModelFed ? 'yes' : 'no',
     ...(monitored ? resourceCells(p.resources) : []),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const r = out.recommended;
-  const why = r.basis === 'fed'
-    ? `the cheapest setting whose slowest of ${input.repeats} repeats keeps the model (${n(r.modelSamplesPerSecond)} samples/s) fed: worker threads must beat it by ${Math.round(input.noiseMargin * 100)} %, main-thread loading (which adds to every step) must cost under ${Math.round(input.noiseMargin * 100)} % of a step`
-    : r.basis === 'loader-bound'
-      ? `no setting keeps the model (${n(r.modelSamplesPerSecond)} samples/s) fed: the loader is the bottleneck; the fastest setting is shown`
-      : `model not timed (--consumption-steps 0): the cheapest setting within ${Math.round(input.noiseMargin * 100)} % of the fastest`;
+  const why =
+    r.basis === 'fed'
+      ? `the cheapest setting whose slowest of ${input.repeats} repeats keeps the model (${n(r.modelSamplesPerSecond)} samples/s) fed: worker threads must beat it by ${Math.round(input.noiseMargin * 100)} %, main-thread loading (which adds to every step) must cost under ${Math.round(input.noiseMargin * 100)} % of a step`
+      : r.basis === 'loader-bound'
+        ? `no setting keeps the model (${n(r.modelSamplesPerSecond)} samples/s) fed: the loader is the bottleneck; the fastest setting is shown`
+        : `model not timed (--consumption-steps 0): the cheapest setting within ${Math.round(input.noiseMargin * 100)} % of the fastest`;
   const limits = out.resourceLimits;
   return [
     ...(input.source.kind === 'sample' ? [sampleDataNote(input.stage, out.dataset), ''] : []),
-    ...(limits ? [`Resource limits: cgroup ${limits.cgroup}, ${limits.cpu_cores} usable core(s), ${(limits.memory_bytes / 2 ** 30).toFixed(1)} GiB; ${limits.decisions.map((d) => `${d.setting} ${d.value ?? 'none'} (${d.origin})`).join(', ')}`] : []),
+    ...(limits
+      ? [
+          `Resource limits: cgroup ${limits.cgroup}, ${limits.cpu_cores} usable core(s), ${(limits.memory_bytes / 2 ** 30).toFixed(1)} GiB; ${limits.decisions.map((d) => `${d.setting} ${d.value ?? 'none'} (${d.origin})`).join(', ')}`,
+        ]
+      : []),
     `DataLoader benchmark: ${out.dataset} (${out.loaderMode}); backend ${out.backend} on ${out.device}; ${input.numBatches} batches × ${input.repeats} repeats per point`,
-    '', pad(head, widths), ...rows.map((row) => pad(row, widths)), '',
-    'Recommended flags:', r.flags.join(' '), `Why: ${why}.`, '',
-    ...(monitored ? ['busy %: mean event-loop busy share of the loading threads (worker efficiency); cache hit %: map-style shard lookups already decoded; CPU % of this process, 100 = one core.', ''] : []),
+    '',
+    pad(head, widths),
+    ...rows.map((row) => pad(row, widths)),
+    '',
+    'Recommended flags:',
+    r.flags.join(' '),
+    `Why: ${why}.`,
+    '',
+    ...(monitored
+      ? [
+          'busy %: mean event-loop busy share of the loading threads (worker efficiency); cache hit %: map-style shard lookups already decoded; CPU % of this process, 100 = one core.',
+          '',
+        ]
+      : []),
   ].join('\n');
 };
 
 const resourceCells = (r: GridPoint['resources']): string[] => {
   if (!r) return ['-', '-', '-', '-', '-'];
   const pct = (x: number | null): string => (x === null ? '-' : n(100 * x));
-  return [pct(r.worker_efficiency), pct(r.cache_hit_rate), n(r.process_cpu_percent.mean), n(r.rss_bytes.peak / 2 ** 20), r.gpu_util_percent ? n(r.gpu_util_percent.mean) : '-'];
+  return [
+    pct(r.worker_efficiency),
+    pct(r.cache_hit_rate),
+    n(r.process_cpu_percent.mean),
+    n(r.rss_bytes.peak / 2 ** 20),
+    r.gpu_util_percent ? n(r.gpu_util_percent.mean) : '-',
+  ];
 };
 
 /** JSON: maou's `benchmark-dataloader` layout, plus the grid, the spread and the model's rate. */
-export const dataloaderBenchmarkJson = (out: BenchmarkDataloaderOutput, input: BenchmarkDataloaderInput, text: string, notes: readonly string[]): unknown => {
-  const best = out.points.find((p) => p.batchSize === out.recommended.batchSize && p.workers === out.recommended.workers && p.prefetchFactor === out.recommended.prefetchFactor)!;
+export const dataloaderBenchmarkJson = (
+  out: BenchmarkDataloaderOutput,
+  input: BenchmarkDataloaderInput,
+  text: string,
+  notes: readonly string[],
+): unknown => {
+  const best = out.points.find(
+    (p) =>
+      p.batchSize === out.recommended.batchSize &&
+      p.workers === out.recommended.workers &&
+      p.prefetchFactor === out.recommended.prefetchFactor,
+  )!;
   const secondsPerBatch = (sps: number, b: number): number => b / sps;
   return {
-    benchmark_results: { Summary: text.split('\nRecommended flags:')[0], Recommendations: out.recommended.flags.join('\n'), Insights: `basis: ${out.recommended.basis}` },
+    benchmark_results: {
+      Summary: text.split('\nRecommended flags:')[0],
+      Recommendations: out.recommended.flags.join('\n'),
+      Insights: `basis: ${out.recommended.basis}`,
+    },
     optimal_config: {
-      num_workers: best.workers, prefetch_factor: best.prefetchFactor, pin_memory: input.loader.pinMemory, batch_size: best.batchSize,
-      avg_batch_time: secondsPerBatch(best.samplesPerSecond.median, best.batchSize), samples_per_second: best.samplesPerSecond.median,
+      num_workers: best.workers,
+      prefetch_factor: best.prefetchFactor,
+      pin_memory: input.loader.pinMemory,
+      batch_size: best.batchSize,
+      avg_batch_time: secondsPerBatch(best.samplesPerSecond.median, best.batchSize),
+      samples_per_second: best.samplesPerSecond.median,
     },
     all_results: out.points.map((p) => ({
-      num_workers: p.workers, prefetch_factor: p.prefetchFactor, pin_memory: input.loader.pinMemory, batch_size: p.batchSize,
-      avg_batch_time: secondsPerBatch(p.samplesPerSecond.median, p.batchSize), batches_processed: input.numBatches * input.repeats,
-      samples_per_second: p.samplesPerSecond, p95_wait_ms: p.p95WaitMs, keeps_model_fed: p.keepsModelFed, resources: p.resources,
+      num_workers: p.workers,
+      prefetch_factor: p.prefetchFactor,
+      pin_memory: input.loader.pinMemory,
+      batch_size: p.batchSize,
+      avg_batch_time: secondsPerBatch(p.samplesPerSecond.median, p.batchSize),
+      batches_processed: input.numBatches * input.repeats,
+      samples_per_second: p.samplesPerSecond,
+      p95_wait_ms: p.p95WaitMs,
+      keeps_model_fed: p.keepsModelFed,
+      resources: p.resources,
     })),
     resource_limits: out.resourceLimits,
     // notes on the flags, as printed on stderr (e.g. that the embedded sample data was used)
     notes,
     null_reasons: {
-      ...(out.points.every((p) => p.resources === null) ? { 'all_results[].resources': '--enable-resource-monitoring not given' } : {}),
-      ...(Object.values(out.consumption).some((c) => c === null) ? { 'model_samples_per_second, all_results[].keeps_model_fed': '--consumption-steps 0: the model was not timed' } : {}),
+      ...(out.points.every((p) => p.resources === null)
+        ? { 'all_results[].resources': '--enable-resource-monitoring not given' }
+        : {}),
+      ...(Object.values(out.consumption).some((c) => c === null)
+        ? {
+            'model_samples_per_second, all_results[].keeps_model_fed': '--consumption-steps 0: the model was not timed',
+          }
+        : {}),
     },
     model_samples_per_second: out.consumption,
     per_batch_size: out.perBatchSize,
     recommended: out.recommended,
-    device: out.device, backend: out.backend, loader_mode: out.loaderMode, dataset: out.dataset,
-    batch_size: input.loader.batchSize, num_batches: input.numBatches, repeats: input.repeats, noise_margin: input.noiseMargin,
+    device: out.device,
+    backend: out.backend,
+    loader_mode: out.loaderMode,
+    dataset: out.dataset,
+    batch_size: input.loader.batchSize,
+    num_batches: input.numBatches,
+    repeats: input.repeats,
+    noise_margin: input.noiseMargin,
   };
 };

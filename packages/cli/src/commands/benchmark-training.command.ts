@@ -1,7 +1,25 @@
-import { BenchmarkTrainingUseCase, TOKENS, interruptionText, type LoggerPort, type ProgressPort } from '@maou/bench-app';
+import {
+  BenchmarkTrainingUseCase,
+  TOKENS,
+  interruptionText,
+  type LoggerPort,
+  type ProgressPort,
+} from '@maou/bench-app';
 import { err, ok, type BatchStudyReport, type BenchmarkTrainingReport } from '@maou/bench-domain';
-import { CALIBRATION_OPTIONS, benchmarkTrainingOptions, toTrainingRun, type BenchmarkTrainingArgs, type ValidatedTrainingRun } from '@maou/bench-interface';
-import { logResourcePlan, renderTrainingSummary, writeJsonReport, writeTrainingHtmlReport, type ResourcePlan } from '@maou/bench-infra';
+import {
+  CALIBRATION_OPTIONS,
+  benchmarkTrainingOptions,
+  toTrainingRun,
+  type BenchmarkTrainingArgs,
+  type ValidatedTrainingRun,
+} from '@maou/bench-interface';
+import {
+  logResourcePlan,
+  renderTrainingSummary,
+  writeJsonReport,
+  writeTrainingHtmlReport,
+  type ResourcePlan,
+} from '@maou/bench-infra';
 import type { DependencyContainer } from 'tsyringe';
 import type { GlobalOptions } from '../composition-root';
 import { BACKENDS } from '../backends';
@@ -14,36 +32,56 @@ import { interruptedStub, watchTrainingInterrupts } from './benchmark-training.i
 
 type Args = BenchmarkTrainingArgs & GlobalOptions;
 type Valid = ValidatedTrainingRun & { readonly plan: ResourcePlan };
-type Outcome = { readonly kind: 'run'; readonly report: BenchmarkTrainingReport; readonly exitCode: number | null } | { readonly kind: 'study'; readonly report: BatchStudyReport };
+type Outcome =
+  | { readonly kind: 'run'; readonly report: BenchmarkTrainingReport; readonly exitCode: number | null }
+  | { readonly kind: 'study'; readonly report: BatchStudyReport };
 
 const tracePath = (args: Args): string => args.tracePath ?? 'maou-trace.json';
 
-const runTraining = async (container: DependencyContainer, { config, warnings, calibration, plan }: Valid, args: Args) => {
+const runTraining = async (
+  container: DependencyContainer,
+  { config, warnings, calibration, plan }: Valid,
+  args: Args,
+) => {
   const progress = container.resolve<ProgressPort>(TOKENS.Progress);
   let task: ReturnType<ProgressPort['start']> | null = null;
   const { watch, batchDone } = watchTrainingInterrupts(args.outputJson);
-  const result = await container.resolve(BenchmarkTrainingUseCase).execute({
-    config, warnings, resourceLimits: plan.report, stop: watch,
-    calibration: { mode: calibration.mode, budgetMs: calibration.budgetMs, fixed: calibration.fixed },
-    onBatch: (_t, planned) => {
-      task ??= progress.start({ label: 'benchmark batches', total: planned, unit: 'batches' });
-      task.advance();
-      batchDone(planned);
-    },
-  }).finally(() => watch.dispose());
+  const result = await container
+    .resolve(BenchmarkTrainingUseCase)
+    .execute({
+      config,
+      warnings,
+      resourceLimits: plan.report,
+      stop: watch,
+      calibration: { mode: calibration.mode, budgetMs: calibration.budgetMs, fixed: calibration.fixed },
+      onBatch: (_t, planned) => {
+        task ??= progress.start({ label: 'benchmark batches', total: planned, unit: 'batches' });
+        task.advance();
+        batchDone(planned);
+      },
+    })
+    .finally(() => watch.dispose());
   (task as ReturnType<ProgressPort['start']> | null)?.finish(result.ok ? 'done' : 'failed');
   if (!result.ok && result.error.kind === 'interrupted') {
-    return err({ code: watch.exitCode() ?? 130, message: result.error.message, outputJson: interruptedStub(result.error.interruption) });
+    return err({
+      code: watch.exitCode() ?? 130,
+      message: result.error.message,
+      outputJson: interruptedStub(result.error.interruption),
+    });
   }
   if (!result.ok) return err({ code: 1, message: `${result.error.kind}: ${result.error.message}` });
   const { report, trace } = result.value;
   if (trace) await writeJsonReport(trace, tracePath(args));
-  const payload = trace ? { ...report, profile: report.profile && { ...report.profile, trace_path: tracePath(args) } } : report;
+  const payload = trace
+    ? { ...report, profile: report.profile && { ...report.profile, trace_path: tracePath(args) } }
+    : report;
   return ok({ kind: 'run' as const, report: payload, exitCode: watch.exitCode() });
 };
 
 const presentRun = (report: BenchmarkTrainingReport, exitCode: number | null): CommandView => ({
-  payload: report, text: renderTrainingSummary(report), writeHtml: (path) => writeTrainingHtmlReport(report, path),
+  payload: report,
+  text: renderTrainingSummary(report),
+  writeHtml: (path) => writeTrainingHtmlReport(report, path),
   // A run cut short by a signal reports what it measured, then exits as the signal asks.
   ...(report.interruption ? { exit: { code: exitCode ?? 130, message: interruptionText(report.interruption) } } : {}),
 });
@@ -58,9 +96,10 @@ const spec: CommandSpec<Args, Valid, Outcome> = {
   outputs: (args, { config, calibration, study }) => ({
     source: config.source,
     tracePath: config.enableProfiling && !study ? tracePath(args) : undefined,
-    calibrationFile: calibration.mode === 'off' || study ? undefined : calibration.file ?? defaultCalibrationFile(),
+    calibrationFile: calibration.mode === 'off' || study ? undefined : (calibration.file ?? defaultCalibrationFile()),
   }),
-  container: (_args, { calibration, study }) => (calibration.file && !study ? { calibrationFile: calibration.file } : {}),
+  container: (_args, { calibration, study }) =>
+    calibration.file && !study ? { calibrationFile: calibration.file } : {},
   run: async (container, valid, args) => {
     logResourcePlan(valid.plan, container.resolve<LoggerPort>(TOKENS.Logger));
     if (valid.study) {
@@ -76,10 +115,24 @@ const spec: CommandSpec<Args, Valid, Outcome> = {
 export const benchmarkTrainingCommand = utilityCommand({
   command: 'benchmark-training',
   describe: 'Time a single-epoch dry run of the training stack and predict the epoch',
-  builder: (y) => y.options({ ...benchmarkTrainingOptions(BACKENDS.byPriority()), ...CALIBRATION_OPTIONS })
-    .example('$0 utility benchmark-training --max-batches 20 --warmup-batches 5', 'benchmark on the embedded sample data')
-    .example('$0 utility benchmark-training --stage3-data-path data/ --batch-size 128 --run-validation --output-json out.json', 'your Stage 3 files, with a validation pass')
-    .example('$0 utility benchmark-training --batch-sizes 64,128,256,512 --estimate-cbs --report-html study.html', 'which batch size: throughput, critical batch size, gradient noise scale')
-    .example('$0 utility benchmark-training --gpu wasm --find-max-batch', 'the largest batch that trains as one piece in the wasm heap'),
+  builder: (y) =>
+    y
+      .options({ ...benchmarkTrainingOptions(BACKENDS.byPriority()), ...CALIBRATION_OPTIONS })
+      .example(
+        '$0 utility benchmark-training --max-batches 20 --warmup-batches 5',
+        'benchmark on the embedded sample data',
+      )
+      .example(
+        '$0 utility benchmark-training --stage3-data-path data/ --batch-size 128 --run-validation --output-json out.json',
+        'your Stage 3 files, with a validation pass',
+      )
+      .example(
+        '$0 utility benchmark-training --batch-sizes 64,128,256,512 --estimate-cbs --report-html study.html',
+        'which batch size: throughput, critical batch size, gradient noise scale',
+      )
+      .example(
+        '$0 utility benchmark-training --gpu wasm --find-max-batch',
+        'the largest batch that trains as one piece in the wasm heap',
+      ),
   handler: (args) => runCommand(spec, args),
 });

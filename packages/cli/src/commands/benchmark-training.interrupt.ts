@@ -3,13 +3,20 @@ import { REPORT_SCHEMA_VERSION, type Interruption } from '@maou/bench-domain';
 import { watchInterrupts, writeJsonNow, type InterruptWatch } from '@maou/bench-infra';
 
 /** What `--output-json` holds when a run stopped before it measured anything. */
-export const interruptedStub = (interruption: Interruption) => ({ schema_version: REPORT_SCHEMA_VERSION, command: 'benchmark-training', interrupted: true, interruption });
+export const interruptedStub = (interruption: Interruption) => ({
+  schema_version: REPORT_SCHEMA_VERSION,
+  command: 'benchmark-training',
+  interrupted: true,
+  interruption,
+});
 
 /**
  * SIGINT/SIGTERM for `benchmark-training`: `batchDone` counts batches for the message ("interrupted after N of M
  * batches") and the stub written when the process must exit at once.
  */
-export const watchTrainingInterrupts = (outputJson: string | undefined): { watch: InterruptWatch; batchDone: (planned: number) => void } => {
+export const watchTrainingInterrupts = (
+  outputJson: string | undefined,
+): { watch: InterruptWatch; batchDone: (planned: number) => void } => {
   const seen = { completed: 0, planned: 0 };
   const watch = watchInterrupts('benchmark-training', (reason) => {
     const interruption = { reason, completed_batches: seen.completed, planned_batches: seen.planned };

@@ -1,5 +1,12 @@
 import { BatchStudyUseCase, TOKENS, type ProgressPort } from '@maou/bench-app';
-import { err, ok, type BatchStudyReport, type BenchmarkConfig, type Result, type SweepPointFailed } from '@maou/bench-domain';
+import {
+  err,
+  ok,
+  type BatchStudyReport,
+  type BenchmarkConfig,
+  type Result,
+  type SweepPointFailed,
+} from '@maou/bench-domain';
 import type { ValidatedBatchStudy } from '@maou/bench-interface';
 import { renderBatchStudySummary, writeBatchStudyHtmlReport, type ResourcePlan } from '@maou/bench-infra';
 import type { DependencyContainer } from 'tsyringe';
@@ -10,8 +17,12 @@ import type { CommandFailure, CommandView } from '../run-command';
  * progress task per stage. Calibration flags were refused by the interface (calibration would change the batch size
  * under the sweep).
  */
-export const runBatchStudy = async (container: DependencyContainer, { config, warnings }: { config: BenchmarkConfig; warnings: readonly string[] },
-  study: ValidatedBatchStudy, plan: ResourcePlan): Promise<Result<BatchStudyReport, CommandFailure>> => {
+export const runBatchStudy = async (
+  container: DependencyContainer,
+  { config, warnings }: { config: BenchmarkConfig; warnings: readonly string[] },
+  study: ValidatedBatchStudy,
+  plan: ResourcePlan,
+): Promise<Result<BatchStudyReport, CommandFailure>> => {
   const progress = container.resolve<ProgressPort>(TOKENS.Progress);
   let task: ReturnType<ProgressPort['start']> | null = null;
   let stage = '';
@@ -22,7 +33,10 @@ export const runBatchStudy = async (container: DependencyContainer, { config, wa
     task = null;
   };
   const result = await container.resolve(BatchStudyUseCase).execute({
-    config, warnings, ...study, resourceLimits: plan.report,
+    config,
+    warnings,
+    ...study,
+    resourceLimits: plan.report,
     onStage: (label, timed) => {
       finishStage();
       stage = label;
@@ -44,9 +58,20 @@ export const presentBatchStudy = (report: BatchStudyReport): CommandView => {
   const failed = (report.sweep?.points ?? []).filter((p): p is SweepPointFailed => p.status === 'failed');
   const first = failed[0];
   const allFailed = first !== undefined && failed.length === report.sweep!.points.length;
-  const at = first && (report.sweep!.type === 'batch_size' ? `batch size ${first.batch_size}` : `learning rate ${first.learning_rate}`);
+  const at =
+    first &&
+    (report.sweep!.type === 'batch_size' ? `batch size ${first.batch_size}` : `learning rate ${first.learning_rate}`);
   return {
-    payload: report, text: renderBatchStudySummary(report), writeHtml: (path) => writeBatchStudyHtmlReport(report, path),
-    ...(allFailed ? { exit: { code: 1, message: `every sweep point failed; the first (${at}) with ${first.error_kind}: ${first.reason}` } } : {}),
+    payload: report,
+    text: renderBatchStudySummary(report),
+    writeHtml: (path) => writeBatchStudyHtmlReport(report, path),
+    ...(allFailed
+      ? {
+          exit: {
+            code: 1,
+            message: `every sweep point failed; the first (${at}) with ${first.error_kind}: ${first.reason}`,
+          },
+        }
+      : {}),
   };
 };

@@ -1,17 +1,30 @@
-import { GenerateSampleDataUseCase, type GenerateSampleDataResult, type ValidGenerateSampleDataInput } from '@maou/bench-app';
+import {
+  GenerateSampleDataUseCase,
+  type GenerateSampleDataResult,
+  type ValidGenerateSampleDataInput,
+} from '@maou/bench-app';
 import { err, ok } from '@maou/bench-domain';
-import { GENERATE_SAMPLE_DATA_OPTIONS, toGenerateSampleDataInput, type GenerateSampleDataArgs } from '@maou/bench-interface';
+import {
+  GENERATE_SAMPLE_DATA_OPTIONS,
+  toGenerateSampleDataInput,
+  type GenerateSampleDataArgs,
+} from '@maou/bench-interface';
 import type { GlobalOptions } from '../composition-root';
 import { runCommand, type CommandSpec } from '../run-command';
 import { utilityCommand } from './command-module';
 
-const summary = (r: GenerateSampleDataResult): string => [
-  ...r.files.map((f) => `${f.path}\t${f.rows} rows\t${f.bytes} bytes`),
-  `Stage ${r.stage}: ${r.rows} rows in ${r.files.length} file(s), ${(r.bytes / 1e6).toFixed(2)} MB, ${r.seconds.toFixed(1)} s`,
-  '',
-].join('\n');
+const summary = (r: GenerateSampleDataResult): string =>
+  [
+    ...r.files.map((f) => `${f.path}\t${f.rows} rows\t${f.bytes} bytes`),
+    `Stage ${r.stage}: ${r.rows} rows in ${r.files.length} file(s), ${(r.bytes / 1e6).toFixed(2)} MB, ${r.seconds.toFixed(1)} s`,
+    '',
+  ].join('\n');
 
-const spec: CommandSpec<GenerateSampleDataArgs & GlobalOptions, ValidGenerateSampleDataInput, GenerateSampleDataResult> = {
+const spec: CommandSpec<
+  GenerateSampleDataArgs & GlobalOptions,
+  ValidGenerateSampleDataInput,
+  GenerateSampleDataResult
+> = {
   name: 'generate-sample-data',
   validate: toGenerateSampleDataInput,
   outputs: (_args, input) => ({ outputDir: input.outputDir }),

@@ -7,9 +7,10 @@ import { benchmarkTrainingCommand } from './benchmark-training.command';
 import { benchmarkCompareCommand } from './benchmark-compare.command';
 
 /** Subcommands of `maou utility`, one line per command module (append under a lock). */
-export const withUtilityCommands = (y: Argv<GlobalArgv>): Argv<GlobalArgv> => y
-  .command(generateSampleDataCommand)
-  .command(benchmarkIoCommand)
-  .command(benchmarkDataloaderCommand)
-  .command(benchmarkTrainingCommand)
-  .command(benchmarkCompareCommand);
+export const withUtilityCommands = (y: Argv<GlobalArgv>): Argv<GlobalArgv> =>
+  y
+    .command(generateSampleDataCommand)
+    .command(benchmarkIoCommand)
+    .command(benchmarkDataloaderCommand)
+    .command(benchmarkTrainingCommand)
+    .command(benchmarkCompareCommand);

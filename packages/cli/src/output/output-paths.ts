@@ -47,11 +47,16 @@ export const checkOutputDir = (flag: string, path: string | undefined): Validati
  * `flag`, or null (also when the flag is absent).
  * @public
  */
-export const checkOutputFile = (flag: string, path: string | undefined, options: { readonly createsParent?: boolean } = {}): ValidationIssue | null => {
+export const checkOutputFile = (
+  flag: string,
+  path: string | undefined,
+  options: { readonly createsParent?: boolean } = {},
+): ValidationIssue | null => {
   if (path === undefined) return null;
   if (path.trim() === '') return { field: flag, message: 'the path is empty' };
   const target = statOrNull(path);
-  if (target?.isDirectory()) return { field: flag, message: `${path} is a directory; name a file such as ${resolve(path, 'out')}` };
+  if (target?.isDirectory())
+    return { field: flag, message: `${path} is a directory; name a file such as ${resolve(path, 'out')}` };
   if (target && !writable(path)) return { field: flag, message: `${path} exists and is not writable` };
   const dir = dirname(resolve(path));
   if (options.createsParent) return checkOutputDir(flag, dir);

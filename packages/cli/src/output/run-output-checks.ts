@@ -19,11 +19,12 @@ const sourceDir = (source: DataSourceSpec | undefined): ValidationIssue | null =
 };
 
 /** Every output path of a benchmark run that cannot be written, each naming its flag. @public */
-export const runOutputIssues = (o: RunOutputs): ValidationIssue[] => outputPathIssues([
-  checkOutputFile('--output-json', o.outputJson),
-  checkOutputFile('--report-html', o.reportHtml),
-  checkOutputFile('--trace-path', o.tracePath),
-  checkOutputFile('--calibration-file', o.calibrationFile, { createsParent: true }),
-  checkOutputDir('--output-dir', o.outputDir),
-  sourceDir(o.source),
-]);
+export const runOutputIssues = (o: RunOutputs): ValidationIssue[] =>
+  outputPathIssues([
+    checkOutputFile('--output-json', o.outputJson),
+    checkOutputFile('--report-html', o.reportHtml),
+    checkOutputFile('--trace-path', o.tracePath),
+    checkOutputFile('--calibration-file', o.calibrationFile, { createsParent: true }),
+    checkOutputDir('--output-dir', o.outputDir),
+    sourceDir(o.source),
+  ]);

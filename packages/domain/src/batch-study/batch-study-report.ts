@@ -63,7 +63,10 @@ export interface BatchStudyReport {
 }
 
 /** Compares the throughput model's CBS with the measured B_simple. @public */
-export const compareNoiseScales = (cbs: CriticalBatchEstimate | null, measured: GradientNoiseMeasurement): NoiseScaleComparison | null => {
+export const compareNoiseScales = (
+  cbs: CriticalBatchEstimate | null,
+  measured: GradientNoiseMeasurement,
+): NoiseScaleComparison | null => {
   if (!cbs || cbs.gradient_noise_scale === null || measured.b_simple === null) return null;
   const x = cbs.gradient_noise_scale;
   const ratio = x / measured.b_simple;
@@ -73,7 +76,8 @@ export const compareNoiseScales = (cbs: CriticalBatchEstimate | null, measured: 
   return {
     ratio,
     within_interval: within,
-    note: `the throughput CBS (${x.toFixed(1)}) is ${factor.toFixed(1)}× ${ratio >= 1 ? 'above' : 'below'} the measured B_simple (${measured.b_simple.toFixed(1)})` +
+    note:
+      `the throughput CBS (${x.toFixed(1)}) is ${factor.toFixed(1)}× ${ratio >= 1 ? 'above' : 'below'} the measured B_simple (${measured.b_simple.toFixed(1)})` +
       `${within ? ', inside its interval' : ', outside its interval'}. They measure different things: the first is where this machine's ` +
       'samples/s stops growing with the batch, the second where larger batches stop reducing the number of steps training needs.',
   };

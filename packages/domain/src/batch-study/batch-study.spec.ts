@@ -25,14 +25,20 @@ describe('critical batch size from a sweep', () => {
   });
 
   it('given throughput growing in proportion to the batch, then no pair bounds it and the largest size is reported', () => {
-    const est = estimateCriticalBatch([16, 32, 64].map((b) => ({ batchSize: b, samplesPerSecond: b * 10, ci95: [b * 9, b * 11] as const })))!;
+    const est = estimateCriticalBatch(
+      [16, 32, 64].map((b) => ({ batchSize: b, samplesPerSecond: b * 10, ci95: [b * 9, b * 11] as const })),
+    )!;
     expect(est).toMatchObject({ cbs_exceeds_tested: true, estimated_cbs: 64, gradient_noise_scale: null });
     expect(est.recommendation).toMatch(/Try larger batch sizes/);
   });
 
   it('names the ranges: all below, all well above', () => {
-    expect(estimateCriticalBatch(linearTime(480, 0.5, [16, 32]))!.recommendation).toMatch(/below the estimated CBS of 1024/);
-    expect(estimateCriticalBatch(linearTime(4, 0.5, [64, 128]))!.recommendation).toMatch(/reducing the batch size to about 8/);
+    expect(estimateCriticalBatch(linearTime(480, 0.5, [16, 32]))!.recommendation).toMatch(
+      /below the estimated CBS of 1024/,
+    );
+    expect(estimateCriticalBatch(linearTime(4, 0.5, [64, 128]))!.recommendation).toMatch(
+      /reducing the batch size to about 8/,
+    );
     expect(estimateCriticalBatch(linearTime(4, 0.5, [64]))).toBeNull();
     expect([0.3, 3, 5.9, 96, 1000].map(nearestPowerOfTwo)).toEqual([1, 4, 8, 128, 1024]);
   });
@@ -56,15 +62,18 @@ const simulate = (steps: number, pieceRows: number[], seed: number): GradientNor
 };
 
 describe('gradient noise scale from gradient norms', () => {
-  it.each([[[8, 8, 8, 8]], [[10, 6, 8, 8]]])('given pieces of %p rows, then B_simple is tr(Σ)/|G|² within its interval', (rows) => {
-    const g = estimateGradientNoise(simulate(400, rows, 11))!;
-    expect(g.steps).toBe(400);
-    expect(g.b_big).toBe(32);
-    expect(g.b_simple_ci95[0]).toBeLessThan(36);
-    expect(g.b_simple_ci95[1]!).toBeGreaterThan(36);
-    expect(g.b_simple).toBeGreaterThan(30);
-    expect(g.b_simple).toBeLessThan(43);
-  });
+  it.each([[[8, 8, 8, 8]], [[10, 6, 8, 8]]])(
+    'given pieces of %p rows, then B_simple is tr(Σ)/|G|² within its interval',
+    (rows) => {
+      const g = estimateGradientNoise(simulate(400, rows, 11))!;
+      expect(g.steps).toBe(400);
+      expect(g.b_big).toBe(32);
+      expect(g.b_simple_ci95[0]).toBeLessThan(36);
+      expect(g.b_simple_ci95[1]!).toBeGreaterThan(36);
+      expect(g.b_simple).toBeGreaterThan(30);
+      expect(g.b_simple).toBeLessThan(43);
+    },
+  );
 
   it('given updates far below the noise scale, then B_simple is unresolved with a lower bound, not negative', () => {
     const g = estimateGradientNoise([
@@ -104,7 +113,11 @@ describe('max-batch search', () => {
 
   it('halves when the start does not fit, stops at the cap, and reports none when 1 fails', () => {
     expect(summarizeMaxBatch(run(40, 256, 65536), null, '').max_batch_size).toBeGreaterThanOrEqual(40 - 1);
-    expect(summarizeMaxBatch(run(10_000, 64, 1000), null, '')).toMatchObject({ max_batch_size: 1000, limited_by: 'cap', first_failing: null });
+    expect(summarizeMaxBatch(run(10_000, 64, 1000), null, '')).toMatchObject({
+      max_batch_size: 1000,
+      limited_by: 'cap',
+      first_failing: null,
+    });
     expect(summarizeMaxBatch(run(0, 4, 100), null, '')).toMatchObject({ max_batch_size: 0, first_failing: 1 });
   });
 });

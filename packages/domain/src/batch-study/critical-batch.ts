@@ -31,16 +31,20 @@ const median = (xs: readonly number[]): number => {
 };
 const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 
-const METHOD = 'model samples/s(B) = peak·B·CBS/(CBS+B), i.e. batch time = fixed + per-sample·B with CBS = fixed ÷ per-sample; ' +
+const METHOD =
+  'model samples/s(B) = peak·B·CBS/(CBS+B), i.e. batch time = fixed + per-sample·B with CBS = fixed ÷ per-sample; ' +
   'per-batch efficiency e = samples/s ÷ B; every pair i<j with e_i > e_j > 0 gives CBS_ij = (B_j·e_j − B_i·e_i)/(e_i − e_j); ' +
   'CBS = median of the positive pair estimates, rounded to a power of two';
 
 const advice = (cbs: number, exceeds: boolean, sizes: readonly number[]): string => {
   const lo = sizes[0]!;
   const hi = sizes[sizes.length - 1]!;
-  if (exceeds) return `No pair of batch sizes bounded the CBS: samples/s grew in proportion to the batch up to ${hi}. Try larger batch sizes.`;
-  if (hi < cbs) return `Every tested batch size is below the estimated CBS of ${cbs}: larger batches should still raise samples/s.`;
-  if (lo > 2 * cbs) return `Every tested batch size is well above the estimated CBS of ${cbs}: consider reducing the batch size to about ${cbs}.`;
+  if (exceeds)
+    return `No pair of batch sizes bounded the CBS: samples/s grew in proportion to the batch up to ${hi}. Try larger batch sizes.`;
+  if (hi < cbs)
+    return `Every tested batch size is below the estimated CBS of ${cbs}: larger batches should still raise samples/s.`;
+  if (lo > 2 * cbs)
+    return `Every tested batch size is well above the estimated CBS of ${cbs}: consider reducing the batch size to about ${cbs}.`;
   return `The estimated CBS of ${cbs} lies within the tested range ${lo}–${hi}.`;
 };
 
@@ -74,10 +78,15 @@ export const estimateCriticalBatch = (points: readonly ThroughputPoint[]): Criti
     pair_estimates: pairs.map((x) => round(x, 1)),
     recommendation: advice(cbs, exceeds, sizes),
     scaling_efficiency: Object.fromEntries(sorted.map((p, i) => [String(p.batchSize), round(eff[i]! / e0, 3)])),
-    scaling_efficiency_ci95: Object.fromEntries(sorted.map((p) => [String(p.batchSize), [
-      round((p.ci95[0] / p.batchSize) / (base.ci95[1] / base.batchSize), 3),
-      round((p.ci95[1] / p.batchSize) / (base.ci95[0] / base.batchSize), 3),
-    ] as const])),
+    scaling_efficiency_ci95: Object.fromEntries(
+      sorted.map((p) => [
+        String(p.batchSize),
+        [
+          round(p.ci95[0] / p.batchSize / (base.ci95[1] / base.batchSize), 3),
+          round(p.ci95[1] / p.batchSize / (base.ci95[0] / base.batchSize), 3),
+        ] as const,
+      ]),
+    ),
     method: METHOD,
   };
 };

@@ -57,9 +57,10 @@ export const noiseEstimators = (s: GradientNormSample): (NoiseEstimators & { bSm
   };
 };
 
-const METHOD = 'McCandlish et al. (2018), appendix A: per optimiser step, unbiased |G|² and S = tr(Σ) from the squared norms of the ' +
-  'pieces\' mean gradients (B_small) and of the whole update (B_big); B_simple = mean S ÷ mean |G|² over the steps ' +
-  '(the ratio of means, as the paper advises, since one step\'s ratio is very noisy)';
+const METHOD =
+  'McCandlish et al. (2018), appendix A: per optimiser step, unbiased |G|² and S = tr(Σ) from the squared norms of the ' +
+  "pieces' mean gradients (B_small) and of the whole update (B_big); B_simple = mean S ÷ mean |G|² over the steps " +
+  "(the ratio of means, as the paper advises, since one step's ratio is very noisy)";
 
 /** B_simple over many steps; null when no step had two pieces. @public */
 export const estimateGradientNoise = (samples: readonly GradientNormSample[]): GradientNoiseMeasurement | null => {
@@ -78,8 +79,10 @@ export const estimateGradientNoise = (samples: readonly GradientNormSample[]): G
   return {
     b_simple: resolved ? trace.mean / g2.mean : null,
     b_simple_ci95: [lower, g2.ci95[0] > 0 ? hiTrace / g2.ci95[0] : null],
-    note: !resolved ? `over ${steps.length} updates the true gradient's squared norm could not be told from 0: the noise scale is far above the ${bBig.toFixed(0)}-row updates measured; it is at least ${lower.toFixed(1)}. Measure at a larger batch or over more batches.`
-      : g2.ci95[0] > 0 ? `measured over ${steps.length} updates from the start of training; the noise scale usually grows as training goes on, so later in training it is larger.`
+    note: !resolved
+      ? `over ${steps.length} updates the true gradient's squared norm could not be told from 0: the noise scale is far above the ${bBig.toFixed(0)}-row updates measured; it is at least ${lower.toFixed(1)}. Measure at a larger batch or over more batches.`
+      : g2.ci95[0] > 0
+        ? `measured over ${steps.length} updates from the start of training; the noise scale usually grows as training goes on, so later in training it is larger.`
         : `the upper end is unbounded: over ${steps.length} updates the true gradient's squared norm is not clearly above 0. Measure over more batches to bound it.`,
     steps: steps.length,
     b_small: summarize(steps.map((s) => s.bSmall)).mean,

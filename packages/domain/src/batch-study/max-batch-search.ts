@@ -43,7 +43,11 @@ export const nextBatchToTry = (tries: readonly BatchTry[], start: number, cap: n
 };
 
 /** Summarises finished tries. @public */
-export const summarizeMaxBatch = (tries: readonly BatchTry[], memoryLimitBytes: number | null, definition: string): MaxBatchResult => {
+export const summarizeMaxBatch = (
+  tries: readonly BatchTry[],
+  memoryLimitBytes: number | null,
+  definition: string,
+): MaxBatchResult => {
   const fitting = tries.filter((t) => t.fits).sort((a, b) => b.batch_size - a.batch_size)[0];
   const failing = tries.filter((t) => !t.fits).sort((a, b) => a.batch_size - b.batch_size)[0];
   return {

@@ -4,7 +4,7 @@ const noisy = (mean: number, n: number, seed: number): number[] => {
   let s = seed;
   return Array.from({ length: n }, () => {
     s = (s * 1103515245 + 12345) % 2 ** 31;
-    return mean * (1 + ((s / 2 ** 31) - 0.5) * 0.1);
+    return mean * (1 + (s / 2 ** 31 - 0.5) * 0.1);
   });
 };
 
@@ -23,7 +23,10 @@ describe('compareRuns', () => {
   });
   it('given a significant but tiny change, then it stays inside the noise band', () => {
     const a = Array.from({ length: 50 }, (_, i) => 100 + (i % 2) * 0.01);
-    const c = compareRuns(a, a.map((x) => x * 1.005));
+    const c = compareRuns(
+      a,
+      a.map((x) => x * 1.005),
+    );
     expect(c.p_value).toBeLessThan(0.05);
     expect(c.verdict).toBe('no-significant-difference');
   });
@@ -31,6 +34,9 @@ describe('compareRuns', () => {
     expect(() => compareRuns([1], [1, 2])).toThrow(/at least 2/);
   });
   it('lists only differing keys', () => {
-    expect(diffRecords({ a: 1, b: 2 }, { a: 1, b: 3, c: 4 })).toEqual([{ key: 'b', a: 2, b: 3 }, { key: 'c', a: undefined, b: 4 }]);
+    expect(diffRecords({ a: 1, b: 2 }, { a: 1, b: 3, c: 4 })).toEqual([
+      { key: 'b', a: 2, b: 3 },
+      { key: 'c', a: undefined, b: 4 },
+    ]);
   });
 });

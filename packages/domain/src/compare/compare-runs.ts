@@ -21,7 +21,12 @@ export interface RunComparison {
  * delta-method interval. A difference counts only when p < alpha AND the ratio leaves the noise band.
  * @public
  */
-export const compareRuns = (aMs: readonly number[], bMs: readonly number[], alpha = 0.05, noiseBand = 0.02): RunComparison => {
+export const compareRuns = (
+  aMs: readonly number[],
+  bMs: readonly number[],
+  alpha = 0.05,
+  noiseBand = 0.02,
+): RunComparison => {
   if (aMs.length < 2 || bMs.length < 2) throw new Error('each run needs at least 2 measured batches to compare');
   const a = summarize(aMs);
   const b = summarize(bMs);
@@ -36,14 +41,24 @@ export const compareRuns = (aMs: readonly number[], bMs: readonly number[], alph
   const seRatio = ratio * Math.sqrt(vb / b.mean ** 2 + va / a.mean ** 2);
   const significant = p < alpha && Math.abs(ratio - 1) > noiseBand;
   return {
-    a, b, ratio, ratio_ci95: [ratio - 1.96 * seRatio, ratio + 1.96 * seRatio], welch_t: t, degrees_of_freedom: df, p_value: p, alpha,
+    a,
+    b,
+    ratio,
+    ratio_ci95: [ratio - 1.96 * seRatio, ratio + 1.96 * seRatio],
+    welch_t: t,
+    degrees_of_freedom: df,
+    p_value: p,
+    alpha,
     verdict: !significant ? 'no-significant-difference' : ratio < 1 ? 'b-faster' : 'b-slower',
     method: `Welch t-test on steady-state batch times (alpha ${alpha}); a difference also has to exceed ±${noiseBand * 100} % of the mean`,
   };
 };
 
 /** Keys whose values differ between two flat records, for the environment diff. @public */
-export const diffRecords = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): { key: string; a: unknown; b: unknown }[] =>
+export const diffRecords = (
+  a: Readonly<Record<string, unknown>>,
+  b: Readonly<Record<string, unknown>>,
+): { key: string; a: unknown; b: unknown }[] =>
   [...new Set([...Object.keys(a), ...Object.keys(b)])]
     .filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]))
     .map((k) => ({ key: k, a: a[k], b: b[k] }));

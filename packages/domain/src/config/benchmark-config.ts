@@ -13,12 +13,31 @@ export type CacheMode = 'file' | 'memory';
 export type DataSourceSpec =
   | { readonly kind: 'sample'; readonly cacheDir: string; readonly positions: number; readonly seed: number }
   | { readonly kind: 'local'; readonly paths: readonly string[] }
-  | { readonly kind: 's3' | 'gcs'; readonly bucket: string; readonly prefix: string; readonly dataName: string;
-      readonly localCacheDir: string; readonly maxWorkers: number; readonly enableBundling: boolean;
-      readonly bundleSizeGb: number; readonly seed: number; readonly endpoint?: string }
-  | { readonly kind: 'bigquery'; readonly datasetId: string; readonly tableName: string; readonly batchSize: number;
-      readonly maxCachedBytes: number; readonly seed: number; readonly clusteringKey?: string; readonly partitioningKeyDate?: string;
-      readonly localCacheDir?: string; readonly apiEndpoint?: string; readonly projectId?: string };
+  | {
+      readonly kind: 's3' | 'gcs';
+      readonly bucket: string;
+      readonly prefix: string;
+      readonly dataName: string;
+      readonly localCacheDir: string;
+      readonly maxWorkers: number;
+      readonly enableBundling: boolean;
+      readonly bundleSizeGb: number;
+      readonly seed: number;
+      readonly endpoint?: string;
+    }
+  | {
+      readonly kind: 'bigquery';
+      readonly datasetId: string;
+      readonly tableName: string;
+      readonly batchSize: number;
+      readonly maxCachedBytes: number;
+      readonly seed: number;
+      readonly clusteringKey?: string;
+      readonly partitioningKeyDate?: string;
+      readonly localCacheDir?: string;
+      readonly apiEndpoint?: string;
+      readonly projectId?: string;
+    };
 
 /** Loader settings. @public */
 export interface DataLoaderConfig {

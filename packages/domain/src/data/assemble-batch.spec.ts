@@ -2,7 +2,8 @@ import { allocateBatch, assembleBatch, batchBuffers, copyBatchRows, fillBatchRow
 import type { Stage1Columns, Stage3Columns } from './stage-columns';
 
 const stage3 = (rows: number): Stage3Columns => ({
-  stage: 3, rows,
+  stage: 3,
+  rows,
   boardIdPositions: Uint8Array.from({ length: rows * 81 }, (_, i) => Math.floor(i / 81)),
   piecesInHand: Uint8Array.from({ length: rows * 14 }, (_, i) => Math.floor(i / 14) + 1),
   moveLabel: Float32Array.from({ length: rows * 1496 }, (_, i) => (i % 1496 === Math.floor(i / 1496) ? 1 : 0)),
@@ -31,7 +32,13 @@ describe('assembleBatch', () => {
   });
 
   it('given Stage 1 rows from two sources, when filled at offsets, then targets become float 0/1 per square', () => {
-    const s1 = (v: number): Stage1Columns => ({ stage: 1, rows: 1, boardIdPositions: new Uint8Array(81).fill(v), piecesInHand: new Uint8Array(14), reachableSquares: new Uint8Array(81).fill(v) });
+    const s1 = (v: number): Stage1Columns => ({
+      stage: 1,
+      rows: 1,
+      boardIdPositions: new Uint8Array(81).fill(v),
+      piecesInHand: new Uint8Array(14),
+      reachableSquares: new Uint8Array(81).fill(v),
+    });
     const b = allocateBatch(1, 2);
     fillBatchRows(s1(1), [0], b, 1);
     fillBatchRows(s1(0), [0], b, 0);

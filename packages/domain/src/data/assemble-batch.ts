@@ -14,14 +14,22 @@ export const batchBuffers = (batch: HostBatch): ArrayBuffer[] => {
 };
 
 // A view of n elements over a reused buffer when it is large enough, else a fresh array.
-const view = <T extends Int32Array | Float32Array>(make: (b: ArrayBuffer, n: number) => T, n: number, reuse?: ArrayBuffer): T =>
-  reuse !== undefined && reuse.byteLength >= n * 4 ? make(reuse, n) : make(new ArrayBuffer(n * 4), n);
+const view = <T extends Int32Array | Float32Array>(
+  make: (b: ArrayBuffer, n: number) => T,
+  n: number,
+  reuse?: ArrayBuffer,
+): T => (reuse !== undefined && reuse.byteLength >= n * 4 ? make(reuse, n) : make(new ArrayBuffer(n * 4), n));
 const i32 = (b: ArrayBuffer, n: number): Int32Array => new Int32Array(b, 0, n);
 const f32 = (b: ArrayBuffer, n: number): Float32Array => new Float32Array(b, 0, n);
 
 // Copies rows of `width` values; runs of consecutive rows become one copy.
-const gather = (src: ArrayLike<number> & { subarray(a: number, b: number): ArrayLike<number> },
-  dst: Int32Array | Float32Array, rows: ArrayLike<number>, width: number, at: number): void => {
+const gather = (
+  src: ArrayLike<number> & { subarray(a: number, b: number): ArrayLike<number> },
+  dst: Int32Array | Float32Array,
+  rows: ArrayLike<number>,
+  width: number,
+  at: number,
+): void => {
   let i = 0;
   while (i < rows.length) {
     let j = i + 1;
@@ -37,8 +45,12 @@ export const allocateBatch = (stage: Stage, n: number, reuse: readonly ArrayBuff
   const boardIds = view(i32, n * BOARD_SQUARES, reuse[0]);
   const hands = view(f32, n * HAND_KINDS, reuse[1]);
   const out = targetWidths(stage).map((w, k) => view(f32, n * w, reuse[2 + k]));
-  const targets: BatchTargets = stage === 3 ? { stage: 3, moveLabel: out[0]!, resultValue: out[1]! }
-    : stage === 1 ? { stage: 1, reachableSquares: out[0]! } : { stage: 2, legalMoves: out[0]! };
+  const targets: BatchTargets =
+    stage === 3
+      ? { stage: 3, moveLabel: out[0]!, resultValue: out[1]! }
+      : stage === 1
+        ? { stage: 1, reachableSquares: out[0]! }
+        : { stage: 2, legalMoves: out[0]! };
   return { stage, size: n, boardIds, hands, targets };
 };
 
@@ -63,7 +75,11 @@ export const fillBatchRows = (columns: StageColumns, rows: ArrayLike<number>, ba
  * `batchBuffers` of an earlier batch) the batch is written into them instead of fresh memory.
  * @public
  */
-export const assembleBatch = (columns: StageColumns, rows: ArrayLike<number>, reuse: readonly ArrayBuffer[] = []): HostBatch => {
+export const assembleBatch = (
+  columns: StageColumns,
+  rows: ArrayLike<number>,
+  reuse: readonly ArrayBuffer[] = [],
+): HostBatch => {
   const batch = allocateBatch(columns.stage, rows.length, reuse);
   fillBatchRows(columns, rows, batch);
   return batch;
@@ -71,9 +87,20 @@ export const assembleBatch = (columns: StageColumns, rows: ArrayLike<number>, re
 
 /** Rows [start, end) of a batch, copied into buffers of their own (so they can be transferred). @public */
 export const copyBatchRows = (batch: HostBatch, start: number, end: number): HostBatch => {
-  const rows = <T extends Int32Array | Float32Array>(a: T, width: number): T => a.slice(start * width, end * width) as T;
+  const rows = <T extends Int32Array | Float32Array>(a: T, width: number): T =>
+    a.slice(start * width, end * width) as T;
   const t = batch.targets;
-  const targets: BatchTargets = t.stage === 3 ? { stage: 3, moveLabel: rows(t.moveLabel, MOVE_LABELS), resultValue: rows(t.resultValue, 1) }
-    : t.stage === 1 ? { stage: 1, reachableSquares: rows(t.reachableSquares, BOARD_SQUARES) } : { stage: 2, legalMoves: rows(t.legalMoves, MOVE_LABELS) };
-  return { stage: batch.stage, size: end - start, boardIds: rows(batch.boardIds, BOARD_SQUARES), hands: rows(batch.hands, HAND_KINDS), targets };
+  const targets: BatchTargets =
+    t.stage === 3
+      ? { stage: 3, moveLabel: rows(t.moveLabel, MOVE_LABELS), resultValue: rows(t.resultValue, 1) }
+      : t.stage === 1
+        ? { stage: 1, reachableSquares: rows(t.reachableSquares, BOARD_SQUARES) }
+        : { stage: 2, legalMoves: rows(t.legalMoves, MOVE_LABELS) };
+  return {
+    stage: batch.stage,
+    size: end - start,
+    boardIds: rows(batch.boardIds, BOARD_SQUARES),
+    hands: rows(batch.hands, HAND_KINDS),
+    targets,
+  };
 };

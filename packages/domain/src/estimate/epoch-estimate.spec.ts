@@ -3,12 +3,24 @@ import { computeTrainingMetrics } from '../timing/training-metrics';
 import { estimateEpoch, estimateFromSample } from './epoch-estimate';
 import { assessRun } from './run-assessment';
 
-const b = (i: number, ms: number): BatchTiming => ({ index: i, warmup: false, samples: 10, startMs: 0, ...closePhases(ms, { dataWait: 0, hostToDevice: 0, forward: 0, loss: 0, backward: 0, optimizer: 0 }), loss: 1, numTensors: 1 });
+const b = (i: number, ms: number): BatchTiming => ({
+  index: i,
+  warmup: false,
+  samples: 10,
+  startMs: 0,
+  ...closePhases(ms, { dataWait: 0, hostToDevice: 0, forward: 0, loss: 0, backward: 0, optimizer: 0 }),
+  loss: 1,
+  numTensors: 1,
+});
 const walls = [500, 90, 110, 100, 100];
 const a = assessRun({ wallMs: walls, cpu: [], disturbed: [] }, { minWarmup: 1, batchesPerEpoch: 101 });
 
 describe('epoch estimates', () => {
-  const m = computeTrainingMetrics(walls.map((w, i) => b(i, w)), a.steadyStart, 1);
+  const m = computeTrainingMetrics(
+    walls.map((w, i) => b(i, w)),
+    a.steadyStart,
+    1,
+  );
 
   it('adds the batches run as they took and the steady mean for the remaining batches', () => {
     const e = estimateEpoch(m, 101, 1010, a);

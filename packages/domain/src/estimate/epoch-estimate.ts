@@ -8,7 +8,12 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
  * steady mean for every batch still to come, with the interval of `assessRun`.
  * @public
  */
-export const estimateEpoch = (m: TrainingMetrics, batchesPerEpoch: number, samplesPerEpoch: number, a: RunAssessment): EpochEstimate => {
+export const estimateEpoch = (
+  m: TrainingMetrics,
+  batchesPerEpoch: number,
+  samplesPerEpoch: number,
+  a: RunAssessment,
+): EpochEstimate => {
   const rest = Math.max(0, batchesPerEpoch - m.total_batches);
   return {
     batches_per_epoch: batchesPerEpoch,
@@ -31,7 +36,12 @@ export const estimateEpoch = (m: TrainingMetrics, batchesPerEpoch: number, sampl
  * batches, each costing the steady mean; warm-up is a one-time cost and is not scaled.
  * @public
  */
-export const estimateFromSample = (m: TrainingMetrics, epoch: EpochEstimate, ratio: number, a: RunAssessment): SamplingEstimate => {
+export const estimateFromSample = (
+  m: TrainingMetrics,
+  epoch: EpochEstimate,
+  ratio: number,
+  a: RunAssessment,
+): SamplingEstimate => {
   const fullBatches = Math.ceil(epoch.batches_per_epoch / ratio);
   const full = projectEpoch(a.basis, fullBatches);
   return {

@@ -70,7 +70,17 @@ describe('assessRun', () => {
       let n = 23;
       for (; n < full.length; n++) {
         const a = assessRun(quiet(full.slice(0, n)), { minWarmup: 3, batchesPerEpoch: full.length, runToRun: 0 });
-        if (decideStop(a, { batches: n, batchesPerEpoch: full.length, cap: 100, elapsedMs: 0, budgetMs: Infinity, targetPrecision: 0.05 })) break;
+        if (
+          decideStop(a, {
+            batches: n,
+            batchesPerEpoch: full.length,
+            cap: 100,
+            elapsedMs: 0,
+            budgetMs: Infinity,
+            targetPrecision: 0.05,
+          })
+        )
+          break;
       }
       const a = assessRun(quiet(full.slice(0, n)), { minWarmup: 3, batchesPerEpoch: full.length, runToRun: 0 });
       if (truth >= a.intervalMs[0] && truth <= a.intervalMs[1]) covered++;
@@ -81,7 +91,10 @@ describe('assessRun', () => {
   it('given a few disturbed batches, then they are left out and said to be; given most, then the low end is the quiet floor', () => {
     const wall = epoch(7, 60, { decay: 0 });
     const some = wall.map((w, i) => (i % 10 === 5 ? w * 3 : w));
-    const a = assessRun({ wallMs: some, cpu: [], disturbed: some.map((_, i) => i % 10 === 5) }, { minWarmup: 3, batchesPerEpoch: 200 });
+    const a = assessRun(
+      { wallMs: some, cpu: [], disturbed: some.map((_, i) => i % 10 === 5) },
+      { minWarmup: 3, batchesPerEpoch: 200 },
+    );
     expect(a.excludedDisturbed).toBeGreaterThan(0);
     expect(a.meanMs).toBeLessThan(66);
     expect(a.notes.join(' ')).toMatch(/left out/);
@@ -120,6 +133,11 @@ describe('flagDisturbed', () => {
     expect(flags.slice(13).every(Boolean)).toBe(true);
     const bigBox = wall.map((): BatchCpu => ({ processMs: 190, othersMs: 400, stealMs: 0, cores: 16 }));
     expect(flagDisturbed(wall, bigBox).some(Boolean)).toBe(false);
-    expect(flagDisturbed(wall, wall.map(() => undefined)).some(Boolean)).toBe(false);
+    expect(
+      flagDisturbed(
+        wall,
+        wall.map(() => undefined),
+      ).some(Boolean),
+    ).toBe(false);
   });
 });

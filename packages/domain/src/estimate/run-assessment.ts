@@ -84,7 +84,8 @@ const trendFreeStart = (s: RunSeries, minWarmup: number): { start: number; trend
  * The fit over the recent half of the steady batches: a fit over all of them can miss a fall that only the latest
  * batches show once a dip and a long flat stretch come first.
  */
-const recentHalfTrend = (values: readonly number[]): BatchTrend | null => batchTrend(values.slice(Math.floor(values.length / 2)));
+const recentHalfTrend = (values: readonly number[]): BatchTrend | null =>
+  batchTrend(values.slice(Math.floor(values.length / 2)));
 const falls = (t: BatchTrend | null): t is BatchTrend => Boolean(t?.significant && t.slope_ms_per_batch < 0);
 
 /**
@@ -94,7 +95,10 @@ const falls = (t: BatchTrend | null): t is BatchTrend => Boolean(t?.significant 
  * autocorrelated.
  * @public
  */
-export const assessRun = (s: RunSeries, options: { readonly minWarmup: number; readonly batchesPerEpoch: number; readonly runToRun?: number }): RunAssessment => {
+export const assessRun = (
+  s: RunSeries,
+  options: { readonly minWarmup: number; readonly batchesPerEpoch: number; readonly runToRun?: number },
+): RunAssessment => {
   const n = s.wallMs.length;
   const { start, trending } = trendFreeStart(s, options.minWarmup);
   const { used, excluded } = steadyIndices(s, start);
@@ -111,14 +115,23 @@ export const assessRun = (s: RunSeries, options: { readonly minWarmup: number; r
   const usedSet = new Set(used);
   const steadyCount = n - start;
   const disturbedCount = s.disturbed.slice(start).filter(Boolean).length;
-  const floor = (i: number): number => Math.min(s.wallMs[i]!, s.cpu[i] ? s.cpu[i]!.processMs / s.cpu[i]!.cores : s.wallMs[i]!);
-  const recentHalf = Math.max((recent.ci95[1] - recent.ci95[0]) / 2, batchTrend(values.slice(split))?.mean_half_width_ms ?? 0);
+  const floor = (i: number): number =>
+    Math.min(s.wallMs[i]!, s.cpu[i] ? s.cpu[i]!.processMs / s.cpu[i]!.cores : s.wallMs[i]!);
+  const recentHalf = Math.max(
+    (recent.ci95[1] - recent.ci95[0]) / 2,
+    batchTrend(values.slice(split))?.mean_half_width_ms ?? 0,
+  );
   const basis: ProjectionBasis = {
     observedMs: sum(s.wallMs.map((w, i) => (i >= start && !usedSet.has(i) ? stats.mean : w))),
-    batchesRun: n, steadyStart: start, meanMs: recent.mean, sdMs: stats.stdev,
+    batchesRun: n,
+    steadyStart: start,
+    meanMs: recent.mean,
+    sdMs: stats.stdev,
     meanHalfWidthMs: Math.sqrt(recentHalf ** 2 + drift ** 2),
     // the steeper fall of the two fits: the latest batches may fall faster than a line over all of them says
-    trendMsPerBatch: trend ? [Math.min(trend.slope_ci95[0], falls(late) ? late.slope_ci95[0] : 0), trend.slope_ci95[1]] : [0, 0],
+    trendMsPerBatch: trend
+      ? [Math.min(trend.slope_ci95[0], falls(late) ? late.slope_ci95[0] : 0), trend.slope_ci95[1]]
+      : [0, 0],
     disturbed: steadyCount > 0 && excluded === 0 && disturbedCount > steadyCount / 2,
     quietObservedMs: sum(s.wallMs.map((_, i) => floor(i))),
     quietMeanMs: used.length ? sum(used.map(floor)) / used.length : stats.mean,
@@ -129,12 +142,31 @@ export const assessRun = (s: RunSeries, options: { readonly minWarmup: number; r
   // the fit that found the trend: the one over all steady batches, or the recent half's fall
   const shown = trend?.significant || !falls(late) ? trend : late;
   const span = shown === trend ? values.length : values.length - Math.floor(values.length / 2);
-  if (trending && shown) notes.push(`batch time still ${shown.slope_ms_per_batch < 0 ? 'falling' : 'rising'} ${Math.abs(shown.relative_change * 100).toFixed(1)} % across the last ${span} batches: the interval allows the trend to run on to the end of the epoch`);
-  if (excluded > 0) notes.push(`${excluded} of ${steadyCount} steady batches shared the CPU with other processes and were left out of the mean; the prediction is for a machine as quiet as the rest of the run`);
-  if (basis.disturbed) notes.push(`disturbed: ${disturbedCount} of ${steadyCount} steady batches shared the CPU with other processes; the interval runs from a quiet machine (low end: this process's CPU time spread over every core) to one as busy as during this run`);
+  if (trending && shown)
+    notes.push(
+      `batch time still ${shown.slope_ms_per_batch < 0 ? 'falling' : 'rising'} ${Math.abs(shown.relative_change * 100).toFixed(1)} % across the last ${span} batches: the interval allows the trend to run on to the end of the epoch`,
+    );
+  if (excluded > 0)
+    notes.push(
+      `${excluded} of ${steadyCount} steady batches shared the CPU with other processes and were left out of the mean; the prediction is for a machine as quiet as the rest of the run`,
+    );
+  if (basis.disturbed)
+    notes.push(
+      `disturbed: ${disturbedCount} of ${steadyCount} steady batches shared the CPU with other processes; the interval runs from a quiet machine (low end: this process's CPU time spread over every core) to one as busy as during this run`,
+    );
   return {
-    steadyStart: start, used: used.length, excludedDisturbed: excluded, disturbed: basis.disturbed, meanMs: recent.mean, trend, trending, basis,
-    predictedMs, intervalMs, halfWidthFraction: predictedMs > 0 ? (intervalMs[1] - intervalMs[0]) / 2 / predictedMs : Number.POSITIVE_INFINITY, notes,
+    steadyStart: start,
+    used: used.length,
+    excludedDisturbed: excluded,
+    disturbed: basis.disturbed,
+    meanMs: recent.mean,
+    trend,
+    trending,
+    basis,
+    predictedMs,
+    intervalMs,
+    halfWidthFraction: predictedMs > 0 ? (intervalMs[1] - intervalMs[0]) / 2 / predictedMs : Number.POSITIVE_INFINITY,
+    notes,
   };
 };
 
@@ -163,7 +195,10 @@ export interface ProjectionBasis {
  * quiet floor.
  * @public
  */
-export const projectEpoch = (b: ProjectionBasis, totalBatches: number): { predictedMs: number; intervalMs: readonly [number, number] } => {
+export const projectEpoch = (
+  b: ProjectionBasis,
+  totalBatches: number,
+): { predictedMs: number; intervalMs: readonly [number, number] } => {
   const rest = Math.max(0, totalBatches - b.batchesRun);
   const predicted = b.observedMs + b.meanMs * rest;
   const stat = Math.sqrt((rest * b.meanHalfWidthMs) ** 2 + 1.96 ** 2 * b.sdMs ** 2 * rest);
@@ -190,9 +225,26 @@ export type StopReason = 'precision-reached' | 'epoch-complete' | 'max-batches' 
  * batch cap or the time budget is reached (the budget not before `minBatches`). Null: keep measuring.
  * @public
  */
-export const decideStop = (a: RunAssessment, ctx: { readonly batches: number; readonly batchesPerEpoch: number; readonly cap: number; readonly elapsedMs: number; readonly budgetMs: number; readonly targetPrecision: number; readonly minBatches?: number }): StopReason | null => {
+export const decideStop = (
+  a: RunAssessment,
+  ctx: {
+    readonly batches: number;
+    readonly batchesPerEpoch: number;
+    readonly cap: number;
+    readonly elapsedMs: number;
+    readonly budgetMs: number;
+    readonly targetPrecision: number;
+    readonly minBatches?: number;
+  },
+): StopReason | null => {
   if (ctx.batches >= ctx.batchesPerEpoch) return 'epoch-complete';
-  if (!a.trending && !a.disturbed && ctx.batches - a.steadyStart >= MIN_STEADY_BATCHES && a.halfWidthFraction <= ctx.targetPrecision) return 'precision-reached';
+  if (
+    !a.trending &&
+    !a.disturbed &&
+    ctx.batches - a.steadyStart >= MIN_STEADY_BATCHES &&
+    a.halfWidthFraction <= ctx.targetPrecision
+  )
+    return 'precision-reached';
   if (ctx.batches >= ctx.cap) return 'max-batches';
   // The budget never ends a run before its warm-up and two measured batches: no answer at all helps nobody.
   if (ctx.elapsedMs >= ctx.budgetMs && ctx.batches >= (ctx.minBatches ?? 0)) return 'time-budget';

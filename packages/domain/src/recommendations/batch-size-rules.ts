@@ -24,16 +24,21 @@ const okPoints = (ctx: BatchStudyContext, type: SweepKind): SweepPointOk[] =>
   ctx.sweep?.type === type ? ctx.sweep.points.filter((p): p is SweepPointOk => p.status === 'ok') : [];
 const sps = (x: number): string => `${x.toFixed(1)} samples/s`;
 // An interval from two measured batches can be open above (batch time's interval reaches 0): printed as ∞, not Infinity.
-const interval = (ci: readonly [number, number]): string => `[${ci.map((x) => (Number.isFinite(x) ? x.toFixed(1) : '∞')).join(', ')}]`;
+const interval = (ci: readonly [number, number]): string =>
+  `[${ci.map((x) => (Number.isFinite(x) ? x.toFixed(1) : '∞')).join(', ')}]`;
 
 /**
  * The batch size the sweep supports: the smallest whose samples/s interval reaches the best point's interval, i.e.
  * not measurably slower than the fastest (smaller batches make more progress per sample). @public
  */
-export const sweepBatchChoice = (points: readonly SweepPointOk[]): { chosen: SweepPointOk; best: SweepPointOk } | null => {
+export const sweepBatchChoice = (
+  points: readonly SweepPointOk[],
+): { chosen: SweepPointOk; best: SweepPointOk } | null => {
   if (points.length < 2) return null;
   const best = points.reduce((a, b) => (b.samples_per_second > a.samples_per_second ? b : a));
-  const chosen = [...points].sort((a, b) => a.batch_size - b.batch_size).find((p) => p.samples_per_second_ci95[1] >= best.samples_per_second_ci95[0])!;
+  const chosen = [...points]
+    .sort((a, b) => a.batch_size - b.batch_size)
+    .find((p) => p.samples_per_second_ci95[1] >= best.samples_per_second_ci95[0])!;
   return { chosen, best };
 };
 
@@ -46,11 +51,15 @@ export const BATCH_STUDY_RULES: readonly BatchStudyRule[] = [
     if (!pick) return null;
     const { chosen, best } = pick;
     const same = chosen === best;
-    return { severity: 'suggestion',
-      message: same ? `Batch ${chosen.batch_size} is the fastest of the sweep (${sps(chosen.samples_per_second)}).`
+    return {
+      severity: 'suggestion',
+      message: same
+        ? `Batch ${chosen.batch_size} is the fastest of the sweep (${sps(chosen.samples_per_second)}).`
         : `Batch ${chosen.batch_size} is as fast as the fastest point within the intervals (${sps(chosen.samples_per_second)} against ${sps(best.samples_per_second)} at batch ${best.batch_size}); the smaller batch makes more progress per sample.`,
-      flag: '--batch-size', value: String(chosen.batch_size),
-      evidence: `samples/s 95 % interval at ${chosen.batch_size}: ${interval(chosen.samples_per_second_ci95)}, best at ${best.batch_size}: ${interval(best.samples_per_second_ci95)}` };
+      flag: '--batch-size',
+      value: String(chosen.batch_size),
+      evidence: `samples/s 95 % interval at ${chosen.batch_size}: ${interval(chosen.samples_per_second_ci95)}, best at ${best.batch_size}: ${interval(best.samples_per_second_ci95)}`,
+    };
   }),
   rule('gradient-noise-scale', (ctx) => {
     const g = ctx.gradientNoise;
@@ -63,13 +72,23 @@ export const BATCH_STUDY_RULES: readonly BatchStudyRule[] = [
     if (!(scale > 0)) return null;
     const noise = nearestPowerOfTwo(scale);
     if (g.b_simple !== null && batch > 2 * g.b_simple) {
-      return { severity: 'warning', message: `Batch ${batch} is more than twice the measured gradient noise scale (${g.b_simple.toFixed(0)}): beyond it, larger batches barely cut the steps training needs, so samples are spent for little progress.`,
-        flag: '--batch-size', value: String(Math.max(1, noise)), evidence };
+      return {
+        severity: 'warning',
+        message: `Batch ${batch} is more than twice the measured gradient noise scale (${g.b_simple.toFixed(0)}): beyond it, larger batches barely cut the steps training needs, so samples are spent for little progress.`,
+        flag: '--batch-size',
+        value: String(Math.max(1, noise)),
+        evidence,
+      };
     }
     if (2 * batch < scale) {
       const steps = nearestPowerOfTwo(scale / batch);
-      return { severity: 'suggestion', message: `The measured gradient noise scale (${g.b_simple === null ? `at least ${scale.toFixed(0)}` : scale.toFixed(0)}) is well above batch ${batch}: each update could average about ${steps}× more samples without wasting them; if memory or speed caps the batch, accumulate gradients.`,
-        flag: '--gradient-accumulation-steps', value: String(steps), evidence };
+      return {
+        severity: 'suggestion',
+        message: `The measured gradient noise scale (${g.b_simple === null ? `at least ${scale.toFixed(0)}` : scale.toFixed(0)}) is well above batch ${batch}: each update could average about ${steps}× more samples without wasting them; if memory or speed caps the batch, accumulate gradients.`,
+        flag: '--gradient-accumulation-steps',
+        value: String(steps),
+        evidence,
+      };
     }
     return null;
   }),
@@ -77,34 +96,56 @@ export const BATCH_STUDY_RULES: readonly BatchStudyRule[] = [
     const m = ctx.maxBatch;
     if (!m || m.max_batch_size === 0) return null;
     const over = ctx.settings.batchSize > m.max_batch_size;
-    const limit = m.limited_by === 'cap' ? `the search cap (${m.max_batch_size})` : `memory at ${m.first_failing}: ${m.failure_reason ?? 'failed'}`;
-    return { severity: over ? 'warning' : 'info',
-      message: over ? `Batch ${ctx.settings.batchSize} does not fit one pass on this backend; the largest that does is ${m.max_batch_size}.`
-        : m.limited_by === 'cap' ? `Batch ${m.max_batch_size}, the search cap, fits one pass on this backend; larger ones were not tried (raise --find-max-batch-cap).`
+    const limit =
+      m.limited_by === 'cap'
+        ? `the search cap (${m.max_batch_size})`
+        : `memory at ${m.first_failing}: ${m.failure_reason ?? 'failed'}`;
+    return {
+      severity: over ? 'warning' : 'info',
+      message: over
+        ? `Batch ${ctx.settings.batchSize} does not fit one pass on this backend; the largest that does is ${m.max_batch_size}.`
+        : m.limited_by === 'cap'
+          ? `Batch ${m.max_batch_size}, the search cap, fits one pass on this backend; larger ones were not tried (raise --find-max-batch-cap).`
           : `The largest batch that fits one pass on this backend is ${m.max_batch_size}.`,
-      flag: '--batch-size', value: String(m.max_batch_size), evidence: `limited by ${limit}` };
+      flag: '--batch-size',
+      value: String(m.max_batch_size),
+      evidence: `limited by ${limit}`,
+    };
   }),
   rule('sweep-failures', (ctx) => {
     const failed = ctx.sweep?.points.filter((p) => p.status === 'failed') ?? [];
     if (failed.length === 0 || ctx.sweep?.type !== 'batch_size') return null;
     const smallest = failed.reduce((a, b) => (b.batch_size < a.batch_size ? b : a));
-    const fitting = okPoints(ctx, 'batch_size').filter((p) => p.batch_size < smallest.batch_size).map((p) => p.batch_size);
-    return { severity: 'warning', message: `${failed.length} sweep point(s) failed, the smallest at batch ${smallest.batch_size}; stay below it.`,
-      flag: fitting.length ? '--batch-size' : null, value: fitting.length ? String(Math.max(...fitting)) : null,
-      evidence: `batch ${smallest.batch_size}: ${smallest.reason}` };
+    const fitting = okPoints(ctx, 'batch_size')
+      .filter((p) => p.batch_size < smallest.batch_size)
+      .map((p) => p.batch_size);
+    return {
+      severity: 'warning',
+      message: `${failed.length} sweep point(s) failed, the smallest at batch ${smallest.batch_size}; stay below it.`,
+      flag: fitting.length ? '--batch-size' : null,
+      value: fitting.length ? String(Math.max(...fitting)) : null,
+      evidence: `batch ${smallest.batch_size}: ${smallest.reason}`,
+    };
   }),
   rule('sweep-learning-rate', (ctx) => {
     const points = okPoints(ctx, 'learning_rate');
     if (points.length < 2) return null;
     const best = points.reduce((a, b) => (b.final_loss < a.final_loss ? b : a));
-    return { severity: 'info', message: `Learning rate ${best.learning_rate} ended the short run with the lowest loss (${best.final_loss.toFixed(4)}); a short run favours fast early progress, so confirm it over a longer run.`,
-      flag: '--learning-ratio', value: String(best.learning_rate),
-      evidence: points.map((p) => `${p.learning_rate}: ${p.final_loss.toFixed(4)}`).join(', ') };
+    return {
+      severity: 'info',
+      message: `Learning rate ${best.learning_rate} ended the short run with the lowest loss (${best.final_loss.toFixed(4)}); a short run favours fast early progress, so confirm it over a longer run.`,
+      flag: '--learning-ratio',
+      value: String(best.learning_rate),
+      evidence: points.map((p) => `${p.learning_rate}: ${p.final_loss.toFixed(4)}`).join(', '),
+    };
   }),
 ];
 
 /** Runs every batch-study rule and returns those that fired, in table order. @public */
-export const recommendBatchStudy = (ctx: BatchStudyContext, rules: readonly BatchStudyRule[] = BATCH_STUDY_RULES): Recommendation[] =>
+export const recommendBatchStudy = (
+  ctx: BatchStudyContext,
+  rules: readonly BatchStudyRule[] = BATCH_STUDY_RULES,
+): Recommendation[] =>
   rules.flatMap((r) => {
     const hit = r.evaluate(ctx);
     return hit ? [{ rule: r.id, ...hit }] : [];

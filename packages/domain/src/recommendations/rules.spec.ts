@@ -8,13 +8,47 @@ import { recommend } from './rules';
 const run = (dataWait: number, jitter = 0): BatchTiming[] =>
   Array.from({ length: 20 }, (_, i) => {
     const wall = 100 + (i % 2 ? jitter : -jitter);
-    return { index: i, warmup: false, samples: 64, startMs: 0, ...closePhases(wall, { dataWait, hostToDevice: 1, forward: 30, loss: 2, backward: 30, optimizer: 5 }), loss: 1, numTensors: 50 };
+    return {
+      index: i,
+      warmup: false,
+      samples: 64,
+      startMs: 0,
+      ...closePhases(wall, { dataWait, hostToDevice: 1, forward: 30, loss: 2, backward: 30, optimizer: 5 }),
+      loss: 1,
+      numTensors: 50,
+    };
   });
 
-const ctx = (batches: BatchTiming[], settings: Partial<RecommendationContext['settings']> = {}): RecommendationContext => {
+const ctx = (
+  batches: BatchTiming[],
+  settings: Partial<RecommendationContext['settings']> = {},
+): RecommendationContext => {
   const metrics = computeTrainingMetrics(batches, 2, 2);
-  return { metrics, epoch: estimateEpoch(metrics, 100, 6400, assessRun({ wallMs: batches.map((b) => b.wallMs), cpu: [], disturbed: [] }, { minWarmup: 2, batchesPerEpoch: 100 })), resources: null,
-    settings: { batchSize: 64, workers: 2, prefetchFactor: 2, pinMemory: false, devicePrefetch: 3, backend: 'wasm', threads: 1, cores: 2, warmupBatches: 2, ...settings } };
+  return {
+    metrics,
+    epoch: estimateEpoch(
+      metrics,
+      100,
+      6400,
+      assessRun(
+        { wallMs: batches.map((b) => b.wallMs), cpu: [], disturbed: [] },
+        { minWarmup: 2, batchesPerEpoch: 100 },
+      ),
+    ),
+    resources: null,
+    settings: {
+      batchSize: 64,
+      workers: 2,
+      prefetchFactor: 2,
+      pinMemory: false,
+      devicePrefetch: 3,
+      backend: 'wasm',
+      threads: 1,
+      cores: 2,
+      warmupBatches: 2,
+      ...settings,
+    },
+  };
 };
 
 describe('recommendation rules', () => {

@@ -16,60 +16,108 @@ export const RECOMMENDATION_RULES: readonly RecommendationRule[] = [
     const share = m.phase_share.dataWait;
     if (share <= T.inputBound) return null;
     const workers = Math.max(1, Math.min(s.cores, s.workers * 2 || 1));
-    return { severity: 'warning', message: `Input-bound: the model waits for data ${pct(share)} of the time. Add loader workers or prefetch.`,
-      flag: '--dataloader-workers', value: String(workers), evidence: `data_wait share ${share.toFixed(3)} > ${T.inputBound}` };
+    return {
+      severity: 'warning',
+      message: `Input-bound: the model waits for data ${pct(share)} of the time. Add loader workers or prefetch.`,
+      flag: '--dataloader-workers',
+      value: String(workers),
+      evidence: `data_wait share ${share.toFixed(3)} > ${T.inputBound}`,
+    };
   }),
   rule('compute-bound', ({ metrics: m, settings: s }) => {
     const share = m.phase_share.dataWait;
     if (share >= T.computeBound || s.workers <= 1) return null;
-    return { severity: 'info', message: `Compute-bound: data wait is only ${pct(share)}; fewer loader workers would free CPU for compute.`,
-      flag: '--dataloader-workers', value: String(Math.max(1, Math.floor(s.workers / 2))), evidence: `data_wait share ${share.toFixed(3)} < ${T.computeBound} with ${s.workers} workers` };
+    return {
+      severity: 'info',
+      message: `Compute-bound: data wait is only ${pct(share)}; fewer loader workers would free CPU for compute.`,
+      flag: '--dataloader-workers',
+      value: String(Math.max(1, Math.floor(s.workers / 2))),
+      evidence: `data_wait share ${share.toFixed(3)} < ${T.computeBound} with ${s.workers} workers`,
+    };
   }),
   rule('host-to-device', ({ metrics: m, settings: s }) => {
     const share = m.phase_share.hostToDevice;
     if (share <= T.hostToDevice || s.pinMemory) return null;
-    return { severity: 'suggestion', message: `Host-to-device copies take ${pct(share)}; reuse pinned transfer buffers.`,
-      flag: '--pin-memory', value: 'true', evidence: `host_to_device share ${share.toFixed(3)} > ${T.hostToDevice}` };
+    return {
+      severity: 'suggestion',
+      message: `Host-to-device copies take ${pct(share)}; reuse pinned transfer buffers.`,
+      flag: '--pin-memory',
+      value: 'true',
+      evidence: `host_to_device share ${share.toFixed(3)} > ${T.hostToDevice}`,
+    };
   }),
   rule('variability', ({ metrics: m }) => {
     const cv = m.batch_ms.stdev / m.batch_ms.mean;
     if (!(cv > T.variability)) return null;
-    return { severity: 'warning', message: `Batch time varies a lot (CV ${cv.toFixed(2)}): I/O stalls, GC or a noisy machine.`,
-      flag: null, value: null, evidence: `batch_ms stdev/mean ${cv.toFixed(3)} > ${T.variability}` };
+    return {
+      severity: 'warning',
+      message: `Batch time varies a lot (CV ${cv.toFixed(2)}): I/O stalls, GC or a noisy machine.`,
+      flag: null,
+      value: null,
+      evidence: `batch_ms stdev/mean ${cv.toFixed(3)} > ${T.variability}`,
+    };
   }),
   rule('more-batches', ({ metrics: m }) => {
     const [lo, hi] = m.batch_ms.ci95;
     const half = (hi - lo) / 2 / m.batch_ms.mean;
     if (!(half > T.ciHalfWidth)) return null;
     const needed = Math.ceil(m.measured_batches * (half / T.ciHalfWidth) ** 2);
-    return { severity: 'suggestion', message: `The estimate is loose (±${pct(half)}); measure more batches for a ±${pct(T.ciHalfWidth)} interval.`,
-      flag: '--max-batches', value: String(m.steady_state_start + needed), evidence: `95 % CI half-width ${half.toFixed(3)} of mean batch time > ${T.ciHalfWidth}` };
+    return {
+      severity: 'suggestion',
+      message: `The estimate is loose (±${pct(half)}); measure more batches for a ±${pct(T.ciHalfWidth)} interval.`,
+      flag: '--max-batches',
+      value: String(m.steady_state_start + needed),
+      evidence: `95 % CI half-width ${half.toFixed(3)} of mean batch time > ${T.ciHalfWidth}`,
+    };
   }),
   rule('late-steady-state', ({ metrics: m, settings: s }) => {
     if (m.steady_state_start <= s.warmupBatches) return null;
-    return { severity: 'info', message: `Batches were still speeding up after the requested warm-up; steady state began at batch ${m.steady_state_start}.`,
-      flag: '--warmup-batches', value: String(m.steady_state_start), evidence: `detected steady start ${m.steady_state_start} > warmup ${s.warmupBatches}` };
+    return {
+      severity: 'info',
+      message: `Batches were still speeding up after the requested warm-up; steady state began at batch ${m.steady_state_start}.`,
+      flag: '--warmup-batches',
+      value: String(m.steady_state_start),
+      evidence: `detected steady start ${m.steady_state_start} > warmup ${s.warmupBatches}`,
+    };
   }),
   rule('tensor-leak', ({ metrics: m }) => {
     const leak = m.tensors_per_batch.leaked_per_batch;
     if (!(leak > 0)) return null;
-    return { severity: 'warning', message: `Live tensors grow by ${leak.toFixed(1)} per batch: memory will run out on long runs.`,
-      flag: null, value: null, evidence: `tensors ${m.tensors_per_batch.first} → ${m.tensors_per_batch.last}` };
+    return {
+      severity: 'warning',
+      message: `Live tensors grow by ${leak.toFixed(1)} per batch: memory will run out on long runs.`,
+      flag: null,
+      value: null,
+      evidence: `tensors ${m.tensors_per_batch.first} → ${m.tensors_per_batch.last}`,
+    };
   }),
   rule('cpu-backend', ({ settings: s }) => {
     if (s.backend !== 'cpu') return null;
-    return { severity: 'warning', message: 'The pure-JS cpu backend is a correctness fallback, tens of times slower than wasm.',
-      flag: '--gpu', value: 'wasm', evidence: `backend ${s.backend}` };
+    return {
+      severity: 'warning',
+      message: 'The pure-JS cpu backend is a correctness fallback, tens of times slower than wasm.',
+      flag: '--gpu',
+      value: 'wasm',
+      evidence: `backend ${s.backend}`,
+    };
   }),
   rule('wasm-heap', ({ settings: s }) => {
     if (s.backend !== 'wasm' || s.batchSize <= T.wasmBatch) return null;
-    return { severity: 'warning', message: `Batches above ${T.wasmBatch} may not fit the 4 GiB wasm heap; if the run aborts, lower the batch size.`,
-      flag: '--batch-size', value: String(T.wasmBatch), evidence: `batch ${s.batchSize} > ${T.wasmBatch} on wasm` };
+    return {
+      severity: 'warning',
+      message: `Batches above ${T.wasmBatch} may not fit the 4 GiB wasm heap; if the run aborts, lower the batch size.`,
+      flag: '--batch-size',
+      value: String(T.wasmBatch),
+      evidence: `batch ${s.batchSize} > ${T.wasmBatch} on wasm`,
+    };
   }),
 ];
 
 /** Runs every rule and returns those that fired, in table order. @public */
-export const recommend = (ctx: RecommendationContext, rules: readonly RecommendationRule[] = RECOMMENDATION_RULES): Recommendation[] =>
+export const recommend = (
+  ctx: RecommendationContext,
+  rules: readonly RecommendationRule[] = RECOMMENDATION_RULES,
+): Recommendation[] =>
   rules.flatMap((r) => {
     const hit = r.evaluate(ctx);
     return hit ? [{ rule: r.id, ...hit }] : [];

@@ -47,7 +47,13 @@ export const RECORD_SCHEMAS: Readonly<Record<RecordKind, RecordSchema>> = {
   stage2: { kind: 'stage2', columns: [id, board, hand, { name: 'legalMovesLabel', type: 'uint8', shape: [1496] }] },
   stage3: {
     kind: 'stage3',
-    columns: [id, board, hand, { name: 'moveLabel', type: 'float32', shape: [1496] }, { name: 'resultValue', type: 'float32', shape: [] }],
+    columns: [
+      id,
+      board,
+      hand,
+      { name: 'moveLabel', type: 'float32', shape: [1496] },
+      { name: 'resultValue', type: 'float32', shape: [] },
+    ],
   },
 };
 
@@ -75,9 +81,13 @@ export const recordKindLabel = (kind: RecordKind): string => (kind === 'hcpe' ? 
 /** Why a file of `found` records cannot train `stage`, and what to run instead. @public */
 export const wrongRecordKindMessage = (found: RecordKind, stage: 1 | 2 | 3): string => {
   if (found === 'hcpe') {
-    return `holds HCPE rows (raw game records: hcp, eval, bestMove16, gameResult…), not preprocessed Stage ${stage} training rows; `
-      + (stage === 3 ? 'make training rows with maou\'s pre-processing (`maou pre-process --input-path <HCPE dir> --output-dir <dir>`)' : `make Stage ${stage} rows with maou's Stage ${stage} data generation`)
-      + ` or generate sample rows with \`maou utility generate-sample-data --stage ${stage} --output-dir <dir>\``;
+    return (
+      `holds HCPE rows (raw game records: hcp, eval, bestMove16, gameResult…), not preprocessed Stage ${stage} training rows; ` +
+      (stage === 3
+        ? "make training rows with maou's pre-processing (`maou pre-process --input-path <HCPE dir> --output-dir <dir>`)"
+        : `make Stage ${stage} rows with maou's Stage ${stage} data generation`) +
+      ` or generate sample rows with \`maou utility generate-sample-data --stage ${stage} --output-dir <dir>\``
+    );
   }
   return `holds ${recordKindLabel(found)} rows, expected Stage ${stage} training rows (pass it with --${found}-data-path, or pick the matching --stage)`;
 };

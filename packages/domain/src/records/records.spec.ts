@@ -25,7 +25,9 @@ describe('record validation', () => {
     const hand = columns.piecesInHand.slice();
     hand[14 * 7 + 3] = 99;
     const bad = validateStageColumns({ ...columns, piecesInHand: hand });
-    expect(bad.ok ? '' : formatRecordIssue(bad.error)).toMatch(/column piecesInHand, row 7: value 99 at element 3 outside \[0, 18\]/);
+    expect(bad.ok ? '' : formatRecordIssue(bad.error)).toMatch(
+      /column piecesInHand, row 7: value 99 at element 3 outside \[0, 18\]/,
+    );
     // Board IDs up to 80 (maou's I/O benchmark) and 255 index maou's 256-row embedding, so they train.
     const board = columns.boardIdPositions.slice();
     board[81 * 7 + 3] = 255;
@@ -36,7 +38,11 @@ describe('record validation', () => {
 
   it('describes maou’s Stage 3 columns', () => {
     expect(RECORD_SCHEMAS.stage3.columns.map((c) => `${c.name}:${valuesPerRow(c)}`)).toEqual([
-      'id:1', 'boardIdPositions:81', 'piecesInHand:14', 'moveLabel:1496', 'resultValue:1',
+      'id:1',
+      'boardIdPositions:81',
+      'piecesInHand:14',
+      'moveLabel:1496',
+      'resultValue:1',
     ]);
   });
 });

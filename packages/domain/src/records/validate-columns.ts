@@ -13,7 +13,13 @@ export interface RecordIssue {
 export const formatRecordIssue = (i: RecordIssue): string => `column ${i.column}, row ${i.row}: ${i.message}`;
 
 const checkLength = (column: string, actual: number, rows: number, per: number): RecordIssue | null =>
-  actual === rows * per ? null : { column, row: Math.floor(actual / Math.max(per, 1)), message: `expected ${rows} × ${per} values, got ${actual}` };
+  actual === rows * per
+    ? null
+    : {
+        column,
+        row: Math.floor(actual / Math.max(per, 1)),
+        message: `expected ${rows} × ${per} values, got ${actual}`,
+      };
 
 const firstOutOfRange = (values: ArrayLike<number>, lo: number, hi: number): number => {
   // Monomorphic loops per array kind: this runs over every target value of every file read.
@@ -38,9 +44,17 @@ const firstOutOfRange = (values: ArrayLike<number>, lo: number, hi: number): num
   return -1;
 };
 
-const checkRange = (column: string, values: ArrayLike<number>, per: number, lo: number, hi: number): RecordIssue | null => {
+const checkRange = (
+  column: string,
+  values: ArrayLike<number>,
+  per: number,
+  lo: number,
+  hi: number,
+): RecordIssue | null => {
   const i = firstOutOfRange(values, lo, hi);
-  return i < 0 ? null : { column, row: Math.floor(i / per), message: `value ${values[i]} at element ${i % per} outside [${lo}, ${hi}]` };
+  return i < 0
+    ? null
+    : { column, row: Math.floor(i / per), message: `value ${values[i]} at element ${i % per} outside [${lo}, ${hi}]` };
 };
 
 /**
@@ -58,8 +72,16 @@ export const validateStageColumns = (c: StageColumns): Result<StageColumns, Reco
     () => checkRange('boardIdPositions', c.boardIdPositions, 81, 0, BOARD_ID_VOCABULARY - 1),
     () => checkRange('piecesInHand', c.piecesInHand, 14, 0, 18),
   ];
-  if (c.stage === 1) checks.push(() => checkLength('reachableSquares', c.reachableSquares.length, c.rows, 81), () => checkRange('reachableSquares', c.reachableSquares, 81, 0, 1));
-  if (c.stage === 2) checks.push(() => checkLength('legalMovesLabel', c.legalMovesLabel.length, c.rows, 1496), () => checkRange('legalMovesLabel', c.legalMovesLabel, 1496, 0, 1));
+  if (c.stage === 1)
+    checks.push(
+      () => checkLength('reachableSquares', c.reachableSquares.length, c.rows, 81),
+      () => checkRange('reachableSquares', c.reachableSquares, 81, 0, 1),
+    );
+  if (c.stage === 2)
+    checks.push(
+      () => checkLength('legalMovesLabel', c.legalMovesLabel.length, c.rows, 1496),
+      () => checkRange('legalMovesLabel', c.legalMovesLabel, 1496, 0, 1),
+    );
   if (c.stage === 3) {
     checks.push(
       () => checkLength('moveLabel', c.moveLabel.length, c.rows, 1496),

@@ -147,13 +147,21 @@ export interface ResourceSummary {
   readonly gpu_memory_bytes: { readonly mean: number; readonly peak: number } | null;
   /** the device's total memory; null where never sampled */
   readonly gpu_memory_total_bytes: number | null;
-  readonly timeline: readonly { readonly t_ms: number; readonly cpu_percent: number; readonly rss_bytes: number; readonly heap_used_bytes: number; readonly gpu_util_percent: number | null }[];
+  readonly timeline: readonly {
+    readonly t_ms: number;
+    readonly cpu_percent: number;
+    readonly rss_bytes: number;
+    readonly heap_used_bytes: number;
+    readonly gpu_util_percent: number | null;
+  }[];
 }
 
 /** Per-kernel profile aggregated by kernel and by phase. @public */
 export interface ProfileSummary {
   readonly by_kernel: readonly { readonly kernel: string; readonly calls: number; readonly total_ms: number }[];
-  readonly by_phase: Readonly<Record<string, readonly { readonly kernel: string; readonly calls: number; readonly total_ms: number }[]>>;
+  readonly by_phase: Readonly<
+    Record<string, readonly { readonly kernel: string; readonly calls: number; readonly total_ms: number }[]>
+  >;
   readonly tensors_by_phase: Readonly<Record<string, number>>;
   readonly trace_path: string | null;
 }
@@ -227,4 +235,7 @@ export interface Interruption {
 }
 
 /** The fields `benchmark-compare` reads, the same in every readable schema version. @public */
-export type ComparableTrainingReport = Pick<BenchmarkTrainingReport, 'batches' | 'environment' | 'config' | 'training_metrics' | 'model'> & { readonly schema_version: number };
+export type ComparableTrainingReport = Pick<
+  BenchmarkTrainingReport,
+  'batches' | 'environment' | 'config' | 'training_metrics' | 'model'
+> & { readonly schema_version: number };

@@ -15,7 +15,15 @@ export interface MaouDistribution {
 }
 
 /** maou's `timing_distribution` categories. @public */
-export const MAOU_TIMING_CATEGORIES = ['data_loading', 'gpu_transfer', 'forward_pass', 'loss_computation', 'backward_pass', 'optimizer_step', 'total_batch'] as const;
+export const MAOU_TIMING_CATEGORIES = [
+  'data_loading',
+  'gpu_transfer',
+  'forward_pass',
+  'loss_computation',
+  'backward_pass',
+  'optimizer_step',
+  'total_batch',
+] as const;
 
 /** maou's `BenchmarkResult.to_dict()`; the `resource_*` keys only when monitoring was on and the figure exists. @public */
 export interface MaouMetrics {
@@ -51,17 +59,23 @@ export interface MaouMetrics {
   /** training only */
   readonly timing_distribution?: Readonly<Record<(typeof MAOU_TIMING_CATEGORIES)[number], MaouDistribution>>;
   /** training only */
-  readonly model_info?: { readonly total_parameters: number; readonly trainable_parameters: number; readonly model_memory_bytes: number };
+  readonly model_info?: {
+    readonly total_parameters: number;
+    readonly trainable_parameters: number;
+    readonly model_memory_bytes: number;
+  };
 }
 
 /** maou's `estimation` block: empty without `--sample-ratio`. @public */
-export type MaouEstimation = Record<string, never> | {
-  readonly sample_ratio: number;
-  readonly estimated_full_epoch_time_seconds: number;
-  readonly estimated_full_epoch_time_minutes: number;
-  readonly estimated_total_batches: number;
-  readonly actual_batches_processed: number;
-};
+export type MaouEstimation =
+  | Record<string, never>
+  | {
+      readonly sample_ratio: number;
+      readonly estimated_full_epoch_time_seconds: number;
+      readonly estimated_full_epoch_time_minutes: number;
+      readonly estimated_total_batches: number;
+      readonly actual_batches_processed: number;
+    };
 
 /** maou's `configuration` block, with effective (not requested) loader values. @public */
 export interface MaouConfiguration {

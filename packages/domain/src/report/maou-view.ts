@@ -2,7 +2,14 @@ import { isGpuBackend } from '../config/benchmark-config';
 import { quantileSorted, summarize } from '../stats/summary';
 import type { BatchTiming } from '../timing/phases';
 import type { BenchmarkTrainingReport, ResourceSummary, ValidationMetrics } from './benchmark-report';
-import { MAOU_TIMING_CATEGORIES, type MaouConfiguration, type MaouDistribution, type MaouEstimation, type MaouMetrics, type MaouTrainingPayload } from './maou-payload';
+import {
+  MAOU_TIMING_CATEGORIES,
+  type MaouConfiguration,
+  type MaouDistribution,
+  type MaouEstimation,
+  type MaouMetrics,
+  type MaouTrainingPayload,
+} from './maou-payload';
 import { maouRecommendations, maouSummary } from './maou-summary';
 
 /** A report before its maou view is attached. @public */
@@ -14,15 +21,25 @@ const s = (ms: number): number => ms / 1000;
 /** maou's step time: the batch without its data wait and upload (its `total_batch`). */
 const stepMs = (b: BatchTiming): number => b.wallMs - b.phases.dataWait - b.phases.hostToDevice;
 // maou (since 2026-03) takes p95/p99 by nearest rank and p50 as the true median.
-const nearestRank = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+const nearestRank = (sorted: readonly number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 
 const distribution = (ms: readonly number[]): MaouDistribution => {
   const sorted = [...ms].sort((a, b) => a - b);
   const x = summarize(ms);
-  return { mean: s(x.mean), std: s(x.stdev), min: s(x.min), max: s(x.max), p50: s(quantileSorted(sorted, 0.5)), p95: s(nearestRank(sorted, 0.95)), p99: s(nearestRank(sorted, 0.99)) };
+  return {
+    mean: s(x.mean),
+    std: s(x.stdev),
+    min: s(x.min),
+    max: s(x.max),
+    p50: s(quantileSorted(sorted, 0.5)),
+    p95: s(nearestRank(sorted, 0.95)),
+    p99: s(nearestRank(sorted, 0.99)),
+  };
 };
 
-const loadMethod = (r: MaouViewSource): 'streaming' | 'map-style' => (r.data_load_method.mode === 'streaming' ? 'streaming' : 'map-style');
+const loadMethod = (r: MaouViewSource): 'streaming' | 'map-style' =>
+  r.data_load_method.mode === 'streaming' ? 'streaming' : 'map-style';
 
 /**
  * maou's host figures: its CPU figure is a share of the whole machine, so ours (100 % = one core) is divided by the
@@ -37,10 +54,15 @@ const resourceKeys = (r: MaouViewSource, res: ResourceSummary | null): Partial<M
     resource_cpu_max_percent: res.cpu_percent.peak / cores,
     resource_memory_max_bytes: res.rss_bytes.peak,
     resource_memory_max_percent: (100 * res.rss_bytes.peak) / memory,
-    ...(res.gpu_util_percent && onGpu ? { resource_gpu_max_percent: res.gpu_util_percent.peak, resource_gpu_avg_percent: res.gpu_util_percent.mean } : {}),
+    ...(res.gpu_util_percent && onGpu
+      ? { resource_gpu_max_percent: res.gpu_util_percent.peak, resource_gpu_avg_percent: res.gpu_util_percent.mean }
+      : {}),
     ...(res.gpu_memory_bytes && onGpu ? { resource_gpu_memory_max_bytes: res.gpu_memory_bytes.peak } : {}),
     ...(res.gpu_memory_bytes && res.gpu_memory_total_bytes && onGpu
-      ? { resource_gpu_memory_total_bytes: res.gpu_memory_total_bytes, resource_gpu_memory_max_percent: (100 * res.gpu_memory_bytes.peak) / res.gpu_memory_total_bytes }
+      ? {
+          resource_gpu_memory_total_bytes: res.gpu_memory_total_bytes,
+          resource_gpu_memory_max_percent: (100 * res.gpu_memory_bytes.peak) / res.gpu_memory_total_bytes,
+        }
       : {}),
   };
 };
@@ -52,8 +74,12 @@ const trainingMetrics = (r: MaouViewSource): MaouMetrics => {
   const measuredMs = sum(measured.map((b) => b.wallMs));
   const phase = (p: keyof BatchTiming['phases']): number => s(mean(measured.map((b) => b.phases[p])));
   const byCategory = {
-    data_loading: measured.map((b) => b.phases.dataWait), gpu_transfer: measured.map((b) => b.phases.hostToDevice), forward_pass: measured.map((b) => b.phases.forward),
-    loss_computation: measured.map((b) => b.phases.loss), backward_pass: measured.map((b) => b.phases.backward), optimizer_step: measured.map((b) => b.phases.optimizer),
+    data_loading: measured.map((b) => b.phases.dataWait),
+    gpu_transfer: measured.map((b) => b.phases.hostToDevice),
+    forward_pass: measured.map((b) => b.phases.forward),
+    loss_computation: measured.map((b) => b.phases.loss),
+    backward_pass: measured.map((b) => b.phases.backward),
+    optimizer_step: measured.map((b) => b.phases.optimizer),
     total_batch: measured.map(stepMs),
   };
   return {
@@ -78,9 +104,15 @@ const trainingMetrics = (r: MaouViewSource): MaouMetrics => {
     batches_per_second: measured.length / s(measuredMs),
     data_load_method: loadMethod(r),
     ...resourceKeys(r, r.resources),
-    timing_distribution: Object.fromEntries(MAOU_TIMING_CATEGORIES.map((c) => [c, distribution(byCategory[c])])) as MaouMetrics['timing_distribution'],
+    timing_distribution: Object.fromEntries(
+      MAOU_TIMING_CATEGORIES.map((c) => [c, distribution(byCategory[c])]),
+    ) as MaouMetrics['timing_distribution'],
     // float32 weights; batch-norm running statistics are not counted
-    model_info: { total_parameters: r.model.parameters, trainable_parameters: r.model.parameters, model_memory_bytes: r.model.parameters * 4 },
+    model_info: {
+      total_parameters: r.model.parameters,
+      trainable_parameters: r.model.parameters,
+      model_memory_bytes: r.model.parameters * 4,
+    },
   };
 };
 
@@ -129,10 +161,17 @@ type Setting = { number: number; string: string; boolean: boolean };
  * One setting of the report's flat config. A missing or mistyped key is a bug in how the report was built: it throws,
  * naming the key, rather than printing a default that no run used.
  */
-const setting = <T extends keyof Setting>(c: Readonly<Record<string, unknown>>, key: string, type: T, nullable = false): Setting[T] | null => {
+const setting = <T extends keyof Setting>(
+  c: Readonly<Record<string, unknown>>,
+  key: string,
+  type: T,
+  nullable = false,
+): Setting[T] | null => {
   const v = c[key];
   if (typeof v === type || (nullable && v === null)) return v as Setting[T] | null;
-  throw new Error(`maou view: the report config's '${key}' is ${JSON.stringify(v)}, expected a ${type}${nullable ? ' or null' : ''}`);
+  throw new Error(
+    `maou view: the report config's '${key}' is ${JSON.stringify(v)}, expected a ${type}${nullable ? ' or null' : ''}`,
+  );
 };
 
 const configuration = (r: MaouViewSource): MaouConfiguration => {
@@ -172,7 +211,8 @@ const configuration = (r: MaouViewSource): MaouConfiguration => {
  * @public
  */
 export const MAOU_OMITTED: Readonly<Record<string, string>> = {
-  'training_metrics.gpu_memory_breakdown': 'CUDA caching-allocator figures (peak allocated/reserved bytes, optimizer state); tfjs backends expose no allocator peak to fill it from',
+  'training_metrics.gpu_memory_breakdown':
+    'CUDA caching-allocator figures (peak allocated/reserved bytes, optimizer state); tfjs backends expose no allocator peak to fill it from',
 };
 
 /**
@@ -186,13 +226,26 @@ export const toMaouPayload = (r: MaouViewSource): MaouTrainingPayload => {
   const training = trainingMetrics(r);
   const validation = r.validation_metrics ? validationMetrics(r, r.validation_metrics) : null;
   const results = {
-    Summary: maouSummary('Training Performance Summary', training, r.epoch_estimate.batches_per_epoch, r.epoch_estimate.predicted_ms / 1000),
+    Summary: maouSummary(
+      'Training Performance Summary',
+      training,
+      r.epoch_estimate.batches_per_epoch,
+      r.epoch_estimate.predicted_ms / 1000,
+    ),
     Recommendations: maouRecommendations(r.recommendations.map((x) => x.message)),
   };
   const skipped = r.null_reasons.validation_metrics ?? 'validation did not run';
   return {
     benchmark_results: validation
-      ? { ...results, ValidationSummary: maouSummary('Validation Performance Summary', validation, batchesOf(r, 'validation'), validation.actual_average_batch_time * batchesOf(r, 'validation')) }
+      ? {
+          ...results,
+          ValidationSummary: maouSummary(
+            'Validation Performance Summary',
+            validation,
+            batchesOf(r, 'validation'),
+            validation.actual_average_batch_time * batchesOf(r, 'validation'),
+          ),
+        }
       : { ...results, validation_skipped: skipped },
     training_metrics: training,
     ...(validation ? { validation_metrics: validation } : {}),

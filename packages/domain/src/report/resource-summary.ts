@@ -32,6 +32,12 @@ export const summarizeResources = (points: readonly ResourcePoint[], intervalMs:
     gpu_util_percent: gpuUtil.length ? meanPeak(gpuUtil) : null,
     gpu_memory_bytes: gpuMem.length ? meanPeak(gpuMem) : null,
     gpu_memory_total_bytes: gpuTotal.length ? Math.max(...gpuTotal) : null,
-    timeline: points.map((p) => ({ t_ms: p.tMs, cpu_percent: p.cpuPercent, rss_bytes: p.rssBytes, heap_used_bytes: p.heapUsedBytes, gpu_util_percent: p.gpuUtilPercent })),
+    timeline: points.map((p) => ({
+      t_ms: p.tMs,
+      cpu_percent: p.cpuPercent,
+      rss_bytes: p.rssBytes,
+      heap_used_bytes: p.heapUsedBytes,
+      gpu_util_percent: p.gpuUtilPercent,
+    })),
   };
 };

@@ -57,7 +57,7 @@ export const positionFromFeatures = (board: Uint8Array, hand: Uint8Array): Shogi
     for (let col = 0; col < 9; col++) {
       const id = board[row * 9 + col] ?? 0;
       if (id === 0) continue;
-      squares[col * 9 + row] = id > 14 ? (CSHOGI_TYPE_OF_ID[id - 14] ?? 0) + 16 : CSHOGI_TYPE_OF_ID[id] ?? 0;
+      squares[col * 9 + row] = id > 14 ? (CSHOGI_TYPE_OF_ID[id - 14] ?? 0) + 16 : (CSHOGI_TYPE_OF_ID[id] ?? 0);
     }
   }
   return { turn: 0, board: squares, hands: [hand.slice(0, 7), hand.slice(7, 14)] };

@@ -7,14 +7,70 @@ export const HCP_BYTES = 32;
 type Code = readonly [code: number, bits: number];
 
 // Board codes by cshogi piece type (Black); White codes follow in WHITE_BOARD. Index 0 = empty, 8 = king (not coded).
-const BLACK_BOARD: readonly (Code | null)[] = [[0, 1], [1, 4], [3, 6], [7, 6], [11, 6], [31, 8], [63, 8], [15, 6], null, [9, 4], [35, 6], [39, 6], [43, 6], [159, 8], [191, 8]];
-const WHITE_BOARD: readonly (Code | null)[] = [[0, 1], [5, 4], [19, 6], [23, 6], [27, 6], [95, 8], [127, 8], [47, 6], null, [13, 4], [51, 6], [55, 6], [59, 6], [223, 8], [255, 8]];
+const BLACK_BOARD: readonly (Code | null)[] = [
+  [0, 1],
+  [1, 4],
+  [3, 6],
+  [7, 6],
+  [11, 6],
+  [31, 8],
+  [63, 8],
+  [15, 6],
+  null,
+  [9, 4],
+  [35, 6],
+  [39, 6],
+  [43, 6],
+  [159, 8],
+  [191, 8],
+];
+const WHITE_BOARD: readonly (Code | null)[] = [
+  [0, 1],
+  [5, 4],
+  [19, 6],
+  [23, 6],
+  [27, 6],
+  [95, 8],
+  [127, 8],
+  [47, 6],
+  null,
+  [13, 4],
+  [51, 6],
+  [55, 6],
+  [59, 6],
+  [223, 8],
+  [255, 8],
+];
 // Hand codes in hand order FU, KY, KE, GI, KI, KA, HI.
 const HAND_CODES: readonly (readonly Code[])[] = [
-  [[0, 3], [1, 5], [3, 5], [5, 5], [7, 5], [31, 7], [63, 7]],
-  [[4, 3], [17, 5], [19, 5], [21, 5], [23, 5], [95, 7], [127, 7]],
+  [
+    [0, 3],
+    [1, 5],
+    [3, 5],
+    [5, 5],
+    [7, 5],
+    [31, 7],
+    [63, 7],
+  ],
+  [
+    [4, 3],
+    [17, 5],
+    [19, 5],
+    [21, 5],
+    [23, 5],
+    [95, 7],
+    [127, 7],
+  ],
 ];
-const BOX_CODES: readonly Code[] = [[2, 3], [9, 5], [11, 5], [13, 5], [29, 5], [15, 7], [47, 7]];
+const BOX_CODES: readonly Code[] = [
+  [2, 3],
+  [9, 5],
+  [11, 5],
+  [13, 5],
+  [29, 5],
+  [15, 7],
+  [47, 7],
+];
 const HAND_INDEX_OF_TYPE: readonly number[] = [-1, 0, 1, 2, 3, 5, 6, 4];
 
 const key = (code: number, bits: number): number => (bits << 8) | code;
@@ -57,7 +113,8 @@ export const decodeHcp = (hcp: Uint8Array): Result<ShogiPosition, string> => {
   const r = new BitReader(hcp);
   const pos = emptyPosition(r.bit() as 0 | 1);
   const kings = [r.bits(7), r.bits(7)];
-  if ((kings[0] ?? 81) > 80 || (kings[1] ?? 81) > 80 || kings[0] === kings[1]) return err(`hcp: invalid king squares ${kings.join(',')}`);
+  if ((kings[0] ?? 81) > 80 || (kings[1] ?? 81) > 80 || kings[0] === kings[1])
+    return err(`hcp: invalid king squares ${kings.join(',')}`);
   pos.board[kings[0] ?? 0] = PIECE.OU;
   pos.board[kings[1] ?? 0] = PIECE.OU + WHITE_OFFSET;
   for (let sq = 0; sq < 81; sq++) {

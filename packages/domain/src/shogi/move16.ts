@@ -19,7 +19,8 @@ export const decodeMove16 = (move16: number): Move16Parts => {
 };
 
 /** Builds a board move16. @public */
-export const boardMove16 = (from: number, to: number, promote: boolean): number => to | (from << 7) | (promote ? 0x4000 : 0);
+export const boardMove16 = (from: number, to: number, promote: boolean): number =>
+  to | (from << 7) | (promote ? 0x4000 : 0);
 
 /** Builds a drop move16 from an Apery piece type (1 pawn … 7 gold). @public */
 export const dropMove16 = (dropType: number, to: number): number => to | ((80 + dropType) << 7);
@@ -36,7 +37,9 @@ export const usiToMove16 = (usi: string): Result<number, string> => {
   if (usi[1] === '*') {
     const dropType = DROP_LETTERS.indexOf(usi[0] ?? ' ');
     const to = parseSquare(usi.slice(2, 4));
-    return dropType > 0 && to >= 0 && usi.length === 4 ? ok(dropMove16(dropType, to)) : err(`invalid USI drop "${usi}"`);
+    return dropType > 0 && to >= 0 && usi.length === 4
+      ? ok(dropMove16(dropType, to))
+      : err(`invalid USI drop "${usi}"`);
   }
   const from = parseSquare(usi.slice(0, 2));
   const to = parseSquare(usi.slice(2, 4));

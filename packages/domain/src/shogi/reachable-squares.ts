@@ -1,17 +1,58 @@
 import type { Stage1Columns } from '../data/stage-columns';
 
 type Step = readonly [dr: number, dc: number];
-const ORTH: readonly Step[] = [[-1, 0], [1, 0], [0, -1], [0, 1]];
-const DIAG: readonly Step[] = [[-1, -1], [-1, 1], [1, -1], [1, 1]];
-const GOLD: readonly Step[] = [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, 0]];
-interface Mover { readonly id: number; readonly steps: readonly Step[]; readonly slides: readonly Step[]; readonly minRow: number }
+const ORTH: readonly Step[] = [
+  [-1, 0],
+  [1, 0],
+  [0, -1],
+  [0, 1],
+];
+const DIAG: readonly Step[] = [
+  [-1, -1],
+  [-1, 1],
+  [1, -1],
+  [1, 1],
+];
+const GOLD: readonly Step[] = [
+  [-1, -1],
+  [-1, 0],
+  [-1, 1],
+  [0, -1],
+  [0, 1],
+  [1, 0],
+];
+interface Mover {
+  readonly id: number;
+  readonly steps: readonly Step[];
+  readonly slides: readonly Step[];
+  readonly minRow: number;
+}
 
 // maou PieceIds with their movement on an empty board, Black pointing up (row − 1).
 const MOVERS: readonly Mover[] = [
   { id: 1, steps: [[-1, 0]], slides: [], minRow: 1 },
   { id: 2, steps: [], slides: [[-1, 0]], minRow: 1 },
-  { id: 3, steps: [[-2, -1], [-2, 1]], slides: [], minRow: 2 },
-  { id: 4, steps: [[-1, -1], [-1, 0], [-1, 1], [1, -1], [1, 1]], slides: [], minRow: 0 },
+  {
+    id: 3,
+    steps: [
+      [-2, -1],
+      [-2, 1],
+    ],
+    slides: [],
+    minRow: 2,
+  },
+  {
+    id: 4,
+    steps: [
+      [-1, -1],
+      [-1, 0],
+      [-1, 1],
+      [1, -1],
+      [1, 1],
+    ],
+    slides: [],
+    minRow: 0,
+  },
   { id: 5, steps: GOLD, slides: [], minRow: 0 },
   { id: 6, steps: [], slides: DIAG, minRow: 0 },
   { id: 7, steps: [], slides: ORTH, minRow: 0 },

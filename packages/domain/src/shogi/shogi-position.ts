@@ -14,15 +14,35 @@ export interface ShogiPosition {
 
 /** cshogi piece types (colour bit 16 added for White). @public */
 export const PIECE = {
-  FU: 1, KY: 2, KE: 3, GI: 4, KA: 5, HI: 6, KI: 7, OU: 8,
-  TO: 9, NKY: 10, NKE: 11, NGI: 12, UMA: 13, RYU: 14,
+  FU: 1,
+  KY: 2,
+  KE: 3,
+  GI: 4,
+  KA: 5,
+  HI: 6,
+  KI: 7,
+  OU: 8,
+  TO: 9,
+  NKY: 10,
+  NKE: 11,
+  NGI: 12,
+  UMA: 13,
+  RYU: 14,
 } as const;
 
 /** Offset added to a cshogi piece type for a White piece. @public */
 export const WHITE_OFFSET = 16;
 
 /** Hand order FU, KY, KE, GI, KI, KA, HI as cshogi piece types. @public */
-export const HAND_PIECE_TYPES: readonly number[] = [PIECE.FU, PIECE.KY, PIECE.KE, PIECE.GI, PIECE.KI, PIECE.KA, PIECE.HI];
+export const HAND_PIECE_TYPES: readonly number[] = [
+  PIECE.FU,
+  PIECE.KY,
+  PIECE.KE,
+  PIECE.GI,
+  PIECE.KI,
+  PIECE.KA,
+  PIECE.HI,
+];
 
 /** Per hand kind, the number of pieces in the standard 40-piece set. @public */
 export const HAND_MAXIMA: readonly number[] = [18, 4, 4, 4, 4, 2, 2];

@@ -1,6 +1,9 @@
 // Regularised incomplete beta by Lentz's continued fraction; enough precision for p-values.
 const logGamma = (x: number): number => {
-  const c = [76.18009172947146, -86.50532032941677, 24.01409824083091, -1.231739572450155, 0.1208650973866179e-2, -0.5395239384953e-5];
+  const c = [
+    76.18009172947146, -86.50532032941677, 24.01409824083091, -1.231739572450155, 0.1208650973866179e-2,
+    -0.5395239384953e-5,
+  ];
   let y = x;
   const tmp = x + 5.5 - (x + 0.5) * Math.log(x + 5.5);
   let ser = 1.000000000190015;
@@ -17,7 +20,10 @@ const betaContinuedFraction = (a: number, b: number, x: number): number => {
   let h = d;
   for (let m = 1; m <= 200; m++) {
     const m2 = 2 * m;
-    for (const aa of [(m * (b - m) * x) / ((a + m2 - 1) * (a + m2)), (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1))]) {
+    for (const aa of [
+      (m * (b - m) * x) / ((a + m2 - 1) * (a + m2)),
+      (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1)),
+    ]) {
       d = 1 + aa * d;
       if (Math.abs(d) < tiny) d = tiny;
       c = 1 + aa / c;
@@ -35,7 +41,9 @@ export const incompleteBeta = (x: number, a: number, b: number): number => {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
   const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
-  return x < (a + 1) / (a + b + 2) ? (front * betaContinuedFraction(a, b, x)) / a : 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b;
+  return x < (a + 1) / (a + b + 2)
+    ? (front * betaContinuedFraction(a, b, x)) / a
+    : 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b;
 };
 
 /** Two-sided p-value of a t statistic with `df` degrees of freedom. @public */

@@ -57,7 +57,11 @@ export interface ContentionSummary {
 }
 
 /** Run-wide contention figures, from the per-batch counters. @public */
-export const summarizeContention = (wallMs: readonly number[], cpu: readonly (BatchCpu | undefined)[], disturbed: readonly boolean[]): ContentionSummary => {
+export const summarizeContention = (
+  wallMs: readonly number[],
+  cpu: readonly (BatchCpu | undefined)[],
+  disturbed: readonly boolean[],
+): ContentionSummary => {
   const idx = wallMs.map((_, i) => i).filter((i) => cpu[i]);
   const wall = idx.reduce((s, i) => s + wallMs[i]!, 0);
   const capacity = idx.reduce((s, i) => s + wallMs[i]! * cpu[i]!.cores, 0);

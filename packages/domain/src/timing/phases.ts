@@ -32,7 +32,13 @@ export const closePhases = (
   wallMs: number,
   measured: Readonly<Omit<Record<Phase, number>, 'other'>>,
 ): { readonly wallMs: number; readonly phases: PhaseTimes } => {
-  const sum = measured.dataWait + measured.hostToDevice + measured.forward + measured.loss + measured.backward + measured.optimizer;
+  const sum =
+    measured.dataWait +
+    measured.hostToDevice +
+    measured.forward +
+    measured.loss +
+    measured.backward +
+    measured.optimizer;
   const other = Math.max(0, wallMs - sum);
   return { wallMs: sum + other, phases: { ...measured, other } };
 };

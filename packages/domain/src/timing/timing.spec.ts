@@ -3,8 +3,24 @@ import { clampWarmup, detectSteadyStart } from './steady-state';
 import { computeTrainingMetrics } from './training-metrics';
 
 const batch = (index: number, wallMs: number, dataWait = 0, samples = 8, numTensors = 100): BatchTiming => {
-  const closed = closePhases(wallMs, { dataWait, hostToDevice: 1, forward: wallMs * 0.3, loss: 1, backward: wallMs * 0.4, optimizer: 2 });
-  return { index, warmup: false, samples, startMs: index * wallMs, wallMs: closed.wallMs, phases: closed.phases, loss: 10 - index, numTensors };
+  const closed = closePhases(wallMs, {
+    dataWait,
+    hostToDevice: 1,
+    forward: wallMs * 0.3,
+    loss: 1,
+    backward: wallMs * 0.4,
+    optimizer: 2,
+  });
+  return {
+    index,
+    warmup: false,
+    samples,
+    startMs: index * wallMs,
+    wallMs: closed.wallMs,
+    phases: closed.phases,
+    loss: 10 - index,
+    numTensors,
+  };
 };
 
 describe('closePhases', () => {

@@ -7,14 +7,24 @@ const mean = (xs: readonly number[]): number => sum(xs) / xs.length;
 
 /** How far the second half of a series moved from the first; 0 with fewer than 4 values. */
 const halfDrift = (xs: readonly number[]): number =>
-  xs.length < 4 ? 0 : Math.abs(mean(xs.slice(Math.floor(xs.length / 2))) - mean(xs.slice(0, Math.floor(xs.length / 2))));
+  xs.length < 4
+    ? 0
+    : Math.abs(mean(xs.slice(Math.floor(xs.length / 2))) - mean(xs.slice(0, Math.floor(xs.length / 2))));
 
 /** Per-phase summary and share of wall time over a set of batches, whose phases tile their wall time. @public */
-export const phaseBreakdown = (batches: readonly BatchTiming[]): { phase_ms: Record<Phase, SeriesSummary>; phase_share: Record<Phase, number> } => {
+export const phaseBreakdown = (
+  batches: readonly BatchTiming[],
+): { phase_ms: Record<Phase, SeriesSummary>; phase_share: Record<Phase, number> } => {
   const totalMs = sum(batches.map((b) => b.wallMs));
   return {
-    phase_ms: Object.fromEntries(PHASES.map((p) => [p, summarize(batches.map((b) => b.phases[p]))])) as Record<Phase, SeriesSummary>,
-    phase_share: Object.fromEntries(PHASES.map((p) => [p, sum(batches.map((b) => b.phases[p])) / totalMs])) as Record<Phase, number>,
+    phase_ms: Object.fromEntries(PHASES.map((p) => [p, summarize(batches.map((b) => b.phases[p]))])) as Record<
+      Phase,
+      SeriesSummary
+    >,
+    phase_share: Object.fromEntries(PHASES.map((p) => [p, sum(batches.map((b) => b.phases[p])) / totalMs])) as Record<
+      Phase,
+      number
+    >,
   };
 };
 
@@ -58,7 +68,10 @@ export const computeTrainingMetrics = (
     tensors_per_batch: {
       first: measured[0]!.numTensors,
       last: measured[measured.length - 1]!.numTensors,
-      leaked_per_batch: measured.length < 2 ? 0 : (measured[measured.length - 1]!.numTensors - measured[0]!.numTensors) / (measured.length - 1),
+      leaked_per_batch:
+        measured.length < 2
+          ? 0
+          : (measured[measured.length - 1]!.numTensors - measured[0]!.numTensors) / (measured.length - 1),
     },
   };
 };

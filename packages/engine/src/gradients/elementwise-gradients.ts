@@ -2,7 +2,10 @@ import * as tf from '@tensorflow/tfjs-core';
 import { reduceToShape } from './reduce-to-shape';
 
 type Grad = tf.GradConfig;
-const binary = (kernelName: string, f: (dy: tf.Tensor, a: tf.Tensor, b: tf.Tensor) => [tf.Tensor, tf.Tensor]): Grad => ({
+const binary = (
+  kernelName: string,
+  f: (dy: tf.Tensor, a: tf.Tensor, b: tf.Tensor) => [tf.Tensor, tf.Tensor],
+): Grad => ({
   kernelName,
   inputsToSave: ['a', 'b'],
   gradFunc: (dy, saved) => {
@@ -31,8 +34,14 @@ export const ELEMENTWISE_GRADIENTS: readonly Grad[] = [
   binary('Sub', (dy) => [dy, tf.neg(dy)]),
   binary('Multiply', (dy, a, b) => [tf.mul(dy, b), tf.mul(dy, a)]),
   binary('RealDiv', (dy, a, b) => [tf.div(dy, b), tf.neg(tf.div(tf.mul(dy, a), tf.square(b)))]),
-  binary('Minimum', (dy, a, b) => [tf.mul(dy, tf.cast(tf.lessEqual(a, b), 'float32')), tf.mul(dy, tf.cast(tf.greater(a, b), 'float32'))]),
-  binary('Maximum', (dy, a, b) => [tf.mul(dy, tf.cast(tf.greaterEqual(a, b), 'float32')), tf.mul(dy, tf.cast(tf.less(a, b), 'float32'))]),
+  binary('Minimum', (dy, a, b) => [
+    tf.mul(dy, tf.cast(tf.lessEqual(a, b), 'float32')),
+    tf.mul(dy, tf.cast(tf.greater(a, b), 'float32')),
+  ]),
+  binary('Maximum', (dy, a, b) => [
+    tf.mul(dy, tf.cast(tf.greaterEqual(a, b), 'float32')),
+    tf.mul(dy, tf.cast(tf.less(a, b), 'float32')),
+  ]),
   binary('Pow', (dy, a, b) => {
     const y = tf.pow(a, b);
     const logA = tf.log(tf.where(tf.greater(a, 0), a, tf.onesLike(a)));

@@ -23,7 +23,11 @@ function tileGrad(dy: tf.Tensor, xShape: readonly number[], reps: readonly numbe
 
 /** Gradients of reshaping, reduction, matmul and convolution kernels. @public */
 export const STRUCTURAL_GRADIENTS: readonly Grad[] = [
-  { kernelName: 'Reshape', inputsToSave: ['x'], gradFunc: (dy, s) => ({ x: () => tf.reshape(dy as tf.Tensor, s[0].shape) }) },
+  {
+    kernelName: 'Reshape',
+    inputsToSave: ['x'],
+    gradFunc: (dy, s) => ({ x: () => tf.reshape(dy as tf.Tensor, s[0].shape) }),
+  },
   {
     kernelName: 'BatchMatMul',
     inputsToSave: ['a', 'b'],
@@ -41,8 +45,22 @@ export const STRUCTURAL_GRADIENTS: readonly Grad[] = [
       const { strides, pad, dimRoundingMode } = attrs as tf.NamedAttrMap;
       const common: tf.NamedAttrMap = { strides, pad, dataFormat: 'NHWC', dimRoundingMode, dilations: 1 };
       return {
-        x: () => tf.engine().runKernel('Conv2DBackpropInput', { dy: dy as tf.Tensor, filter }, { ...common, inputShape: x.shape }) as tf.Tensor,
-        filter: () => tf.engine().runKernel('Conv2DBackpropFilter', { x, dy: dy as tf.Tensor }, { ...common, filterShape: filter.shape }) as tf.Tensor,
+        x: () =>
+          tf
+            .engine()
+            .runKernel(
+              'Conv2DBackpropInput',
+              { dy: dy as tf.Tensor, filter },
+              { ...common, inputShape: x.shape },
+            ) as tf.Tensor,
+        filter: () =>
+          tf
+            .engine()
+            .runKernel(
+              'Conv2DBackpropFilter',
+              { x, dy: dy as tf.Tensor },
+              { ...common, filterShape: filter.shape },
+            ) as tf.Tensor,
       };
     },
   },
@@ -54,29 +72,52 @@ export const STRUCTURAL_GRADIENTS: readonly Grad[] = [
       const axis = tf.util.parseAxisParam((attrs as Attrs as { axis: number }).axis, s[0].shape)[0]!;
       // One split serves every input (the tape asks for the inputs one by one).
       let split: tf.Tensor[] | null = null;
-      const parts = () => (split ??= tf.split(dy as tf.Tensor, s.map((t) => t.shape[axis]), axis));
+      const parts = () =>
+        (split ??= tf.split(
+          dy as tf.Tensor,
+          s.map((t) => t.shape[axis]),
+          axis,
+        ));
       return Object.fromEntries(s.map((_, i) => [String(i), () => parts()[i]]));
     },
   },
   {
     kernelName: 'Tile',
     inputsToSave: ['x'],
-    gradFunc: (dy, s, attrs) => ({ x: () => tileGrad(dy as tf.Tensor, s[0].shape, (attrs as Attrs as { reps: number[] }).reps) }),
+    gradFunc: (dy, s, attrs) => ({
+      x: () => tileGrad(dy as tf.Tensor, s[0].shape, (attrs as Attrs as { reps: number[] }).reps),
+    }),
   },
   {
     kernelName: 'Mean',
     inputsToSave: ['x'],
-    gradFunc: (dy, s, attrs) => ({ x: () => spreadReduction(dy as tf.Tensor, s[0].shape, (attrs as Attrs as { axis: number | number[] | null }).axis, true) }),
+    gradFunc: (dy, s, attrs) => ({
+      x: () =>
+        spreadReduction(dy as tf.Tensor, s[0].shape, (attrs as Attrs as { axis: number | number[] | null }).axis, true),
+    }),
   },
   {
     kernelName: 'Sum',
     inputsToSave: ['x'],
-    gradFunc: (dy, s, attrs) => ({ x: () => spreadReduction(dy as tf.Tensor, s[0].shape, (attrs as Attrs as { axis: number | number[] | null }).axis, false) }),
+    gradFunc: (dy, s, attrs) => ({
+      x: () =>
+        spreadReduction(
+          dy as tf.Tensor,
+          s[0].shape,
+          (attrs as Attrs as { axis: number | number[] | null }).axis,
+          false,
+        ),
+    }),
   },
 ];
 
 /** dy of a sum/mean broadcast back over the reduced axes, as one broadcasting multiply. */
-function spreadReduction(dy: tf.Tensor, xShape: readonly number[], axis: number | number[] | null, mean: boolean): tf.Tensor {
+function spreadReduction(
+  dy: tf.Tensor,
+  xShape: readonly number[],
+  axis: number | number[] | null,
+  mean: boolean,
+): tf.Tensor {
   const rank = xShape.length;
   // A null axis (tf.sum(x)) reduces every axis.
   const list = axis === null || axis === undefined ? xShape.map((_, i) => i) : Array.isArray(axis) ? axis : [axis];

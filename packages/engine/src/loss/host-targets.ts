@@ -3,7 +3,11 @@
  * and returns Σ t·log t over the batch (0·log 0 = 0), the constant part of the KL divergence.
  * @public
  */
-export function normalizePolicyTargets(labels: Float32Array, rows: number, classes: number): { target: Float32Array; negEntropySum: number } {
+export function normalizePolicyTargets(
+  labels: Float32Array,
+  rows: number,
+  classes: number,
+): { target: Float32Array; negEntropySum: number } {
   const target = new Float32Array(rows * classes);
   let negEntropySum = 0;
   for (let r = 0; r < rows; r++) {

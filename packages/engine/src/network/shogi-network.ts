@@ -47,7 +47,8 @@ export class ShogiNetwork {
 
   constructor(private readonly options: NetworkOptions) {
     const shape = NETWORK_PRESETS[options.preset] as NetworkShape | undefined;
-    if (!shape) throw new Error(`unknown network preset '${options.preset}' (known: ${Object.keys(NETWORK_PRESETS).join(', ')})`);
+    if (!shape)
+      throw new Error(`unknown network preset '${options.preset}' (known: ${Object.keys(NETWORK_PRESETS).join(', ')})`);
     const store = new ParameterStore(options.rng);
     this.store = store;
     this.embedding = store.embedding('embedding.weight', STEM.vocabulary, STEM.embedding);
@@ -56,7 +57,13 @@ export class ShogiNetwork {
     shape.blocks.forEach((count, stageIndex) => {
       for (let i = 0; i < count; i++) {
         const stride = i === 0 ? STAGE_STRIDES[stageIndex] : 1;
-        const block = new BottleneckBlock(store, `layer${stageIndex + 1}.${i}`, channels, shape.widths[stageIndex], stride);
+        const block = new BottleneckBlock(
+          store,
+          `layer${stageIndex + 1}.${i}`,
+          channels,
+          shape.widths[stageIndex],
+          stride,
+        );
         this.blocks.push(block);
         channels = block.outChannels;
       }
@@ -103,16 +110,26 @@ export class ShogiNetwork {
     if (stage === 3) return [new Dense(store, 'policy_head', c, MOVE_LABELS), new Dense(store, 'value_head', c, 1)];
     if (stage === 1) return [new Dense(store, 'reachable_head', c, BOARD_SQUARES)];
     if (stage2HiddenDim > 0) {
-      return [new Dense(store, 'legal_head.hidden', c, stage2HiddenDim), new Dense(store, 'legal_head.out', stage2HiddenDim, MOVE_LABELS)];
+      return [
+        new Dense(store, 'legal_head.hidden', c, stage2HiddenDim),
+        new Dense(store, 'legal_head.out', stage2HiddenDim, MOVE_LABELS),
+      ];
     }
     return [new Dense(store, 'legal_head', c, MOVE_LABELS)];
   }
 
   private applyHeads(features: tf.Tensor2D, training: boolean): NetworkOutputs {
-    if (this.options.stage === 3) return { logits: this.heads[0].apply(features), value: this.heads[1].apply(features) };
+    if (this.options.stage === 3)
+      return { logits: this.heads[0].apply(features), value: this.heads[1].apply(features) };
     if (this.heads.length === 1) return { logits: this.heads[0].apply(features), value: null };
     let h = gelu(this.heads[0].apply(features));
-    if (training && this.dropout > 0) h = tf.dropout(h, this.dropout, undefined, Math.floor((this.options.dropoutRng ?? this.options.rng).next() * 2 ** 31)) as tf.Tensor2D;
+    if (training && this.dropout > 0)
+      h = tf.dropout(
+        h,
+        this.dropout,
+        undefined,
+        Math.floor((this.options.dropoutRng ?? this.options.rng).next() * 2 ** 31),
+      ) as tf.Tensor2D;
     return { logits: this.heads[1].apply(h), value: null };
   }
 }

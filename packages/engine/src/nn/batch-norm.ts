@@ -30,7 +30,11 @@ export class BatchNorm {
   readonly runningMean: tf.Variable;
   readonly runningVar: tf.Variable;
 
-  constructor(store: ParameterStore, name: string, readonly channels: number) {
+  constructor(
+    store: ParameterStore,
+    name: string,
+    readonly channels: number,
+  ) {
     this.gamma = store.norm(`${name}.weight`, channels, 1);
     this.beta = store.norm(`${name}.bias`, channels, 0);
     this.runningMean = store.buffer(`${name}.running_mean`, channels, 0);
@@ -48,7 +52,8 @@ export class BatchNorm {
         return relu ? tf.relu(y) : y;
       });
     }
-    if (hasKernel(BATCH_NORM_TRAIN_KERNEL) && hasKernel(BATCH_NORM_GRAD_KERNEL)) return (relu ? this.fusedReluOp : this.fusedOp)(x, this.gamma, this.beta) as tf.Tensor4D;
+    if (hasKernel(BATCH_NORM_TRAIN_KERNEL) && hasKernel(BATCH_NORM_GRAD_KERNEL))
+      return (relu ? this.fusedReluOp : this.fusedOp)(x, this.gamma, this.beta) as tf.Tensor4D;
     const y = this.compositeOp(x, this.gamma, this.beta) as tf.Tensor4D;
     return relu ? tf.relu(y) : y;
   }
@@ -61,14 +66,21 @@ export class BatchNorm {
     return tf.customGrad((xIn, gammaIn, betaIn, save) => {
       const [x, gamma, beta] = [xIn, gammaIn, betaIn] as tf.Tensor[];
       const inputs = { x, gamma, beta, runningMean: this.runningMean, runningVar: this.runningVar };
-      const [y, xhat, , , rstd, runningMean, runningVar] = tf.engine().runKernel(BATCH_NORM_TRAIN_KERNEL, inputs, { eps: EPS, relu, momentum: MOMENTUM }) as tf.Tensor[];
+      const [y, xhat, , , rstd, runningMean, runningVar] = tf
+        .engine()
+        .runKernel(BATCH_NORM_TRAIN_KERNEL, inputs, { eps: EPS, relu, momentum: MOMENTUM }) as tf.Tensor[];
       this.runningMean.assign(runningMean);
       this.runningVar.assign(runningVar);
       (save as tf.GradSaveFunc)(relu ? [xhat, rstd, y] : [xhat, rstd]);
       return {
         value: y,
         gradFunc: (dy: tf.Tensor, [xh, rs, out]: tf.Tensor[]) =>
-          tf.engine().runKernel(BATCH_NORM_GRAD_KERNEL, relu ? { dy, xhat: xh, rstd: rs, gamma, y: out } : { dy, xhat: xh, rstd: rs, gamma }) as tf.Tensor[],
+          tf
+            .engine()
+            .runKernel(
+              BATCH_NORM_GRAD_KERNEL,
+              relu ? { dy, xhat: xh, rstd: rs, gamma, y: out } : { dy, xhat: xh, rstd: rs, gamma },
+            ) as tf.Tensor[],
       };
     });
   }
@@ -88,7 +100,11 @@ export class BatchNorm {
     };
   });
 
-  private compositeForward(x: tf.Tensor4D, gamma: tf.Tensor, beta: tf.Tensor): Record<'y' | 'xhat' | 'mean' | 'variance' | 'rstd', tf.Tensor> {
+  private compositeForward(
+    x: tf.Tensor4D,
+    gamma: tf.Tensor,
+    beta: tf.Tensor,
+  ): Record<'y' | 'xhat' | 'mean' | 'variance' | 'rstd', tf.Tensor> {
     const n = x.size / this.channels;
     const mean = tf.div(channelSum(x), n);
     const centered = tf.sub(x, mean) as tf.Tensor4D;

@@ -15,7 +15,11 @@ export class ConvBn {
     readonly kernel: number,
     readonly stride: number,
   ) {
-    this.weight = store.weight(`${name}.conv.weight`, [kernel, kernel, inChannels, outChannels], inChannels * kernel * kernel);
+    this.weight = store.weight(
+      `${name}.conv.weight`,
+      [kernel, kernel, inChannels, outChannels],
+      inChannels * kernel * kernel,
+    );
     this.norm = new BatchNorm(store, `${name}.bn`, outChannels);
   }
 

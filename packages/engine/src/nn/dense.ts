@@ -6,7 +6,12 @@ export class Dense {
   readonly weight: tf.Variable;
   readonly bias: tf.Variable;
 
-  constructor(store: ParameterStore, name: string, readonly inFeatures: number, readonly outFeatures: number) {
+  constructor(
+    store: ParameterStore,
+    name: string,
+    readonly inFeatures: number,
+    readonly outFeatures: number,
+  ) {
     this.weight = store.weight(`${name}.weight`, [inFeatures, outFeatures], inFeatures);
     this.bias = store.bias(`${name}.bias`, outFeatures, inFeatures);
   }

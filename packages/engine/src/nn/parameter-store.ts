@@ -72,4 +72,3 @@ export class ParameterStore {
     return `${this.storeId}.${this.nextId++}`;
   }
 }
-

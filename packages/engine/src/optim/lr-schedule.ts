@@ -9,7 +9,12 @@ export type LrSchedule = (step: number) => number;
  * the rate by 0.1 after each third of the run (torch StepLR, gamma 0.1).
  * @public
  */
-export function createLrSchedule(name: LrSchedulerName, base: number, totalSteps: number, stepsPerEpoch = totalSteps): LrSchedule {
+export function createLrSchedule(
+  name: LrSchedulerName,
+  base: number,
+  totalSteps: number,
+  stepsPerEpoch = totalSteps,
+): LrSchedule {
   const total = Math.max(1, totalSteps);
   switch (name) {
     case 'warmup_cosine_decay': {

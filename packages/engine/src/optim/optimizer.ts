@@ -24,9 +24,13 @@ export class Optimizer {
   private readonly v: tf.Variable[];
   private t = 0;
 
-  constructor(private readonly params: readonly Parameter[], private readonly s: OptimizerSettings) {
+  constructor(
+    private readonly params: readonly Parameter[],
+    private readonly s: OptimizerSettings,
+  ) {
     // tidy frees the zeros tensor; the variable keeps its own reference to the data.
-    const zeros = (p: Parameter, tag: string) => tf.tidy(() => tf.variable(tf.zerosLike(p.variable), false, `${p.variable.name}/${tag}`));
+    const zeros = (p: Parameter, tag: string) =>
+      tf.tidy(() => tf.variable(tf.zerosLike(p.variable), false, `${p.variable.name}/${tag}`));
     this.m = params.map((p) => zeros(p, 'm'));
     this.v = s.name === 'adamw' ? params.map((p) => zeros(p, 'v')) : [];
   }
@@ -46,7 +50,13 @@ export class Optimizer {
     if (hasKernel(ADAMW_KERNEL)) {
       this.params.forEach((p, i) => {
         const attrs = { lr, beta1, beta2, eps, weightDecay: p.decay ? weightDecay : 0, step: this.t };
-        const [param, m, v] = tf.engine().runKernel(ADAMW_KERNEL, { param: p.variable, grad: grads[i], m: this.m[i], v: this.v[i] }, attrs) as tf.Tensor[];
+        const [param, m, v] = tf
+          .engine()
+          .runKernel(
+            ADAMW_KERNEL,
+            { param: p.variable, grad: grads[i], m: this.m[i], v: this.v[i] },
+            attrs,
+          ) as tf.Tensor[];
         this.m[i].assign(m);
         this.v[i].assign(v);
         p.variable.assign(param);

@@ -26,8 +26,10 @@ let budget = { left: Number.POSITIVE_INFINITY, total: Number.POSITIVE_INFINITY, 
 /** Takes `bytes` from the budget of the file being decoded; throws once that budget is spent. */
 const spend = (bytes: number): void => {
   if (bytes > budget.left) {
-    throw new DecodeBudgetError(`decompressing a ${bytes}-byte buffer would pass the file's budget of ${budget.total} bytes (${budget.why}); `
-      + `${budget.total - budget.left} bytes were already decoded`);
+    throw new DecodeBudgetError(
+      `decompressing a ${bytes}-byte buffer would pass the file's budget of ${budget.total} bytes (${budget.why}); ` +
+        `${budget.total - budget.left} bytes were already decoded`,
+    );
   }
   budget.left -= bytes;
 };

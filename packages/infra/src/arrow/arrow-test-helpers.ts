@@ -15,10 +15,12 @@ interface VectorPosition {
 
 /** maou-test-vectors.json (kept next to the domain specs). @internal */
 export const loadVectors = (): VectorPosition[] =>
-  JSON.parse(readFileSync(join(__dirname, '../../../domain/src/shogi/testdata/maou-test-vectors.json'), 'utf8')).positions;
+  JSON.parse(readFileSync(join(__dirname, '../../../domain/src/shogi/testdata/maou-test-vectors.json'), 'utf8'))
+    .positions;
 
 /** Whether `python3 -c "import pyarrow"` works; specs that need it skip with a message otherwise. @internal */
-export const pyarrowAvailable = (): boolean => spawnSync('python3', ['-c', 'import pyarrow, numpy'], { encoding: 'utf8' }).status === 0;
+export const pyarrowAvailable = (): boolean =>
+  spawnSync('python3', ['-c', 'import pyarrow, numpy'], { encoding: 'utf8' }).status === 0;
 
 /** Runs a Python snippet with argv and returns its stdout parsed as JSON. @internal */
 export const runPythonJson = <T>(code: string, args: readonly string[]): T => {
@@ -35,6 +37,9 @@ export const runPythonJson = <T>(code: string, args: readonly string[]): T => {
 export const pyarrowOrFail = (): (() => void) => {
   const available = pyarrowAvailable();
   return () => {
-    if (!available) throw new Error('pyarrow is required by this spec: python3 -m pip install pyarrow numpy (scripts/setup-system.sh does it)');
+    if (!available)
+      throw new Error(
+        'pyarrow is required by this spec: python3 -m pip install pyarrow numpy (scripts/setup-system.sh does it)',
+      );
   };
 };

@@ -14,8 +14,13 @@ export const memoryByteSource = (bytes: Uint8Array): ByteSource => {
   let count = 0;
   return {
     size: bytes.length,
-    get bytesRead() { return count; },
-    read: async (offset, length) => { count += length; return bytes.subarray(offset, offset + length); },
+    get bytesRead() {
+      return count;
+    },
+    read: async (offset, length) => {
+      count += length;
+      return bytes.subarray(offset, offset + length);
+    },
   };
 };
 
@@ -27,7 +32,9 @@ export const withFileByteSource = async <T>(path: string, use: (source: ByteSour
     let count = 0;
     const source: ByteSource = {
       size,
-      get bytesRead() { return count; },
+      get bytesRead() {
+        return count;
+      },
       read: async (offset, length) => {
         const buf = Buffer.alloc(length);
         const { bytesRead } = await handle.read(buf, 0, length, offset);

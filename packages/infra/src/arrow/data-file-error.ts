@@ -9,7 +9,10 @@ export interface DataFileLocation {
 
 /** A data file that cannot be read as the expected records. @public */
 export class DataFileError extends Error {
-  constructor(readonly location: DataFileLocation, readonly detail: string) {
+  constructor(
+    readonly location: DataFileLocation,
+    readonly detail: string,
+  ) {
     const where = [
       `file ${location.path}`,
       location.batch !== undefined ? `record batch ${location.batch}` : '',

@@ -21,7 +21,9 @@ describe('decompression budget of one Arrow IPC file', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error.message).toMatch(/bomb\.feather/);
-    expect(r.error.message).toMatch(/would pass the file's budget of 3670016 bytes \(40 rows at 65536 bytes each, plus 1048576\); \d+ bytes were already decoded/);
+    expect(r.error.message).toMatch(
+      /would pass the file's budget of 3670016 bytes \(40 rows at 65536 bytes each, plus 1048576\); \d+ bytes were already decoded/,
+    );
   });
 
   it('given the same layout within the budget (40 rows of 4 KB), then every row decodes', async () => {

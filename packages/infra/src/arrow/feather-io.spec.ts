@@ -63,7 +63,9 @@ describe('reading pyarrow-written fixtures (scripts/make-arrow-fixtures.py)', ()
     if (c.stage !== 1) throw new Error('stage');
     expect(c.reachableSquares[0 * 81 + 0]).toBe(1);
     expect(c.reachableSquares[1 * 81 + 6]).toBe(1);
-    expect(c.reachableSquares.reduce((a, b) => a + b, 0)).toBe(Array.from({ length: 32 * 81 }, (_, k) => ((k % 81) + Math.floor(k / 81)) % 7 === 0).filter(Boolean).length);
+    expect(c.reachableSquares.reduce((a, b) => a + b, 0)).toBe(
+      Array.from({ length: 32 * 81 }, (_, k) => ((k % 81) + Math.floor(k / 81)) % 7 === 0).filter(Boolean).length,
+    );
   });
 
   it('names the file and the stage it holds when it is not the stage asked for', async () => {
@@ -71,7 +73,9 @@ describe('reading pyarrow-written fixtures (scripts/make-arrow-fixtures.py)', ()
     const parsed = await parseArrowIpc(path, readFileSync(path));
     if (!parsed.ok) throw parsed.error;
     const r = decodeStageBatches(parsed.value, 3);
-    expect(r.ok ? '' : r.error.message).toMatch(/stage2\.lz4\.feather: Arrow IPC file holds Stage 2 rows, expected Stage 3 training rows \(pass it with --stage2-data-path/);
+    expect(r.ok ? '' : r.error.message).toMatch(
+      /stage2\.lz4\.feather: Arrow IPC file holds Stage 2 rows, expected Stage 3 training rows \(pass it with --stage2-data-path/,
+    );
   });
 });
 
@@ -99,24 +103,35 @@ describe('pyarrow reads what we write', () => {
     ['file', 'lz4', 10],
     ['stream', 'lz4', 7],
     ['file', 'none', undefined],
-  ] as const)('Stage 3 %s / %s / batchRows %s round-trips through pyarrow and back', async (format, compression, batchRows) => {
-    const src = await readStage('stage3.lz4.feather', 3);
-    const path = join(dir, `s3-${format}-${compression}-${batchRows ?? 'all'}.feather`);
-    await writeStageFeather(path, src, BigUint64Array.from({ length: src.rows }, (_, i) => BigInt(i)), { format, compression, batchRows });
-    const py = runPythonJson<Record<string, unknown>>(READ_BACK, [path]);
-    expect(py.types).toEqual({
-      id: 'uint64', boardIdPositions: 'large_list<item: large_list<item: uint8>>', piecesInHand: 'large_list<item: uint8>',
-      moveLabel: 'large_list<item: float>', resultValue: 'float',
-    });
-    expect(py.batches).toBe(batchRows ? Math.ceil(src.rows / batchRows) : 1);
-    if (src.stage !== 3) throw new Error('stage');
-    expect(py.boardIdPositions).toEqual(Array.from(src.boardIdPositions));
-    expect(py.moveLabel).toEqual(Array.from(src.moveLabel));
-    expect(py.resultValue).toEqual(Array.from(src.resultValue));
-    const back = await parseArrowIpc(path, readFileSync(path));
-    if (!back.ok) throw back.error;
-    expect(decodeStageBatches(back.value, 3)).toEqual({ ok: true, value: src });
-  });
+  ] as const)(
+    'Stage 3 %s / %s / batchRows %s round-trips through pyarrow and back',
+    async (format, compression, batchRows) => {
+      const src = await readStage('stage3.lz4.feather', 3);
+      const path = join(dir, `s3-${format}-${compression}-${batchRows ?? 'all'}.feather`);
+      await writeStageFeather(
+        path,
+        src,
+        BigUint64Array.from({ length: src.rows }, (_, i) => BigInt(i)),
+        { format, compression, batchRows },
+      );
+      const py = runPythonJson<Record<string, unknown>>(READ_BACK, [path]);
+      expect(py.types).toEqual({
+        id: 'uint64',
+        boardIdPositions: 'large_list<item: large_list<item: uint8>>',
+        piecesInHand: 'large_list<item: uint8>',
+        moveLabel: 'large_list<item: float>',
+        resultValue: 'float',
+      });
+      expect(py.batches).toBe(batchRows ? Math.ceil(src.rows / batchRows) : 1);
+      if (src.stage !== 3) throw new Error('stage');
+      expect(py.boardIdPositions).toEqual(Array.from(src.boardIdPositions));
+      expect(py.moveLabel).toEqual(Array.from(src.moveLabel));
+      expect(py.resultValue).toEqual(Array.from(src.resultValue));
+      const back = await parseArrowIpc(path, readFileSync(path));
+      if (!back.ok) throw back.error;
+      expect(decodeStageBatches(back.value, 3)).toEqual({ ok: true, value: src });
+    },
+  );
 
   it.each([1, 2] as const)('Stage %i written with LZ4 is read by pyarrow', async (stage) => {
     const src = await readStage(stage === 1 ? 'stage1.lz4.feather' : 'stage2.lz4.feather', stage);

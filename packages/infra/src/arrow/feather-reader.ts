@@ -37,7 +37,8 @@ export const parseArrowIpc = async (path: string, bytes: Uint8Array): Promise<Re
   try {
     layout = await readIpcLayout(memoryByteSource(bytes));
   } catch (e) {
-    if (e instanceof IpcLayoutError) return err(new DataFileError({ path, byteOffset: e.byteOffset }, `invalid Arrow IPC structure: ${e.message}`));
+    if (e instanceof IpcLayoutError)
+      return err(new DataFileError({ path, byteOffset: e.byteOffset }, `invalid Arrow IPC structure: ${e.message}`));
     throw e;
   }
   let batchIndex = 0;
@@ -46,25 +47,44 @@ export const parseArrowIpc = async (path: string, bytes: Uint8Array): Promise<Re
     reader.open();
     const batches: RecordBatch[] = [];
     let rows = 0;
-    const add = (batch: RecordBatch): void => { batches.push(batch); rows += batch.numRows; batchIndex++; };
+    const add = (batch: RecordBatch): void => {
+      batches.push(batch);
+      rows += batch.numRows;
+      batchIndex++;
+    };
     // File: batches by footer index. apache-arrow's iterator re-reads a block forever when it holds no record batch.
     if (reader.isFile()) {
       for (let i = 0; i < layout.batches.length; i++) {
         const batch = reader.readRecordBatch(i);
-        if (!batch) return err(new DataFileError({ path, batch: i, byteOffset: layout.batches[i]?.offset }, 'footer block holds no record batch'));
+        if (!batch)
+          return err(
+            new DataFileError(
+              { path, batch: i, byteOffset: layout.batches[i]?.offset },
+              'footer block holds no record batch',
+            ),
+          );
         add(batch);
       }
     } else {
       for (const batch of reader) add(batch);
     }
     if (batches.length !== layout.batches.length || rows !== layout.rows) {
-      return err(new DataFileError({ path }, `${describe(layout)} lists ${layout.batches.length} record batch(es) of ${layout.rows} rows, but ${batches.length} of ${rows} rows decode`));
+      return err(
+        new DataFileError(
+          { path },
+          `${describe(layout)} lists ${layout.batches.length} record batch(es) of ${layout.rows} rows, but ${batches.length} of ${rows} rows decode`,
+        ),
+      );
     }
     return ok({ path, schema: layout.schema, batches, rows, bytes: bytes.length });
   };
   const budget = layout.rows * MAX_DECODED_BYTES_PER_ROW + BUDGET_SLACK_BYTES;
   try {
-    return withDecodeBudget(budget, `${layout.rows} rows at ${MAX_DECODED_BYTES_PER_ROW} bytes each, plus ${BUDGET_SLACK_BYTES}`, () => decodeBatches());
+    return withDecodeBudget(
+      budget,
+      `${layout.rows} rows at ${MAX_DECODED_BYTES_PER_ROW} bytes each, plus ${BUDGET_SLACK_BYTES}`,
+      () => decodeBatches(),
+    );
   } catch (e) {
     const detail = e instanceof Error ? e.message : String(e);
     return err(new DataFileError({ path, batch: batchIndex }, `invalid ${describe(layout)} data: ${detail}`));

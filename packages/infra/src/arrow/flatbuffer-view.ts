@@ -8,13 +8,29 @@ export class FlatbufferView {
   }
 
   private check(pos: number, size: number): void {
-    if (pos < 0 || pos + size > this.bytes.length) throw new FlatbufferRangeError(`metadata read of ${size} bytes at ${pos} outside ${this.bytes.length}`);
+    if (pos < 0 || pos + size > this.bytes.length)
+      throw new FlatbufferRangeError(`metadata read of ${size} bytes at ${pos} outside ${this.bytes.length}`);
   }
-  u8(pos: number): number { this.check(pos, 1); return this.view.getUint8(pos); }
-  u16(pos: number): number { this.check(pos, 2); return this.view.getUint16(pos, true); }
-  i32(pos: number): number { this.check(pos, 4); return this.view.getInt32(pos, true); }
-  u32(pos: number): number { this.check(pos, 4); return this.view.getUint32(pos, true); }
-  i64(pos: number): number { this.check(pos, 8); return Number(this.view.getBigInt64(pos, true)); }
+  u8(pos: number): number {
+    this.check(pos, 1);
+    return this.view.getUint8(pos);
+  }
+  u16(pos: number): number {
+    this.check(pos, 2);
+    return this.view.getUint16(pos, true);
+  }
+  i32(pos: number): number {
+    this.check(pos, 4);
+    return this.view.getInt32(pos, true);
+  }
+  u32(pos: number): number {
+    this.check(pos, 4);
+    return this.view.getUint32(pos, true);
+  }
+  i64(pos: number): number {
+    this.check(pos, 8);
+    return Number(this.view.getBigInt64(pos, true));
+  }
 
   /** Position of the root table. */
   root(): number {
@@ -27,7 +43,8 @@ export class FlatbufferView {
     // FlatBuffers readers (apache-arrow's included) read vtable sizes and field offsets as signed int16: a value with
     // the high bit set means "no fields" to them, so it must not mean anything else here.
     const vsize = this.u16(vtable);
-    if (vsize < 4 || vsize >= 0x8000 || vsize % 2 !== 0) throw new FlatbufferRangeError(`vtable at ${vtable} of ${vsize} bytes`);
+    if (vsize < 4 || vsize >= 0x8000 || vsize % 2 !== 0)
+      throw new FlatbufferRangeError(`vtable at ${vtable} of ${vsize} bytes`);
     this.check(vtable, vsize);
     const at = 4 + 2 * index;
     if (at >= vsize) return null;

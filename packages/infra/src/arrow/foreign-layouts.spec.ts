@@ -16,13 +16,19 @@ const ROWS = 300;
 /** Rows of every stage with values across maou's legal ranges (board IDs up to 80, as maou's I/O benchmark writes). */
 export const stageRows = (stage: Stage, rows: number, seed = stage): StageColumns => {
   const random = seededRandom(seed);
-  const bytes = (n: number, hi: number): Uint8Array => Uint8Array.from({ length: n }, () => Math.floor(random() * (hi + 1)));
+  const bytes = (n: number, hi: number): Uint8Array =>
+    Uint8Array.from({ length: n }, () => Math.floor(random() * (hi + 1)));
   const base = { rows, boardIdPositions: bytes(rows * 81, 80), piecesInHand: bytes(rows * 14, 18) };
   if (stage === 1) return { ...base, stage, reachableSquares: bytes(rows * 81, 1) };
   if (stage === 2) return { ...base, stage, legalMovesLabel: bytes(rows * 1496, 1) };
   const moveLabel = new Float32Array(rows * 1496);
   for (let r = 0; r < rows; r++) moveLabel[r * 1496 + Math.floor(random() * 1496)] = 1;
-  return { ...base, stage, moveLabel, resultValue: Float32Array.from({ length: rows }, () => Math.floor(random() * 3) / 2) };
+  return {
+    ...base,
+    stage,
+    moveLabel,
+    resultValue: Float32Array.from({ length: rows }, () => Math.floor(random() * 3) / 2),
+  };
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'maou-layouts-'));
@@ -45,28 +51,44 @@ const expectRows = async (path: string, stage: Stage, expected: StageColumns): P
 
 const STAGES: Stage[] = [1, 2, 3];
 
-describe.each(STAGES)('Stage %i files from every writer in maou\'s world decode to the same rows', (stage) => {
+describe.each(STAGES)("Stage %i files from every writer in maou's world decode to the same rows", (stage) => {
   let src: { path: string; columns: StageColumns };
-  beforeAll(async () => { src = await source(stage); });
+  beforeAll(async () => {
+    src = await source(stage);
+  });
 
-  it.each([['file', 'lz4'], ['file', 'zstd'], ['file', 'uncompressed'], ['stream', 'lz4'], ['stream', 'zstd']] as const)(
-    'Polars (nodejs-polars, Rust writer): IPC %s, %s, record batches of 70 rows', async (format, compression) => {
+  it.each([
+    ['file', 'lz4'],
+    ['file', 'zstd'],
+    ['file', 'uncompressed'],
+    ['stream', 'lz4'],
+    ['stream', 'zstd'],
+  ] as const)(
+    'Polars (nodejs-polars, Rust writer): IPC %s, %s, record batches of 70 rows',
+    async (format, compression) => {
       const path = join(dir, `polars-${stage}-${format}-${compression}.${format === 'file' ? 'feather' : 'arrows'}`);
       writeWithPolars(readFileSync(src.path), path, { format, compression, batchRows: 70 });
       await expectRows(path, stage, src.columns);
-    });
+    },
+  );
 
-  it.each([['lz4'], ['none']] as const)('arrow-rs FileWriter layout (magic padded to byte 64, 64-byte framing), %s bodies', async (compression) => {
-    const ours = join(dir, `ours-${stage}-${compression}.feather`);
-    await writeStageFeather(ours, src.columns, ids, { compression, batchRows: 128 });
-    const path = join(dir, `arrow-rs-${stage}-${compression}.feather`);
-    const bytes = toArrowRsLayout(readFileSync(ours));
-    expect(Buffer.from(bytes.subarray(0, 64)).toString('latin1')).toBe(`ARROW1${'\0'.repeat(58)}`);
-    writeFileSync(path, bytes);
-    await expectRows(path, stage, src.columns);
-  });
+  it.each([['lz4'], ['none']] as const)(
+    'arrow-rs FileWriter layout (magic padded to byte 64, 64-byte framing), %s bodies',
+    async (compression) => {
+      const ours = join(dir, `ours-${stage}-${compression}.feather`);
+      await writeStageFeather(ours, src.columns, ids, { compression, batchRows: 128 });
+      const path = join(dir, `arrow-rs-${stage}-${compression}.feather`);
+      const bytes = toArrowRsLayout(readFileSync(ours));
+      expect(Buffer.from(bytes.subarray(0, 64)).toString('latin1')).toBe(`ARROW1${'\0'.repeat(58)}`);
+      writeFileSync(path, bytes);
+      await expectRows(path, stage, src.columns);
+    },
+  );
 
-  it.each([['file', 'lz4'], ['stream', 'none']] as const)('arrow-js (ours): IPC %s, %s, many record batches', async (format, compression) => {
+  it.each([
+    ['file', 'lz4'],
+    ['stream', 'none'],
+  ] as const)('arrow-js (ours): IPC %s, %s, many record batches', async (format, compression) => {
     const path = join(dir, `ours-${stage}-${format}-${compression}.feather`);
     await writeStageFeather(path, src.columns, ids, { format, compression, batchRows: 17 });
     await expectRows(path, stage, src.columns);
@@ -74,14 +96,21 @@ describe.each(STAGES)('Stage %i files from every writer in maou\'s world decode 
 
   const pyarrow = pyarrowOrFail();
   it.each([
-    ['file', 'lz4', 'large_list'], ['file', 'zstd', 'list'], ['file', 'none', 'fixed_size_list'],
-    ['stream', 'lz4', 'fixed_size_list'], ['stream', 'zstd', 'large_list'], ['stream', 'none', 'list'],
-  ] as const)('pyarrow: IPC %s, %s, %s, record batches of 64 rows, extra columns', async (format, compression, listType) => {
-    pyarrow();
-    const path = join(dir, `pyarrow-${stage}-${format}-${compression}-${listType}.feather`);
-    writeWithPyarrow(src.path, path, { format, compression, listType, batchRows: 64, extraColumns: stage === 3 });
-    await expectRows(path, stage, src.columns);
-  });
+    ['file', 'lz4', 'large_list'],
+    ['file', 'zstd', 'list'],
+    ['file', 'none', 'fixed_size_list'],
+    ['stream', 'lz4', 'fixed_size_list'],
+    ['stream', 'zstd', 'large_list'],
+    ['stream', 'none', 'list'],
+  ] as const)(
+    'pyarrow: IPC %s, %s, %s, record batches of 64 rows, extra columns',
+    async (format, compression, listType) => {
+      pyarrow();
+      const path = join(dir, `pyarrow-${stage}-${format}-${compression}-${listType}.feather`);
+      writeWithPyarrow(src.path, path, { format, compression, listType, batchRows: 64, extraColumns: stage === 3 });
+      await expectRows(path, stage, src.columns);
+    },
+  );
 
   it('pyarrow LZ4 rewritten into the arrow-rs layout', async () => {
     pyarrow();

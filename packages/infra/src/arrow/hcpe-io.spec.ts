@@ -41,10 +41,19 @@ describe('HCPE records', () => {
       `import sys, json, pyarrow.ipc as ipc
 t = ipc.open_file(sys.argv[1]).read_all()
 print(json.dumps({'types': {f.name: str(f.type) for f in t.schema}, 'hcp': b''.join(t.column('hcp').to_pylist()).hex(),
-  'id': t.column('id').to_pylist(), 'key': [str(d) for d in t.column('partitioningKey').to_pylist()]}))`, [path]);
+  'id': t.column('id').to_pylist(), 'key': [str(d) for d in t.column('partitioningKey').to_pylist()]}))`,
+      [path],
+    );
     expect(py.types).toEqual({
-      hcp: 'large_binary', eval: 'int16', bestMove16: 'int16', gameResult: 'int8', id: 'large_string',
-      partitioningKey: 'date32[day]', ratings: 'large_list<item: uint16>', endgameStatus: 'large_string', moves: 'int16',
+      hcp: 'large_binary',
+      eval: 'int16',
+      bestMove16: 'int16',
+      gameResult: 'int8',
+      id: 'large_string',
+      partitioningKey: 'date32[day]',
+      ratings: 'large_list<item: uint16>',
+      endgameStatus: 'large_string',
+      moves: 'int16',
     });
     expect(py.hcp).toBe(Buffer.from(src.hcp).toString('hex'));
     expect(py.id).toEqual(src.id);
@@ -55,7 +64,9 @@ print(json.dumps({'types': {f.name: str(f.type) for f in t.schema}, 'hcp': b''.j
 
 describe('files written by Polars write_ipc(compression="lz4") (maou cloud path, spec D11)', () => {
   it('decode to the same HCPE rows (binary_view / string_view columns)', async () => {
-    expect(await readHcpe(join(FIXTURES, 'hcpe.polars.lz4.feather'))).toEqual(await readHcpe(join(FIXTURES, 'hcpe.lz4.feather')));
+    expect(await readHcpe(join(FIXTURES, 'hcpe.polars.lz4.feather'))).toEqual(
+      await readHcpe(join(FIXTURES, 'hcpe.lz4.feather')),
+    );
   });
 
   // apache-arrow decodes view columns lazily, on get(): a damaged view threw an untyped Error there (fuzz seed 19).
@@ -63,7 +74,9 @@ describe('files written by Polars write_ipc(compression="lz4") (maou cloud path,
     const path = join(FIXTURES, 'hcpe.polars.lz4.feather');
     const parsed = await parseArrowIpc(path, readFileSync(path));
     if (!parsed.ok) throw parsed.error;
-    const data = parsed.value.batches[0]!.data.children[parsed.value.schema.fields.findIndex((f) => f.name === column)] as Data;
+    const data = parsed.value.batches[0]!.data.children[
+      parsed.value.schema.fields.findIndex((f) => f.name === column)
+    ] as Data;
     const views = data.values as Uint8Array;
     damage(new DataView(views.buffer, views.byteOffset, views.length), data);
     const cols = decodeHcpeBatches(parsed.value);
@@ -74,15 +87,22 @@ describe('files written by Polars write_ipc(compression="lz4") (maou cloud path,
 
   it('given a view naming a data buffer the batch lacks, then a DataFileError names the file, column and row', async () => {
     // Row 3 of id ("fixture.hcpe_3", 14 bytes) lives in data buffer 0; point it at buffer 7.
-    expect(await damaged('id', (v) => v.setInt32(3 * 16 + 8, 7, true))).toMatch(/hcpe\.polars\.lz4\.feather, record batch 0, column id, row 3: view names data buffer 7, the batch has 1/);
+    expect(await damaged('id', (v) => v.setInt32(3 * 16 + 8, 7, true))).toMatch(
+      /hcpe\.polars\.lz4\.feather, record batch 0, column id, row 3: view names data buffer 7, the batch has 1/,
+    );
   });
 
   it('given a view reaching past its data buffer, then a DataFileError says which range', async () => {
-    expect(await damaged('hcp', (v) => v.setInt32(5 * 16 + 12, 1020, true))).toMatch(/column hcp, row 5: view \[1020, \+32\) outside data buffer 0 of 1024 bytes/);
+    expect(await damaged('hcp', (v) => v.setInt32(5 * 16 + 12, 1020, true))).toMatch(
+      /column hcp, row 5: view \[1020, \+32\) outside data buffer 0 of 1024 bytes/,
+    );
   });
 
   it('given a view buffer shorter than its rows, then a DataFileError says how short', async () => {
-    expect(await damaged('endgameStatus', (_, data) => { (data as { values: Uint8Array }).values = data.values.subarray(0, 100); }))
-      .toMatch(/column endgameStatus, row 0: view buffer of 100 bytes, 32 rows need 512/);
+    expect(
+      await damaged('endgameStatus', (_, data) => {
+        (data as { values: Uint8Array }).values = data.values.subarray(0, 100);
+      }),
+    ).toMatch(/column endgameStatus, row 0: view buffer of 100 bytes, 32 rows need 512/);
   });
 });

@@ -1,5 +1,13 @@
 import {
-  DateDay, Int16, Int8, LargeBinary, LargeUtf8, Uint16, makeData, vectorFromArray, type Data,
+  DateDay,
+  Int16,
+  Int8,
+  LargeBinary,
+  LargeUtf8,
+  Uint16,
+  makeData,
+  vectorFromArray,
+  type Data,
 } from 'apache-arrow';
 import { err, ok, validateHcpeColumns, type HcpeColumns, type Result } from '@maou/bench-domain';
 import { copyInto, flattenColumn } from './column-flatten';
@@ -13,20 +21,34 @@ import { writeFileAtomic } from '../files/atomic-file';
  * The values of a variable-width column, one batch at a time: its offsets or views are checked before apache-arrow's
  * lazy getter reads them, and anything the getter still throws becomes a DataFileError naming the column and row.
  */
-const columnValues = <T>(file: ArrowBatches, index: number, name: string, take: (v: unknown, row: number) => DataFileError | T): Result<T[], DataFileError> => {
+const columnValues = <T>(
+  file: ArrowBatches,
+  index: number,
+  name: string,
+  take: (v: unknown, row: number) => DataFileError | T,
+): Result<T[], DataFileError> => {
   const out: T[] = [];
   for (const [b, batch] of file.batches.entries()) {
     const data = batch.data.children[index] as Data | undefined;
     const vec = batch.getChildAt(index);
-    if (!data || !vec) return err(new DataFileError({ path: file.path, column: name, batch: b }, 'column data missing'));
+    if (!data || !vec)
+      return err(new DataFileError({ path: file.path, column: name, batch: b }, 'column data missing'));
     const issue = checkValueBuffers(data);
-    if (issue) return err(new DataFileError({ path: file.path, column: name, batch: b, row: out.length + issue.row }, issue.message));
+    if (issue)
+      return err(
+        new DataFileError({ path: file.path, column: name, batch: b, row: out.length + issue.row }, issue.message),
+      );
     for (let i = 0; i < batch.numRows; i++) {
       let v: unknown;
       try {
         v = vec.get(i);
       } catch (e) {
-        return err(new DataFileError({ path: file.path, column: name, batch: b, row: out.length }, `cannot decode value: ${e instanceof Error ? e.message : String(e)}`));
+        return err(
+          new DataFileError(
+            { path: file.path, column: name, batch: b, row: out.length },
+            `cannot decode value: ${e instanceof Error ? e.message : String(e)}`,
+          ),
+        );
       }
       const taken = take(v, out.length);
       if (taken instanceof DataFileError) return err(taken);
@@ -37,8 +59,14 @@ const columnValues = <T>(file: ArrowBatches, index: number, name: string, take: 
 };
 
 const byteRows = (file: ArrowBatches, index: number, width: number): Result<Uint8Array, DataFileError> => {
-  const rows = columnValues(file, index, 'hcp', (v, row) => (v instanceof Uint8Array && v.length === width ? v
-    : new DataFileError({ path: file.path, column: 'hcp', row }, `expected ${width} bytes, got ${v instanceof Uint8Array ? `${v.length} bytes` : `a ${v === null ? 'null' : typeof v} value`}`)));
+  const rows = columnValues(file, index, 'hcp', (v, row) =>
+    v instanceof Uint8Array && v.length === width
+      ? v
+      : new DataFileError(
+          { path: file.path, column: 'hcp', row },
+          `expected ${width} bytes, got ${v instanceof Uint8Array ? `${v.length} bytes` : `a ${v === null ? 'null' : typeof v} value`}`,
+        ),
+  );
   if (!rows.ok) return rows;
   const out = new Uint8Array(file.rows * width);
   rows.value.forEach((v, row) => out.set(v, row * width));
@@ -46,20 +74,38 @@ const byteRows = (file: ArrowBatches, index: number, width: number): Result<Uint
 };
 
 const stringRows = (file: ArrowBatches, index: number, name: string): Result<string[], DataFileError> =>
-  columnValues(file, index, name, (v, row) => (typeof v === 'string' ? v : new DataFileError({ path: file.path, column: name, row }, 'expected a string')));
+  columnValues(file, index, name, (v, row) =>
+    typeof v === 'string' ? v : new DataFileError({ path: file.path, column: name, row }, 'expected a string'),
+  );
 
 /** Decodes HCPE record batches (spec §2.1) into validated columns. @public */
 export const decodeHcpeBatches = (file: ArrowBatches): Result<HcpeColumns, DataFileError> => {
   const idx = (name: string): number => file.schema.fields.findIndex((f) => f.name === name);
-  const missing = ['hcp', 'eval', 'bestMove16', 'gameResult', 'id', 'partitioningKey', 'ratings', 'endgameStatus', 'moves'].find((n) => idx(n) < 0);
+  const missing = [
+    'hcp',
+    'eval',
+    'bestMove16',
+    'gameResult',
+    'id',
+    'partitioningKey',
+    'ratings',
+    'endgameStatus',
+    'moves',
+  ].find((n) => idx(n) < 0);
   if (missing) return err(new DataFileError({ path: file.path, column: missing }, 'missing column'));
-  const numeric = <T extends Int16Array | Int8Array | Int32Array | Uint16Array>(name: string, out: T, type: 'int16' | 'int8' | 'date32' | 'uint16', shape: number[] = []): Result<T, DataFileError> => {
+  const numeric = <T extends Int16Array | Int8Array | Int32Array | Uint16Array>(
+    name: string,
+    out: T,
+    type: 'int16' | 'int8' | 'date32' | 'uint16',
+    shape: number[] = [],
+  ): Result<T, DataFileError> => {
     let row = 0;
     const per = shape.reduce((a, b) => a * b, 1);
     for (const [b, batch] of file.batches.entries()) {
       const data = batch.data.children[idx(name)] as Data;
       const issue = flattenColumn(data, shape, type, copyInto(out, row * per), 0, batch.numRows);
-      if (issue) return err(new DataFileError({ path: file.path, column: name, batch: b, row: row + issue.row }, issue.message));
+      if (issue)
+        return err(new DataFileError({ path: file.path, column: name, batch: b, row: row + issue.row }, issue.message));
       row += batch.numRows;
     }
     return ok(out);
@@ -76,13 +122,26 @@ export const decodeHcpeBatches = (file: ArrowBatches): Result<HcpeColumns, DataF
   const moves = numeric('moves', new Int16Array(n), 'int16');
   const failed = [hcp, evalCol, best, result, id, key, ratings, status, moves].find((r) => !r.ok);
   if (failed && !failed.ok) return err(failed.error);
-  if (!(hcp.ok && evalCol.ok && best.ok && result.ok && id.ok && key.ok && ratings.ok && status.ok && moves.ok)) throw new Error('unreachable');
+  if (!(hcp.ok && evalCol.ok && best.ok && result.ok && id.ok && key.ok && ratings.ok && status.ok && moves.ok))
+    throw new Error('unreachable');
   const cols: HcpeColumns = {
-    rows: n, hcp: hcp.value, eval: evalCol.value, bestMove16: best.value, gameResult: result.value, id: id.value,
-    partitioningKey: key.value, ratings: ratings.value, endgameStatus: status.value, moves: moves.value,
+    rows: n,
+    hcp: hcp.value,
+    eval: evalCol.value,
+    bestMove16: best.value,
+    gameResult: result.value,
+    id: id.value,
+    partitioningKey: key.value,
+    ratings: ratings.value,
+    endgameStatus: status.value,
+    moves: moves.value,
   };
   const valid = validateHcpeColumns(cols);
-  return valid.ok ? ok(cols) : err(new DataFileError({ path: file.path, column: valid.error.column, row: valid.error.row }, valid.error.message));
+  return valid.ok
+    ? ok(cols)
+    : err(
+        new DataFileError({ path: file.path, column: valid.error.column, row: valid.error.row }, valid.error.message),
+      );
 };
 
 const binaryData = (bytes: Uint8Array, rows: number, width: number): Data => {
@@ -95,18 +154,46 @@ const binaryData = (bytes: Uint8Array, rows: number, width: number): Data => {
 export const hcpeColumnData = (c: HcpeColumns, start: number, n: number): [string, Data][] => [
   ['hcp', binaryData(c.hcp.subarray(start * 32, (start + n) * 32), n, 32)],
   ['eval', makeData({ type: new Int16(), length: n, nullCount: 0, data: c.eval.subarray(start, start + n) })],
-  ['bestMove16', makeData({ type: new Int16(), length: n, nullCount: 0, data: c.bestMove16.subarray(start, start + n) })],
-  ['gameResult', makeData({ type: new Int8(), length: n, nullCount: 0, data: c.gameResult.subarray(start, start + n) })],
+  [
+    'bestMove16',
+    makeData({ type: new Int16(), length: n, nullCount: 0, data: c.bestMove16.subarray(start, start + n) }),
+  ],
+  [
+    'gameResult',
+    makeData({ type: new Int8(), length: n, nullCount: 0, data: c.gameResult.subarray(start, start + n) }),
+  ],
   ['id', vectorFromArray(c.id.slice(start, start + n), new LargeUtf8()).data[0] as Data],
-  ['partitioningKey', makeData({ type: new DateDay(), length: n, nullCount: 0, data: c.partitioningKey.subarray(start, start + n) })],
-  ['ratings', nestLargeList(makeData({ type: new Uint16(), length: n * 2, nullCount: 0, data: c.ratings.subarray(start * 2, (start + n) * 2) }), n, [2])],
+  [
+    'partitioningKey',
+    makeData({ type: new DateDay(), length: n, nullCount: 0, data: c.partitioningKey.subarray(start, start + n) }),
+  ],
+  [
+    'ratings',
+    nestLargeList(
+      makeData({
+        type: new Uint16(),
+        length: n * 2,
+        nullCount: 0,
+        data: c.ratings.subarray(start * 2, (start + n) * 2),
+      }),
+      n,
+      [2],
+    ),
+  ],
   ['endgameStatus', vectorFromArray(c.endgameStatus.slice(start, start + n), new LargeUtf8()).data[0] as Data],
   ['moves', makeData({ type: new Int16(), length: n, nullCount: 0, data: c.moves.subarray(start, start + n) })],
 ];
 
 /** Writes HCPE columns as a `.feather` file. @public */
-export const writeHcpeFeather = async (path: string, columns: HcpeColumns, options: ArrowWriteOptions = {}): Promise<number> => {
-  const bytes = encodeArrowIpc(buildBatches(columns.rows, options.batchRows ?? Math.max(columns.rows, 1), (s, n) => hcpeColumnData(columns, s, n)), options);
+export const writeHcpeFeather = async (
+  path: string,
+  columns: HcpeColumns,
+  options: ArrowWriteOptions = {},
+): Promise<number> => {
+  const bytes = encodeArrowIpc(
+    buildBatches(columns.rows, options.batchRows ?? Math.max(columns.rows, 1), (s, n) => hcpeColumnData(columns, s, n)),
+    options,
+  );
   await writeFileAtomic(path, bytes);
   return bytes.length;
 };

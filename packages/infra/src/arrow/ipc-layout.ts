@@ -20,7 +20,10 @@ export interface IpcLayout {
 
 /** A structural problem in IPC framing or metadata, with the byte offset where it sits. @public */
 export class IpcLayoutError extends Error {
-  constructor(readonly byteOffset: number, message: string) {
+  constructor(
+    readonly byteOffset: number,
+    message: string,
+  ) {
     super(message);
     this.name = 'IpcLayoutError';
   }
@@ -77,25 +80,32 @@ const checkRecordBatch = (fb: FlatbufferView, rb: number, bodyLength: number): n
   for (let i = 0; i < nodes.length; i++) {
     const len = fb.i64(nodes.start + 16 * i);
     const nulls = fb.i64(nodes.start + 16 * i + 8);
-    if (len < 0 || len > 2 ** 40 || nulls < 0 || nulls > len) throw new FlatbufferRangeError(`field node ${i}: length ${len}, nulls ${nulls}`);
+    if (len < 0 || len > 2 ** 40 || nulls < 0 || nulls > len)
+      throw new FlatbufferRangeError(`field node ${i}: length ${len}, nulls ${nulls}`);
   }
   const buffers = fb.vector(rb, 2, 16);
   if (buffers.length > 4 * MAX_FIELDS) throw new FlatbufferRangeError(`${buffers.length} buffers`);
   for (let i = 0; i < buffers.length; i++) {
     const off = fb.i64(buffers.start + 16 * i);
     const len = fb.i64(buffers.start + 16 * i + 8);
-    if (off < 0 || len < 0 || off + len > bodyLength) throw new FlatbufferRangeError(`buffer ${i} [${off}, +${len}) outside the ${bodyLength}-byte body`);
+    if (off < 0 || len < 0 || off + len > bodyLength)
+      throw new FlatbufferRangeError(`buffer ${i} [${off}, +${len}) outside the ${bodyLength}-byte body`);
   }
   // View columns (Utf8View/BinaryView, as polars writes strings) count their data buffers here, one int64 each.
   const variadic = fb.vector(rb, 4, 8);
   for (let i = 0; i < variadic.length; i++) {
     const count = fb.i64(variadic.start + 8 * i);
-    if (count < 0 || count > buffers.length) throw new FlatbufferRangeError(`variadic buffer count ${i} is ${count}, the batch has ${buffers.length} buffers`);
+    if (count < 0 || count > buffers.length)
+      throw new FlatbufferRangeError(`variadic buffer count ${i} is ${count}, the batch has ${buffers.length} buffers`);
   }
   return rows;
 };
 
-interface CheckedMessage { readonly type: number; readonly bodyLength: number; readonly rows: number }
+interface CheckedMessage {
+  readonly type: number;
+  readonly bodyLength: number;
+  readonly rows: number;
+}
 
 /** Checks one message's FlatBuffers metadata (without its length prefix) before apache-arrow decodes it. */
 const checkMessage = (meta: Uint8Array, at: number, bodyRoom: number): CheckedMessage => {
@@ -106,15 +116,18 @@ const checkMessage = (meta: Uint8Array, at: number, bodyRoom: number): CheckedMe
     const type = typeAt === null ? 0 : fb.u8(typeAt);
     const bodyAt = fb.field(msg, 3);
     const bodyLength = bodyAt === null ? 0 : fb.i64(bodyAt);
-    if (bodyLength < 0 || bodyLength > bodyRoom) throw new FlatbufferRangeError(`body of ${bodyLength} bytes runs past the ${bodyRoom} bytes left`);
+    if (bodyLength < 0 || bodyLength > bodyRoom)
+      throw new FlatbufferRangeError(`body of ${bodyLength} bytes runs past the ${bodyRoom} bytes left`);
     const header = fb.ref(msg, 2);
     if (header === null) throw new FlatbufferRangeError('message without header');
     checkKeyValues(fb, msg, 4);
     let rows = 0;
     if (type === HEADER_SCHEMA) countFields(fb, header, 1, 0);
     else if (type === HEADER_RECORD_BATCH) rows = checkRecordBatch(fb, header, bodyLength);
-    else if (type === HEADER_DICTIONARY) { const rb = fb.ref(header, 1); if (rb !== null) checkRecordBatch(fb, rb, bodyLength); }
-    else throw new FlatbufferRangeError(`unknown message type ${type}`);
+    else if (type === HEADER_DICTIONARY) {
+      const rb = fb.ref(header, 1);
+      if (rb !== null) checkRecordBatch(fb, rb, bodyLength);
+    } else throw new FlatbufferRangeError(`unknown message type ${type}`);
     return { type, bodyLength, rows };
   } catch (e) {
     if (e instanceof FlatbufferRangeError) throw new IpcLayoutError(at, e.message);
@@ -135,9 +148,21 @@ const checkSchemaTree = (schema: Schema, at: number): void => {
   const walk = (f: Field | undefined, path: string): void => {
     if (!f || !f.type) throw new IpcLayoutError(at, `schema field ${path} did not decode`);
     const children = (f.type.children ?? []) as (Field | undefined)[];
-    const kind = DataType.isList(f.type) ? 'List' : DataType.isLargeList(f.type) ? 'LargeList' : DataType.isFixedSizeList(f.type) ? 'FixedSizeList' : DataType.isMap(f.type) ? 'Map' : null;
-    if (kind && children.length !== 1) throw new IpcLayoutError(at, `schema field ${path}: ${kind} with ${children.length} child fields, expected 1`);
-    if (kind === 'Map' && !(children[0] && DataType.isStruct(children[0].type) && (children[0].type.children ?? []).length === 2)) {
+    const kind = DataType.isList(f.type)
+      ? 'List'
+      : DataType.isLargeList(f.type)
+        ? 'LargeList'
+        : DataType.isFixedSizeList(f.type)
+          ? 'FixedSizeList'
+          : DataType.isMap(f.type)
+            ? 'Map'
+            : null;
+    if (kind && children.length !== 1)
+      throw new IpcLayoutError(at, `schema field ${path}: ${kind} with ${children.length} child fields, expected 1`);
+    if (
+      kind === 'Map' &&
+      !(children[0] && DataType.isStruct(children[0].type) && (children[0].type.children ?? []).length === 2)
+    ) {
       throw new IpcLayoutError(at, `schema field ${path}: Map whose entries are not a struct of key and value`);
     }
     children.forEach((c, i) => walk(c, `${path}.${c?.name ?? i}`));
@@ -145,7 +170,8 @@ const checkSchemaTree = (schema: Schema, at: number): void => {
   schema.fields.forEach((f, i) => walk(f, f?.name ?? String(i)));
 };
 
-const nodeCount = (f: Field): number => 1 + (f.type.children ?? []).reduce((n: number, c: Field) => n + nodeCount(c), 0);
+const nodeCount = (f: Field): number =>
+  1 + (f.type.children ?? []).reduce((n: number, c: Field) => n + nodeCount(c), 0);
 
 /** Pre-order field nodes of a batch must match the schema; top-level ones must hold the batch's rows. */
 const checkNodes = (schema: Schema, meta: Uint8Array, at: number): void => {
@@ -153,15 +179,20 @@ const checkNodes = (schema: Schema, meta: Uint8Array, at: number): void => {
   if (!message.isRecordBatch()) return;
   const header = message.header();
   const expected = schema.fields.reduce((n, f) => n + nodeCount(f), 0);
-  if (header.nodes.length !== expected) throw new IpcLayoutError(at, `record batch has ${header.nodes.length} field nodes, the schema ${expected}`);
+  if (header.nodes.length !== expected)
+    throw new IpcLayoutError(at, `record batch has ${header.nodes.length} field nodes, the schema ${expected}`);
   let i = 0;
   const walk = (f: Field, length: number): void => {
     const node = header.nodes[i++];
-    if (!node || node.length !== length) throw new IpcLayoutError(at, `field ${f.name}: ${node?.length ?? 0} values, expected ${length}`);
+    if (!node || node.length !== length)
+      throw new IpcLayoutError(at, `field ${f.name}: ${node?.length ?? 0} values, expected ${length}`);
     const inner = DataType.isFixedSizeList(f.type) ? length * f.type.listSize : null;
     for (const c of f.type.children ?? []) {
       if (inner !== null) walk(c, inner);
-      else { const n = header.nodes[i]; walk(c, n ? n.length : -1); }
+      else {
+        const n = header.nodes[i];
+        walk(c, n ? n.length : -1);
+      }
     }
   };
   for (const f of schema.fields) walk(f, header.length);
@@ -178,10 +209,12 @@ const readSchema = (meta: Uint8Array, at: number): Schema => {
 const readFileLayout = async (src: ByteSource): Promise<IpcLayout> => {
   const { size } = src;
   const trailer = await src.read(size - TRAILER, TRAILER);
-  if (latin1(trailer.subarray(4)) !== MAGIC) throw new IpcLayoutError(size - 6, 'Arrow IPC File without trailing ARROW1 magic (truncated?)');
+  if (latin1(trailer.subarray(4)) !== MAGIC)
+    throw new IpcLayoutError(size - 6, 'Arrow IPC File without trailing ARROW1 magic (truncated?)');
   const footerLength = new DataView(trailer.buffer, trailer.byteOffset, 4).getInt32(0, true);
   const footerStart = size - TRAILER - footerLength;
-  if (footerLength <= 0 || footerStart < 8) throw new IpcLayoutError(size - TRAILER, `footer length ${footerLength} does not fit the ${size}-byte file`);
+  if (footerLength <= 0 || footerStart < 8)
+    throw new IpcLayoutError(size - TRAILER, `footer length ${footerLength} does not fit the ${size}-byte file`);
   const footerBytes = await src.read(footerStart, footerLength);
   const fb = new FlatbufferView(footerBytes);
   try {
@@ -205,17 +238,25 @@ const readFileLayout = async (src: ByteSource): Promise<IpcLayout> => {
     const metaLength = block.metaDataLength;
     const bodyLength = Number(block.bodyLength);
     if (offset < 8 || metaLength < 8 || bodyLength < 0 || offset + metaLength + bodyLength > footerStart) {
-      throw new IpcLayoutError(footerStart, `footer block ${batches.length} [${offset}, +${metaLength}+${bodyLength}) lies outside the ${footerStart} bytes of data`);
+      throw new IpcLayoutError(
+        footerStart,
+        `footer block ${batches.length} [${offset}, +${metaLength}+${bodyLength}) lies outside the ${footerStart} bytes of data`,
+      );
     }
     const framed = await src.read(offset, metaLength);
     const view = new DataView(framed.buffer, framed.byteOffset, framed.length);
     // A 0xFFFFFFFF continuation marker precedes the length since format 0.15; older files start with the length.
     const prefix = view.getInt32(0, true) === -1 ? 8 : 4;
     const inner = view.getInt32(prefix - 4, true);
-    if (inner <= 0 || prefix + inner > metaLength) throw new IpcLayoutError(offset, `message metadata of ${inner} bytes does not fit its ${metaLength}-byte block`);
+    if (inner <= 0 || prefix + inner > metaLength)
+      throw new IpcLayoutError(offset, `message metadata of ${inner} bytes does not fit its ${metaLength}-byte block`);
     const meta = framed.subarray(prefix, prefix + inner);
     const m = checkMessage(meta, offset, bodyLength);
-    if (m.type !== HEADER_RECORD_BATCH) throw new IpcLayoutError(offset, `footer block ${batches.length} holds message type ${m.type}, not a record batch`);
+    if (m.type !== HEADER_RECORD_BATCH)
+      throw new IpcLayoutError(
+        offset,
+        `footer block ${batches.length} holds message type ${m.type}, not a record batch`,
+      );
     checkNodes(schema, meta, offset);
     batches.push({ offset, rows: m.rows });
     rows += m.rows;
@@ -237,7 +278,11 @@ const readStreamLayout = async (src: ByteSource): Promise<IpcLayout> => {
     const prefix = continued ? 8 : 4;
     const metaLength = view.getInt32(prefix - 4, true);
     if (metaLength === 0) break; // end-of-stream marker
-    if (metaLength < 0 || pos + prefix + metaLength > size) throw new IpcLayoutError(pos, `message metadata of ${metaLength} bytes runs past the end of the ${size}-byte file`);
+    if (metaLength < 0 || pos + prefix + metaLength > size)
+      throw new IpcLayoutError(
+        pos,
+        `message metadata of ${metaLength} bytes runs past the end of the ${size}-byte file`,
+      );
     const meta = await src.read(pos + prefix, metaLength);
     const m = checkMessage(meta, pos, size - pos - prefix - metaLength);
     if (schema === null) schema = readSchema(meta, pos);

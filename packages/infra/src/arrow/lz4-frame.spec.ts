@@ -12,7 +12,8 @@ const lz4 = (args: readonly string[], input: Uint8Array): Uint8Array => {
   const inPath = join(dir, 'in');
   writeFileSync(inPath, input);
   const r = spawnSync('lz4', ['-q', '-f', ...args, inPath, join(dir, 'out')], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`lz4 ${args.join(' ')} failed (is the lz4 package installed?): ${r.error ?? r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(`lz4 ${args.join(' ')} failed (is the lz4 package installed?): ${r.error ?? r.stderr}`);
   return new Uint8Array(readFileSync(join(dir, 'out')));
 };
 
@@ -39,20 +40,27 @@ const flip = (frame: Uint8Array, at: number): Uint8Array => {
 describe('xxhash32', () => {
   it('matches the published values', () => {
     const h = (s: string): string => xxhash32(new Uint8Array(Buffer.from(s))).toString(16);
-    expect([h(''), h('abc'), h('Nobody inspects the spammish repetition')]).toEqual(['2cc5d05', '32d153ff', 'e2293b2f']);
+    expect([h(''), h('abc'), h('Nobody inspects the spammish repetition')]).toEqual([
+      '2cc5d05',
+      '32d153ff',
+      'e2293b2f',
+    ]);
   });
 });
 
 describe('LZ4 frames (#19)', () => {
-  it.each([
-    [['-B4', '-BX', '--content-size']], [['-B5', '--no-frame-crc']], [['-B6', '-BD']], [['-B7']],
-  ])('given a frame the lz4 command wrote with %p, then it decodes to the input with its checksums verified', (args) => {
-    expect(Buffer.from(decodeLz4Frame(lz4(args, data))).equals(Buffer.from(data))).toBe(true);
-  });
+  it.each([[['-B4', '-BX', '--content-size']], [['-B5', '--no-frame-crc']], [['-B6', '-BD']], [['-B7']]])(
+    'given a frame the lz4 command wrote with %p, then it decodes to the input with its checksums verified',
+    (args) => {
+      expect(Buffer.from(decodeLz4Frame(lz4(args, data))).equals(Buffer.from(data))).toBe(true);
+    },
+  );
 
   it('given a flipped byte in a block, then the block checksum (or the content checksum) names it', () => {
     const withBlockSums = lz4(['-B4', '-BX'], data);
-    expect(() => decodeLz4Frame(flip(withBlockSums, 200))).toThrow(/LZ4 frame, byte \d+: block checksum 0x[0-9a-f]+ does not match/);
+    expect(() => decodeLz4Frame(flip(withBlockSums, 200))).toThrow(
+      /LZ4 frame, byte \d+: block checksum 0x[0-9a-f]+ does not match/,
+    );
     const contentOnly = lz4(['-B4'], data);
     expect(() => decodeLz4Frame(flip(contentOnly, 200))).toThrow(Lz4FormatError);
   });
@@ -66,7 +74,9 @@ describe('LZ4 frames (#19)', () => {
   });
 
   it('given a damaged frame descriptor, then the header checksum names the byte', () => {
-    expect(() => decodeLz4Frame(flip(lz4(['-B4', '--content-size'], data), 7))).toThrow(/LZ4 frame, byte 14: header checksum/);
+    expect(() => decodeLz4Frame(flip(lz4(['-B4', '--content-size'], data), 7))).toThrow(
+      /LZ4 frame, byte 14: header checksum/,
+    );
   });
 
   it('given frames we write, then they carry content size and checksum and the lz4 command verifies them', () => {
@@ -83,14 +93,18 @@ describe('LZ4 frames (#19)', () => {
   it('given more output than allowed, then it is refused before allocating, saying how much was asked for', () => {
     const zeros = lz4(['-B7'], new Uint8Array(64 << 20));
     expect(zeros.length).toBeLessThan(1 << 20);
-    expect(() => decodeLz4Frame(zeros, { maxBytes: 8 << 20 })).toThrow(/decompressing would need 67108864 bytes \(1 frame\(s\) of \d+ compressed bytes\), more than the 8388608 bytes available/);
+    expect(() => decodeLz4Frame(zeros, { maxBytes: 8 << 20 })).toThrow(
+      /decompressing would need 67108864 bytes \(1 frame\(s\) of \d+ compressed bytes\), more than the 8388608 bytes available/,
+    );
   });
 
   it('given a descriptor claiming 2^40 bytes of content, then it is refused against available memory', () => {
     const frame = encodeLz4Frame(data);
     new DataView(frame.buffer).setUint32(10, 256, true);
     frame[14] = (xxhash32(frame, 4, 14) >>> 8) & 0xff;
-    expect(() => decodeLz4Frame(frame)).toThrow(/decompressing would need 1099512227776 bytes .* more than the \d+ bytes available/);
+    expect(() => decodeLz4Frame(frame)).toThrow(
+      /decompressing would need 1099512227776 bytes .* more than the \d+ bytes available/,
+    );
   });
 
   it('given a content size that disagrees with the blocks, or an expected size that does, then the sizes are named', () => {
@@ -98,7 +112,9 @@ describe('LZ4 frames (#19)', () => {
     new DataView(frame.buffer).setUint32(6, data.length - 1, true);
     frame[14] = (xxhash32(frame, 4, 14) >>> 8) & 0xff;
     expect(() => decodeLz4Frame(frame)).toThrow(Lz4FormatError);
-    expect(() => decodeLz4Frame(encodeLz4Frame(data), { expectedBytes: data.length + 10 })).toThrow(/decoded 600000 bytes where 600010 were expected/);
+    expect(() => decodeLz4Frame(encodeLz4Frame(data), { expectedBytes: data.length + 10 })).toThrow(
+      /decoded 600000 bytes where 600010 were expected/,
+    );
   });
 
   it('given every truncation of a frame, then each ends in a typed error', () => {

@@ -10,7 +10,10 @@ const BLOCK_MAX = [0, 0, 0, 0, 64 << 10, 256 << 10, 1 << 20, 4 << 20];
 
 /** A malformed LZ4 frame; `byteOffset` is relative to the start of the compressed buffer. @public */
 export class Lz4FormatError extends Error {
-  constructor(readonly byteOffset: number, message: string) {
+  constructor(
+    readonly byteOffset: number,
+    message: string,
+  ) {
     super(`LZ4 frame, byte ${byteOffset}: ${message}`);
     this.name = 'Lz4FormatError';
   }
@@ -24,7 +27,10 @@ const u32 = (s: Uint8Array, i: number): number => {
 /** Copies an LZ4 match; overlapping (periodic) matches are copied in doubling chunks, not byte by byte. */
 const copyMatch = (dst: Uint8Array, d: number, offset: number, len: number): void => {
   const src = d - offset;
-  if (offset >= len) { dst.copyWithin(d, src, src + len); return; }
+  if (offset >= len) {
+    dst.copyWithin(d, src, src + len);
+    return;
+  }
   // [src, d + done) always holds whole periods, so it can be the source of the next chunk.
   for (let done = 0; done < len;) {
     const n = Math.min(offset + done, len - done);
@@ -40,7 +46,8 @@ const decodeBlock = (src: Uint8Array, start: number, end: number, dst: Uint8Arra
     const token = src[s++] ?? 0;
     let lit = token >>> 4;
     if (lit === 15) for (let b = 255; b === 255 && s < end; lit += b) b = src[s++] ?? 0;
-    if (s + lit > end || d + lit > dst.length) throw new Lz4FormatError(s, `literal run of ${lit} bytes overruns the block`);
+    if (s + lit > end || d + lit > dst.length)
+      throw new Lz4FormatError(s, `literal run of ${lit} bytes overruns the block`);
     dst.set(src.subarray(s, s + lit), d);
     s += lit;
     d += lit;
@@ -50,7 +57,8 @@ const decodeBlock = (src: Uint8Array, start: number, end: number, dst: Uint8Arra
     s += 2;
     let len = (token & 15) + 4;
     if ((token & 15) === 15) for (let b = 255; b === 255 && s < end; len += b) b = src[s++] ?? 0;
-    if (offset === 0 || offset > d) throw new Lz4FormatError(s - 2, `match offset ${offset} points before the output start`);
+    if (offset === 0 || offset > d)
+      throw new Lz4FormatError(s - 2, `match offset ${offset} points before the output start`);
     if (d + len > dst.length) throw new Lz4FormatError(s, `match of ${len} bytes overruns the output`);
     copyMatch(dst, d, offset, len);
     d += len;
@@ -58,7 +66,11 @@ const decodeBlock = (src: Uint8Array, start: number, end: number, dst: Uint8Arra
   return d;
 };
 
-interface FrameBlock { readonly start: number; readonly size: number; readonly raw: boolean }
+interface FrameBlock {
+  readonly start: number;
+  readonly size: number;
+  readonly raw: boolean;
+}
 interface Frame {
   readonly at: number;
   readonly blocks: FrameBlock[];
@@ -74,15 +86,19 @@ const MAX_RATIO = 255;
 const checkBlockSum = (src: Uint8Array, s: number, size: number): void => {
   const stored = u32(src, s + size);
   const actual = xxhash32(src, s, s + size);
-  if (stored !== actual) throw new Lz4FormatError(s + size, `block checksum 0x${stored.toString(16)} does not match the block's 0x${actual.toString(16)}`);
+  if (stored !== actual)
+    throw new Lz4FormatError(
+      s + size,
+      `block checksum 0x${stored.toString(16)} does not match the block's 0x${actual.toString(16)}`,
+    );
 };
 
 /** Reads one frame descriptor (checking its header checksum) and walks its blocks, verifying block checksums. */
 const scanFrame = (src: Uint8Array, at: number): { frame: Frame; next: number } => {
   const flg = src[at + 4] ?? 0;
   const bd = src[at + 5] ?? 0;
-  if ((flg >> 6) !== 1) throw new Lz4FormatError(at + 4, `unsupported frame version ${flg >> 6}`);
-  if ((flg & 0x02) || (bd & 0x8f)) throw new Lz4FormatError(at + 4, 'reserved descriptor bits are set');
+  if (flg >> 6 !== 1) throw new Lz4FormatError(at + 4, `unsupported frame version ${flg >> 6}`);
+  if (flg & 0x02 || bd & 0x8f) throw new Lz4FormatError(at + 4, 'reserved descriptor bits are set');
   if (flg & 0x01) throw new Lz4FormatError(at + 4, 'the frame needs a dictionary, which Arrow files never carry');
   const max = BLOCK_MAX[(bd >> 4) & 7] ?? 0;
   if (max === 0) throw new Lz4FormatError(at + 5, `invalid block size id ${(bd >> 4) & 7}`);
@@ -96,7 +112,11 @@ const scanFrame = (src: Uint8Array, at: number): { frame: Frame; next: number } 
   }
   if (s >= src.length) throw new Lz4FormatError(s, 'truncated frame descriptor');
   const hc = (xxhash32(src, at + 4, s) >>> 8) & 0xff;
-  if (src[s] !== hc) throw new Lz4FormatError(s, `header checksum 0x${(src[s] ?? 0).toString(16)} does not match the descriptor's 0x${hc.toString(16)}`);
+  if (src[s] !== hc)
+    throw new Lz4FormatError(
+      s,
+      `header checksum 0x${(src[s] ?? 0).toString(16)} does not match the descriptor's 0x${hc.toString(16)}`,
+    );
   s += 1;
   const blocks: FrameBlock[] = [];
   let bound = 0;
@@ -105,7 +125,8 @@ const scanFrame = (src: Uint8Array, at: number): { frame: Frame; next: number } 
     s += 4;
     if (word === 0) break;
     const size = word & 0x7fffffff;
-    if (size > max || s + size > src.length) throw new Lz4FormatError(s - 4, `block of ${size} bytes exceeds the frame (max ${max}, ${src.length - s} left)`);
+    if (size > max || s + size > src.length)
+      throw new Lz4FormatError(s - 4, `block of ${size} bytes exceeds the frame (max ${max}, ${src.length - s} left)`);
     const raw = (word & 0x80000000) !== 0;
     if (flg & 0x10) checkBlockSum(src, s, size);
     blocks.push({ start: s, size, raw });
@@ -125,7 +146,11 @@ const scanFrames = (src: Uint8Array): Frame[] => {
     const magic = u32(src, s);
     if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE) {
       const next = s + 8 + u32(src, s + 4);
-      if (next > src.length) throw new Lz4FormatError(s + 4, `skippable frame of ${next - s - 8} bytes runs past the end (${src.length - s - 8} left)`);
+      if (next > src.length)
+        throw new Lz4FormatError(
+          s + 4,
+          `skippable frame of ${next - s - 8} bytes runs past the end (${src.length - s - 8} left)`,
+        );
       s = next;
       continue;
     }
@@ -144,14 +169,26 @@ const decodeFrame = (src: Uint8Array, f: Frame, dst: Uint8Array, d: number): num
   const begin = d;
   for (const b of f.blocks) {
     if (b.raw) {
-      if (d + b.size > dst.length) throw new Lz4FormatError(b.start, `stored block of ${b.size} bytes overruns the declared content size ${f.contentSize}`);
+      if (d + b.size > dst.length)
+        throw new Lz4FormatError(
+          b.start,
+          `stored block of ${b.size} bytes overruns the declared content size ${f.contentSize}`,
+        );
       dst.set(src.subarray(b.start, b.start + b.size), d);
       d += b.size;
     } else d = decodeBlock(src, b.start, b.start + b.size, dst, d);
   }
-  if (f.contentSize !== null && d - begin !== f.contentSize) throw new Lz4FormatError(f.at + 6, `the frame declares ${f.contentSize} bytes of content but its blocks hold ${d - begin}`);
+  if (f.contentSize !== null && d - begin !== f.contentSize)
+    throw new Lz4FormatError(
+      f.at + 6,
+      `the frame declares ${f.contentSize} bytes of content but its blocks hold ${d - begin}`,
+    );
   const sum = f.contentSum === null ? null : xxhash32(dst, begin, d);
-  if (sum !== null && sum !== f.contentSum) throw new Lz4FormatError(f.at, `content checksum 0x${f.contentSum!.toString(16)} does not match the decoded content's 0x${sum.toString(16)}`);
+  if (sum !== null && sum !== f.contentSum)
+    throw new Lz4FormatError(
+      f.at,
+      `content checksum 0x${f.contentSum!.toString(16)} does not match the decoded content's 0x${sum.toString(16)}`,
+    );
   return d;
 };
 
@@ -174,11 +211,16 @@ export const decodeLz4Frame = (src: Uint8Array, limits: Lz4DecodeLimits = {}): U
   const bound = frames.reduce((n, f) => n + f.bound, 0);
   const size = limits.expectedBytes ?? bound;
   const maxBytes = limits.maxBytes ?? defaultMaxBytes();
-  if (size > maxBytes) throw new Lz4FormatError(0, `decompressing would need ${size} bytes (${frames.length} frame(s) of ${src.length} compressed bytes), more than the ${maxBytes} bytes available`);
+  if (size > maxBytes)
+    throw new Lz4FormatError(
+      0,
+      `decompressing would need ${size} bytes (${frames.length} frame(s) of ${src.length} compressed bytes), more than the ${maxBytes} bytes available`,
+    );
   const dst = new Uint8Array(Math.min(size, bound));
   let d = 0;
   for (const f of frames) d = decodeFrame(src, f, dst, d);
-  if (limits.expectedBytes !== undefined && d !== limits.expectedBytes) throw new Lz4FormatError(0, `decoded ${d} bytes where ${limits.expectedBytes} were expected`);
+  if (limits.expectedBytes !== undefined && d !== limits.expectedBytes)
+    throw new Lz4FormatError(0, `decoded ${d} bytes where ${limits.expectedBytes} were expected`);
   // Copy only when the bound overshot by much more than the data, so a small buffer does not pin 4 MiB blocks.
   return dst.length - d > Math.max(65536, d) ? dst.slice(0, d) : dst.subarray(0, d);
 };

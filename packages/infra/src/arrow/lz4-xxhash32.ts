@@ -6,7 +6,8 @@ const P4 = 668265263;
 const P5 = 374761393;
 
 const rotl = (x: number, r: number): number => (x << r) | (x >>> (32 - r));
-const u32At = (b: Uint8Array, i: number): number => ((b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0);
+const u32At = (b: Uint8Array, i: number): number =>
+  (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
 const round = (acc: number, lane: number): number => Math.imul(rotl((acc + Math.imul(lane, P2)) | 0, 13), P1);
 
 /** xxHash32 of `data[start, end)` with `seed`, as an unsigned 32-bit number. @internal */

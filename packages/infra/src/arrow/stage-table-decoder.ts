@@ -1,7 +1,16 @@
 import type { RecordBatch, Schema } from 'apache-arrow';
 import {
-  err, ok, recordKindOfColumns, stageSchema, validateStageColumns, valuesPerRow, wrongRecordKindMessage,
-  type ColumnSpec, type Result, type Stage, type StageColumns,
+  err,
+  ok,
+  recordKindOfColumns,
+  stageSchema,
+  validateStageColumns,
+  valuesPerRow,
+  wrongRecordKindMessage,
+  type ColumnSpec,
+  type Result,
+  type Stage,
+  type StageColumns,
 } from '@maou/bench-domain';
 import { copyInto, flattenColumn, type Out } from './column-flatten';
 import { DataFileError } from './data-file-error';
@@ -10,7 +19,10 @@ import type { ArrowBatches } from './feather-reader';
 type Flat = Uint8Array | Float32Array;
 
 /** What a stage's data file must be, for error messages. @internal */
-export const expectedStageFile = (stage: Stage): string => `expected an Arrow IPC File or Stream (or .npy) of Stage ${stage} rows with columns ${stageSchema(stage).columns.map((c) => c.name).join(', ')}`;
+export const expectedStageFile = (stage: Stage): string =>
+  `expected an Arrow IPC File or Stream (or .npy) of Stage ${stage} rows with columns ${stageSchema(stage)
+    .columns.map((c) => c.name)
+    .join(', ')}`;
 
 /** A file's schema must be the stage's; HCPE and other stages are named, with what to run instead. @internal */
 export const checkStageSchema = (path: string, schema: Schema, stage: Stage, what: string): DataFileError | null => {
@@ -18,7 +30,10 @@ export const checkStageSchema = (path: string, schema: Schema, stage: Stage, wha
   const kind = recordKindOfColumns(names);
   if (kind === `stage${stage}`) return null;
   if (kind) return new DataFileError({ path }, `${what} ${wrongRecordKindMessage(kind, stage)}`);
-  return new DataFileError({ path }, `${what} with columns ${names.join(', ') || '(none)'} holds unknown records; ${expectedStageFile(stage)}`);
+  return new DataFileError(
+    { path },
+    `${what} with columns ${names.join(', ') || '(none)'} holds unknown records; ${expectedStageFile(stage)}`,
+  );
 };
 
 const expectedColumn = (spec: ColumnSpec): string =>
@@ -27,7 +42,13 @@ const expectedColumn = (spec: ColumnSpec): string =>
 const decodeColumn = (file: ArrowBatches, spec: ColumnSpec): Result<Flat, DataFileError> => {
   const path = file.path;
   const index = file.schema.fields.findIndex((f) => f.name === spec.name);
-  if (index < 0) return err(new DataFileError({ path, column: spec.name }, `missing column (has: ${file.schema.fields.map((f) => f.name).join(', ')})`));
+  if (index < 0)
+    return err(
+      new DataFileError(
+        { path, column: spec.name },
+        `missing column (has: ${file.schema.fields.map((f) => f.name).join(', ')})`,
+      ),
+    );
   const per = valuesPerRow(spec);
   const Kind = spec.type === 'float32' ? Float32Array : Uint8Array;
   // One record batch (how maou writes): hand out a view of the decoded leaf buffer instead of copying it.
@@ -38,12 +59,19 @@ const decodeColumn = (file: ArrowBatches, spec: ColumnSpec): Result<Flat, DataFi
   for (let b = 0; b < file.batches.length; b++) {
     const batch = file.batches[b] as RecordBatch;
     const data = batch.data.children[index];
-    if (!data) return err(new DataFileError({ path, column: spec.name, batch: b }, 'column data missing from record batch'));
-    const sink = out ? copyInto(out, row * per) : (values: Out, from: number, count: number) => {
-      view = values instanceof Kind ? values.subarray(from, from + count) : Kind.from(values.subarray(from, from + count) as Float32Array);
-    };
+    if (!data)
+      return err(new DataFileError({ path, column: spec.name, batch: b }, 'column data missing from record batch'));
+    const sink = out
+      ? copyInto(out, row * per)
+      : (values: Out, from: number, count: number) => {
+          view =
+            values instanceof Kind
+              ? values.subarray(from, from + count)
+              : Kind.from(values.subarray(from, from + count) as Float32Array);
+        };
     const issue = flattenColumn(data, spec.shape, spec.type, sink, 0, batch.numRows);
-    if (issue) return err(new DataFileError({ path, column: spec.name, batch: b, row: row + issue.row }, issue.message));
+    if (issue)
+      return err(new DataFileError({ path, column: spec.name, batch: b, row: row + issue.row }, issue.message));
     row += batch.numRows;
   }
   const result = out ?? view ?? new Kind(0);
@@ -59,15 +87,30 @@ export const decodeStageBatches = (file: ArrowBatches, stage: Stage): Result<Sta
     if (spec.name === 'id') continue; // a dedup key only; loaders drop it
     const r = decodeColumn(file, spec);
     // The file has the stage's columns, so say so: what it looks like and what this column should have been.
-    if (!r.ok) return err(new DataFileError(r.error.location, `${r.error.detail} (a Stage ${stage} file, whose ${spec.name} must be ${spec.shape.length ? 'a ' : ''}${expectedColumn(spec)})`));
+    if (!r.ok)
+      return err(
+        new DataFileError(
+          r.error.location,
+          `${r.error.detail} (a Stage ${stage} file, whose ${spec.name} must be ${spec.shape.length ? 'a ' : ''}${expectedColumn(spec)})`,
+        ),
+      );
     cols[spec.name] = r.value;
   }
-  const base = { rows: file.rows, boardIdPositions: cols.boardIdPositions as Uint8Array, piecesInHand: cols.piecesInHand as Uint8Array };
+  const base = {
+    rows: file.rows,
+    boardIdPositions: cols.boardIdPositions as Uint8Array,
+    piecesInHand: cols.piecesInHand as Uint8Array,
+  };
   const columns: StageColumns =
-    stage === 1 ? { ...base, stage, reachableSquares: cols.reachableSquares as Uint8Array }
-      : stage === 2 ? { ...base, stage, legalMovesLabel: cols.legalMovesLabel as Uint8Array }
+    stage === 1
+      ? { ...base, stage, reachableSquares: cols.reachableSquares as Uint8Array }
+      : stage === 2
+        ? { ...base, stage, legalMovesLabel: cols.legalMovesLabel as Uint8Array }
         : { ...base, stage, moveLabel: cols.moveLabel as Float32Array, resultValue: cols.resultValue as Float32Array };
   const valid = validateStageColumns(columns);
-  if (!valid.ok) return err(new DataFileError({ path: file.path, column: valid.error.column, row: valid.error.row }, valid.error.message));
+  if (!valid.ok)
+    return err(
+      new DataFileError({ path: file.path, column: valid.error.column, row: valid.error.row }, valid.error.message),
+    );
   return ok(columns);
 };

@@ -13,7 +13,11 @@ export const checkValueBuffers = (data: Data): { row: number; message: string } 
   const { type, offset, length } = data;
   if (DataType.isUtf8View(type) || DataType.isBinaryView(type)) {
     const views = data.values as Uint8Array | undefined;
-    if (!views || views.length < (offset + length) * VIEW) return { row: 0, message: `view buffer of ${views?.length ?? 0} bytes, ${length} rows need ${(offset + length) * VIEW}` };
+    if (!views || views.length < (offset + length) * VIEW)
+      return {
+        row: 0,
+        message: `view buffer of ${views?.length ?? 0} bytes, ${length} rows need ${(offset + length) * VIEW}`,
+      };
     const dv = new DataView(views.buffer, views.byteOffset, views.length);
     const buffers = data.variadicBuffers;
     for (let row = 0; row < length; row++) {
@@ -25,19 +29,27 @@ export const checkValueBuffers = (data: Data): { row: number; message: string } 
       const start = dv.getInt32(at + 12, true);
       const buffer = buffers[index];
       if (!buffer) return { row, message: `view names data buffer ${index}, the batch has ${buffers.length}` };
-      if (start < 0 || start + size > buffer.length) return { row, message: `view [${start}, +${size}) outside data buffer ${index} of ${buffer.length} bytes` };
+      if (start < 0 || start + size > buffer.length)
+        return { row, message: `view [${start}, +${size}) outside data buffer ${index} of ${buffer.length} bytes` };
     }
     return null;
   }
-  if (!(DataType.isUtf8(type) || DataType.isBinary(type) || DataType.isLargeUtf8(type) || DataType.isLargeBinary(type))) return null;
+  if (!(DataType.isUtf8(type) || DataType.isBinary(type) || DataType.isLargeUtf8(type) || DataType.isLargeBinary(type)))
+    return null;
   const offsets = data.valueOffsets as Int32Array | BigInt64Array | undefined;
   const values = data.values as Uint8Array | undefined;
-  if (!offsets || offsets.length < offset + length + 1) return { row: 0, message: `offsets buffer holds ${offsets?.length ?? 0} entries, ${length} rows need ${offset + length + 1}` };
+  if (!offsets || offsets.length < offset + length + 1)
+    return {
+      row: 0,
+      message: `offsets buffer holds ${offsets?.length ?? 0} entries, ${length} rows need ${offset + length + 1}`,
+    };
   let previous = Number(offsets[offset]!);
-  if (previous < 0 || previous > (values?.length ?? 0)) return { row: 0, message: `value offset ${previous} outside the ${values?.length ?? 0}-byte data buffer` };
+  if (previous < 0 || previous > (values?.length ?? 0))
+    return { row: 0, message: `value offset ${previous} outside the ${values?.length ?? 0}-byte data buffer` };
   for (let row = 0; row < length; row++) {
     const end = Number(offsets[offset + row + 1]!);
-    if (end < previous || end > (values?.length ?? 0)) return { row, message: `value [${previous}, ${end}) outside the ${values?.length ?? 0}-byte data buffer` };
+    if (end < previous || end > (values?.length ?? 0))
+      return { row, message: `value [${previous}, ${end}) outside the ${values?.length ?? 0}-byte data buffer` };
     previous = end;
   }
   return null;

@@ -3,8 +3,14 @@ import { decodeZstdFrame, loadZstd, MAX_ZSTD_OUTPUT, ZstdFormatError } from './z
 
 // The `id` column (32 uint64 ids) of a Polars write_ipc_stream(compression="zstd") batch, as Polars wrote it, and the
 // same frame with one byte changed by the fuzzer: fzstd, the decoder used before, looped forever on the second.
-const POLARS_FRAME = Buffer.from('28b52ffd00587501006244090710f8cc01132353ff2e77abcd62afd62a752a8d429fce2673a94c228fc62271280c02df011f5402000301', 'hex');
-const LOOPED_FZSTD = Buffer.from('28b52ffd00587501006244090710f8d901132353ff2e77abcd62afd62a752a8d429fce2673a94c228fc62271280c02df011f5402000301', 'hex');
+const POLARS_FRAME = Buffer.from(
+  '28b52ffd00587501006244090710f8cc01132353ff2e77abcd62afd62a752a8d429fce2673a94c228fc62271280c02df011f5402000301',
+  'hex',
+);
+const LOOPED_FZSTD = Buffer.from(
+  '28b52ffd00587501006244090710f8d901132353ff2e77abcd62afd62a752a8d429fce2673a94c228fc62271280c02df011f5402000301',
+  'hex',
+);
 
 describe('ZSTD frames', () => {
   beforeAll(() => loadZstd());
@@ -12,7 +18,9 @@ describe('ZSTD frames', () => {
   it('given a frame Polars wrote, when decoded, then it yields the 32 ids it holds', () => {
     const out = decodeZstdFrame(POLARS_FRAME, 256);
     expect(out.length).toBe(256);
-    expect(Array.from(new BigUint64Array(out.buffer, out.byteOffset, 32), Number)).toEqual(Array.from({ length: 32 }, (_, i) => i));
+    expect(Array.from(new BigUint64Array(out.buffer, out.byteOffset, 32), Number)).toEqual(
+      Array.from({ length: 32 }, (_, i) => i),
+    );
   });
 
   it('given the frame that made fzstd loop, when decoded, then a ZstdFormatError comes back at once', () => {
@@ -27,7 +35,9 @@ describe('ZSTD frames', () => {
     expect(() => decodeZstdFrame(POLARS_FRAME, null)).toThrow(/neither the frame nor the buffer/);
     const huge = Buffer.from(POLARS_FRAME);
     huge[4] = 0xc0; // 8-byte content size field, single segment off: the size now reads as garbage far above the limit
-    expect(() => decodeZstdFrame(huge, null)).toThrow(new RegExp(`exceeds the ${MAX_ZSTD_OUTPUT}-byte limit|runs past|corrupt`));
+    expect(() => decodeZstdFrame(huge, null)).toThrow(
+      new RegExp(`exceeds the ${MAX_ZSTD_OUTPUT}-byte limit|runs past|corrupt`),
+    );
     expect(() => decodeZstdFrame(POLARS_FRAME.subarray(0, 4), 256)).toThrow(/too short/);
   });
 

@@ -16,13 +16,17 @@ let loading: Promise<void> | null = null;
 let loaded = false;
 
 /** Loads the decoder (official zstd built to WebAssembly) once per thread; readers await it before decoding. @internal */
-export const loadZstd = (): Promise<void> => (loading ??= init().then(() => { loaded = true; }));
+export const loadZstd = (): Promise<void> =>
+  (loading ??= init().then(() => {
+    loaded = true;
+  }));
 
 /** The frame header's content size (null when the writer left it out, as streaming encoders such as arrow-rs's do). */
 export const frameContentSize = (src: Uint8Array): number | null => {
   if (src.length < 6) throw new ZstdFormatError(`${src.length} bytes is too short for a frame header`);
   const view = new DataView(src.buffer, src.byteOffset, src.length);
-  if (view.getUint32(0, true) !== MAGIC) throw new ZstdFormatError(`bad magic 0x${view.getUint32(0, true).toString(16)}`);
+  if (view.getUint32(0, true) !== MAGIC)
+    throw new ZstdFormatError(`bad magic 0x${view.getUint32(0, true).toString(16)}`);
   const descriptor = view.getUint8(4);
   const single = (descriptor & 0x20) !== 0;
   const fcsFlag = descriptor >> 6;
@@ -47,8 +51,10 @@ export const decodeZstdFrame = (src: Uint8Array, expected: number | null = null)
   const declared = frameContentSize(src);
   const size = declared ?? expected;
   if (size === null) throw new ZstdFormatError('neither the frame nor the buffer says how large the output is');
-  if (size > MAX_ZSTD_OUTPUT) throw new ZstdFormatError(`output of ${size} bytes exceeds the ${MAX_ZSTD_OUTPUT}-byte limit per buffer`);
-  if (declared !== null && expected !== null && declared !== expected) throw new ZstdFormatError(`frame says ${declared} bytes, the buffer ${expected}`);
+  if (size > MAX_ZSTD_OUTPUT)
+    throw new ZstdFormatError(`output of ${size} bytes exceeds the ${MAX_ZSTD_OUTPUT}-byte limit per buffer`);
+  if (declared !== null && expected !== null && declared !== expected)
+    throw new ZstdFormatError(`frame says ${declared} bytes, the buffer ${expected}`);
   let out: Uint8Array;
   try {
     out = decompress(src, { defaultHeapSize: Math.max(size, 1) });

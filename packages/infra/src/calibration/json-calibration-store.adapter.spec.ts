@@ -5,7 +5,9 @@ import { MemoryLogger } from '@maou/bench-app/testing';
 import { JsonCalibrationStoreAdapter } from './json-calibration-store.adapter';
 
 let dir: string;
-beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'maou-calib-')); });
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'maou-calib-'));
+});
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe('JsonCalibrationStoreAdapter', () => {

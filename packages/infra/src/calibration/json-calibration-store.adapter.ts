@@ -16,7 +16,10 @@ interface StoreFile {
  * @public
  */
 export class JsonCalibrationStoreAdapter implements CalibrationStorePort {
-  constructor(private readonly path: string, private readonly logger: LoggerPort) {}
+  constructor(
+    private readonly path: string,
+    private readonly logger: LoggerPort,
+  ) {}
 
   async load(key: string): Promise<unknown | null> {
     return (await this.readEntries())[key] ?? null;
@@ -35,15 +38,22 @@ export class JsonCalibrationStoreAdapter implements CalibrationStorePort {
       text = await readFile(this.path, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      this.logger.warn({ path: this.path, error: String(e) }, `calibration_cache_unreadable path=${this.path}; ignoring it`);
+      this.logger.warn(
+        { path: this.path, error: String(e) },
+        `calibration_cache_unreadable path=${this.path}; ignoring it`,
+      );
       return {};
     }
     try {
       const parsed = JSON.parse(text) as Partial<StoreFile>;
-      if (parsed?.formatVersion === FORMAT_VERSION && typeof parsed.entries === 'object' && parsed.entries !== null) return parsed.entries;
+      if (parsed?.formatVersion === FORMAT_VERSION && typeof parsed.entries === 'object' && parsed.entries !== null)
+        return parsed.entries;
       this.logger.warn({ path: this.path }, `calibration_cache_ignored path=${this.path} reason="unknown format"`);
     } catch (e) {
-      this.logger.warn({ path: this.path, error: String(e) }, `calibration_cache_ignored path=${this.path} reason="corrupt JSON"`);
+      this.logger.warn(
+        { path: this.path, error: String(e) },
+        `calibration_cache_ignored path=${this.path} reason="corrupt JSON"`,
+      );
     }
     return {};
   }

@@ -24,4 +24,7 @@ export interface BackendPlugin extends BackendChoice {
 }
 
 /** `selects` for a backend that `--gpu` names by its own name (device 0). @public */
-export const selectedByName = (name: string) => (value: string): number | null => (value === name ? 0 : null);
+export const selectedByName =
+  (name: string) =>
+  (value: string): number | null =>
+    value === name ? 0 : null;

@@ -1,6 +1,11 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
-import { BenchmarkTrainingUseCase, type CalibrateLoaderUseCase, type DataLoaderPort, type DataSourcePort } from '@maou/bench-app';
+import {
+  BenchmarkTrainingUseCase,
+  type CalibrateLoaderUseCase,
+  type DataLoaderPort,
+  type DataSourcePort,
+} from '@maou/bench-app';
 import { createTrainer, type Trainer } from '@maou/bench-engine';
 import { FakeClock, MemoryLogger } from '@maou/bench-app/testing';
 import type { BenchmarkConfig, BenchmarkTrainingReport, HostBatch, Stage3Columns } from '@maou/bench-domain';
@@ -13,16 +18,40 @@ const TENSORS_PER_BATCH = 4; // board ids, hands, policy target, value target
 const BATCHES: HostBatch[] = Array.from({ length: 10 }, (_, i) => randomBatch(3, 4, i + 1));
 
 const config = (devicePrefetch: number, runValidation = false): BenchmarkConfig => ({
-  stage: 3, source: { kind: 'local', paths: ['x'] },
-  loader: { batchSize: 4, workers: 0, prefetchFactor: 2, pinMemory: false, persistentWorkers: true, streaming: false, shuffle: true, testRatio: 0.2, cacheMode: 'file', devicePrefetch, seed: 7 },
-  training: TRAINING, compute: { backend: 'wasm', deviceIndex: 0, threads: 'auto' },
-  warmupBatches: 1, maxBatches: 5, runValidation, sampleRatio: null, enableProfiling: false, enableResourceMonitoring: false, compilation: false,
+  stage: 3,
+  source: { kind: 'local', paths: ['x'] },
+  loader: {
+    batchSize: 4,
+    workers: 0,
+    prefetchFactor: 2,
+    pinMemory: false,
+    persistentWorkers: true,
+    streaming: false,
+    shuffle: true,
+    testRatio: 0.2,
+    cacheMode: 'file',
+    devicePrefetch,
+    seed: 7,
+  },
+  training: TRAINING,
+  compute: { backend: 'wasm', deviceIndex: 0, threads: 'auto' },
+  warmupBatches: 1,
+  maxBatches: 5,
+  runValidation,
+  sampleRatio: null,
+  enableProfiling: false,
+  enableResourceMonitoring: false,
+  compilation: false,
 });
 
 /** Runs the use case with `trainerOf` wrapping the real trainer; returns the report. */
-const run = async (cfg: BenchmarkConfig, opts: { microBatchSize?: number; wrap?: (t: Trainer) => Trainer } = {}): Promise<BenchmarkTrainingReport> => {
+const run = async (
+  cfg: BenchmarkConfig,
+  opts: { microBatchSize?: number; wrap?: (t: Trainer) => Trainer } = {},
+): Promise<BenchmarkTrainingReport> => {
   const loader: DataLoaderPort = {
-    batchesPerEpoch: { train: BATCHES.length, validation: 3 }, samplesPerEpoch: { train: BATCHES.length * 4, validation: 12 },
+    batchesPerEpoch: { train: BATCHES.length, validation: 3 },
+    samplesPerEpoch: { train: BATCHES.length * 4, validation: 12 },
     describe: () => ({ mode: 'memory' }),
     async *iterate(split) {
       for (const b of split === 'train' ? BATCHES : BATCHES.slice(0, 3)) {
@@ -32,14 +61,39 @@ const run = async (cfg: BenchmarkConfig, opts: { microBatchSize?: number; wrap?:
     },
     close: async () => undefined,
   };
-  const source: DataSourcePort = { stage: 3, describe: () => 'memory', shards: async () => [{ id: 'memory', path: 'memory', rows: BATCHES.length * 4, bytes: 1 }], read: async () => ({}) as Stage3Columns, ioStats: () => null };
-  const useCase = new BenchmarkTrainingUseCase(new FakeClock(), new MemoryLogger(),
+  const source: DataSourcePort = {
+    stage: 3,
+    describe: () => 'memory',
+    shards: async () => [{ id: 'memory', path: 'memory', rows: BATCHES.length * 4, bytes: 1 }],
+    read: async () => ({}) as Stage3Columns,
+    ioStats: () => null,
+  };
+  const useCase = new BenchmarkTrainingUseCase(
+    new FakeClock(),
+    new MemoryLogger(),
     { activate: async () => ({ name: 'wasm', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }) },
-    { open: async () => source }, { create: async () => loader },
+    { open: async () => source },
+    { create: async () => loader },
     (o) => (opts.wrap ?? ((t) => t))(createTrainer({ ...o, microBatchSize: opts.microBatchSize })),
     { start: () => undefined, stop: async () => [], cpuCounters: () => null },
-    { describe: () => ({ node: 'v20', platform: 'linux', arch: 'x64', cpus: 2, cpu_model: 'test', memory_bytes: 1, tfjs_version: '4.22.0', maou_bench_version: '0.1.0' }) },
-    { execute: async () => { throw new Error('calibration is off'); } } as unknown as CalibrateLoaderUseCase);
+    {
+      describe: () => ({
+        node: 'v20',
+        platform: 'linux',
+        arch: 'x64',
+        cpus: 2,
+        cpu_model: 'test',
+        memory_bytes: 1,
+        tfjs_version: '4.22.0',
+        maou_bench_version: '0.1.0',
+      }),
+    },
+    {
+      execute: async () => {
+        throw new Error('calibration is off');
+      },
+    } as unknown as CalibrateLoaderUseCase,
+  );
   const r = await useCase.execute({ config: cfg });
   if (!r.ok) throw new Error(r.error.message);
   return r.value.report;
@@ -50,17 +104,22 @@ describe('benchmark-training with device prefetch (wasm)', () => {
   beforeAll(wasm.setUp);
   afterAll(wasm.tearDown);
 
-  it.each([undefined, 3])('given micro-batches of %s rows, then losses and validation match the unprefetched run', async (microBatchSize) => {
-    const plain = await run(config(0, true), { microBatchSize });
-    const prefetched = await run(config(2, true), { microBatchSize });
-    expect(plain.batches).toHaveLength(5);
-    expect(prefetched.batches.map((b) => b.loss)).toEqual(plain.batches.map((b) => b.loss));
-    expect(prefetched.validation_metrics!.loss).toBe(plain.validation_metrics!.loss);
-    expect(prefetched.validation_metrics!.metrics).toEqual(plain.validation_metrics!.metrics);
-    for (const b of prefetched.batches) expect(Object.values(b.phases).reduce((a, x) => a + x, 0)).toBeCloseTo(b.wallMs, 9);
-    expect(prefetched.data_load_method.device_prefetch).toEqual({ enabled: true, buffer_size: 2 });
-    expect(plain.data_load_method.device_prefetch).toEqual({ enabled: false, buffer_size: 0 });
-  }, 60_000);
+  it.each([undefined, 3])(
+    'given micro-batches of %s rows, then losses and validation match the unprefetched run',
+    async (microBatchSize) => {
+      const plain = await run(config(0, true), { microBatchSize });
+      const prefetched = await run(config(2, true), { microBatchSize });
+      expect(plain.batches).toHaveLength(5);
+      expect(prefetched.batches.map((b) => b.loss)).toEqual(plain.batches.map((b) => b.loss));
+      expect(prefetched.validation_metrics!.loss).toBe(plain.validation_metrics!.loss);
+      expect(prefetched.validation_metrics!.metrics).toEqual(plain.validation_metrics!.metrics);
+      for (const b of prefetched.batches)
+        expect(Object.values(b.phases).reduce((a, x) => a + x, 0)).toBeCloseTo(b.wallMs, 9);
+      expect(prefetched.data_load_method.device_prefetch).toEqual({ enabled: true, buffer_size: 2 });
+      expect(plain.data_load_method.device_prefetch).toEqual({ enabled: false, buffer_size: 0 });
+    },
+    60_000,
+  );
 
   it('given an early stop, then live tensors stay constant across steps and nothing is left behind', async () => {
     const before = tf.memory().numTensors;
@@ -76,13 +135,23 @@ describe('benchmark-training with device prefetch (wasm)', () => {
     expect(tf.memory().numTensors - between).toBe(between - before);
   }, 60_000);
 
-  it.each([1, 3])('given a buffer of %i, then exactly that many batches are uploaded ahead of a step, no more', async (buffer) => {
-    let counts: ReturnType<typeof yielding>['counts'] | undefined;
-    await run(config(buffer), { wrap: (t) => { const y = yielding(t); counts = y.counts; return y.trainer; } });
-    expect(counts!.steps).toBe(5);
-    expect(new Set(counts!.ahead)).toEqual(new Set([buffer]));
-    expect(counts!.uploads).toBe(5 + buffer);
-  }, 60_000);
+  it.each([1, 3])(
+    'given a buffer of %i, then exactly that many batches are uploaded ahead of a step, no more',
+    async (buffer) => {
+      let counts: ReturnType<typeof yielding>['counts'] | undefined;
+      await run(config(buffer), {
+        wrap: (t) => {
+          const y = yielding(t);
+          counts = y.counts;
+          return y.trainer;
+        },
+      });
+      expect(counts!.steps).toBe(5);
+      expect(new Set(counts!.ahead)).toEqual(new Set([buffer]));
+      expect(counts!.uploads).toBe(5 + buffer);
+    },
+    60_000,
+  );
 });
 
 /**
@@ -92,15 +161,22 @@ describe('benchmark-training with device prefetch (wasm)', () => {
 function yielding(real: Trainer): { trainer: Trainer; counts: { uploads: number; steps: number; ahead: number[] } } {
   const counts = { uploads: 0, steps: 0, ahead: [] as number[] };
   const trainer: Trainer = {
-    stage: real.stage, parameterCount: real.parameterCount, multiplyAddsPerSample: real.multiplyAddsPerSample,
-    upload: (b, use) => { counts.uploads++; return real.upload!(b, use); },
+    stage: real.stage,
+    parameterCount: real.parameterCount,
+    multiplyAddsPerSample: real.multiplyAddsPerSample,
+    upload: (b, use) => {
+      counts.uploads++;
+      return real.upload!(b, use);
+    },
     step: async (b, c) => {
       counts.steps++;
       for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
       counts.ahead.push(counts.uploads - counts.steps);
       return real.step(b, c);
     },
-    evaluate: (b, c) => real.evaluate(b, c), currentLearningRate: () => real.currentLearningRate(), dispose: () => real.dispose(),
+    evaluate: (b, c) => real.evaluate(b, c),
+    currentLearningRate: () => real.currentLearningRate(),
+    dispose: () => real.dispose(),
   };
   return { trainer, counts };
 }

@@ -1,7 +1,14 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-backend-wasm';
-import { createObjective, disposeDeviceBatch, SeededRandom, ShogiNetwork, TapeRecorder, uploadBatch } from '@maou/bench-engine';
+import {
+  createObjective,
+  disposeDeviceBatch,
+  SeededRandom,
+  ShogiNetwork,
+  TapeRecorder,
+  uploadBatch,
+} from '@maou/bench-engine';
 import { type HostBatch, type Stage } from '@maou/bench-domain';
 import { randomBatch, TRAINING } from './testing/engine-fixtures';
 import { fastWasmBackend } from './testing/fast-wasm-backend';
@@ -14,7 +21,10 @@ function lossAndGrads(net: ShogiNetwork, stage: Stage, batch: HostBatch): { loss
   const tape = new TapeRecorder();
   tape.begin();
   const loss = tf.tidy(() => objective.loss(net.apply(dev.inputs, true), dev));
-  const grads = tape.backward(loss, net.store.parameters.map((p) => p.variable));
+  const grads = tape.backward(
+    loss,
+    net.store.parameters.map((p) => p.variable),
+  );
   const out = { loss: loss.dataSync()[0], grads: grads.map((g) => g.dataSync() as Float32Array) };
   tf.dispose([loss, ...grads]);
   disposeDeviceBatch(dev);
@@ -29,7 +39,14 @@ function lossAt(net: ShogiNetwork, stage: Stage, batch: HostBatch): number {
   return v;
 }
 
-const build = (stage: Stage) => new ShogiNetwork({ preset: 'lite', stage, stage2HiddenDim: TRAINING.stage2HiddenDim, stage2Dropout: 0, rng: new SeededRandom(11) });
+const build = (stage: Stage) =>
+  new ShogiNetwork({
+    preset: 'lite',
+    stage,
+    stage2HiddenDim: TRAINING.stage2HiddenDim,
+    stage2Dropout: 0,
+    rng: new SeededRandom(11),
+  });
 const norm = (xs: Float32Array[]) => Math.sqrt(xs.reduce((s, a) => s + a.reduce((t, v) => t + v * v, 0), 0));
 
 describe('engine gradients (lite network, every stage)', () => {
@@ -58,7 +75,15 @@ describe('engine gradients (lite network, every stage)', () => {
     const { grads } = lossAndGrads(net, stage, batch);
     const params = net.store.parameters;
     // Embedding, a 1×1 and a 3×3 conv, a BN scale, the last conv and every head tensor.
-    const picks = [0, 1, 3, 4, 6, params.length - 6, ...params.map((_, i) => i).slice(stage === 3 ? -4 : stage === 2 ? -4 : -2)];
+    const picks = [
+      0,
+      1,
+      3,
+      4,
+      6,
+      params.length - 6,
+      ...params.map((_, i) => i).slice(stage === 3 ? -4 : stage === 2 ? -4 : -2),
+    ];
     const eps = 1e-3;
     for (const i of picks) {
       const p = params[i].variable;
@@ -66,7 +91,10 @@ describe('engine gradients (lite network, every stage)', () => {
       const gNorm = Math.sqrt(g.reduce((s, v) => s + v * v, 0));
       // Step ±eps along this tensor's unit gradient: the slope must equal its norm.
       const orig = p.clone();
-      const dir = tf.tensor(g.map((v) => (v * eps) / gNorm), p.shape);
+      const dir = tf.tensor(
+        g.map((v) => (v * eps) / gNorm),
+        p.shape,
+      );
       p.assign(tf.tidy(() => tf.add(orig, dir)));
       const up = lossAt(net, stage, batch);
       p.assign(tf.tidy(() => tf.sub(orig, dir)));

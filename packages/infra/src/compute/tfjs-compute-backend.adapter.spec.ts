@@ -15,17 +15,31 @@ describe('TfjsComputeBackendAdapter', () => {
   });
 
   it('reports the placement and the data-parallel replicas the registry gives the backend', async () => {
-    const wasm = await new TfjsComputeBackendAdapter(createBackendRegistry()).activate({ ...config('wasm'), threads: 2 });
+    const wasm = await new TfjsComputeBackendAdapter(createBackendRegistry()).activate({
+      ...config('wasm'),
+      threads: 2,
+    });
     expect(wasm).toMatchObject({ name: 'wasm', threads: 2, placement: 'host', replicas: 2 });
-    const single = new BackendRegistry().register({ ...cpuBackendPlugin, name: 'gpu-like', placement: 'device', dataParallel: false,
-      start: async (c) => cpuBackendPlugin.start(c) });
-    expect(await new TfjsComputeBackendAdapter(single).activate(config('gpu-like'))).toMatchObject({ placement: 'device', replicas: 1 });
+    const single = new BackendRegistry().register({
+      ...cpuBackendPlugin,
+      name: 'gpu-like',
+      placement: 'device',
+      dataParallel: false,
+      start: async (c) => cpuBackendPlugin.start(c),
+    });
+    expect(await new TfjsComputeBackendAdapter(single).activate(config('gpu-like'))).toMatchObject({
+      placement: 'device',
+      replicas: 1,
+    });
   });
 
   it('auto takes the highest-priority plugin that starts and notes the ones it skipped', async () => {
-    const registry = new BackendRegistry()
-      .register(cpuBackendPlugin)
-      .register({ ...cpuBackendPlugin, name: 'broken', priority: 99, start: async () => err({ backend: 'broken', message: 'no device' }) });
+    const registry = new BackendRegistry().register(cpuBackendPlugin).register({
+      ...cpuBackendPlugin,
+      name: 'broken',
+      priority: 99,
+      start: async () => err({ backend: 'broken', message: 'no device' }),
+    });
     const info = await new TfjsComputeBackendAdapter(registry).activate(config('auto'));
     expect(info.name).toBe('cpu');
     expect(info.notes).toContain('skipped broken: no device');
@@ -35,12 +49,16 @@ describe('TfjsComputeBackendAdapter', () => {
     const adapter = new TfjsComputeBackendAdapter(createBackendRegistry());
     const failure = adapter.activate(config('tensorflow-gpu'));
     await expect(failure).rejects.toBeInstanceOf(BackendUnavailableError);
-    await expect(failure).rejects.toThrow(/@tensorflow\/tfjs-node-gpu.*pnpm add @tensorflow\/tfjs-node-gpu.*CUDA 11\.2/);
+    await expect(failure).rejects.toThrow(
+      /@tensorflow\/tfjs-node-gpu.*pnpm add @tensorflow\/tfjs-node-gpu.*CUDA 11\.2/,
+    );
     await expect(adapter.activate(config('tensorflow'))).rejects.toThrow(/pnpm add @tensorflow\/tfjs-node@/);
   });
 
   it('lists the known backends for an unknown name', async () => {
     const adapter = new TfjsComputeBackendAdapter(createBackendRegistry());
-    await expect(adapter.activate(config('quantum'))).rejects.toThrow(/--backend quantum: unknown backend; known: .*tensorflow-gpu.*wasm.*cpu/);
+    await expect(adapter.activate(config('quantum'))).rejects.toThrow(
+      /--backend quantum: unknown backend; known: .*tensorflow-gpu.*wasm.*cpu/,
+    );
   });
 });

@@ -21,13 +21,19 @@ export class TfjsComputeBackendAdapter implements ComputeBackendPort {
   constructor(private readonly registry: BackendRegistry) {}
 
   async activate(config: ComputeConfig): Promise<BackendInfo> {
-    const candidates = config.backend === 'auto' ? this.registry.byPriority()
-      : config.backend === 'host' ? this.registry.hostByPriority()
-      : [this.registry.get(config.backend)];
+    const candidates =
+      config.backend === 'auto'
+        ? this.registry.byPriority()
+        : config.backend === 'host'
+          ? this.registry.hostByPriority()
+          : [this.registry.get(config.backend)];
     const failures: BackendStartError[] = [];
     for (const plugin of candidates) {
       if (!plugin) {
-        failures.push({ backend: config.backend, message: `unknown backend; known: ${this.registry.names().join(', ')}` });
+        failures.push({
+          backend: config.backend,
+          message: `unknown backend; known: ${this.registry.names().join(', ')}`,
+        });
         continue;
       }
       const started = await plugin.start(config);

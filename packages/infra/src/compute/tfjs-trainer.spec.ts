@@ -11,10 +11,15 @@ const clock = { now: () => performance.now(), wallTime: () => new Date() };
 function hostBatch(c: Stage3Columns, start: number, size: number): HostBatch {
   const rows = (a: Float32Array | Uint8Array, per: number) => a.subarray(start * per, (start + size) * per);
   return {
-    stage: 3, size,
+    stage: 3,
+    size,
     boardIds: Int32Array.from(rows(c.boardIdPositions, 81)),
     hands: Float32Array.from(rows(c.piecesInHand, 14)),
-    targets: { stage: 3, moveLabel: Float32Array.from(rows(c.moveLabel, 1496)), resultValue: Float32Array.from(rows(c.resultValue, 1)) },
+    targets: {
+      stage: 3,
+      moveLabel: Float32Array.from(rows(c.moveLabel, 1496)),
+      resultValue: Float32Array.from(rows(c.resultValue, 1)),
+    },
   };
 }
 
@@ -26,7 +31,12 @@ describe('TfjsTrainer on wasm', () => {
   it('lowers the Stage 3 loss over 200 batches of sample data without leaking tensors', async () => {
     const columns = buildSampleRecords(3, 32, 3).columns as Stage3Columns;
     const before = tf.memory().numTensors;
-    const trainer = createTrainer({ stage: 3, training: { ...TRAINING, lrScheduler: 'none', valueLossRatio: 1 }, totalSteps: 200, seed: 1 });
+    const trainer = createTrainer({
+      stage: 3,
+      training: { ...TRAINING, lrScheduler: 'none', valueLossRatio: 1 },
+      totalSteps: 200,
+      seed: 1,
+    });
     const batches = [0, 8, 16, 24].map((s) => hostBatch(columns, s, 8));
     const losses: number[] = [];
     const counts = new Set<number>();
@@ -47,7 +57,12 @@ describe('TfjsTrainer on wasm', () => {
   }, 90_000);
 
   it('accumulates gradients and only steps the optimiser and LR every n batches', async () => {
-    const trainer = createTrainer({ stage: 1, training: { ...TRAINING, gradientAccumulationSteps: 2, lrScheduler: 'cosine_annealing' }, totalSteps: 8, seed: 2 }) as TfjsTrainer;
+    const trainer = createTrainer({
+      stage: 1,
+      training: { ...TRAINING, gradientAccumulationSteps: 2, lrScheduler: 'cosine_annealing' },
+      totalSteps: 8,
+      seed: 2,
+    }) as TfjsTrainer;
     const w = trainer.network.store.parameters[0].variable;
     const before = await w.data();
     const batch = randomBatch(1, 4, 1);
@@ -72,7 +87,12 @@ describe('TfjsTrainer on wasm', () => {
   });
 
   it('--detect-anomaly names the batch and the tensor', async () => {
-    const trainer = createTrainer({ stage: 3, training: { ...TRAINING, detectAnomaly: true }, totalSteps: 4, seed: 4 }) as TfjsTrainer;
+    const trainer = createTrainer({
+      stage: 3,
+      training: { ...TRAINING, detectAnomaly: true },
+      totalSteps: 4,
+      seed: 4,
+    }) as TfjsTrainer;
     const batch = randomBatch(3, 2, 5);
     await trainer.step(batch, clock);
     const head = trainer.network.store.parameters.find((p) => p.name === 'value_head.bias')!.variable;

@@ -5,7 +5,9 @@ import { writeFileAtomic, writeFileAtomicSync } from './atomic-file';
 
 describe('writeFileAtomic', () => {
   let dir: string;
-  beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'maou-atomic-')); });
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'maou-atomic-'));
+  });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('given two concurrent writers of one path, then one complete file is left and no temporary file', async () => {

@@ -7,7 +7,8 @@ import { basename, dirname, join } from 'node:path';
  * A temporary name no other writer uses: in the target's directory (a rename within one filesystem is atomic), hidden,
  * with this process's id and random bytes, so two writers of one path, in one process or two, never share it.
  */
-const tempPathFor = (path: string): string => join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+const tempPathFor = (path: string): string =>
+  join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 
 /**
  * The one way this project replaces a file: write a unique temporary file beside it, flush it to disk, rename it over

@@ -8,16 +8,27 @@ interface Regions {
 }
 
 /** The mutation classes whose silent-acceptance rates are reported separately. @internal */
-export const MUTATION_CLASSES = ['empty', 'wrong-magic', 'truncate', 'flip-header', 'flip-metadata', 'flip-body', 'lying-length'] as const;
+export const MUTATION_CLASSES = [
+  'empty',
+  'wrong-magic',
+  'truncate',
+  'flip-header',
+  'flip-metadata',
+  'flip-body',
+  'lying-length',
+] as const;
 /** @internal */
 export type MutationClass = (typeof MUTATION_CLASSES)[number];
 
-const i32 = (b: Uint8Array, at: number): number => (at + 4 <= b.length ? new DataView(b.buffer, b.byteOffset).getInt32(at, true) : 0);
+const i32 = (b: Uint8Array, at: number): number =>
+  at + 4 <= b.length ? new DataView(b.buffer, b.byteOffset).getInt32(at, true) : 0;
 const clamp = (size: number, [a, b]: Range): Range => [Math.max(0, Math.min(a, size)), Math.max(0, Math.min(b, size))];
-const text = (b: Uint8Array, n: number): string => Buffer.from(b.buffer, b.byteOffset, Math.min(n, b.length)).toString('latin1');
+const text = (b: Uint8Array, n: number): string =>
+  Buffer.from(b.buffer, b.byteOffset, Math.min(n, b.length)).toString('latin1');
 
 /** An Arrow IPC message's metadata starting at `at` (continuation marker or not). */
-const messageMeta = (b: Uint8Array, at: number): Range => (i32(b, at) === -1 ? [at + 8, at + 8 + i32(b, at + 4)] : [at + 4, at + 4 + i32(b, at)]);
+const messageMeta = (b: Uint8Array, at: number): Range =>
+  i32(b, at) === -1 ? [at + 8, at + 8 + i32(b, at + 4)] : [at + 4, at + 4 + i32(b, at)];
 
 /** Finds the regions of the formats the readers take: Arrow File and Stream, .npy, LZ4 frames, JSON; else all body. */
 const regionsOf = (b: Uint8Array): Regions => {
@@ -26,7 +37,11 @@ const regionsOf = (b: Uint8Array): Regions => {
   if (text(b, 6) === 'ARROW1') {
     const footerLen = i32(b, size - 10);
     const meta = c(messageMeta(b, 8));
-    return { header: [0, 8], metadata: [meta, c([size - 10 - footerLen, size - 10])], body: [c([meta[1], size - 10 - footerLen])] };
+    return {
+      header: [0, 8],
+      metadata: [meta, c([size - 10 - footerLen, size - 10])],
+      body: [c([meta[1], size - 10 - footerLen])],
+    };
   }
   if (i32(b, 0) === -1) {
     const meta = c(messageMeta(b, 0));
@@ -64,7 +79,9 @@ const lie = (src: Uint8Array, regions: Regions, rnd: () => number): Uint8Array =
     const numbers = [...s.matchAll(/-?\d+(\.\d+)?(e[+-]?\d+)?/g)];
     if (numbers.length === 0) return src.slice();
     const m = pick(rnd, numbers);
-    const value = head.startsWith('\x93NUMPY') ? pick(rnd, ['0', '999999999', '4294967296', '300']) : pick(rnd, JSON_LIES);
+    const value = head.startsWith('\x93NUMPY')
+      ? pick(rnd, ['0', '999999999', '4294967296', '300'])
+      : pick(rnd, JSON_LIES);
     return new Uint8Array(Buffer.from(s.slice(0, m.index) + value + s.slice((m.index ?? 0) + m[0].length), 'latin1'));
   }
   const out = src.slice();
@@ -92,7 +109,12 @@ export const mutate = (src: Uint8Array, kind: MutationClass, rnd: () => number):
     }
     case 'truncate': {
       // Every region is a target: cut in the header, in each metadata block, in the body, or just short of the end.
-      const region = pick(rnd, [regions.header, ...regions.metadata, ...regions.body, clamp(src.length, [src.length - 16, src.length])]);
+      const region = pick(rnd, [
+        regions.header,
+        ...regions.metadata,
+        ...regions.body,
+        clamp(src.length, [src.length - 16, src.length]),
+      ]);
       return src.slice(0, within(rnd, region));
     }
     case 'flip-header':

@@ -14,7 +14,8 @@ describe('readers under damaged inputs (short fuzz run)', () => {
     for (const [target, byClass] of Object.entries(figures.counts)) {
       expect({ target, classes: Object.keys(byClass).length }).toEqual({ target, classes: 7 });
       // A file cut in its header or emptied is never data (an empty LZ4 buffer is zero frames, which is valid).
-      if (target !== 'lz4-frame') expect({ target, empty: byClass.empty.rejected }).toEqual({ target, empty: byClass.empty.inputs });
+      if (target !== 'lz4-frame')
+        expect({ target, empty: byClass.empty.rejected }).toEqual({ target, empty: byClass.empty.inputs });
     }
     expect(figures.maxChildRssBytes).toBeLessThan(768 * 2 ** 20);
   }, 200_000);
@@ -24,7 +25,10 @@ describe('readers under damaged inputs (short fuzz run)', () => {
 // the flip-metadata four hung in apache-arrow walking a flipped custom_metadata length): replayed in child processes
 // first, so a hang fails the spec instead of stalling it, then read here for what the error says.
 const SEED_19_PROBLEMS: Readonly<Record<string, readonly number[]>> = {
-  hcpe: [110, 376, 894, 1238, 1405, 1700, 1846, 1994, 2167, 2421, 2540, 3162, 4282, 5031, 5039, 6025, 7125, 7229, 7250, 7733, 7797, 7993, 8356, 8427, 9063, 9126, 9141, 9483, 9314, 9615],
+  hcpe: [
+    110, 376, 894, 1238, 1405, 1700, 1846, 1994, 2167, 2421, 2540, 3162, 4282, 5031, 5039, 6025, 7125, 7229, 7250, 7733,
+    7797, 7993, 8356, 8427, 9063, 9126, 9141, 9483, 9314, 9615,
+  ],
   'stage1-feather': [3903, 8922],
   'stage2-feather': [3994],
   'stage3-stream': [9762],
@@ -40,19 +44,30 @@ const WORDING: Readonly<Record<string, RegExp>> = {
 };
 
 describe('Arrow IPC inputs the seed-19 campaign found', () => {
-  it.each(Object.entries(SEED_19_PROBLEMS))('given %s inputs %j, then each ends in a DataFileError naming the file and what is wrong', async (target, only) => {
-    const figures = await runFuzz({ seed: 19, perReader: 0, seconds: 120, targets: [target], only, timeoutMs: 15_000 });
-    expect(figures.problems).toEqual([]);
-    const seeds = await FUZZ_TARGETS[target]!.seeds();
-    const dir = await mkdtemp(join(tmpdir(), 'maou-fuzz-replay-'));
-    for (const i of only) {
-      const path = join(dir, `${target}-${i}${FUZZ_TARGETS[target]!.suffix}`);
-      await writeFile(path, fuzzInput(seeds, 19, target, i).bytes);
-      const outcome = await FUZZ_TARGETS[target]!.read(path);
-      expect({ i, kind: outcome.kind }).toEqual({ i, kind: 'rejected' });
-      const wording = WORDING[`${target} #${i}`];
-      if (wording && outcome.kind === 'rejected') expect(outcome.message).toMatch(wording);
-    }
-    await rm(dir, { recursive: true, force: true });
-  }, 150_000);
+  it.each(Object.entries(SEED_19_PROBLEMS))(
+    'given %s inputs %j, then each ends in a DataFileError naming the file and what is wrong',
+    async (target, only) => {
+      const figures = await runFuzz({
+        seed: 19,
+        perReader: 0,
+        seconds: 120,
+        targets: [target],
+        only,
+        timeoutMs: 15_000,
+      });
+      expect(figures.problems).toEqual([]);
+      const seeds = await FUZZ_TARGETS[target]!.seeds();
+      const dir = await mkdtemp(join(tmpdir(), 'maou-fuzz-replay-'));
+      for (const i of only) {
+        const path = join(dir, `${target}-${i}${FUZZ_TARGETS[target]!.suffix}`);
+        await writeFile(path, fuzzInput(seeds, 19, target, i).bytes);
+        const outcome = await FUZZ_TARGETS[target]!.read(path);
+        expect({ i, kind: outcome.kind }).toEqual({ i, kind: 'rejected' });
+        const wording = WORDING[`${target} #${i}`];
+        if (wording && outcome.kind === 'rejected') expect(outcome.message).toMatch(wording);
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+    150_000,
+  );
 });

@@ -23,7 +23,15 @@ export interface FuzzOptions {
 }
 
 /** Counts per reader and mutation class. @internal */
-export interface FuzzCounts { inputs: number; rejected: number; accepted: number; unnamed: number; untyped: number; hangs: number; crashes: number }
+export interface FuzzCounts {
+  inputs: number;
+  rejected: number;
+  accepted: number;
+  unnamed: number;
+  untyped: number;
+  hangs: number;
+  crashes: number;
+}
 
 /** What a campaign found; `unnamed`, `untyped`, `hangs` and `crashes` must be 0. @internal */
 export interface FuzzFigures {
@@ -41,7 +49,12 @@ const zero = (): FuzzCounts => ({ inputs: 0, rejected: 0, accepted: 0, unnamed: 
 const hash = (s: string): number => [...s].reduce((h, ch) => (Math.imul(h, 31) + ch.charCodeAt(0)) | 0, 7);
 
 /** The damaged input number `i` of `target`: its class, seed file and bytes follow from (seed, target, i) alone. @internal */
-export const fuzzInput = (seeds: readonly Uint8Array[], seed: number, target: string, i: number): { kind: MutationClass; bytes: Uint8Array } => {
+export const fuzzInput = (
+  seeds: readonly Uint8Array[],
+  seed: number,
+  target: string,
+  i: number,
+): { kind: MutationClass; bytes: Uint8Array } => {
   const rnd = mulberry32((seed ^ hash(target)) + i * 7919);
   const kind = MUTATION_CLASSES[i % MUTATION_CLASSES.length]!;
   return { kind, bytes: mutate(seeds[Math.floor(rnd() * seeds.length)]!, kind, rnd) };
@@ -53,10 +66,16 @@ type Ended = { outcome: FuzzReply['outcome'] } | 'hang' | 'crash';
 class Slot {
   private child: ChildProcess | null = null;
   maxRss = 0;
-  constructor(private readonly heapMb: number, private readonly timeoutMs: number) {}
+  constructor(
+    private readonly heapMb: number,
+    private readonly timeoutMs: number,
+  ) {}
 
   run(req: FuzzRequest): Promise<Ended> {
-    const child = (this.child ??= fork(CHILD, [], { execArgv: [`--max-old-space-size=${this.heapMb}`], stdio: ['ignore', 'ignore', 'ignore', 'ipc'] }));
+    const child = (this.child ??= fork(CHILD, [], {
+      execArgv: [`--max-old-space-size=${this.heapMb}`],
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    }));
     return new Promise((done) => {
       const finish = (e: Ended): void => {
         clearTimeout(timer);
@@ -111,7 +130,9 @@ export const runFuzz = async (o: FuzzOptions): Promise<FuzzFigures> => {
   const problems: string[] = [];
   const numbers = o.only ?? Array.from({ length: o.perReader }, (_, i) => i);
   const jobs: { target: string; i: number }[] = targets.flatMap((target) => numbers.map((i) => ({ target, i })));
-  const seeds = Object.fromEntries(await Promise.all(targets.map(async (t) => [t, await FUZZ_TARGETS[t]!.seeds()] as const)));
+  const seeds = Object.fromEntries(
+    await Promise.all(targets.map(async (t) => [t, await FUZZ_TARGETS[t]!.seeds()] as const)),
+  );
   let next = 0;
   let done = 0;
   const work = async (slot: Slot, n: number): Promise<void> => {
@@ -122,7 +143,12 @@ export const runFuzz = async (o: FuzzOptions): Promise<FuzzFigures> => {
       await writeFile(path, bytes);
       const ended = await slot.run({ id: next * 100 + n, target, path });
       tally(((counts[target] ??= {} as Record<MutationClass, FuzzCounts>)[kind] ??= zero()), ended);
-      const bad = ended === 'hang' || ended === 'crash' ? ended : ended.outcome.kind === 'untyped' || ended.outcome.kind === 'unnamed' ? `${ended.outcome.kind}: ${ended.outcome.message}` : null;
+      const bad =
+        ended === 'hang' || ended === 'crash'
+          ? ended
+          : ended.outcome.kind === 'untyped' || ended.outcome.kind === 'unnamed'
+            ? `${ended.outcome.kind}: ${ended.outcome.message}`
+            : null;
       if (bad && problems.length < 50) problems.push(`${target} #${i} (${kind}, seed ${o.seed}): ${bad.slice(0, 300)}`);
       await rm(path, { force: true });
       o.onProgress?.(++done, jobs.length);
@@ -134,5 +160,11 @@ export const runFuzz = async (o: FuzzOptions): Promise<FuzzFigures> => {
     slots.forEach((s) => s.close());
     await rm(dir, { recursive: true, force: true });
   }
-  return { seed: o.seed, counts, problems, maxChildRssBytes: Math.max(...slots.map((s) => s.maxRss)), elapsedMs: Date.now() - started };
+  return {
+    seed: o.seed,
+    counts,
+    problems,
+    maxChildRssBytes: Math.max(...slots.map((s) => s.maxRss)),
+    elapsedMs: Date.now() - started,
+  };
 };

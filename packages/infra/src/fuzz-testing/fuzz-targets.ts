@@ -33,7 +33,8 @@ export interface FuzzTarget {
 const FIXTURES = resolve(__dirname, '..', '..', 'fixtures');
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(join(FIXTURES, name)));
 
-const named = (path: string, message: string): FuzzOutcome => (message.includes(path) ? { kind: 'rejected', message } : { kind: 'unnamed', message });
+const named = (path: string, message: string): FuzzOutcome =>
+  message.includes(path) ? { kind: 'rejected', message } : { kind: 'unnamed', message };
 const TYPED: readonly (new (...a: never[]) => Error)[] = [DataFileError, Lz4FormatError];
 
 /** Runs `work`; a typed error naming the file is a rejection, anything else thrown is untyped. */
@@ -52,16 +53,27 @@ const classify = async (path: string, work: () => Promise<void>): Promise<FuzzOu
 const stageTarget = (stage: Stage, suffix: string, seeds: readonly string[]): FuzzTarget => ({
   suffix,
   seeds: async () => seeds.map(fixture),
-  read: (path) => classify(path, async () => {
-    const shards = await new LocalFileSourceAdapter(stage, [path]).shards();
-    const columns = await readStageFile(path, stage);
-    if (shards[0]?.rows !== columns.rows) throw new DataFileError({ path }, `listing counted ${shards[0]?.rows} rows, reading found ${columns.rows}`);
-  }),
+  read: (path) =>
+    classify(path, async () => {
+      const shards = await new LocalFileSourceAdapter(stage, [path]).shards();
+      const columns = await readStageFile(path, stage);
+      if (shards[0]?.rows !== columns.rows)
+        throw new DataFileError({ path }, `listing counted ${shards[0]?.rows} rows, reading found ${columns.rows}`);
+    }),
 });
 
 const SIGNATURE: CalibrationSignature = {
-  cpuCores: 2, memoryBytes: 8e9, os: 'linux', node: 'v20', tfjs: '4.22.0', backend: 'wasm', backendVersion: '4.22.0', batchSize: 256,
-  dataset: 'sample', streaming: true, pinMemory: false,
+  cpuCores: 2,
+  memoryBytes: 8e9,
+  os: 'linux',
+  node: 'v20',
+  tfjs: '4.22.0',
+  backend: 'wasm',
+  backendVersion: '4.22.0',
+  batchSize: 256,
+  dataset: 'sample',
+  streaming: true,
+  pinMemory: false,
 };
 const KEY = 'fuzz';
 
@@ -75,19 +87,26 @@ export const FUZZ_TARGETS: Readonly<Record<string, FuzzTarget>> = {
     suffix: '.npy',
     seeds: async () => {
       const columns = await readStageFile(join(FIXTURES, 'stage3.lz4.feather'), 3);
-      return [fixture('legacy-packed.npy'), encodeStageNpy(columns, BigUint64Array.from({ length: columns.rows }, (_, i) => BigInt(i)))];
+      return [
+        fixture('legacy-packed.npy'),
+        encodeStageNpy(
+          columns,
+          BigUint64Array.from({ length: columns.rows }, (_, i) => BigInt(i)),
+        ),
+      ];
     },
     read: stageTarget(3, '.npy', []).read,
   },
   hcpe: {
     suffix: '.feather',
     seeds: async () => [fixture('hcpe.lz4.feather'), fixture('hcpe.polars.lz4.feather')],
-    read: (path) => classify(path, async () => {
-      const file = await readArrowFile(path);
-      if (!file.ok) throw file.error;
-      const hcpe = decodeHcpeBatches(file.value);
-      if (!hcpe.ok) throw hcpe.error;
-    }),
+    read: (path) =>
+      classify(path, async () => {
+        const file = await readArrowFile(path);
+        if (!file.ok) throw file.error;
+        const hcpe = decodeHcpeBatches(file.value);
+        if (!hcpe.ok) throw hcpe.error;
+      }),
   },
   'lz4-frame': {
     suffix: '.lz4',
@@ -98,7 +117,9 @@ export const FUZZ_TARGETS: Readonly<Record<string, FuzzTarget>> = {
         decodeLz4Frame(new Uint8Array(readFileSync(path)), { maxBytes: 256 << 20 });
         return { kind: 'accepted' };
       } catch (e) {
-        return e instanceof Lz4FormatError ? { kind: 'rejected', message: `${path}: ${e.message}` } : { kind: 'untyped', message: String(e) };
+        return e instanceof Lz4FormatError
+          ? { kind: 'rejected', message: `${path}: ${e.message}` }
+          : { kind: 'untyped', message: String(e) };
       }
     },
   },
@@ -106,27 +127,35 @@ export const FUZZ_TARGETS: Readonly<Record<string, FuzzTarget>> = {
     suffix: '.json',
     seeds: async () => [new Uint8Array(Buffer.from(JSON.stringify(trainingReportFixture(30), null, 2)))],
     // As benchmark-compare: read both reports, then compare them.
-    read: (path) => classify(path, async () => {
-      const r = await readTrainingReport(path);
-      if (!r.ok) throw new DataFileError({ path: '' }, r.error);
-      new CompareBenchmarksUseCase().execute({ a: { path, report: r.value }, b: { path, report: r.value } });
-    }),
+    read: (path) =>
+      classify(path, async () => {
+        const r = await readTrainingReport(path);
+        if (!r.ok) throw new DataFileError({ path: '' }, r.error);
+        new CompareBenchmarksUseCase().execute({ a: { path, report: r.value }, b: { path, report: r.value } });
+      }),
   },
   calibration: {
     suffix: '.json',
     seeds: async () => {
-      const record = { signature: SIGNATURE, createdAtMs: Date.now(), choice: { workers: 1, prefetchFactor: 2, batchSize: 256, samplesPerSecond: 900.5, p95WaitMs: 1.2 } };
-      return [new Uint8Array(Buffer.from(`${JSON.stringify({ formatVersion: 1, entries: { [KEY]: record } }, null, 2)}\n`))];
+      const record = {
+        signature: SIGNATURE,
+        createdAtMs: Date.now(),
+        choice: { workers: 1, prefetchFactor: 2, batchSize: 256, samplesPerSecond: 900.5, p95WaitMs: 1.2 },
+      };
+      return [
+        new Uint8Array(Buffer.from(`${JSON.stringify({ formatVersion: 1, entries: { [KEY]: record } }, null, 2)}\n`)),
+      ];
     },
     // The store ignores what it cannot read (with a warning naming the file); the use case then checks the record.
-    read: (path) => classify(path, async () => {
-      const logger = new MemoryLogger();
-      const value = await new JsonCalibrationStoreAdapter(path, logger).load(KEY);
-      const warned = logger.lines.find((l) => l.level === 'warn');
-      if (warned) throw new DataFileError({ path }, warned.msg);
-      if (value === null) throw new DataFileError({ path }, 'no entry for this signature');
-      const record = parseCalibrationRecord(value, SIGNATURE, Date.now(), 7 * 24 * 3.6e6);
-      if (typeof record === 'string') throw new DataFileError({ path }, record);
-    }),
+    read: (path) =>
+      classify(path, async () => {
+        const logger = new MemoryLogger();
+        const value = await new JsonCalibrationStoreAdapter(path, logger).load(KEY);
+        const warned = logger.lines.find((l) => l.level === 'warn');
+        if (warned) throw new DataFileError({ path }, warned.msg);
+        if (value === null) throw new DataFileError({ path }, 'no entry for this signature');
+        const record = parseCalibrationRecord(value, SIGNATURE, Date.now(), 7 * 24 * 3.6e6);
+        if (typeof record === 'string') throw new DataFileError({ path }, record);
+      }),
   },
 };

@@ -13,7 +13,13 @@ const fakeProcess = () => {
     exit: (code) => void exits.push(code),
     raise: (s) => void raised.push(s),
   };
-  return { proc, exits, raised, emit: (s: InterruptSignal) => events.emit(s, s), count: (s: InterruptSignal) => events.listenerCount(s) };
+  return {
+    proc,
+    exits,
+    raised,
+    emit: (s: InterruptSignal) => events.emit(s, s),
+    count: (s: InterruptSignal) => events.listenerCount(s),
+  };
 };
 const settle = () => new Promise((r) => setImmediate(r));
 const loader = (closed: string[], name: string) => ({ close: async () => void closed.push(name) });
@@ -29,7 +35,12 @@ describe('ProcessInterrupts', () => {
     expect([p.count('SIGINT'), p.count('SIGTERM')]).toEqual([1, 0]);
     p.emit('SIGINT');
     await settle();
-    expect({ closed: closed.sort(), raised: p.raised, exits: p.exits, listening: p.count('SIGINT') }).toEqual({ closed: ['a', 'b'], raised: ['SIGINT'], exits: [], listening: 0 });
+    expect({ closed: closed.sort(), raised: p.raised, exits: p.exits, listening: p.count('SIGINT') }).toEqual({
+      closed: ['a', 'b'],
+      raised: ['SIGINT'],
+      exits: [],
+      listening: 0,
+    });
   });
 
   it('given every loader released and the command disposed, then no listener is left behind', () => {
@@ -62,7 +73,13 @@ describe('ProcessInterrupts', () => {
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     p.emit('SIGINT');
     stderr.mockRestore();
-    expect({ aborted: watch.aborted, code: watch.exitCode(), exits: p.exits, closed, raised: p.raised }).toEqual({ aborted: true, code: 130, exits: [], closed: [], raised: [] });
+    expect({ aborted: watch.aborted, code: watch.exitCode(), exits: p.exits, closed, raised: p.raised }).toEqual({
+      aborted: true,
+      code: 130,
+      exits: [],
+      closed: [],
+      raised: [],
+    });
     // Disposed after a signal, the command keeps the signals: a late one still exits at once, nothing re-raises.
     watch.dispose();
     p.emit('SIGTERM');

@@ -74,10 +74,16 @@ export class ProcessInterrupts {
     this.command = state;
     this.sync();
     return {
-      get aborted() { return state.reason !== undefined; },
-      get reason() { return state.reason; },
+      get aborted() {
+        return state.reason !== undefined;
+      },
+      get reason() {
+        return state.reason;
+      },
       exitCode: () => (state.reason === undefined ? null : EXIT_CODES[state.reason]),
-      markRunning: () => { state.running = true; },
+      markRunning: () => {
+        state.running = true;
+      },
       // After a signal the process is ending: the command keeps the signals, so a late one still exits at once and
       // nothing else (a loader's Ctrl-C re-raise) can kill the process while it writes the partial report.
       dispose: () => {
@@ -120,7 +126,9 @@ export class ProcessInterrupts {
       return exitNow(state.reason);
     }
     state.reason = signal;
-    process.stderr.write(`maou ${state.command}: ${signal} received; stopping after the current batch (send it again to stop at once)\n`);
+    process.stderr.write(
+      `maou ${state.command}: ${signal} received; stopping after the current batch (send it again to stop at once)\n`,
+    );
     setTimeout(() => exitNow(signal), GRACE_MS).unref();
   }
 
@@ -147,4 +155,5 @@ export const watchInterrupts = (command: string, onExitNow: (reason: InterruptSi
   processInterrupts.watch(command, onExitNow);
 
 /** Writes JSON atomically and synchronously: usable while the process is about to exit. @public */
-export const writeJsonNow = (path: string, payload: unknown): void => writeFileAtomicSync(path, `${JSON.stringify(payload, null, 2)}\n`);
+export const writeJsonNow = (path: string, payload: unknown): void =>
+  writeFileAtomicSync(path, `${JSON.stringify(payload, null, 2)}\n`);

@@ -9,11 +9,23 @@ import { writeStageNpy } from '../npy/npy-stage-writer';
 import { buildSampleRecords } from '../sample-data/generate-sample-data';
 
 const payloadBytes = (c: StageColumns): number =>
-  c.boardIdPositions.byteLength + c.piecesInHand.byteLength +
-  (c.stage === 1 ? c.reachableSquares.byteLength : c.stage === 2 ? c.legalMovesLabel.byteLength : c.moveLabel.byteLength + c.resultValue.byteLength);
+  c.boardIdPositions.byteLength +
+  c.piecesInHand.byteLength +
+  (c.stage === 1
+    ? c.reachableSquares.byteLength
+    : c.stage === 2
+      ? c.legalMovesLabel.byteLength
+      : c.moveLabel.byteLength + c.resultValue.byteLength);
 
-const arrow = (name: string, suffix: string, format: 'file' | 'stream', compression: 'lz4' | 'none'): RecordFileFormat => ({
-  name, compression, suffix,
+const arrow = (
+  name: string,
+  suffix: string,
+  format: 'file' | 'stream',
+  compression: 'lz4' | 'none',
+): RecordFileFormat => ({
+  name,
+  compression,
+  suffix,
   write: (r, path) => writeStageFeather(path, r.columns, r.ids, { format, compression }),
   read: async (path, stage) => (await readStageFile(path, stage)).rows,
 });
@@ -29,11 +41,22 @@ export class RecordIoAdapter implements RecordIoPort {
       arrow('feather', '.feather', 'file', 'lz4'),
       arrow('feather', '.feather', 'file', 'none'),
       arrow('arrow-stream', '.arrows', 'stream', 'lz4'),
-      { name: 'npy', compression: 'none', suffix: '.npy', write: (r, path) => writeStageNpy(path, r.columns, r.ids), read: async (path, stage) => (await readStageFile(path, stage)).rows },
+      {
+        name: 'npy',
+        compression: 'none',
+        suffix: '.npy',
+        write: (r, path) => writeStageNpy(path, r.columns, r.ids),
+        read: async (path, stage) => (await readStageFile(path, stage)).rows,
+      },
     ];
   }
 
-  async sampleRecords(stage: Stage, rows: number, seed: number, onProgress: (done: number, total: number, phase: string) => void): Promise<IoRecords> {
+  async sampleRecords(
+    stage: Stage,
+    rows: number,
+    seed: number,
+    onProgress: (done: number, total: number, phase: string) => void,
+  ): Promise<IoRecords> {
     const { columns, ids } = buildSampleRecords(stage, rows, seed, onProgress);
     return { columns, ids, payloadBytes: payloadBytes(columns) };
   }

@@ -25,7 +25,8 @@ export async function* produceBatches(task: LoaderTask, ctx: ProducerContext): A
   }
   for (const file of task.files) {
     let columns: StageColumns | null = await ctx.readFile(file.path);
-    if (columns.stage !== stage) throw new Error(`${file.path}: holds stage ${columns.stage} records, expected stage ${stage}`);
+    if (columns.stage !== stage)
+      throw new Error(`${file.path}: holds stage ${columns.stage} records, expected stage ${stage}`);
     const order = file.rowSeed === null ? null : seededPermutation(columns.rows, file.rowSeed);
     const rows = columns.rows;
     for (let start = 0; start < rows; start += batchSize) {

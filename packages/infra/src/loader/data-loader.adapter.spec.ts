@@ -3,12 +3,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataLoaderConfig } from '@maou/bench-domain';
 import { DataLoaderAdapter } from './data-loader.adapter';
-import { batchRowIds, LOGGED_RAW_READER, RAW_READER, RawFileSource, stage3Rows, writeRawStage3 } from './testing/raw-stage-file';
+import {
+  batchRowIds,
+  LOGGED_RAW_READER,
+  RAW_READER,
+  RawFileSource,
+  stage3Rows,
+  writeRawStage3,
+} from './testing/raw-stage-file';
 
 const ROWS = [37, 50, 23, 41, 60];
 const base: DataLoaderConfig = {
-  batchSize: 16, workers: 0, prefetchFactor: 2, pinMemory: false, persistentWorkers: true, streaming: true,
-  shuffle: true, testRatio: 0.2, cacheMode: 'file', devicePrefetch: 0, seed: 7,
+  batchSize: 16,
+  workers: 0,
+  prefetchFactor: 2,
+  pinMemory: false,
+  persistentWorkers: true,
+  streaming: true,
+  shuffle: true,
+  testRatio: 0.2,
+  cacheMode: 'file',
+  devicePrefetch: 0,
+  seed: 7,
 };
 
 let dir: string;
@@ -29,7 +45,11 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const open = (cfg: Partial<DataLoaderConfig>, list = files) =>
   DataLoaderAdapter.create(new RawFileSource(list), { ...base, ...cfg }, { reader: RAW_READER });
 const ids = batchRowIds;
-const pass = async (cfg: Partial<DataLoaderConfig>, split: 'train' | 'validation' = 'train', epoch = 0): Promise<number[][]> => {
+const pass = async (
+  cfg: Partial<DataLoaderConfig>,
+  split: 'train' | 'validation' = 'train',
+  epoch = 0,
+): Promise<number[][]> => {
   const loader = await open(cfg);
   try {
     const out: number[][] = [];
@@ -40,7 +60,10 @@ const pass = async (cfg: Partial<DataLoaderConfig>, split: 'train' | 'validation
     await loader.close();
   }
 };
-const fileOf = (id: number): number => { let acc = 0; return ROWS.findIndex((r) => (acc += r) > id); };
+const fileOf = (id: number): number => {
+  let acc = 0;
+  return ROWS.findIndex((r) => (acc += r) > id);
+};
 
 describe('streaming loader', () => {
   it('given 5 files, when a training epoch is read in the main thread, then every training row comes once and no batch spans files', async () => {
@@ -88,7 +111,11 @@ describe('map-style loader', () => {
   it('given file cache and 3 workers, when two epochs are read, then each shard is decoded once for all workers and the order is unchanged', async () => {
     const log = join(dir, 'reads.log');
     await writeFile(log, '');
-    const loader = await DataLoaderAdapter.create(new RawFileSource(files), { ...base, streaming: false, workers: 3 }, { reader: LOGGED_RAW_READER });
+    const loader = await DataLoaderAdapter.create(
+      new RawFileSource(files),
+      { ...base, streaming: false, workers: 3 },
+      { reader: LOGGED_RAW_READER },
+    );
     try {
       const epochs: number[][][] = [];
       for (const epoch of [0, 1]) {
@@ -152,20 +179,42 @@ describe('worker behaviour', () => {
   it('given a corrupt file, when a worker reads it, then the iteration rejects with the worker error instead of hanging', async () => {
     const bad = join(dir, 'bad.raw');
     await writeFile(bad, Buffer.alloc(64));
-    const loader = await open({ workers: 2, shuffle: false, testRatio: 0 }, [...files.slice(0, 2), { path: bad, rows: 4 }]);
-    const drain = async () => { for await (const _ of loader.iterate('train', 0)) { /* consume */ } };
+    const loader = await open({ workers: 2, shuffle: false, testRatio: 0 }, [
+      ...files.slice(0, 2),
+      { path: bad, rows: 4 },
+    ]);
+    const drain = async () => {
+      for await (const _ of loader.iterate('train', 0)) {
+        /* consume */
+      }
+    };
     await expect(drain()).rejects.toThrow(/bad\.raw: not a raw stage 3 test file/);
     await loader.close();
     // Map-style, file cache: the shard is decoded for all workers by one of them; its failure still ends the pass.
-    const shared = await open({ workers: 2, streaming: false, testRatio: 0 }, [...files.slice(0, 2), { path: bad, rows: 4 }]);
-    const drainShared = async () => { for await (const _ of shared.iterate('train', 0)) { /* consume */ } };
+    const shared = await open({ workers: 2, streaming: false, testRatio: 0 }, [
+      ...files.slice(0, 2),
+      { path: bad, rows: 4 },
+    ]);
+    const drainShared = async () => {
+      for await (const _ of shared.iterate('train', 0)) {
+        /* consume */
+      }
+    };
     await expect(drainShared()).rejects.toThrow(/bad\.raw: not a raw stage 3 test file/);
     await shared.close();
   });
 
   it('given a reader module that cannot load, when workers start, then the iteration rejects naming the worker', async () => {
-    const loader = await DataLoaderAdapter.create(new RawFileSource(files), { ...base, workers: 1 }, { reader: { module: join(dir, 'missing.js'), exportName: 'x' } });
-    const drain = async () => { for await (const _ of loader.iterate('train', 0)) { /* consume */ } };
+    const loader = await DataLoaderAdapter.create(
+      new RawFileSource(files),
+      { ...base, workers: 1 },
+      { reader: { module: join(dir, 'missing.js'), exportName: 'x' } },
+    );
+    const drain = async () => {
+      for await (const _ of loader.iterate('train', 0)) {
+        /* consume */
+      }
+    };
     await expect(drain()).rejects.toThrow(/loader worker 0 failed/);
     await loader.close();
   });

@@ -44,13 +44,21 @@ export class DataLoaderAdapter implements DataLoaderPort {
     this.batchesPerEpoch = { train: sizes[0]!.batches, validation: sizes[1]!.batches };
     this.samplesPerEpoch = { train: sizes[0]!.samples, validation: sizes[1]!.samples };
     const offsets = plan.mode === 'map-style' ? plan.offsets : [];
-    this.setup = { stage: source.stage, batchSize: config.batchSize, pinMemory: config.pinMemory, shardPaths: plan.shards.map((s) => s.path), shardOffsets: offsets };
+    this.setup = {
+      stage: source.stage,
+      batchSize: config.batchSize,
+      pinMemory: config.pinMemory,
+      shardPaths: plan.shards.map((s) => s.path),
+      shardOffsets: offsets,
+    };
     const byPath = new Map(plan.shards.map((s) => [s.path, s]));
-    this.materialize = source.materialize ? async (path) => {
-      const shard = byPath.get(path);
-      if (!shard) throw new Error(`${path}: not a shard of ${source.describe()}`);
-      await source.materialize!(shard);
-    } : undefined;
+    this.materialize = source.materialize
+      ? async (path) => {
+          const shard = byPath.get(path);
+          if (!shard) throw new Error(`${path}: not a shard of ${source.describe()}`);
+          await source.materialize!(shard);
+        }
+      : undefined;
     this.local = {
       setup: this.setup,
       readFile: (path) => source.read(byPath.get(path)!),
@@ -60,7 +68,11 @@ export class DataLoaderAdapter implements DataLoaderPort {
   }
 
   /** Reads the shard list, splits it, and in `memory` mode loads every shard before any timing starts. */
-  static async create(source: DataSourcePort, config: DataLoaderConfig, options: DataLoaderOptions = {}): Promise<DataLoaderAdapter> {
+  static async create(
+    source: DataSourcePort,
+    config: DataLoaderConfig,
+    options: DataLoaderOptions = {},
+  ): Promise<DataLoaderAdapter> {
     const shards = await source.shards();
     if (shards.length === 0) throw new Error(`${source.describe()}: no shards to read`);
     const plan = planDataset(shards, config);
@@ -79,9 +91,17 @@ export class DataLoaderAdapter implements DataLoaderPort {
   describe(): Readonly<Record<string, unknown>> {
     const p = this.plan;
     return {
-      mode: p.mode, workers: this.workers, requestedWorkers: this.config.workers, prefetchFactor: this.workers > 0 ? this.config.prefetchFactor : null,
-      persistentWorkers: this.config.persistentWorkers && this.workers > 0, pinMemory: this.config.pinMemory, cacheMode: p.mode === 'streaming' ? 'stream' : this.config.cacheMode,
-      shards: p.shards.length, ...(p.mode === 'streaming' ? { trainFiles: p.files.train.length, validationFiles: p.files.validation.length } : {}),
+      mode: p.mode,
+      workers: this.workers,
+      requestedWorkers: this.config.workers,
+      prefetchFactor: this.workers > 0 ? this.config.prefetchFactor : null,
+      persistentWorkers: this.config.persistentWorkers && this.workers > 0,
+      pinMemory: this.config.pinMemory,
+      cacheMode: p.mode === 'streaming' ? 'stream' : this.config.cacheMode,
+      shards: p.shards.length,
+      ...(p.mode === 'streaming'
+        ? { trainFiles: p.files.train.length, validationFiles: p.files.validation.length }
+        : {}),
     };
   }
 
@@ -110,8 +130,13 @@ export class DataLoaderAdapter implements DataLoaderPort {
   async threadStats(): Promise<readonly LoaderThreadStats[]> {
     const streaming = this.plan.mode === 'streaming';
     const shape = (thread: 'main' | number, c: ThreadCounters): LoaderThreadStats => ({
-      thread, busyMs: c.busyMs, idleMs: c.idleMs, heapUsedBytes: c.heapUsedBytes, externalBytes: c.externalBytes,
-      cacheHits: streaming ? null : c.cacheHits, cacheMisses: streaming ? null : c.cacheMisses,
+      thread,
+      busyMs: c.busyMs,
+      idleMs: c.idleMs,
+      heapUsedBytes: c.heapUsedBytes,
+      externalBytes: c.externalBytes,
+      cacheHits: streaming ? null : c.cacheHits,
+      cacheMisses: streaming ? null : c.cacheMisses,
     });
     if (this.workers === 0) return [shape('main', threadCounters(this.local.store))];
     return (await (this.pool ?? this.startPool()).stats()).map((c, k) => shape(k, c));
@@ -129,7 +154,11 @@ export class DataLoaderAdapter implements DataLoaderPort {
   private startPool(): WorkerPool {
     // Map-style `file` mode: workers decode each shard once into shared memory (SharedShardBroker).
     const shareFileShards = this.plan.mode === 'map-style' && this.shared === null;
-    this.pool = new WorkerPool(this.workers, { setup: this.setup, reader: this.options.reader ?? STAGE_FILE_READER, shared: this.shared, shareFileShards }, this.materialize);
+    this.pool = new WorkerPool(
+      this.workers,
+      { setup: this.setup, reader: this.options.reader ?? STAGE_FILE_READER, shared: this.shared, shareFileShards },
+      this.materialize,
+    );
     processInterrupts.closeOnInterrupt(this);
     return this.pool;
   }

@@ -24,6 +24,8 @@ describe('dataset plan', () => {
     const { train, validation } = rowLevelSplit(105, 0.2, 9);
     expect(train.length).toBe(84);
     expect(mapStyleBatches(train, 10, { shuffle: true, dropLast: true, seed: 1, epoch: 0 })).toHaveLength(8);
-    expect(mapStyleBatches(validation, 10, { shuffle: false, dropLast: false, seed: 1, epoch: 0 }).flatMap((b) => [...b])).toEqual([...validation]);
+    expect(
+      mapStyleBatches(validation, 10, { shuffle: false, dropLast: false, seed: 1, epoch: 0 }).flatMap((b) => [...b]),
+    ).toEqual([...validation]);
   });
 });

@@ -22,7 +22,11 @@ export const fileLevelSplit = (shards: readonly ShardRef[], ratio: number, seed:
 };
 
 /** Row-level split of a map-style dataset: seeded shuffle, train = first floor(N × (1 − ratio)). @internal */
-export const rowLevelSplit = (totalRows: number, ratio: number, seed: number): { train: Uint32Array; validation: Uint32Array } => {
+export const rowLevelSplit = (
+  totalRows: number,
+  ratio: number,
+  seed: number,
+): { train: Uint32Array; validation: Uint32Array } => {
   const perm = seededPermutation(totalRows, mixSeed(seed, 0x7e57));
   const split = Math.floor(totalRows * (1 - ratio));
   return { train: perm.subarray(0, split), validation: perm.subarray(split) };
@@ -33,8 +37,16 @@ export const rowLevelSplit = (totalRows: number, ratio: number, seed: number): {
  * so no file is read twice and none is skipped (maou's workers each permuted with their own seed and overlapped).
  * @internal
  */
-export const epochFileShards = (files: number, workers: number, seed: number, epoch: number, shuffle: boolean): number[][] => {
-  const order = shuffle ? Array.from(seededPermutation(files, mixSeed(seed, epoch, 0xf11e))) : Array.from({ length: files }, (_, i) => i);
+export const epochFileShards = (
+  files: number,
+  workers: number,
+  seed: number,
+  epoch: number,
+  shuffle: boolean,
+): number[][] => {
+  const order = shuffle
+    ? Array.from(seededPermutation(files, mixSeed(seed, epoch, 0xf11e)))
+    : Array.from({ length: files }, (_, i) => i);
   const shards: number[][] = Array.from({ length: Math.max(1, workers) }, () => []);
   order.forEach((file, i) => shards[i % shards.length]!.push(file));
   return shards;
@@ -45,7 +57,11 @@ export const streamingBatchCount = (shards: readonly ShardRef[], batchSize: numb
   shards.reduce((sum, s) => sum + Math.ceil(s.rows / batchSize), 0);
 
 /** Map-style epoch: seeded row order (train only), cut into batches; train drops the short tail. @internal */
-export const mapStyleBatches = (rows: Uint32Array, batchSize: number, opts: { shuffle: boolean; dropLast: boolean; seed: number; epoch: number }): Uint32Array[] => {
+export const mapStyleBatches = (
+  rows: Uint32Array,
+  batchSize: number,
+  opts: { shuffle: boolean; dropLast: boolean; seed: number; epoch: number },
+): Uint32Array[] => {
   let order = rows;
   if (opts.shuffle) {
     const perm = seededPermutation(rows.length, mixSeed(opts.seed, opts.epoch, 0xba7c));
@@ -53,5 +69,7 @@ export const mapStyleBatches = (rows: Uint32Array, batchSize: number, opts: { sh
   }
   const full = Math.floor(order.length / batchSize);
   const count = opts.dropLast ? full : Math.ceil(order.length / batchSize);
-  return Array.from({ length: count }, (_, b) => order.slice(b * batchSize, Math.min(order.length, (b + 1) * batchSize)));
+  return Array.from({ length: count }, (_, b) =>
+    order.slice(b * batchSize, Math.min(order.length, (b + 1) * batchSize)),
+  );
 };

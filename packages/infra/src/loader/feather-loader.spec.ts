@@ -8,14 +8,24 @@ import { DataLoaderFactoryAdapter } from './data-loader-factory.adapter';
 import { batchRowIds, stage3Rows } from './testing/raw-stage-file';
 
 const config: DataLoaderConfig = {
-  batchSize: 32, workers: 2, prefetchFactor: 2, pinMemory: true, persistentWorkers: false, streaming: true,
-  shuffle: true, testRatio: 0.25, cacheMode: 'file', devicePrefetch: 0, seed: 3,
+  batchSize: 32,
+  workers: 2,
+  prefetchFactor: 2,
+  pinMemory: true,
+  persistentWorkers: false,
+  streaming: true,
+  shuffle: true,
+  testRatio: 0.25,
+  cacheMode: 'file',
+  devicePrefetch: 0,
+  seed: 3,
 };
 
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'maou-feather-loader-'));
-  for (let i = 0; i < 4; i++) await writeStageFeather(join(dir, `s3-${i}.feather`), stage3Rows(i * 100, 70 + i), new BigUint64Array(70 + i));
+  for (let i = 0; i < 4; i++)
+    await writeStageFeather(join(dir, `s3-${i}.feather`), stage3Rows(i * 100, 70 + i), new BigUint64Array(70 + i));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 

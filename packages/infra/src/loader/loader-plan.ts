@@ -6,8 +6,17 @@ import { mixSeed } from './seeded-permutation';
 
 /** How a dataset is read and split, fixed when the loader is built. @internal */
 export type LoaderPlan =
-  | { readonly mode: 'streaming'; readonly shards: readonly ShardRef[]; readonly files: Readonly<Record<Split, readonly ShardRef[]>> }
-  | { readonly mode: 'map-style'; readonly shards: readonly ShardRef[]; readonly offsets: readonly number[]; readonly rows: Readonly<Record<Split, Uint32Array>> };
+  | {
+      readonly mode: 'streaming';
+      readonly shards: readonly ShardRef[];
+      readonly files: Readonly<Record<Split, readonly ShardRef[]>>;
+    }
+  | {
+      readonly mode: 'map-style';
+      readonly shards: readonly ShardRef[];
+      readonly offsets: readonly number[];
+      readonly rows: Readonly<Record<Split, Uint32Array>>;
+    };
 
 /** Streaming with two or more files when asked for; map-style otherwise. @internal */
 export const planDataset = (shards: readonly ShardRef[], config: DataLoaderConfig): LoaderPlan => {
@@ -33,7 +42,8 @@ export const passSize = (plan: LoaderPlan, split: Split, batchSize: number): { b
   }
   const n = plan.rows[split].length;
   // Training drops the short last batch as maou does; validation keeps it.
-  return split === 'train' ? { batches: Math.floor(n / batchSize), samples: Math.floor(n / batchSize) * batchSize }
+  return split === 'train'
+    ? { batches: Math.floor(n / batchSize), samples: Math.floor(n / batchSize) * batchSize }
     : { batches: Math.ceil(n / batchSize), samples: n };
 };
 
@@ -42,7 +52,13 @@ export const passSize = (plan: LoaderPlan, split: Split, batchSize: number): { b
  * producers. Map-style: batch k goes to producer k mod W, so round-robin consumption gives the same order for any W.
  * @internal
  */
-export const passTasks = (plan: LoaderPlan, split: Split, epoch: number, producers: number, config: DataLoaderConfig): LoaderTask[] => {
+export const passTasks = (
+  plan: LoaderPlan,
+  split: Split,
+  epoch: number,
+  producers: number,
+  config: DataLoaderConfig,
+): LoaderTask[] => {
   const shuffle = config.shuffle && split === 'train';
   const W = Math.max(1, producers);
   if (plan.mode === 'streaming') {
@@ -53,6 +69,11 @@ export const passTasks = (plan: LoaderPlan, split: Split, epoch: number, produce
       files: idx.map((i) => ({ path: files[i]!.path, rowSeed: shuffle ? mixSeed(config.seed, epoch, i, 0x20) : null })),
     }));
   }
-  const batches = mapStyleBatches(plan.rows[split], config.batchSize, { shuffle, dropLast: split === 'train', seed: config.seed, epoch });
+  const batches = mapStyleBatches(plan.rows[split], config.batchSize, {
+    shuffle,
+    dropLast: split === 'train',
+    seed: config.seed,
+    epoch,
+  });
   return Array.from({ length: W }, (_, k) => ({ kind: 'map', batches: batches.filter((_, b) => b % W === k) }));
 };

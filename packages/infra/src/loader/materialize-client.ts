@@ -4,7 +4,8 @@ import type { FromWorker } from './worker-protocol';
 const ATTEMPTS = 4;
 
 const isMissing = (e: unknown): boolean =>
-  (e as { code?: unknown } | null)?.code === 'ENOENT' || /no such file/i.test(e instanceof Error ? e.message : String(e));
+  (e as { code?: unknown } | null)?.code === 'ENOENT' ||
+  /no such file/i.test(e instanceof Error ? e.message : String(e));
 
 /**
  * A loader worker's reads of shard files that a source may have evicted from its bounded cache (BigQuery pages

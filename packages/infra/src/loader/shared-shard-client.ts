@@ -10,7 +10,10 @@ import type { FromWorker } from './worker-protocol';
 export class SharedShardClient {
   private readonly pending = new Map<number, (columns: StageColumns | null) => void>();
 
-  constructor(private readonly post: (m: FromWorker) => void, private readonly decode: (shard: number) => Promise<StageColumns>) {}
+  constructor(
+    private readonly post: (m: FromWorker) => void,
+    private readonly decode: (shard: number) => Promise<StageColumns>,
+  ) {}
 
   async load(shard: number): Promise<StageColumns> {
     const given = await new Promise<StageColumns | null>((resolve) => {

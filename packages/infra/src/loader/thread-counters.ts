@@ -10,5 +10,12 @@ import type { ThreadCounters } from './worker-protocol';
 export const threadCounters = (store: MapRowStore): ThreadCounters => {
   const elu = performance.eventLoopUtilization();
   const mem = process.memoryUsage();
-  return { busyMs: elu.active, idleMs: elu.idle, heapUsedBytes: mem.heapUsed, externalBytes: mem.external, cacheHits: store.lookups.hits, cacheMisses: store.lookups.misses };
+  return {
+    busyMs: elu.active,
+    idleMs: elu.idle,
+    heapUsedBytes: mem.heapUsed,
+    externalBytes: mem.external,
+    cacheHits: store.lookups.hits,
+    cacheMisses: store.lookups.misses,
+  };
 };

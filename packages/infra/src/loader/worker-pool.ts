@@ -31,7 +31,11 @@ export class WorkerPool {
   });
 
   /** `materialize`: brings back a shard file a source evicted from its bounded cache (absent: files never go away). */
-  constructor(count: number, init: WorkerInit, private readonly materialize?: (path: string) => Promise<void>) {
+  constructor(
+    count: number,
+    init: WorkerInit,
+    private readonly materialize?: (path: string) => Promise<void>,
+  ) {
     this.workers = Array.from({ length: count }, (_, k) => this.start(k, init));
   }
 
@@ -72,12 +76,17 @@ export class WorkerPool {
 
   /** Every worker's counters, in worker order. */
   stats(): Promise<ThreadCounters[]> {
-    return Promise.all(this.workers.map((w) => new Promise<ThreadCounters>((resolve, reject) => {
-      if (this.closed || this.failure) return reject(this.failure ?? new Error('data loader closed'));
-      const requestId = ++this.statsRequests;
-      this.statsWaiting.set(requestId, resolve);
-      this.send(w, { type: 'stats', requestId });
-    })));
+    return Promise.all(
+      this.workers.map(
+        (w) =>
+          new Promise<ThreadCounters>((resolve, reject) => {
+            if (this.closed || this.failure) return reject(this.failure ?? new Error('data loader closed'));
+            const requestId = ++this.statsRequests;
+            this.statsWaiting.set(requestId, resolve);
+            this.send(w, { type: 'stats', requestId });
+          }),
+      ),
+    );
   }
 
   async close(): Promise<void> {
@@ -125,7 +134,10 @@ export class WorkerPool {
       if (!this.closed) this.send(this.workers[k]!, { type: 'materialized', path, error });
     };
     if (!this.materialize) return answer('the file is missing and its source cannot fetch it again');
-    this.materialize(path).then(() => answer(null), (e: unknown) => answer(e instanceof Error ? e.message : String(e)));
+    this.materialize(path).then(
+      () => answer(null),
+      (e: unknown) => answer(e instanceof Error ? e.message : String(e)),
+    );
   }
 
   private fail(error: Error): void {

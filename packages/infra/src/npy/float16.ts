@@ -11,12 +11,19 @@ const halfToFloat = (h: number): number => {
 };
 
 /** Decodes little-endian float16 values (`count` of them from `bytes` at `offset`) into `out` at `outPos`. @internal */
-export const decodeFloat16 = (bytes: Uint8Array, offset: number, count: number, out: Float32Array, outPos: number): void => {
+export const decodeFloat16 = (
+  bytes: Uint8Array,
+  offset: number,
+  count: number,
+  out: Float32Array,
+  outPos: number,
+): void => {
   if (!table) {
     table = new Float32Array(65536);
     for (let h = 0; h < 65536; h++) table[h] = halfToFloat(h);
   }
-  for (let i = 0; i < count; i++) out[outPos + i] = table[(bytes[offset + 2 * i] ?? 0) | ((bytes[offset + 2 * i + 1] ?? 0) << 8)] ?? 0;
+  for (let i = 0; i < count; i++)
+    out[outPos + i] = table[(bytes[offset + 2 * i] ?? 0) | ((bytes[offset + 2 * i + 1] ?? 0) << 8)] ?? 0;
 };
 
 /** Encodes a float as IEEE half precision (round to nearest even), as numpy's astype(float16). @internal */

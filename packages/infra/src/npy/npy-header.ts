@@ -23,14 +23,20 @@ const FIELD = /\(\s*'([^']+)'\s*,\s*'([<>|=]?)([a-zA-Z])(\d+)'\s*(?:,\s*\(([\d,\
 /** True when the bytes start with the `.npy` magic (maou's legacy shards are headerless raw dumps). @internal */
 export const hasNpyMagic = (bytes: Uint8Array): boolean => MAGIC.every((b, i) => bytes[i] === b);
 
-const product = (dims: string): number => dims.split(',').map((d) => d.trim()).filter(Boolean).reduce((n, d) => n * Number(d), 1);
+const product = (dims: string): number =>
+  dims
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean)
+    .reduce((n, d) => n * Number(d), 1);
 
 const parseFields = (descr: string): NpyField[] | string => {
   const fields: NpyField[] = [];
   let offset = 0;
   for (const m of descr.matchAll(FIELD)) {
     const [, name = '', order = '', kind = '', size = '', dims] = m;
-    if (order === '>' && Number(size) > 1) return `field ${name} is big-endian (${order}${kind}${size}); maou writes little-endian records`;
+    if (order === '>' && Number(size) > 1)
+      return `field ${name} is big-endian (${order}${kind}${size}); maou writes little-endian records`;
     const count = dims === undefined ? 1 : product(dims);
     fields.push({ name, type: `${kind}${size}`, count, offset });
     offset += Number(size) * count;
@@ -41,7 +47,10 @@ const parseFields = (descr: string): NpyField[] | string => {
 const parseRows = (text: string): number | string => {
   const shape = /'shape':\s*\(([^)]*)\)/.exec(text);
   if (!shape) return 'the header has no shape';
-  const dims = (shape[1] ?? '').split(',').map((d) => d.trim()).filter(Boolean);
+  const dims = (shape[1] ?? '')
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean);
   if (dims.length !== 1 || !/^\d+$/.test(dims[0] ?? '')) return `shape (${shape[1]}) is not a 1-D array of records`;
   return Number(dims[0]);
 };
@@ -57,7 +66,8 @@ export const parseNpyHeader = (bytes: Uint8Array): NpyHeader | string => {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLen = major === 1 ? view.getUint16(8, true) : view.getUint32(8, true);
   const start = major === 1 ? 10 : 12;
-  if (headerLen > MAX_HEADER_BYTES || start + headerLen > bytes.length) return `header of ${headerLen} bytes runs past the end of the ${bytes.length}-byte file`;
+  if (headerLen > MAX_HEADER_BYTES || start + headerLen > bytes.length)
+    return `header of ${headerLen} bytes runs past the end of the ${bytes.length}-byte file`;
   const text = Buffer.from(bytes.buffer, bytes.byteOffset + start, headerLen).toString(major === 3 ? 'utf8' : 'latin1');
   if (/'fortran_order':\s*True/.test(text)) return 'fortran_order arrays are not supported';
   const descr = /'descr':\s*\[(.*)\]\s*,\s*'fortran_order'/s.exec(text);
@@ -67,7 +77,12 @@ export const parseNpyHeader = (bytes: Uint8Array): NpyHeader | string => {
   const rows = parseRows(text);
   if (typeof rows === 'string') return rows;
   const last = fields[fields.length - 1]!;
-  return { dataOffset: start + headerLen, fields, itemsize: last.offset + Number(last.type.slice(1)) * last.count, rows };
+  return {
+    dataOffset: start + headerLen,
+    fields,
+    itemsize: last.offset + Number(last.type.slice(1)) * last.count,
+    rows,
+  };
 };
 
 /**

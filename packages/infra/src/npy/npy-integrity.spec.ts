@@ -23,7 +23,8 @@ const save = (name: string, rows: number, reach = 'u1', ident = '<u8'): { path: 
   const path = join(dir, name);
   return { path, ...runPythonJson<{ dataOffset: number }>(SAVE, [path, String(rows), reach, ident]) };
 };
-const shardRows = async (path: string): Promise<number> => (await new LocalFileSourceAdapter(1, [path]).shards())[0]!.rows;
+const shardRows = async (path: string): Promise<number> =>
+  (await new LocalFileSourceAdapter(1, [path]).shards())[0]!.rows;
 
 describe('.npy headers are checked against the file (#19)', () => {
   it('given a 300-row numpy file, then 300 rows are counted and read', async () => {
@@ -36,20 +37,30 @@ describe('.npy headers are checked against the file (#19)', () => {
     const { path, dataOffset } = save('full.npy', 300);
     const cut = join(dir, 'header-only.npy');
     writeFileSync(cut, readFileSync(path).subarray(0, dataOffset));
-    const message = /header-only\.npy, byte offset \d+: the header says 300 rows of 184 bytes \(55200 bytes\) but the file holds 0 bytes after the header \(0 whole records\)/;
+    const message =
+      /header-only\.npy, byte offset \d+: the header says 300 rows of 184 bytes \(55200 bytes\) but the file holds 0 bytes after the header \(0 whole records\)/;
     await expect(shardRows(cut)).rejects.toThrow(message);
     await expect(readStageFile(cut, 1)).rejects.toThrow(message);
   });
 
   it('given a 300-row file whose header says 900, then the size disagreement is named', async () => {
     const { path } = save('lying.npy', 300);
-    const bytes = Buffer.from(readFileSync(path).toString('latin1').replace("'shape': (300,)", "'shape': (900,)"), 'latin1');
+    const bytes = Buffer.from(
+      readFileSync(path).toString('latin1').replace("'shape': (300,)", "'shape': (900,)"),
+      'latin1',
+    );
     writeFileSync(path, bytes);
-    await expect(shardRows(path)).rejects.toThrow(/lying\.npy.*header says 900 rows .* holds 55200 bytes after the header \(300 whole records\)/);
+    await expect(shardRows(path)).rejects.toThrow(
+      /lying\.npy.*header says 900 rows .* holds 55200 bytes after the header \(300 whole records\)/,
+    );
   });
 
   it.each([
-    ['f4', '<u8', /field reachableSquares is f4×81 at byte 103 of the record; maou's stage1 dtype has u1×81 at byte 103/],
+    [
+      'f4',
+      '<u8',
+      /field reachableSquares is f4×81 at byte 103 of the record; maou's stage1 dtype has u1×81 at byte 103/,
+    ],
     ['i1', '<u8', /field reachableSquares is i1×81 .* maou's stage1 dtype has u1×81/],
     ['u1', '<f8', /field id is f8×1 at byte 0 .* has u8×1 at byte 0/],
     ['u1', '>u8', /field id is big-endian \(>u8\)/],
@@ -62,7 +73,9 @@ describe('.npy headers are checked against the file (#19)', () => {
   it('given an empty file, then the file is named when it is counted', async () => {
     const path = join(dir, 'empty.npy');
     writeFileSync(path, '');
-    await expect(shardRows(path)).rejects.toThrow(/empty\.npy, byte offset 0: 0 bytes is not a whole number of Stage 1 records/);
+    await expect(shardRows(path)).rejects.toThrow(
+      /empty\.npy, byte offset 0: 0 bytes is not a whole number of Stage 1 records/,
+    );
   });
 
   it('given a header length past the end of the file, then nothing is decoded', async () => {
@@ -70,6 +83,8 @@ describe('.npy headers are checked against the file (#19)', () => {
     const bytes = readFileSync(path);
     bytes.writeUInt16LE(0xffff, 8);
     writeFileSync(path, bytes);
-    await expect(readStageFile(path, 1)).rejects.toThrow(/long-header\.npy, byte offset 8: header of 65535 bytes runs past the end of the \d+-byte file/);
+    await expect(readStageFile(path, 1)).rejects.toThrow(
+      /long-header\.npy, byte offset 8: header of 65535 bytes runs past the end of the \d+-byte file/,
+    );
   });
 });

@@ -40,13 +40,19 @@ const planesToFeatures = (planes: Uint8Array, board: Uint8Array, hand: Uint8Arra
 };
 
 /** Decodes raw structured records into stage columns (float16 targets widened to float32). @internal */
-export const decodeNpyRecords = (path: string, body: Uint8Array, layout: NpyLayout, baseOffset: number): StageColumns => {
+export const decodeNpyRecords = (
+  path: string,
+  body: Uint8Array,
+  layout: NpyLayout,
+  baseOffset: number,
+): StageColumns => {
   const rows = body.length / layout.itemsize;
   const f = layout.fields;
   const board = new Uint8Array(rows * 81);
   const hand = new Uint8Array(rows * 14);
   const copy = (field: number, per: number, out: Uint8Array): void => {
-    for (let r = 0; r < rows; r++) out.set(body.subarray(r * layout.itemsize + field, r * layout.itemsize + field + per), r * per);
+    for (let r = 0; r < rows; r++)
+      out.set(body.subarray(r * layout.itemsize + field, r * layout.itemsize + field + per), r * per);
   };
   if (f.boardIdPositions !== undefined) {
     copy(f.boardIdPositions, 81, board);
@@ -54,9 +60,13 @@ export const decodeNpyRecords = (path: string, body: Uint8Array, layout: NpyLayo
   } else {
     for (let r = 0; r < rows; r++) {
       const start = r * layout.itemsize + (f.features ?? f.features_packed ?? 0);
-      const planes = f.features !== undefined ? body.subarray(start, start + FEATURE_CELLS) : unpackBits(body.subarray(start, start + 1053), FEATURE_CELLS);
+      const planes =
+        f.features !== undefined
+          ? body.subarray(start, start + FEATURE_CELLS)
+          : unpackBits(body.subarray(start, start + 1053), FEATURE_CELLS);
       const problem = planesToFeatures(planes, board, hand, r);
-      if (problem) throw new DataFileError({ path, column: 'features', row: r, byteOffset: baseOffset + start }, problem);
+      if (problem)
+        throw new DataFileError({ path, column: 'features', row: r, byteOffset: baseOffset + start }, problem);
     }
   }
   if (layout.stage === 1) {

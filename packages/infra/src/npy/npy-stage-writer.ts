@@ -4,9 +4,12 @@ import { floatToHalf } from './float16';
 import { NPY_LAYOUTS, type NpyLayout } from './npy-layouts';
 
 const DESCR: Readonly<Record<string, string>> = {
-  preprocessing: "[('id', '<u8'), ('boardIdPositions', 'u1', (9, 9)), ('piecesInHand', 'u1', (14,)), ('moveLabel', '<f2', (1496,)), ('resultValue', '<f2')]",
-  stage1: "[('id', '<u8'), ('boardIdPositions', 'u1', (9, 9)), ('piecesInHand', 'u1', (14,)), ('reachableSquares', 'u1', (9, 9))]",
-  stage2: "[('id', '<u8'), ('boardIdPositions', 'u1', (9, 9)), ('piecesInHand', 'u1', (14,)), ('legalMovesLabel', 'u1', (1496,))]",
+  preprocessing:
+    "[('id', '<u8'), ('boardIdPositions', 'u1', (9, 9)), ('piecesInHand', 'u1', (14,)), ('moveLabel', '<f2', (1496,)), ('resultValue', '<f2')]",
+  stage1:
+    "[('id', '<u8'), ('boardIdPositions', 'u1', (9, 9)), ('piecesInHand', 'u1', (14,)), ('reachableSquares', 'u1', (9, 9))]",
+  stage2:
+    "[('id', '<u8'), ('boardIdPositions', 'u1', (9, 9)), ('piecesInHand', 'u1', (14,)), ('legalMovesLabel', 'u1', (1496,))]",
 };
 
 const header = (layout: NpyLayout, rows: number): Uint8Array => {

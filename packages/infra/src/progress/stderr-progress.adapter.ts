@@ -30,14 +30,21 @@ class StreamProgressTask implements ProgressTask {
   private lastDraw: number;
   private readonly meter = new RateMeter();
 
-  constructor(private readonly task: ProgressStart, private readonly stream: ProgressStream, private readonly options: Required<Omit<StderrProgressOptions, 'stream' | 'enabled'>>) {
+  constructor(
+    private readonly task: ProgressStart,
+    private readonly stream: ProgressStream,
+    private readonly options: Required<Omit<StderrProgressOptions, 'stream' | 'enabled'>>,
+  ) {
     this.startMs = options.clock.now();
     this.lastDraw = this.startMs;
     this.meter.record(this.startMs, 0);
-    if (!stream.isTTY) stream.write(`${task.label}: started${task.total === null ? '' : ` (${task.total} ${task.unit})`}\n`);
+    if (!stream.isTTY)
+      stream.write(`${task.label}: started${task.total === null ? '' : ` (${task.total} ${task.unit})`}\n`);
   }
 
-  advance(units = 1): void { this.update(this.done + units); }
+  advance(units = 1): void {
+    this.update(this.done + units);
+  }
 
   update(done: number): void {
     if (this.finished) return;
@@ -47,7 +54,11 @@ class StreamProgressTask implements ProgressTask {
     const interval = this.stream.isTTY ? this.options.barIntervalMs : this.options.lineIntervalMs;
     if (now - this.lastDraw < interval) return;
     this.lastDraw = now;
-    this.stream.write(this.stream.isTTY ? `\r${barLine(this.snapshot(now), this.stream.columns || 80)}\x1b[K` : `${plainLine(this.snapshot(now))}\n`);
+    this.stream.write(
+      this.stream.isTTY
+        ? `\r${barLine(this.snapshot(now), this.stream.columns || 80)}\x1b[K`
+        : `${plainLine(this.snapshot(now))}\n`,
+    );
   }
 
   finish(outcome: 'done' | 'failed' = 'done'): void {
@@ -80,7 +91,9 @@ export class StderrProgressAdapter implements ProgressPort {
   start(task: ProgressStart): ProgressTask {
     if (this.options.enabled === false) return SILENT_TASK;
     return new StreamProgressTask(task, this.stream, {
-      clock: this.options.clock, lineIntervalMs: this.options.lineIntervalMs ?? 2000, barIntervalMs: this.options.barIntervalMs ?? 100,
+      clock: this.options.clock,
+      lineIntervalMs: this.options.lineIntervalMs ?? 2000,
+      barIntervalMs: this.options.barIntervalMs ?? 100,
     });
   }
 }

@@ -20,8 +20,10 @@ const text = async (path: string): Promise<string | null> => {
   }
 };
 
-const positiveInt = (s: string | null | undefined): number | null => (s && /^\d+$/.test(s) && Number(s) > 0 ? Number(s) : null);
-const smallest = (xs: readonly (number | null)[]): number | null => xs.reduce<number | null>((m, x) => (x === null ? m : m === null ? x : Math.min(m, x)), null);
+const positiveInt = (s: string | null | undefined): number | null =>
+  s && /^\d+$/.test(s) && Number(s) > 0 ? Number(s) : null;
+const smallest = (xs: readonly (number | null)[]): number | null =>
+  xs.reduce<number | null>((m, x) => (x === null ? m : m === null ? x : Math.min(m, x)), null);
 
 /** `cpu.max`: "QUOTA PERIOD" or "max PERIOD"; a period of 0 or a missing one means the default 100000. */
 const parseCpuMax = (s: string | null): number | null => {
@@ -65,7 +67,11 @@ const readV2 = async (root: string, own: OwnCgroups): Promise<CgroupLimits | nul
   const mem = await Promise.all(dirs.map((d) => text(join(d, 'memory.max'))));
   // The root cgroup has neither file, so also accept the v2 root's own marker.
   if ([...cpu, ...mem].every((s) => s === null) && (await text(join(root, 'cgroup.controllers'))) === null) return null;
-  return { version: 'v2', cpuQuotaCores: smallest(cpu.map(parseCpuMax)), memoryLimitBytes: smallest(mem.map(positiveInt)) };
+  return {
+    version: 'v2',
+    cpuQuotaCores: smallest(cpu.map(parseCpuMax)),
+    memoryLimitBytes: smallest(mem.map(positiveInt)),
+  };
 };
 
 const readV1 = async (root: string, own: OwnCgroups): Promise<CgroupLimits | null> => {
@@ -77,11 +83,19 @@ const readV1 = async (root: string, own: OwnCgroups): Promise<CgroupLimits | nul
   const mem = await Promise.all(memDirs.map((d) => text(join(d, 'memory.limit_in_bytes'))));
   if ([...quota, ...mem].every((s) => s === null)) return null;
   // An unlimited v1 quota is -1, which positiveInt rejects.
-  const cores = quota.map((q, i) => { const n = positiveInt(q); return n === null ? null : n / (positiveInt(period[i]) ?? 100000); });
+  const cores = quota.map((q, i) => {
+    const n = positiveInt(q);
+    return n === null ? null : n / (positiveInt(period[i]) ?? 100000);
+  });
   return {
     version: 'v1',
     cpuQuotaCores: smallest(cores),
-    memoryLimitBytes: smallest(mem.map((m) => { const n = positiveInt(m); return n !== null && n < V1_UNLIMITED ? n : null; })),
+    memoryLimitBytes: smallest(
+      mem.map((m) => {
+        const n = positiveInt(m);
+        return n !== null && n < V1_UNLIMITED ? n : null;
+      }),
+    ),
   };
 };
 
@@ -90,7 +104,13 @@ const readV1 = async (root: string, own: OwnCgroups): Promise<CgroupLimits | nul
  * to this process's own cgroup (named in `selfCgroup`), and the tightest limit on that path wins.
  * @public
  */
-export const readCgroupLimits = async (root = '/sys/fs/cgroup', selfCgroup = '/proc/self/cgroup'): Promise<CgroupLimits> => {
+export const readCgroupLimits = async (
+  root = '/sys/fs/cgroup',
+  selfCgroup = '/proc/self/cgroup',
+): Promise<CgroupLimits> => {
   const own = await ownCgroups(selfCgroup);
-  return (await readV2(root, own)) ?? (await readV1(root, own)) ?? { version: 'none', cpuQuotaCores: null, memoryLimitBytes: null };
+  return (
+    (await readV2(root, own)) ??
+    (await readV1(root, own)) ?? { version: 'none', cpuQuotaCores: null, memoryLimitBytes: null }
+  );
 };

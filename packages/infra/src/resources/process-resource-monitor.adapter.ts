@@ -16,7 +16,11 @@ export class ProcessResourceMonitorAdapter implements ResourceMonitorPort {
   private gpuPending: Promise<void> | null = null;
   private last = { cpu: process.cpuUsage(), t: 0 };
 
-  constructor(private readonly clock: ClockPort, private readonly nvidiaSmi = 'nvidia-smi', private readonly procStat = '/proc/stat') {}
+  constructor(
+    private readonly clock: ClockPort,
+    private readonly nvidiaSmi = 'nvidia-smi',
+    private readonly procStat = '/proc/stat',
+  ) {}
 
   /** This process's CPU time (all threads) and the system's busy and steal time from /proc/stat (USER_HZ = 100). */
   cpuCounters(): CpuCounters | null {
@@ -32,7 +36,12 @@ export class ProcessResourceMonitorAdapter implements ResourceMonitorPort {
     const [user, nice, system, , , irq, softirq, steal] = total.slice(1, 9).map((v) => Number(v) * 10);
     const cores = lines.filter((l) => /^cpu\d/.test(l)).length;
     const own = process.cpuUsage();
-    return { processMs: (own.user + own.system) / 1000, busyMs: user! + nice! + system! + irq! + softirq!, stealMs: steal!, cores };
+    return {
+      processMs: (own.user + own.system) / 1000,
+      busyMs: user! + nice! + system! + irq! + softirq!,
+      stealMs: steal!,
+      cores,
+    };
   }
 
   start(intervalMs: number): void {
@@ -59,8 +68,13 @@ export class ProcessResourceMonitorAdapter implements ResourceMonitorPort {
     this.last = { cpu, t };
     const mem = process.memoryUsage();
     this.samples.push({
-      tMs: t, cpuPercent, rssBytes: mem.rss, heapUsedBytes: mem.heapUsed,
-      gpuUtilPercent: this.gpu?.utilPercent ?? null, gpuMemoryBytes: this.gpu?.memoryBytes ?? null, gpuMemoryTotalBytes: this.gpu?.memoryTotalBytes ?? null,
+      tMs: t,
+      cpuPercent,
+      rssBytes: mem.rss,
+      heapUsedBytes: mem.heapUsed,
+      gpuUtilPercent: this.gpu?.utilPercent ?? null,
+      gpuMemoryBytes: this.gpu?.memoryBytes ?? null,
+      gpuMemoryTotalBytes: this.gpu?.memoryTotalBytes ?? null,
     });
     this.refreshGpu();
   }

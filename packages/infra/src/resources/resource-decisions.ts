@@ -27,10 +27,16 @@ const GIB = 1024 ** 3;
  * oversubscribing costs more than the idle half core.
  * @public
  */
-export const usableResources = (cgroup: CgroupLimits, affinityCpus: number, hostMemoryBytes: number): DetectedResources => {
+export const usableResources = (
+  cgroup: CgroupLimits,
+  affinityCpus: number,
+  hostMemoryBytes: number,
+): DetectedResources => {
   const quota = cgroup.cpuQuotaCores === null ? Infinity : Math.max(1, Math.floor(cgroup.cpuQuotaCores));
   return {
-    cgroup, affinityCpus, hostMemoryBytes,
+    cgroup,
+    affinityCpus,
+    hostMemoryBytes,
     cpuCores: Math.max(1, Math.min(affinityCpus, quota)),
     memoryBytes: Math.min(hostMemoryBytes, cgroup.memoryLimitBytes ?? Infinity),
   };

@@ -23,7 +23,9 @@ export interface ResourcePlan {
 }
 
 const kv = (fields: Readonly<Record<string, unknown>>): string =>
-  Object.entries(fields).map(([k, v]) => `${k}=${typeof v === 'string' && /\s/.test(v) ? JSON.stringify(v) : v}`).join(' ');
+  Object.entries(fields)
+    .map(([k, v]) => `${k}=${typeof v === 'string' && /\s/.test(v) ? JSON.stringify(v) : v}`)
+    .join(' ');
 const gib = (bytes: number): string => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
 
 type HostFacts = { readonly affinityCpus: number; readonly memoryBytes: number };
@@ -35,25 +37,79 @@ let thisProcess: Promise<DetectedResources> | null = null;
  * @internal
  */
 export const readUsableResources = (cgroupRoot?: string, host?: HostFacts): Promise<DetectedResources> => {
-  const read = async (root: string, h: HostFacts) => usableResources(await readCgroupLimits(root), h.affinityCpus, h.memoryBytes);
-  if (cgroupRoot === undefined && host === undefined) return (thisProcess ??= read('/sys/fs/cgroup', { affinityCpus: os.availableParallelism(), memoryBytes: os.totalmem() }));
-  return read(cgroupRoot ?? '/sys/fs/cgroup', host ?? { affinityCpus: os.availableParallelism(), memoryBytes: os.totalmem() });
+  const read = async (root: string, h: HostFacts) =>
+    usableResources(await readCgroupLimits(root), h.affinityCpus, h.memoryBytes);
+  if (cgroupRoot === undefined && host === undefined)
+    return (thisProcess ??= read('/sys/fs/cgroup', {
+      affinityCpus: os.availableParallelism(),
+      memoryBytes: os.totalmem(),
+    }));
+  return read(
+    cgroupRoot ?? '/sys/fs/cgroup',
+    host ?? { affinityCpus: os.availableParallelism(), memoryBytes: os.totalmem() },
+  );
 };
 
-const decide = (r: DetectedResources, d: DerivedSettings, user: ResourceOverrides, defaultBatchSize: number): ResourceDecision[] => {
+const decide = (
+  r: DetectedResources,
+  d: DerivedSettings,
+  user: ResourceOverrides,
+  defaultBatchSize: number,
+): ResourceDecision[] => {
   const cores = `${r.cpuCores} usable core(s)`;
-  const threads: ResourceDecision = user.threads === undefined
-    ? { setting: 'threads', value: d.threads, origin: 'derived', reason: `${cores}: all of them up to 2, one left to the loader up to 4, else at most 8` }
-    : { setting: 'threads', value: user.threads, origin: 'user', reason: `--threads given (the limits suggest ${d.threads})` };
-  const workers: ResourceDecision = user.workers === undefined
-    ? { setting: 'workers', value: d.workers, origin: 'derived', reason: `${cores}, ${gib(r.memoryBytes)}: none on one core or under 2 GiB, else half the cores, at most 2` }
-    : { setting: 'workers', value: user.workers, origin: 'user', reason: `--dataloader-workers given (the limits suggest ${d.workers})` };
+  const threads: ResourceDecision =
+    user.threads === undefined
+      ? {
+          setting: 'threads',
+          value: d.threads,
+          origin: 'derived',
+          reason: `${cores}: all of them up to 2, one left to the loader up to 4, else at most 8`,
+        }
+      : {
+          setting: 'threads',
+          value: user.threads,
+          origin: 'user',
+          reason: `--threads given (the limits suggest ${d.threads})`,
+        };
+  const workers: ResourceDecision =
+    user.workers === undefined
+      ? {
+          setting: 'workers',
+          value: d.workers,
+          origin: 'derived',
+          reason: `${cores}, ${gib(r.memoryBytes)}: none on one core or under 2 GiB, else half the cores, at most 2`,
+        }
+      : {
+          setting: 'workers',
+          value: user.workers,
+          origin: 'user',
+          reason: `--dataloader-workers given (the limits suggest ${d.workers})`,
+        };
   const cap = d.maxBatchSize;
-  const batch: ResourceDecision = user.batchSize !== undefined
-    ? { setting: 'batch_size', value: user.batchSize, origin: 'user', reason: cap !== null && user.batchSize > cap ? `--batch-size given, above the ${cap} that ${gib(r.memoryBytes)} suggests` : '--batch-size given' }
-    : cap !== null && cap < defaultBatchSize
-      ? { setting: 'batch_size', value: cap, origin: 'derived', reason: `${gib(r.memoryBytes)} of memory caps the batch at ${cap} (default ${defaultBatchSize})` }
-      : { setting: 'batch_size', value: defaultBatchSize, origin: 'default', reason: `maou's default; ${gib(r.memoryBytes)} of memory sets ${cap === null ? 'no cap' : `a cap of ${cap}`}` };
+  const batch: ResourceDecision =
+    user.batchSize !== undefined
+      ? {
+          setting: 'batch_size',
+          value: user.batchSize,
+          origin: 'user',
+          reason:
+            cap !== null && user.batchSize > cap
+              ? `--batch-size given, above the ${cap} that ${gib(r.memoryBytes)} suggests`
+              : '--batch-size given',
+        }
+      : cap !== null && cap < defaultBatchSize
+        ? {
+            setting: 'batch_size',
+            value: cap,
+            origin: 'derived',
+            reason: `${gib(r.memoryBytes)} of memory caps the batch at ${cap} (default ${defaultBatchSize})`,
+          }
+        : {
+            setting: 'batch_size',
+            value: defaultBatchSize,
+            origin: 'default',
+            reason: `maou's default; ${gib(r.memoryBytes)} of memory sets ${cap === null ? 'no cap' : `a cap of ${cap}`}`,
+          };
   return [threads, workers, batch];
 };
 
@@ -67,7 +123,10 @@ export class ResourceDetectorAdapter {
   private detected: Promise<DetectedResources> | null = null;
 
   /** Without arguments: this process's limits (shared with every other reader in the process). */
-  constructor(private readonly cgroupRoot?: string, private readonly host?: HostFacts) {}
+  constructor(
+    private readonly cgroupRoot?: string,
+    private readonly host?: HostFacts,
+  ) {}
 
   detect(): Promise<DetectedResources> {
     this.detected ??= readUsableResources(this.cgroupRoot, this.host);
@@ -79,13 +138,24 @@ export class ResourceDetectorAdapter {
     const resources = await this.detect();
     const derived = deriveSettings(resources);
     const decisions = decide(resources, derived, user, defaultBatchSize);
-    const value = (setting: ResourceDecision['setting']): number => decisions.find((x) => x.setting === setting)!.value!;
+    const value = (setting: ResourceDecision['setting']): number =>
+      decisions.find((x) => x.setting === setting)!.value!;
     const cg = resources.cgroup;
     return {
-      resources, derived, threads: value('threads'), workers: value('workers'), batchSize: value('batch_size'),
+      resources,
+      derived,
+      threads: value('threads'),
+      workers: value('workers'),
+      batchSize: value('batch_size'),
       report: {
-        cgroup: cg.version, cpu_quota_cores: cg.cpuQuotaCores, memory_limit_bytes: cg.memoryLimitBytes, affinity_cpus: resources.affinityCpus,
-        host_memory_bytes: resources.hostMemoryBytes, cpu_cores: resources.cpuCores, memory_bytes: resources.memoryBytes, decisions,
+        cgroup: cg.version,
+        cpu_quota_cores: cg.cpuQuotaCores,
+        memory_limit_bytes: cg.memoryLimitBytes,
+        affinity_cpus: resources.affinityCpus,
+        host_memory_bytes: resources.hostMemoryBytes,
+        cpu_cores: resources.cpuCores,
+        memory_bytes: resources.memoryBytes,
+        decisions,
       },
     };
   }
@@ -94,7 +164,13 @@ export class ResourceDetectorAdapter {
 /** Logs a plan at info: one `resource_limits` line, then one `resource_decision` line per setting. @public */
 export const logResourcePlan = (plan: ResourcePlan, logger: LoggerPort): void => {
   const r = plan.report;
-  const limits = { cgroup: r.cgroup, cpu_quota: r.cpu_quota_cores ?? 'none', affinity_cpus: r.affinity_cpus, cpu_cores: r.cpu_cores, memory_mb: Math.round(r.memory_bytes / 2 ** 20) };
+  const limits = {
+    cgroup: r.cgroup,
+    cpu_quota: r.cpu_quota_cores ?? 'none',
+    affinity_cpus: r.affinity_cpus,
+    cpu_cores: r.cpu_cores,
+    memory_mb: Math.round(r.memory_bytes / 2 ** 20),
+  };
   logger.info(limits, `resource_limits ${kv(limits)}`);
   for (const d of r.decisions) {
     const fields = { setting: d.setting, value: d.value ?? 'none', origin: d.origin, reason: d.reason };

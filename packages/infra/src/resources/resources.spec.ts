@@ -9,7 +9,9 @@ import { ResourceDetectorAdapter, logResourcePlan } from './resource-detector.ad
 
 const GIB = 1024 ** 3;
 let root: string;
-beforeEach(async () => { root = await mkdtemp(join(tmpdir(), 'maou-cgroup-')); });
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'maou-cgroup-'));
+});
 afterEach(() => rm(root, { recursive: true, force: true }));
 const put = async (rel: string, body: string) => {
   await mkdir(join(root, rel, '..'), { recursive: true });
@@ -46,7 +48,11 @@ describe('cgroup limits', () => {
     await put('user.slice/app.scope/memory.max', 'max');
     await put('user.slice/app.scope/cpu.max', '150000 100000');
     await put('self-cgroup', '0::/user.slice/app.scope\n');
-    expect(await readCgroupLimits(root, join(root, 'self-cgroup'))).toEqual({ version: 'v2', cpuQuotaCores: 1.5, memoryLimitBytes: 2 * GIB });
+    expect(await readCgroupLimits(root, join(root, 'self-cgroup'))).toEqual({
+      version: 'v2',
+      cpuQuotaCores: 1.5,
+      memoryLimitBytes: 2 * GIB,
+    });
   });
 
   it('given v1 with this process in a nested cgroup, when read, then its own limit counts; a host path absent under the mount (a container) falls back to the mount root', async () => {
@@ -55,14 +61,26 @@ describe('cgroup limits', () => {
     await put('memory/jobs/42/memory.limit_in_bytes', `${3 * GIB}`);
     await put('cpu,cpuacct/jobs/42/cpu.cfs_quota_us', '100000');
     await put('self-cgroup', '4:memory:/jobs/42\n2:cpu,cpuacct:/jobs/42\n1:name=systemd:/\n');
-    expect(await readCgroupLimits(root, join(root, 'self-cgroup'))).toEqual({ version: 'v1', cpuQuotaCores: 1, memoryLimitBytes: 3 * GIB });
+    expect(await readCgroupLimits(root, join(root, 'self-cgroup'))).toEqual({
+      version: 'v1',
+      cpuQuotaCores: 1,
+      memoryLimitBytes: 3 * GIB,
+    });
     await put('memory/memory.limit_in_bytes', `${GIB}`);
     await put('self-cgroup', '4:memory:/docker/0123abcd\n');
-    expect(await readCgroupLimits(root, join(root, 'self-cgroup'))).toEqual({ version: 'v1', cpuQuotaCores: null, memoryLimitBytes: GIB });
+    expect(await readCgroupLimits(root, join(root, 'self-cgroup'))).toEqual({
+      version: 'v1',
+      cpuQuotaCores: null,
+      memoryLimitBytes: GIB,
+    });
   });
 
   it('given no cgroup files or garbage, when read, then it falls back to no limits', async () => {
-    expect(await readCgroupLimits(join(root, 'absent'))).toEqual({ version: 'none', cpuQuotaCores: null, memoryLimitBytes: null });
+    expect(await readCgroupLimits(join(root, 'absent'))).toEqual({
+      version: 'none',
+      cpuQuotaCores: null,
+      memoryLimitBytes: null,
+    });
     await put('cpu.max', 'garbage');
     expect((await readCgroupLimits(root)).cpuQuotaCores).toBeNull();
   });
@@ -77,7 +95,12 @@ describe('derived settings', () => {
   });
 
   it.each([
-    [1, 16, 1, 0, null], [2, 16, 2, 1, null], [4, 16, 3, 2, null], [16, 16, 8, 2, null], [4, 1.5, 3, 0, 128], [4, 0.5, 3, 0, 64],
+    [1, 16, 1, 0, null],
+    [2, 16, 2, 1, null],
+    [4, 16, 3, 2, null],
+    [16, 16, 8, 2, null],
+    [4, 1.5, 3, 0, 128],
+    [4, 0.5, 3, 0, 64],
   ])('given %i cores and %f GiB, then threads %i, workers %i, batch cap %p', (cores, gib, threads, workers, cap) => {
     const r = usableResources({ version: 'none', cpuQuotaCores: null, memoryLimitBytes: null }, cores, gib * GIB);
     expect(deriveSettings(r)).toEqual({ threads, workers, maxBatchSize: cap });
@@ -92,15 +115,27 @@ describe('ResourceDetectorAdapter', () => {
     const detector = new ResourceDetectorAdapter(root, { affinityCpus: 8, memoryBytes: 64 * GIB });
     const plan = await detector.plan({ threads: 1, batchSize: 512 });
     expect(plan).toMatchObject({ threads: 1, workers: 2, batchSize: 512, derived: { threads: 3, maxBatchSize: 256 } });
-    expect(plan.report).toMatchObject({ cgroup: 'v2', cpu_quota_cores: 4, affinity_cpus: 8, cpu_cores: 4, memory_bytes: 3 * GIB });
-    expect(plan.report.decisions.map((d) => [d.setting, d.value, d.origin])).toEqual([['threads', 1, 'user'], ['workers', 2, 'derived'], ['batch_size', 512, 'user']]);
+    expect(plan.report).toMatchObject({
+      cgroup: 'v2',
+      cpu_quota_cores: 4,
+      affinity_cpus: 8,
+      cpu_cores: 4,
+      memory_bytes: 3 * GIB,
+    });
+    expect(plan.report.decisions.map((d) => [d.setting, d.value, d.origin])).toEqual([
+      ['threads', 1, 'user'],
+      ['workers', 2, 'derived'],
+      ['batch_size', 512, 'user'],
+    ]);
     expect(logger.lines).toHaveLength(0);
     logResourcePlan(plan, logger);
     const msgs = logger.lines.map((l) => l.msg);
     expect(msgs[0]).toBe('resource_limits cgroup=v2 cpu_quota=4 affinity_cpus=8 cpu_cores=4 memory_mb=3072');
     expect(msgs.slice(1)).toEqual([
       'resource_decision setting=threads value=1 origin=user reason="--threads given (the limits suggest 3)"',
-      expect.stringMatching(/^resource_decision setting=workers value=2 origin=derived reason="4 usable core\(s\), 3.0 GiB: /),
+      expect.stringMatching(
+        /^resource_decision setting=workers value=2 origin=derived reason="4 usable core\(s\), 3.0 GiB: /,
+      ),
       'resource_decision setting=batch_size value=512 origin=user reason="--batch-size given, above the 256 that 3.0 GiB suggests"',
     ]);
   });
@@ -109,7 +144,12 @@ describe('ResourceDetectorAdapter', () => {
     await put('memory.max', `${1.5 * GIB}`);
     const plan = await new ResourceDetectorAdapter(root, { affinityCpus: 2, memoryBytes: 64 * GIB }).plan();
     expect(plan).toMatchObject({ threads: 2, workers: 0, batchSize: 128 });
-    expect(plan.report.decisions[2]).toEqual({ setting: 'batch_size', value: 128, origin: 'derived', reason: '1.5 GiB of memory caps the batch at 128 (default 256)' });
+    expect(plan.report.decisions[2]).toEqual({
+      setting: 'batch_size',
+      value: 128,
+      origin: 'derived',
+      reason: '1.5 GiB of memory caps the batch at 128 (default 256)',
+    });
   });
 });
 
@@ -127,12 +167,20 @@ describe('ProcessResourceMonitorAdapter', () => {
     const samples = await withGpu.stop();
     expect(samples.length).toBeGreaterThanOrEqual(3);
     expect(Math.max(...samples.map((s) => s.cpuPercent))).toBeGreaterThan(10);
-    expect(samples.at(-1)).toMatchObject({ gpuUtilPercent: 37, gpuMemoryBytes: 1024 * 2 ** 20, gpuMemoryTotalBytes: 81559 * 2 ** 20 });
+    expect(samples.at(-1)).toMatchObject({
+      gpuUtilPercent: 37,
+      gpuMemoryBytes: 1024 * 2 ** 20,
+      gpuMemoryTotalBytes: 81559 * 2 ** 20,
+    });
     expect(samples[0]!.rssBytes).toBeGreaterThan(samples[0]!.heapUsedBytes);
     const noGpu = new ProcessResourceMonitorAdapter(clock, join(root, 'no-such-smi'));
     noGpu.start(20);
     await new Promise((r) => setTimeout(r, 60));
-    expect((await noGpu.stop()).every((s) => s.gpuUtilPercent === null && s.gpuMemoryBytes === null && s.gpuMemoryTotalBytes === null)).toBe(true);
+    expect(
+      (await noGpu.stop()).every(
+        (s) => s.gpuUtilPercent === null && s.gpuMemoryBytes === null && s.gpuMemoryTotalBytes === null,
+      ),
+    ).toBe(true);
   });
 
   it('given the real /proc/stat, when a loop burns CPU, then this process and the system both count it, over every core', () => {
@@ -143,7 +191,8 @@ describe('ProcessResourceMonitorAdapter', () => {
     // Burn 200 ms of this process's CPU time however long a busy machine takes to give it.
     const start = process.cpuUsage();
     const until = performance.now() + 20_000;
-    while (process.cpuUsage(start).user < 200_000 && performance.now() < until) for (let i = 0; i < 1e4; i++) Math.sqrt(i);
+    while (process.cpuUsage(start).user < 200_000 && performance.now() < until)
+      for (let i = 0; i < 1e4; i++) Math.sqrt(i);
     const after = monitor.cpuCounters()!;
     expect(after.cores).toBe(os.cpus().length);
     expect(after.processMs - before!.processMs).toBeGreaterThan(150);

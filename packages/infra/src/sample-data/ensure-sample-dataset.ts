@@ -37,7 +37,15 @@ const readManifest = async (dir: string): Promise<Manifest | null> => {
 };
 
 const reusable = async (m: Manifest | null, o: EnsureSampleDatasetOptions): Promise<boolean> => {
-  if (!m || m.schemaVersion !== SAMPLE_SCHEMA_VERSION || m.stage !== o.stage || m.positions !== o.positions || m.seed !== o.seed || m.rowsPerFile !== (o.rowsPerFile ?? null)) return false;
+  if (
+    !m ||
+    m.schemaVersion !== SAMPLE_SCHEMA_VERSION ||
+    m.stage !== o.stage ||
+    m.positions !== o.positions ||
+    m.seed !== o.seed ||
+    m.rowsPerFile !== (o.rowsPerFile ?? null)
+  )
+    return false;
   for (const f of m.files) if ((await fileSize(join(o.dir, f.name))) !== f.bytes) return false;
   return m.files.length > 0;
 };
@@ -55,15 +63,28 @@ export const ensureSampleDataset = (o: EnsureSampleDatasetOptions): Promise<stri
   const key = resolve(o.dir);
   const next = (inFlight.get(key) ?? Promise.resolve([])).catch(() => []).then(() => ensureOnce(o));
   inFlight.set(key, next);
-  return next.finally(() => { if (inFlight.get(key) === next) inFlight.delete(key); });
+  return next.finally(() => {
+    if (inFlight.get(key) === next) inFlight.delete(key);
+  });
 };
 
 const ensureOnce = async (o: EnsureSampleDatasetOptions): Promise<string[]> => {
   const existing = await readManifest(o.dir);
   if (existing && (await reusable(existing, o))) return existing.files.map((f) => join(o.dir, f.name));
-  const files: SampleFile[] = await generateSampleData({ stage: o.stage, positions: o.positions, seed: o.seed, outputDir: o.dir, rowsPerFile: o.rowsPerFile, onProgress: o.onProgress });
+  const files: SampleFile[] = await generateSampleData({
+    stage: o.stage,
+    positions: o.positions,
+    seed: o.seed,
+    outputDir: o.dir,
+    rowsPerFile: o.rowsPerFile,
+    onProgress: o.onProgress,
+  });
   const manifest: Manifest = {
-    schemaVersion: SAMPLE_SCHEMA_VERSION, stage: o.stage, positions: o.positions, seed: o.seed, rowsPerFile: o.rowsPerFile ?? null,
+    schemaVersion: SAMPLE_SCHEMA_VERSION,
+    stage: o.stage,
+    positions: o.positions,
+    seed: o.seed,
+    rowsPerFile: o.rowsPerFile ?? null,
     files: files.map((f) => ({ name: basename(f.path), rows: f.rows, bytes: f.bytes })),
   };
   await writeFileAtomic(join(o.dir, MANIFEST), JSON.stringify(manifest, null, 2));

@@ -28,14 +28,20 @@ const BASENAME: Readonly<Record<Stage, string>> = { 1: 'stage1_data', 2: 'stage2
 const DEFAULT_ROWS_PER_FILE: Readonly<Record<Stage, number>> = { 1: Number.MAX_SAFE_INTEGER, 2: 100_000, 3: 1_000_000 };
 
 /** Builds the records of a stage from random legal games (Stage 1 needs no games). @public */
-export const buildSampleRecords = (stage: Stage, positions: number, seed: number, onProgress?: ProgressCallback): StageRecords<StageColumns> => {
+export const buildSampleRecords = (
+  stage: Stage,
+  positions: number,
+  seed: number,
+  onProgress?: ProgressCallback,
+): StageRecords<StageColumns> => {
   if (stage === 1) return buildStage1(positions);
   const hcpe = playRandomGames({ seed, uniquePositions: positions, onProgress });
   return stage === 3 ? buildStage3(hcpe, positions) : buildStage2(hcpe, positions, onProgress);
 };
 
 const sliceColumns = (c: StageColumns, start: number, rows: number): StageColumns => {
-  const s = <T extends Uint8Array | Float32Array>(a: T, per: number): T => a.subarray(start * per, (start + rows) * per) as T;
+  const s = <T extends Uint8Array | Float32Array>(a: T, per: number): T =>
+    a.subarray(start * per, (start + rows) * per) as T;
   const base = { rows, boardIdPositions: s(c.boardIdPositions, 81), piecesInHand: s(c.piecesInHand, 14) };
   if (c.stage === 1) return { ...base, stage: 1, reachableSquares: s(c.reachableSquares, 81) };
   if (c.stage === 2) return { ...base, stage: 2, legalMovesLabel: s(c.legalMovesLabel, 1496) };
@@ -43,7 +49,13 @@ const sliceColumns = (c: StageColumns, start: number, rows: number): StageColumn
 };
 
 /** Writes records as maou-named `.feather` shards (LZ4, one record batch each). @public */
-export const writeStageShards = async (records: StageRecords<StageColumns>, outputDir: string, rowsPerFile: number, compression: 'lz4' | 'none' = 'lz4', onProgress?: ProgressCallback): Promise<SampleFile[]> => {
+export const writeStageShards = async (
+  records: StageRecords<StageColumns>,
+  outputDir: string,
+  rowsPerFile: number,
+  compression: 'lz4' | 'none' = 'lz4',
+  onProgress?: ProgressCallback,
+): Promise<SampleFile[]> => {
   await mkdir(outputDir, { recursive: true });
   const { columns, ids } = records;
   const stage = columns.stage;
@@ -52,9 +64,12 @@ export const writeStageShards = async (records: StageRecords<StageColumns>, outp
   for (let k = 0; k < chunks; k++) {
     const start = k * rowsPerFile;
     const rows = Math.min(rowsPerFile, columns.rows - start);
-    const name = chunks === 1 ? `${BASENAME[stage]}.feather` : `${BASENAME[stage]}_chunk${String(k).padStart(4, '0')}.feather`;
+    const name =
+      chunks === 1 ? `${BASENAME[stage]}.feather` : `${BASENAME[stage]}_chunk${String(k).padStart(4, '0')}.feather`;
     const path = join(outputDir, name);
-    const bytes = await writeStageFeather(path, sliceColumns(columns, start, rows), ids.subarray(start, start + rows), { compression });
+    const bytes = await writeStageFeather(path, sliceColumns(columns, start, rows), ids.subarray(start, start + rows), {
+      compression,
+    });
     files.push({ path, rows, bytes });
     onProgress?.(k + 1, chunks, 'writing');
   }
@@ -64,7 +79,13 @@ export const writeStageShards = async (records: StageRecords<StageColumns>, outp
 /** Generates a sample dataset of one stage into `outputDir`. Deterministic for a seed. @public */
 export const generateSampleData = async (o: SampleDataOptions): Promise<SampleFile[]> => {
   const records = buildSampleRecords(o.stage, o.positions, o.seed ?? 0, o.onProgress);
-  return writeStageShards(records, o.outputDir, o.rowsPerFile ?? DEFAULT_ROWS_PER_FILE[o.stage], o.compression ?? 'lz4', o.onProgress);
+  return writeStageShards(
+    records,
+    o.outputDir,
+    o.rowsPerFile ?? DEFAULT_ROWS_PER_FILE[o.stage],
+    o.compression ?? 'lz4',
+    o.onProgress,
+  );
 };
 
 /** Size of a file, or null when it does not exist. @internal */

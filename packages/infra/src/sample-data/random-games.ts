@@ -16,7 +16,12 @@ export interface RandomGamesOptions {
   readonly onProgress?: ProgressCallback;
 }
 
-interface Row { hcp: Uint8Array; move16: number; turn: 0 | 1; game: number }
+interface Row {
+  hcp: Uint8Array;
+  move16: number;
+  turn: 0 | 1;
+  game: number;
+}
 
 const hcpOf = (pos: Position): Uint8Array => {
   const parsed = parseSfen(pos.sfen);
@@ -58,8 +63,16 @@ export const playRandomGames = (options: RandomGamesOptions): HcpeColumns => {
   }
   const n = rows.length;
   const cols = {
-    rows: n, hcp: new Uint8Array(n * 32), eval: new Int16Array(n), bestMove16: new Int16Array(n), gameResult: new Int8Array(n),
-    id: [] as string[], partitioningKey: new Int32Array(n), ratings: new Uint16Array(n * 2), endgameStatus: [] as string[], moves: new Int16Array(n),
+    rows: n,
+    hcp: new Uint8Array(n * 32),
+    eval: new Int16Array(n),
+    bestMove16: new Int16Array(n),
+    gameResult: new Int8Array(n),
+    id: [] as string[],
+    partitioningKey: new Int32Array(n),
+    ratings: new Uint16Array(n * 2),
+    endgameStatus: [] as string[],
+    moves: new Int16Array(n),
   };
   const statusOf = (r: number): string => (r === GAME_RESULT.DRAW ? '%JISHOGI' : '%TSUMI');
   let ply = 0;

@@ -3,10 +3,17 @@ import { generateSampleData } from './generate-sample-data';
 
 /** SampleDataGeneratorPort over random tsshogi games and the Arrow writer. @public */
 export class SampleDataGeneratorAdapter implements SampleDataGeneratorPort {
-  async generate(request: SampleDataRequest, onProgress: (done: number, total: number, phase: string) => void): Promise<readonly GeneratedShard[]> {
+  async generate(
+    request: SampleDataRequest,
+    onProgress: (done: number, total: number, phase: string) => void,
+  ): Promise<readonly GeneratedShard[]> {
     return generateSampleData({
-      stage: request.stage, positions: request.positions, seed: request.seed, outputDir: request.outputDir,
-      rowsPerFile: request.rowsPerFile ?? undefined, onProgress,
+      stage: request.stage,
+      positions: request.positions,
+      seed: request.seed,
+      outputDir: request.outputDir,
+      rowsPerFile: request.rowsPerFile ?? undefined,
+      onProgress,
     });
   }
 }

@@ -1,7 +1,17 @@
 import { Position } from 'tsshogi';
 import {
-  decodeHcp, generateStage1, moveLabel, resultValue, toSfen, writeBoardIdPositions, writePiecesInHand,
-  type HcpeColumns, type ShogiPosition, type Stage1Columns, type Stage2Columns, type Stage3Columns,
+  decodeHcp,
+  generateStage1,
+  moveLabel,
+  resultValue,
+  toSfen,
+  writeBoardIdPositions,
+  writePiecesInHand,
+  type HcpeColumns,
+  type ShogiPosition,
+  type Stage1Columns,
+  type Stage2Columns,
+  type Stage3Columns,
 } from '@maou/bench-domain';
 import { hash64 } from './seeded-random';
 import type { ProgressCallback } from './random-games';
@@ -13,7 +23,12 @@ export interface StageRecords<C> {
   readonly ids: BigUint64Array;
 }
 
-interface Group { first: number; count: number; valueSum: number; labels: Map<number, number> }
+interface Group {
+  first: number;
+  count: number;
+  valueSum: number;
+  labels: Map<number, number>;
+}
 
 const positionAt = (hcpe: HcpeColumns, row: number): ShogiPosition => {
   const pos = decodeHcp(hcpe.hcp.subarray(row * 32, row * 32 + 32));
@@ -66,11 +81,18 @@ export const buildStage3 = (hcpe: HcpeColumns, limit: number): StageRecords<Stag
     for (const [label, count] of g.labels) labels[i * 1496 + label] = count / g.count;
     values[i] = g.valueSum / g.count;
   });
-  return { columns: { stage: 3, rows: n, boardIdPositions: board, piecesInHand: hand, moveLabel: labels, resultValue: values }, ids };
+  return {
+    columns: { stage: 3, rows: n, boardIdPositions: board, piecesInHand: hand, moveLabel: labels, resultValue: values },
+    ids,
+  };
 };
 
 /** Stage 2 rows: multi-hot legal-move labels of each distinct position (spec §8.2). @public */
-export const buildStage2 = (hcpe: HcpeColumns, limit: number, onProgress?: ProgressCallback): StageRecords<Stage2Columns> => {
+export const buildStage2 = (
+  hcpe: HcpeColumns,
+  limit: number,
+  onProgress?: ProgressCallback,
+): StageRecords<Stage2Columns> => {
   const { groups, ids } = sortById(hcpe, groupRows(hcpe, limit, false));
   const n = groups.length;
   const board = new Uint8Array(n * 81);
@@ -98,11 +120,18 @@ export const buildStage1 = (rows: number): StageRecords<Stage1Columns> => {
   const n = rows;
   const tile = (src: Uint8Array, per: number): Uint8Array => {
     const out = new Uint8Array(n * per);
-    for (let r = 0; r < n; r++) out.set(src.subarray((r % base.columns.rows) * per, ((r % base.columns.rows) + 1) * per), r * per);
+    for (let r = 0; r < n; r++)
+      out.set(src.subarray((r % base.columns.rows) * per, ((r % base.columns.rows) + 1) * per), r * per);
     return out;
   };
   return {
-    columns: { stage: 1, rows: n, boardIdPositions: tile(base.columns.boardIdPositions, 81), piecesInHand: tile(base.columns.piecesInHand, 14), reachableSquares: tile(base.columns.reachableSquares, 81) },
+    columns: {
+      stage: 1,
+      rows: n,
+      boardIdPositions: tile(base.columns.boardIdPositions, 81),
+      piecesInHand: tile(base.columns.piecesInHand, 14),
+      reachableSquares: tile(base.columns.reachableSquares, 81),
+    },
     ids: BigUint64Array.from({ length: n }, (_, r) => base.ids[r % base.columns.rows] ?? 0n),
   };
 };

@@ -3,8 +3,13 @@ import { boardMove16, dropMove16 } from '@maou/bench-domain';
 
 // tsshogi piece type → Apery piece type used by move16 drops.
 const DROP_TYPE: Partial<Record<PieceType, number>> = {
-  [PieceType.PAWN]: 1, [PieceType.LANCE]: 2, [PieceType.KNIGHT]: 3, [PieceType.SILVER]: 4,
-  [PieceType.BISHOP]: 5, [PieceType.ROOK]: 6, [PieceType.GOLD]: 7,
+  [PieceType.PAWN]: 1,
+  [PieceType.LANCE]: 2,
+  [PieceType.KNIGHT]: 3,
+  [PieceType.SILVER]: 4,
+  [PieceType.BISHOP]: 5,
+  [PieceType.ROOK]: 6,
+  [PieceType.GOLD]: 7,
 };
 const HAND_TYPES = Object.keys(DROP_TYPE) as PieceType[];
 const SQUARES = Square.all;
@@ -47,7 +52,10 @@ export const playMove16 = (pos: Position, move16: number): boolean => {
   const toSq = move16 & 0x7f;
   const from = (move16 >> 7) & 0x7f;
   const to = new Square(Math.floor(toSq / 9) + 1, (toSq % 9) + 1);
-  const source = from >= 81 ? HAND_TYPES.find((t) => DROP_TYPE[t] === from - 80) : new Square(Math.floor(from / 9) + 1, (from % 9) + 1);
+  const source =
+    from >= 81
+      ? HAND_TYPES.find((t) => DROP_TYPE[t] === from - 80)
+      : new Square(Math.floor(from / 9) + 1, (from % 9) + 1);
   if (!source) return false;
   const move = pos.createMove(source, to);
   if (!move) return false;

@@ -10,7 +10,11 @@ type LocalSpec = Extract<DataSourceSpec, { kind: 'local' }>;
 import { DataSourceRegistryAdapter } from './source-registry';
 
 describe('DataSourceRegistryAdapter', () => {
-  const context: SourceContext = { logger: new MemoryLogger(), clock: new SystemClockAdapter(), progress: new RecordingProgress() };
+  const context: SourceContext = {
+    logger: new MemoryLogger(),
+    clock: new SystemClockAdapter(),
+    progress: new RecordingProgress(),
+  };
   const source = { stage: 3, describe: () => 'local' } as unknown as DataSourcePort;
 
   it('given a registered kind, then its definition receives the spec, stage, ratio and the context', async () => {
@@ -29,8 +33,17 @@ describe('DataSourceRegistryAdapter', () => {
 
   it('given an unregistered kind, then the error names it and what is registered', async () => {
     const registry = new DataSourceRegistryAdapter(context).register(localSource);
-    const bigquery: DataSourceSpec = { kind: 'bigquery', datasetId: 'd', tableName: 't', batchSize: 1, maxCachedBytes: 1, seed: 1 };
-    await expect(registry.open(bigquery, 3, null)).rejects.toThrow("no datasource is registered for 'bigquery' (registered: local)");
+    const bigquery: DataSourceSpec = {
+      kind: 'bigquery',
+      datasetId: 'd',
+      tableName: 't',
+      batchSize: 1,
+      maxCachedBytes: 1,
+      seed: 1,
+    };
+    await expect(registry.open(bigquery, 3, null)).rejects.toThrow(
+      "no datasource is registered for 'bigquery' (registered: local)",
+    );
   });
 
   it('given the shipped registry, then every kind a spec can name is there once, with its help text', () => {
@@ -38,6 +51,8 @@ describe('DataSourceRegistryAdapter', () => {
     const described = createSourceRegistry(context).describe();
     expect(described.map((d) => d.kind)).toEqual(kinds);
     for (const d of described) expect(d.help).toMatch(/\w/);
-    expect(() => new DataSourceRegistryAdapter(context).register(localSource).register(localSource)).toThrow(/datasource 'local' is registered twice/);
+    expect(() => new DataSourceRegistryAdapter(context).register(localSource).register(localSource)).toThrow(
+      /datasource 'local' is registered twice/,
+    );
   });
 });

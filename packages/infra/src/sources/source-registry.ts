@@ -22,7 +22,12 @@ export class DataSourceRegistryAdapter implements DataSourceFactoryPort {
 
   open(spec: SourceSpec, stage: Stage, sampleRatio: number | null): Promise<DataSourcePort> {
     const definition = this.definitions.get(spec.kind);
-    if (!definition) return Promise.reject(new Error(`no datasource is registered for '${spec.kind}' (registered: ${[...this.definitions.keys()].join(', ') || 'none'})`));
+    if (!definition)
+      return Promise.reject(
+        new Error(
+          `no datasource is registered for '${spec.kind}' (registered: ${[...this.definitions.keys()].join(', ') || 'none'})`,
+        ),
+      );
     return definition.open(spec, stage, sampleRatio, this.context);
   }
 }

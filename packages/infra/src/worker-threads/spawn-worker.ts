@@ -27,5 +27,8 @@ export const spawnWorker = (callerFile: string, entry: string, workerData: objec
   const dir = path.dirname(callerFile);
   if (callerFile.endsWith('.js')) return new Worker(path.join(dir, `${entry}.js`), { workerData });
   const repoRoot = path.resolve(__dirname, '../../../..');
-  return new Worker(SOURCE_BOOTSTRAP, { eval: true, workerData: { ...workerData, repoRoot, entry: path.join(dir, `${entry}.ts`) } });
+  return new Worker(SOURCE_BOOTSTRAP, {
+    eval: true,
+    workerData: { ...workerData, repoRoot, entry: path.join(dir, `${entry}.ts`) },
+  });
 };

@@ -15,4 +15,6 @@ export const BENCHMARK_COMPARE_OPTIONS = {
 } as const satisfies OptionTable;
 
 /** `benchmark-compare`'s positionals and flags as yargs hands them over. @public */
-export type BenchmarkCompareArgs = ParsedOptions<typeof BENCHMARK_COMPARE_POSITIONALS & typeof BENCHMARK_COMPARE_OPTIONS>;
+export type BenchmarkCompareArgs = ParsedOptions<
+  typeof BENCHMARK_COMPARE_POSITIONALS & typeof BENCHMARK_COMPARE_OPTIONS
+>;

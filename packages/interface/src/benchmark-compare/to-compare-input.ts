@@ -10,4 +10,6 @@ export interface ValidCompareRequest {
 
 /** `--alpha` must leave room for a two-sided test. @public */
 export const toCompareRequest = (args: BenchmarkCompareArgs): Result<ValidCompareRequest, ValidationIssue[]> =>
-  args.alpha > 0 && args.alpha < 0.5 ? ok({ a: args.a, b: args.b, alpha: args.alpha }) : err([{ field: '--alpha', message: `must be in (0, 0.5), got ${args.alpha}` }]);
+  args.alpha > 0 && args.alpha < 0.5
+    ? ok({ a: args.a, b: args.b, alpha: args.alpha })
+    : err([{ field: '--alpha', message: `must be in (0, 0.5), got ${args.alpha}` }]);

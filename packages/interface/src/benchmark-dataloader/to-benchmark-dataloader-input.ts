@@ -9,35 +9,53 @@ export interface ValidatedDataloaderGrid {
   readonly warnings: readonly string[];
 }
 
-const eachBounded = (flag: string, v: readonly number[] | undefined, bounds: NumberBounds) => (v ?? []).map((x) => [flag, x, bounds] as const);
+const eachBounded = (flag: string, v: readonly number[] | undefined, bounds: NumberBounds) =>
+  (v ?? []).map((x) => [flag, x, bounds] as const);
 
 /**
  * `benchmark-dataloader`'s flags: the loader, model and source flags as `benchmark-training` checks them (Stage 3),
  * then the grid. `cpuCores` (usable, after cgroup quota and affinity) bounds the default worker grid.
  * @public
  */
-export const toBenchmarkDataloaderInput = (args: BenchmarkDataloaderArgs, defaults: BenchmarkDefaults, cpuCores: number): Result<ValidatedDataloaderGrid, ValidationIssue[]> => {
+export const toBenchmarkDataloaderInput = (
+  args: BenchmarkDataloaderArgs,
+  defaults: BenchmarkDefaults,
+  cpuCores: number,
+): Result<ValidatedDataloaderGrid, ValidationIssue[]> => {
   const { batchSizes, ...shared } = args;
   const validated = toBenchmarkConfig({ ...shared, stage: 3 }, defaults);
   const issues: ValidationIssue[] = validated.ok ? [] : [...validated.error];
-  issues.push(...checkBoundedNumbers([
-    ['--num-batches', args.numBatches, { min: 1, max: 1e6, integer: true }],
-    ['--repeats', args.repeats, { min: 1, max: 100, integer: true }],
-    ['--noise-margin', args.noiseMargin, { min: 0, max: 0.99 }],
-    ['--consumption-steps', args.consumptionSteps, { min: 0, max: 10_000, integer: true }],
-    ...eachBounded('--workers', args.workers, { min: 0, max: 256, integer: true }),
-    ...eachBounded('--prefetch-factors', args.prefetchFactors, { min: 1, max: 64, integer: true }),
-    ...eachBounded('--batch-sizes', batchSizes, { min: 1, max: 65_536, integer: true }),
-  ]));
+  issues.push(
+    ...checkBoundedNumbers([
+      ['--num-batches', args.numBatches, { min: 1, max: 1e6, integer: true }],
+      ['--repeats', args.repeats, { min: 1, max: 100, integer: true }],
+      ['--noise-margin', args.noiseMargin, { min: 0, max: 0.99 }],
+      ['--consumption-steps', args.consumptionSteps, { min: 0, max: 10_000, integer: true }],
+      ...eachBounded('--workers', args.workers, { min: 0, max: 256, integer: true }),
+      ...eachBounded('--prefetch-factors', args.prefetchFactors, { min: 1, max: 64, integer: true }),
+      ...eachBounded('--batch-sizes', batchSizes, { min: 1, max: 65_536, integer: true }),
+    ]),
+  );
   if (!validated.ok || issues.length) return err(issues);
   const { config, warnings } = validated.value;
   return ok({
     warnings,
     input: {
-      stage: 3, source: config.source, sampleRatio: config.sampleRatio, loader: config.loader, training: config.training, compute: config.compute,
+      stage: 3,
+      source: config.source,
+      sampleRatio: config.sampleRatio,
+      loader: config.loader,
+      training: config.training,
+      compute: config.compute,
       // The default grid stops at the usable cores (cgroup quota and affinity), not the host's.
-      workers: args.workers ?? [0, 1, 2, 4, 8].filter((w) => w <= cpuCores), prefetchFactors: args.prefetchFactors, batchSizes: batchSizes ?? [config.loader.batchSize],
-      repeats: args.repeats, numBatches: args.numBatches, warmupBatches: 5, noiseMargin: args.noiseMargin, consumptionSteps: args.consumptionSteps,
+      workers: args.workers ?? [0, 1, 2, 4, 8].filter((w) => w <= cpuCores),
+      prefetchFactors: args.prefetchFactors,
+      batchSizes: batchSizes ?? [config.loader.batchSize],
+      repeats: args.repeats,
+      numBatches: args.numBatches,
+      warmupBatches: 5,
+      noiseMargin: args.noiseMargin,
+      consumptionSteps: args.consumptionSteps,
       enableResourceMonitoring: args.enableResourceMonitoring ?? false,
     },
   });

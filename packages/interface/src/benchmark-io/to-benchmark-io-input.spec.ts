@@ -8,15 +8,27 @@ describe('toBenchmarkIoInput and toGenerateSampleDataInput', () => {
   });
 
   it('given good benchmark-io flags, then the stage is narrowed and an empty --formats means all', () => {
-    expect(toBenchmarkIoInput({ stage: 2, rows: 5, repeats: 1, seed: 0, formats: [] })).toEqual({ ok: true, value: { stage: 2, rows: 5, repeats: 1, seed: 0, formats: null } });
+    expect(toBenchmarkIoInput({ stage: 2, rows: 5, repeats: 1, seed: 0, formats: [] })).toEqual({
+      ok: true,
+      value: { stage: 2, rows: 5, repeats: 1, seed: 0, formats: null },
+    });
   });
 
   it('given bad generate-sample-data flags, then each is named', () => {
     const r = toGenerateSampleDataInput({ stage: 4, positions: 0, outputDir: ' ', seed: -1, rowsPerFile: 1.5 });
-    expect(r.ok ? [] : r.error.map((i) => i.field)).toEqual(['--stage', '--positions', '--output-dir', '--seed', '--rows-per-file']);
+    expect(r.ok ? [] : r.error.map((i) => i.field)).toEqual([
+      '--stage',
+      '--positions',
+      '--output-dir',
+      '--seed',
+      '--rows-per-file',
+    ]);
   });
 
-  it('given good generate-sample-data flags, then seed 0 and maou\'s file size are the defaults', () => {
-    expect(toGenerateSampleDataInput({ stage: 3, positions: 10, outputDir: '/tmp/x' })).toEqual({ ok: true, value: { stage: 3, positions: 10, outputDir: '/tmp/x', seed: 0, rowsPerFile: null } });
+  it("given good generate-sample-data flags, then seed 0 and maou's file size are the defaults", () => {
+    expect(toGenerateSampleDataInput({ stage: 3, positions: 10, outputDir: '/tmp/x' })).toEqual({
+      ok: true,
+      value: { stage: 3, positions: 10, outputDir: '/tmp/x', seed: 0, rowsPerFile: null },
+    });
   });
 });

@@ -7,11 +7,20 @@ import { checkStage } from '../options/check-stage';
 export const toBenchmarkIoInput = (i: BenchmarkIoArgs): Result<ValidBenchmarkIoInput, ValidationIssue[]> => {
   const stage = checkStage(i.stage);
   // Rows are held in memory several times over (records, encoded files): ten million is already gigabytes.
-  const issues = [...('issue' in stage ? [stage.issue] : []), ...checkBoundedNumbers([
-    ['--rows', i.rows, { min: 1, max: 1e7, integer: true }],
-    ['--repeats', i.repeats, { min: 1, max: 100, integer: true }],
-    ['--seed', i.seed, { min: 0, max: 2 ** 32 - 1, integer: true }],
-  ])];
+  const issues = [
+    ...('issue' in stage ? [stage.issue] : []),
+    ...checkBoundedNumbers([
+      ['--rows', i.rows, { min: 1, max: 1e7, integer: true }],
+      ['--repeats', i.repeats, { min: 1, max: 100, integer: true }],
+      ['--seed', i.seed, { min: 0, max: 2 ** 32 - 1, integer: true }],
+    ]),
+  ];
   if (issues.length || 'issue' in stage) return err(issues);
-  return ok({ stage: stage.stage, rows: i.rows, repeats: i.repeats, seed: i.seed, formats: i.formats && i.formats.length ? i.formats : null });
+  return ok({
+    stage: stage.stage,
+    rows: i.rows,
+    repeats: i.repeats,
+    seed: i.seed,
+    formats: i.formats && i.formats.length ? i.formats : null,
+  });
 };

@@ -3,7 +3,10 @@ import type { RawBenchmarkTrainingOptions } from './raw-options';
 
 type List = string | readonly (string | number)[];
 /** The run's flags; a study's list may also come as one comma-separated string (maou's form). */
-type Raw = Omit<RawBenchmarkTrainingOptions, 'batchSizes' | 'learningRates'> & { readonly batchSizes?: List; readonly learningRates?: List };
+type Raw = Omit<RawBenchmarkTrainingOptions, 'batchSizes' | 'learningRates'> & {
+  readonly batchSizes?: List;
+  readonly learningRates?: List;
+};
 
 /** A validated batch study; null from `toBatchStudy` when none of its flags was given. @public */
 export interface ValidatedBatchStudy {
@@ -14,14 +17,22 @@ export interface ValidatedBatchStudy {
   readonly maxBatchCap?: number;
 }
 
-const parseList = (flag: string, given: string | readonly (string | number)[], integer: boolean): { values: number[] } | { issue: ValidationIssue } => {
+const parseList = (
+  flag: string,
+  given: string | readonly (string | number)[],
+  integer: boolean,
+): { values: number[] } | { issue: ValidationIssue } => {
   const text = typeof given === 'string' ? given : given.join(',');
   const parts = text.split(',').map((x) => x.trim());
   const kind = integer ? 'positive integers' : 'positive numbers';
-  if (parts.some((p) => p === '')) return { issue: { field: flag, message: `must be a comma-separated list of ${kind}, got '${text}'` } };
+  if (parts.some((p) => p === ''))
+    return { issue: { field: flag, message: `must be a comma-separated list of ${kind}, got '${text}'` } };
   const values = parts.map(Number);
-  const bad = parts.find((_, i) => !Number.isFinite(values[i]!) || values[i]! <= 0 || (integer && !Number.isInteger(values[i]!)));
-  if (bad !== undefined) return { issue: { field: flag, message: `'${bad}' is not one of the ${kind} the list must hold (got '${text}')` } };
+  const bad = parts.find(
+    (_, i) => !Number.isFinite(values[i]!) || values[i]! <= 0 || (integer && !Number.isInteger(values[i]!)),
+  );
+  if (bad !== undefined)
+    return { issue: { field: flag, message: `'${bad}' is not one of the ${kind} the list must hold (got '${text}')` } };
   const twice = values.find((v, i) => values.indexOf(v) !== i);
   if (twice !== undefined) return { issue: { field: flag, message: `lists ${twice} twice` } };
   return { values };
@@ -46,20 +57,41 @@ export const toBatchStudy = (raw: Raw): Result<ValidatedBatchStudy | null, Valid
   const sizes = list('--batch-sizes', raw.batchSizes, true);
   const rates = list('--learning-rates', raw.learningRates, false);
   if (raw.batchSizes !== undefined && raw.learningRates !== undefined) {
-    issues.push({ field: '--learning-rates', message: 'cannot be combined with --batch-sizes: a sweep varies one setting' });
+    issues.push({
+      field: '--learning-rates',
+      message: 'cannot be combined with --batch-sizes: a sweep varies one setting',
+    });
   }
   if (raw.estimateCbs && raw.batchSizes === undefined) {
-    issues.push({ field: '--estimate-cbs', message: 'needs --batch-sizes: the critical batch size comes from throughput across batch sizes' });
+    issues.push({
+      field: '--estimate-cbs',
+      message: 'needs --batch-sizes: the critical batch size comes from throughput across batch sizes',
+    });
   } else if (raw.estimateCbs && sizes !== null && sizes.length < 2) {
     issues.push({ field: '--estimate-cbs', message: `needs at least two --batch-sizes, got ${sizes.length}` });
   }
   const cap = raw.findMaxBatchCap;
-  if (cap !== undefined && (typeof cap !== 'number' || !Number.isInteger(cap) || cap < 1)) issues.push({ field: '--find-max-batch-cap', message: `must be a positive integer, got ${String(cap)}` });
-  else if (cap !== undefined && !raw.findMaxBatch) issues.push({ field: '--find-max-batch-cap', message: 'only applies with --find-max-batch' });
+  if (cap !== undefined && (typeof cap !== 'number' || !Number.isInteger(cap) || cap < 1))
+    issues.push({ field: '--find-max-batch-cap', message: `must be a positive integer, got ${String(cap)}` });
+  else if (cap !== undefined && !raw.findMaxBatch)
+    issues.push({ field: '--find-max-batch-cap', message: 'only applies with --find-max-batch' });
   const studied = raw.batchSizes !== undefined || raw.learningRates !== undefined || raw.findMaxBatch;
-  if (studied && raw.enableProfiling) issues.push({ field: '--enable-profiling', message: 'profiles one run; it cannot be combined with --batch-sizes, --learning-rates or --find-max-batch' });
+  if (studied && raw.enableProfiling)
+    issues.push({
+      field: '--enable-profiling',
+      message: 'profiles one run; it cannot be combined with --batch-sizes, --learning-rates or --find-max-batch',
+    });
   if (issues.length) return err(issues);
   if (!studied) return ok(null);
-  const sweep = sizes ? { type: 'batch_size' as const, values: [...sizes].sort((a, b) => a - b) } : rates ? { type: 'learning_rate' as const, values: rates } : null;
-  return ok({ sweep, estimateCbs: raw.estimateCbs ?? false, findMaxBatch: raw.findMaxBatch ?? false, ...(cap === undefined ? {} : { maxBatchCap: cap }) });
+  const sweep = sizes
+    ? { type: 'batch_size' as const, values: [...sizes].sort((a, b) => a - b) }
+    : rates
+      ? { type: 'learning_rate' as const, values: rates }
+      : null;
+  return ok({
+    sweep,
+    estimateCbs: raw.estimateCbs ?? false,
+    findMaxBatch: raw.findMaxBatch ?? false,
+    ...(cap === undefined ? {} : { maxBatchCap: cap }),
+  });
 };

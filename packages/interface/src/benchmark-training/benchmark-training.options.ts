@@ -13,18 +13,27 @@ const study = optionGroup('Batch study:');
 const output = optionGroup('Output:');
 const calibration = optionGroup('Calibration:');
 
-const paths = (stage: number) => ({ ...data.str(`Stage ${stage} .feather/.npy files or directories`), array: true }) as const;
+const paths = (stage: number) =>
+  ({ ...data.str(`Stage ${stage} .feather/.npy files or directories`), array: true }) as const;
 
 /** Cloud datasource flags (S3, GCS, BigQuery), shared by the commands that read Stage 3 data. @public */
 export const CLOUD_INPUT_OPTIONS = {
-  'input-s3': cloud.flag('read from S3'), 'input-gcs': cloud.flag('read from Google Cloud Storage'),
-  'input-bucket-name': cloud.str('bucket'), 'input-prefix': cloud.str('object prefix'), 'input-data-name': cloud.str('data name filter'),
-  'input-local-cache-dir': cloud.str('local cache for downloaded objects'), 'input-max-workers': cloud.num('parallel downloads (default 8)'),
-  'input-enable-bundling': cloud.flag('bundle small objects into larger Arrow files'), 'input-bundle-size-gb': cloud.num('bundle size in GB (default 1.0)'),
+  'input-s3': cloud.flag('read from S3'),
+  'input-gcs': cloud.flag('read from Google Cloud Storage'),
+  'input-bucket-name': cloud.str('bucket'),
+  'input-prefix': cloud.str('object prefix'),
+  'input-data-name': cloud.str('data name filter'),
+  'input-local-cache-dir': cloud.str('local cache for downloaded objects'),
+  'input-max-workers': cloud.num('parallel downloads (default 8)'),
+  'input-enable-bundling': cloud.flag('bundle small objects into larger Arrow files'),
+  'input-bundle-size-gb': cloud.num('bundle size in GB (default 1.0)'),
   'input-endpoint': cloud.str('custom S3/GCS/BigQuery endpoint (e.g. a local server)'),
-  'input-dataset-id': cloud.str('BigQuery dataset'), 'input-table-name': cloud.str('BigQuery table'),
-  'input-batch-size': cloud.num('BigQuery rows per page (default 10000)'), 'input-max-cached-bytes': cloud.num('BigQuery local cache budget in bytes (default 500 MiB)'),
-  'input-clustering-key': cloud.str('BigQuery clustering key'), 'input-partitioning-key-date': cloud.str('BigQuery DATE partition column name'),
+  'input-dataset-id': cloud.str('BigQuery dataset'),
+  'input-table-name': cloud.str('BigQuery table'),
+  'input-batch-size': cloud.num('BigQuery rows per page (default 10000)'),
+  'input-max-cached-bytes': cloud.num('BigQuery local cache budget in bytes (default 500 MiB)'),
+  'input-clustering-key': cloud.str('BigQuery clustering key'),
+  'input-partitioning-key-date': cloud.str('BigQuery DATE partition column name'),
   'input-local-cache': cloud.flag('cache BigQuery pages locally'),
 } as const satisfies OptionTable;
 
@@ -32,9 +41,14 @@ export const CLOUD_INPUT_OPTIONS = {
 export const STAGE3_INPUT_OPTIONS = {
   'stage3-data-path': paths(3),
   streaming: { ...data.flag('stream files (default with 2+ files); --no-streaming forces map-style'), default: true },
-  'input-cache-mode': { ...data.str('map-style files: file (read on demand) or memory (load all); mmap = file'), choices: ['file', 'memory', 'mmap'] },
+  'input-cache-mode': {
+    ...data.str('map-style files: file (read on demand) or memory (load all); mmap = file'),
+    choices: ['file', 'memory', 'mmap'],
+  },
   'input-file-packed': data.flag('accepted for compatibility; packing is detected from the file'),
-  'sample-positions': data.num('positions in the embedded sample dataset when no data is given, 16 to 1,000,000 (default 4096)'),
+  'sample-positions': data.num(
+    'positions in the embedded sample dataset when no data is given, 16 to 1,000,000 (default 4096)',
+  ),
   'sample-cache-dir': data.str('where the embedded sample dataset is generated and reused'),
   seed: data.num('seed of splits, shuffles, weights, sample data and cloud sampling (default 1)'),
 } as const satisfies OptionTable;
@@ -44,56 +58,102 @@ export const STAGE3_INPUT_OPTIONS = {
  * backends. Ranges are checked by `toBenchmarkConfig`.
  * @public
  */
-export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) => ({
-  stage: { ...data.num('1 reachable squares, 2 legal moves, 3 policy + value'), default: 3 },
-  'stage1-data-path': paths(1), 'stage2-data-path': paths(2),
-  ...STAGE3_INPUT_OPTIONS,
-  ...CLOUD_INPUT_OPTIONS,
-  gpu: device.str(`backend: ${describeGpuChoices(backends)}; default: the best CPU backend (${describeHostBackends(backends)}), which is maou's CPU device`),
-  threads: device.num('backend threads; on wasm, data-parallel replicas in worker threads (default: one per usable core, up to 8)'),
-  'model-architecture': device.str("resnet (maou's default: 17.0 M parameters) or lite (1.9 M, the shogi-optimised preset, 7–11× faster to train here)"),
-  compilation: device.flag('accepted; tfjs has no graph compiler (see --help notes)'),
-  'stage12-compilation': device.flag('accepted; as --compilation for Stages 1 and 2'),
-  'detect-anomaly': device.flag('stop at the first non-finite loss or gradient, naming batch and tensor'),
-  'test-ratio': pipeline.num('validation share, 0 < r < 1 (default 0.2)'), 'batch-size': pipeline.num('batch size, 1 to 65,536 (default 256)'),
-  'dataloader-workers': pipeline.num('loader worker threads, 0 = main thread, at most 256 (default from detected CPUs)'),
-  'pin-memory': pipeline.flag('reuse transfer buffers instead of fresh allocations'), 'prefetch-factor': pipeline.num('batches each worker prepares ahead (default 2)'),
-  'device-prefetch': pipeline.num('batches uploaded ahead to the device, 0 = off (default 3)'),
-  'cache-transforms': pipeline.flag('accepted for compatibility; records need no transform'),
-  'gce-parameter': loss.num('accepted for compatibility (0 < g ≤ 1); unused by the KL policy loss'),
-  'policy-loss-ratio': loss.num('policy loss weight (default 1.0)'), 'value-loss-ratio': loss.num('value loss weight (default 1.0)'),
-  'learning-ratio': loss.num('learning rate (default 0.01)'), momentum: loss.num('SGD momentum (default 0.9)'),
-  'weight-decay': loss.num('decoupled weight decay on conv/dense/embedding weights (default 0.01)'),
-  'lr-scheduler': loss.str('warmup_cosine_decay (default), cosine_annealing, step or none; maou names accepted'),
-  'stage12-lr-scheduler': loss.str('scheduler for Stages 1 and 2'),
-  optimizer: loss.str('adamw (default) or sgd'), 'optimizer-beta1': loss.num('default 0.9'), 'optimizer-beta2': loss.num('default 0.999'), 'optimizer-eps': loss.num('default 1e-8'),
-  'gradient-clip': loss.num('clip gradients to this global L2 norm; maou always clips at 1.0 (default 1.0), 0 = off'), 'gradient-accumulation-steps': loss.num('micro-batches per optimiser step, 1 to 1024 (default 1)'),
-  'stage1-pos-weight': heads.num('default 1.0'), 'stage2-pos-weight': heads.num('default 1.0'), 'stage2-gamma-pos': heads.num('ASL gamma+ (default 0)'),
-  'stage2-gamma-neg': heads.num('ASL gamma- (default 0)'), 'stage2-clip': heads.num('ASL clip (default 0)'), 'stage2-hidden-dim': heads.num('hidden units, 0 = single linear head (default 128)'),
-  'stage2-head-dropout': heads.num('default 0'), 'stage2-test-ratio': heads.num('Stage 2 validation share, 0 = no split'),
-  'warmup-batches': run.num('batches before measuring (default 10)'), 'max-batches': run.num('batch cap, at least 2 (default 100)'),
-  'full-epoch': run.flag('run the whole epoch (ignores --max-batches, --target-precision and --time-budget)'),
-  'target-precision': run.num('stop once the batch time is steady and the epoch interval is within ± this share of the prediction (default 0.05; 0 = run to the cap)'),
-  'time-budget': run.num('seconds of training batches after which the run answers with what it has, and says so (default 60)'),
-  'enable-profiling': run.flag('per-kernel times by phase, and a Chrome trace'),
-  'trace-path': run.str('where the Chrome trace goes with --enable-profiling (default maou-trace.json)'),
-  'run-validation': run.flag('also time an inference-only validation pass, split into the same phases'),
-  'sample-ratio': run.num('share of cloud objects sampled, 0.01–1.0; the report scales it back'),
-  'enable-resource-monitoring': run.flag('sample CPU, RSS, heap and GPU during the training and the validation pass (each apart)'),
-  'batch-sizes': { ...study.str('sweep: one full measured run per batch size, e.g. 64,128,256 (or 64 128 256); a failed size is reported and the rest still run'), array: true },
-  'learning-rates': { ...study.str('sweep: one full measured run per learning rate, e.g. 0.001,0.01; not with --batch-sizes'), array: true },
-  'estimate-cbs': study.flag('with --batch-sizes: critical batch size from the sweep\'s throughput, and the gradient noise scale measured from per-micro-batch gradient norms (an extra untimed pass at the largest size)'),
-  'find-max-batch': study.flag('largest batch that fits, doubling from --batch-size then bisecting. wasm: fits = each replica\'s share of the batch trains as one piece (no micro-batching) in its 4 GiB heap; larger batches still run as micro-batches. webgpu: the step completes without a GPU allocation failure'),
-  'find-max-batch-cap': study.num('--find-max-batch stops doubling at this many rows (default 65536)'),
-  'output-json': output.str('write the JSON payload to this file'),
-  json: output.flag('print the JSON payload on stdout instead of the summary'),
-  'report-html': output.str('write a self-contained HTML report with plots'),
-}) as const satisfies OptionTable;
+export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
+  ({
+    stage: { ...data.num('1 reachable squares, 2 legal moves, 3 policy + value'), default: 3 },
+    'stage1-data-path': paths(1),
+    'stage2-data-path': paths(2),
+    ...STAGE3_INPUT_OPTIONS,
+    ...CLOUD_INPUT_OPTIONS,
+    gpu: device.str(
+      `backend: ${describeGpuChoices(backends)}; default: the best CPU backend (${describeHostBackends(backends)}), which is maou's CPU device`,
+    ),
+    threads: device.num(
+      'backend threads; on wasm, data-parallel replicas in worker threads (default: one per usable core, up to 8)',
+    ),
+    'model-architecture': device.str(
+      "resnet (maou's default: 17.0 M parameters) or lite (1.9 M, the shogi-optimised preset, 7–11× faster to train here)",
+    ),
+    compilation: device.flag('accepted; tfjs has no graph compiler (see --help notes)'),
+    'stage12-compilation': device.flag('accepted; as --compilation for Stages 1 and 2'),
+    'detect-anomaly': device.flag('stop at the first non-finite loss or gradient, naming batch and tensor'),
+    'test-ratio': pipeline.num('validation share, 0 < r < 1 (default 0.2)'),
+    'batch-size': pipeline.num('batch size, 1 to 65,536 (default 256)'),
+    'dataloader-workers': pipeline.num(
+      'loader worker threads, 0 = main thread, at most 256 (default from detected CPUs)',
+    ),
+    'pin-memory': pipeline.flag('reuse transfer buffers instead of fresh allocations'),
+    'prefetch-factor': pipeline.num('batches each worker prepares ahead (default 2)'),
+    'device-prefetch': pipeline.num('batches uploaded ahead to the device, 0 = off (default 3)'),
+    'cache-transforms': pipeline.flag('accepted for compatibility; records need no transform'),
+    'gce-parameter': loss.num('accepted for compatibility (0 < g ≤ 1); unused by the KL policy loss'),
+    'policy-loss-ratio': loss.num('policy loss weight (default 1.0)'),
+    'value-loss-ratio': loss.num('value loss weight (default 1.0)'),
+    'learning-ratio': loss.num('learning rate (default 0.01)'),
+    momentum: loss.num('SGD momentum (default 0.9)'),
+    'weight-decay': loss.num('decoupled weight decay on conv/dense/embedding weights (default 0.01)'),
+    'lr-scheduler': loss.str('warmup_cosine_decay (default), cosine_annealing, step or none; maou names accepted'),
+    'stage12-lr-scheduler': loss.str('scheduler for Stages 1 and 2'),
+    optimizer: loss.str('adamw (default) or sgd'),
+    'optimizer-beta1': loss.num('default 0.9'),
+    'optimizer-beta2': loss.num('default 0.999'),
+    'optimizer-eps': loss.num('default 1e-8'),
+    'gradient-clip': loss.num('clip gradients to this global L2 norm; maou always clips at 1.0 (default 1.0), 0 = off'),
+    'gradient-accumulation-steps': loss.num('micro-batches per optimiser step, 1 to 1024 (default 1)'),
+    'stage1-pos-weight': heads.num('default 1.0'),
+    'stage2-pos-weight': heads.num('default 1.0'),
+    'stage2-gamma-pos': heads.num('ASL gamma+ (default 0)'),
+    'stage2-gamma-neg': heads.num('ASL gamma- (default 0)'),
+    'stage2-clip': heads.num('ASL clip (default 0)'),
+    'stage2-hidden-dim': heads.num('hidden units, 0 = single linear head (default 128)'),
+    'stage2-head-dropout': heads.num('default 0'),
+    'stage2-test-ratio': heads.num('Stage 2 validation share, 0 = no split'),
+    'warmup-batches': run.num('batches before measuring (default 10)'),
+    'max-batches': run.num('batch cap, at least 2 (default 100)'),
+    'full-epoch': run.flag('run the whole epoch (ignores --max-batches, --target-precision and --time-budget)'),
+    'target-precision': run.num(
+      'stop once the batch time is steady and the epoch interval is within ± this share of the prediction (default 0.05; 0 = run to the cap)',
+    ),
+    'time-budget': run.num(
+      'seconds of training batches after which the run answers with what it has, and says so (default 60)',
+    ),
+    'enable-profiling': run.flag('per-kernel times by phase, and a Chrome trace'),
+    'trace-path': run.str('where the Chrome trace goes with --enable-profiling (default maou-trace.json)'),
+    'run-validation': run.flag('also time an inference-only validation pass, split into the same phases'),
+    'sample-ratio': run.num('share of cloud objects sampled, 0.01–1.0; the report scales it back'),
+    'enable-resource-monitoring': run.flag(
+      'sample CPU, RSS, heap and GPU during the training and the validation pass (each apart)',
+    ),
+    'batch-sizes': {
+      ...study.str(
+        'sweep: one full measured run per batch size, e.g. 64,128,256 (or 64 128 256); a failed size is reported and the rest still run',
+      ),
+      array: true,
+    },
+    'learning-rates': {
+      ...study.str('sweep: one full measured run per learning rate, e.g. 0.001,0.01; not with --batch-sizes'),
+      array: true,
+    },
+    'estimate-cbs': study.flag(
+      "with --batch-sizes: critical batch size from the sweep's throughput, and the gradient noise scale measured from per-micro-batch gradient norms (an extra untimed pass at the largest size)",
+    ),
+    'find-max-batch': study.flag(
+      "largest batch that fits, doubling from --batch-size then bisecting. wasm: fits = each replica's share of the batch trains as one piece (no micro-batching) in its 4 GiB heap; larger batches still run as micro-batches. webgpu: the step completes without a GPU allocation failure",
+    ),
+    'find-max-batch-cap': study.num('--find-max-batch stops doubling at this many rows (default 65536)'),
+    'output-json': output.str('write the JSON payload to this file'),
+    json: output.flag('print the JSON payload on stdout instead of the summary'),
+    'report-html': output.str('write a self-contained HTML report with plots'),
+  }) as const satisfies OptionTable;
 
 /** Flags of loader calibration, for commands that train. @public */
 export const CALIBRATION_OPTIONS = {
-  calibrate: calibration.flag('measure loader settings (workers, prefetch) before the run, or reuse a fresh cached result; --no-calibrate turns it off'),
+  calibrate: calibration.flag(
+    'measure loader settings (workers, prefetch) before the run, or reuse a fresh cached result; --no-calibrate turns it off',
+  ),
   'force-calibration': calibration.flag('measure again even when a cached result is valid'),
   'calibration-budget': calibration.num('seconds the calibration may take, 0.1 to 3600 (default 20)'),
-  'calibration-file': calibration.str('JSON file of cached calibration results (default ~/.cache/maou-bench/calibration.json)'),
+  'calibration-file': calibration.str(
+    'JSON file of cached calibration results (default ~/.cache/maou-bench/calibration.json)',
+  ),
 } as const satisfies OptionTable;

@@ -18,20 +18,32 @@ const SCHEDULERS: Readonly<Record<string, LrSchedulerName>> = {
 /** `--lr-scheduler` and `--stage12-lr-scheduler`. */
 export const parseScheduler = (flag: string, raw: string): Parsed<LrSchedulerName> => {
   const value = SCHEDULERS[normalise(raw)];
-  return value ? { value } : { issue: { field: flag, message: `unknown scheduler '${raw}'; choose warmup_cosine_decay, cosine_annealing, step or none` } };
+  return value
+    ? { value }
+    : {
+        issue: {
+          field: flag,
+          message: `unknown scheduler '${raw}'; choose warmup_cosine_decay, cosine_annealing, step or none`,
+        },
+      };
 };
 
 /** `--optimizer`. */
 export const parseOptimizer = (raw: string): Parsed<OptimizerName> => {
   const v = raw.toLowerCase();
-  return v === 'adamw' || v === 'sgd' ? { value: v } : { issue: { field: '--optimizer', message: `must be 'adamw' or 'sgd', got '${raw}'` } };
+  return v === 'adamw' || v === 'sgd'
+    ? { value: v }
+    : { issue: { field: '--optimizer', message: `must be 'adamw' or 'sgd', got '${raw}'` } };
 };
 
 /** `--model-architecture`: maou's `resnet`, and `lite`, the shogi-optimised default. */
 export const parseArchitecture = (raw: string): Parsed<ModelPreset> => {
   const v = raw.toLowerCase();
   if (v === 'lite' || v === 'resnet') return { value: v };
-  const why = v === 'mlp-mixer' || v === 'vit' ? `'${raw}' is a maou backbone this tool does not build yet` : `unknown architecture '${raw}'`;
+  const why =
+    v === 'mlp-mixer' || v === 'vit'
+      ? `'${raw}' is a maou backbone this tool does not build yet`
+      : `unknown architecture '${raw}'`;
   return { issue: { field: '--model-architecture', message: `${why}; choose lite or resnet` } };
 };
 
@@ -43,10 +55,16 @@ export const describeGpuChoices = (backends: readonly BackendChoice[]): string =
 
 /** The backends no `--gpu` tries, by name, for `--help`. @public */
 export const describeHostBackends = (backends: readonly BackendChoice[]): string =>
-  backends.filter((b) => b.placement === 'host').map((b) => b.name).join(', ');
+  backends
+    .filter((b) => b.placement === 'host')
+    .map((b) => b.name)
+    .join(', ');
 
 /** `--gpu`: none (the best host backend), auto, or what a registered backend `selects` (its name, cuda:N, ...). */
-export const parseDevice = (raw: string | undefined, backends: readonly BackendChoice[]): Parsed<Pick<ComputeConfig, 'backend' | 'deviceIndex'>> => {
+export const parseDevice = (
+  raw: string | undefined,
+  backends: readonly BackendChoice[],
+): Parsed<Pick<ComputeConfig, 'backend' | 'deviceIndex'>> => {
   if (raw === undefined || raw === '' || raw === 'none') return { value: { backend: 'host', deviceIndex: 0 } };
   const v = raw.toLowerCase();
   if (v === 'auto') return { value: { backend: 'auto', deviceIndex: 0 } };
@@ -54,5 +72,10 @@ export const parseDevice = (raw: string | undefined, backends: readonly BackendC
     const deviceIndex = b.selects(v);
     if (deviceIndex !== null) return { value: { backend: b.name, deviceIndex } };
   }
-  return { issue: { field: '--gpu', message: `unknown device '${raw}'; use ${[...backends.map((b) => b.usage), 'auto'].join(', ')}` } };
+  return {
+    issue: {
+      field: '--gpu',
+      message: `unknown device '${raw}'; use ${[...backends.map((b) => b.usage), 'auto'].join(', ')}`,
+    },
+  };
 };

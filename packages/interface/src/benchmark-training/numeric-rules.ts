@@ -1,7 +1,9 @@
 import type { ValidationIssue } from '@maou/bench-domain';
 import type { RawBenchmarkTrainingOptions } from './raw-options';
 
-type NumericKey = { [K in keyof RawBenchmarkTrainingOptions]-?: RawBenchmarkTrainingOptions[K] extends number | undefined ? K : never }[keyof RawBenchmarkTrainingOptions];
+type NumericKey = {
+  [K in keyof RawBenchmarkTrainingOptions]-?: RawBenchmarkTrainingOptions[K] extends number | undefined ? K : never;
+}[keyof RawBenchmarkTrainingOptions];
 
 interface NumericRule {
   readonly key: NumericKey;
@@ -11,7 +13,10 @@ interface NumericRule {
 }
 
 const open01 = (v: number): boolean => v > 0 && v < 1;
-const upTo = (max: number, min = 0, minOpen = true) => (v: number): boolean => (minOpen ? v > min : v >= min) && v <= max;
+const upTo =
+  (max: number, min = 0, minOpen = true) =>
+  (v: number): boolean =>
+    (minOpen ? v > min : v >= min) && v <= max;
 
 // Upper bounds are where a value stops being a plan and becomes a typo: a batch past 65,536 rows does not fit a
 // device, 1e12 workers or accumulation steps never run, and Infinity loss weights only make NaN losses.
@@ -23,7 +28,12 @@ export const NUMERIC_RULES: readonly NumericRule[] = [
   { key: 'batchSize', integer: true, test: upTo(65_536), expect: 'must be an integer from 1 to 65,536' },
   { key: 'dataloaderWorkers', integer: true, test: upTo(256, 0, false), expect: 'must be an integer from 0 to 256' },
   { key: 'prefetchFactor', integer: true, test: upTo(64), expect: 'must be an integer from 1 to 64' },
-  { key: 'devicePrefetch', integer: true, test: upTo(64, 0, false), expect: 'must be an integer from 0 to 64 (0 turns device prefetch off)' },
+  {
+    key: 'devicePrefetch',
+    integer: true,
+    test: upTo(64, 0, false),
+    expect: 'must be an integer from 0 to 64 (0 turns device prefetch off)',
+  },
   // Each wasm thread is a whole replica (its own heap and copy of the network): past 64 that is a typo, not a plan.
   { key: 'threads', integer: true, test: (v) => v >= 1 && v <= 64, expect: 'must be an integer from 1 to 64' },
   { key: 'gceParameter', test: (v) => v > 0 && v <= 1, expect: 'must be in (0, 1]' },
@@ -42,21 +52,50 @@ export const NUMERIC_RULES: readonly NumericRule[] = [
   { key: 'stage2GammaPos', test: upTo(100, 0, false), expect: 'must be from 0 to 100' },
   { key: 'stage2GammaNeg', test: upTo(100, 0, false), expect: 'must be from 0 to 100' },
   { key: 'stage2Clip', test: (v) => v >= 0 && v < 1, expect: 'must be in [0, 1)' },
-  { key: 'stage2HiddenDim', integer: true, test: upTo(65_536, 0, false), expect: 'must be an integer from 0 to 65,536 (0 = a single linear head)' },
+  {
+    key: 'stage2HiddenDim',
+    integer: true,
+    test: upTo(65_536, 0, false),
+    expect: 'must be an integer from 0 to 65,536 (0 = a single linear head)',
+  },
   { key: 'stage2HeadDropout', test: (v) => v >= 0 && v < 1, expect: 'must be in [0, 1)' },
   { key: 'stage2TestRatio', test: (v) => v >= 0 && v < 1, expect: 'must be in [0, 1) (0 = no split)' },
   { key: 'warmupBatches', integer: true, test: upTo(1e6, 0, false), expect: 'must be an integer from 0 to 1,000,000' },
   // One batch has no spread, so no interval could be given; maou accepted 1 and timed that single batch.
-  { key: 'maxBatches', integer: true, test: upTo(1e9, 2, false), expect: 'must be an integer from 2 to 1,000,000,000: a batch time with an interval needs 2 measured batches (use --full-epoch for a whole epoch)' },
-  { key: 'targetPrecision', test: (v) => v >= 0 && v < 1, expect: 'must be in [0, 1) (0.05 = ±5 %; 0 never stops early)' },
-  { key: 'timeBudget', test: upTo(7 * 86_400), expect: 'must be a positive number of seconds, at most a week (604,800)' },
+  {
+    key: 'maxBatches',
+    integer: true,
+    test: upTo(1e9, 2, false),
+    expect:
+      'must be an integer from 2 to 1,000,000,000: a batch time with an interval needs 2 measured batches (use --full-epoch for a whole epoch)',
+  },
+  {
+    key: 'targetPrecision',
+    test: (v) => v >= 0 && v < 1,
+    expect: 'must be in [0, 1) (0.05 = ±5 %; 0 never stops early)',
+  },
+  {
+    key: 'timeBudget',
+    test: upTo(7 * 86_400),
+    expect: 'must be a positive number of seconds, at most a week (604,800)',
+  },
   { key: 'sampleRatio', test: (v) => v >= 0.01 && v <= 1, expect: 'must be between 0.01 and 1.0' },
   { key: 'inputBatchSize', integer: true, test: upTo(1e7), expect: 'must be an integer from 1 to 10,000,000' },
-  { key: 'inputMaxCachedBytes', integer: true, test: upTo(2 ** 50), expect: 'must be a positive integer of at most 2^50 (1 PiB)' },
+  {
+    key: 'inputMaxCachedBytes',
+    integer: true,
+    test: upTo(2 ** 50),
+    expect: 'must be a positive integer of at most 2^50 (1 PiB)',
+  },
   { key: 'inputBundleSizeGb', test: upTo(64), expect: 'must be positive, at most 64' },
   { key: 'inputMaxWorkers', integer: true, test: upTo(256), expect: 'must be an integer from 1 to 256' },
   // Generating runs at a few thousand positions a second: a million is minutes; more belongs in generate-sample-data.
-  { key: 'samplePositions', integer: true, test: upTo(1e6, 16, false), expect: 'must be an integer from 16 to 1,000,000 (generate larger sets with generate-sample-data)' },
+  {
+    key: 'samplePositions',
+    integer: true,
+    test: upTo(1e6, 16, false),
+    expect: 'must be an integer from 16 to 1,000,000 (generate larger sets with generate-sample-data)',
+  },
   { key: 'seed', integer: true, test: upTo(2 ** 32 - 1, 0, false), expect: 'must be an integer from 0 to 2^32 - 1' },
 ];
 

@@ -4,10 +4,25 @@ import type { RawBenchmarkTrainingOptions } from './raw-options';
 
 // Backends as the registry in infra describes them (interface may not import infra); the shipped registry's own
 // `--gpu` choices are checked in infra's backend-registry.spec.
-const named = (name: string, placement: BackendChoice['placement']): BackendChoice =>
-  ({ name, usage: name, help: '', placement, selects: (v) => (v === name ? 0 : null) });
-const cuda: BackendChoice = { name: 'tensorflow-gpu', usage: 'cuda:N', help: '', placement: 'device', selects: (v) => (/^cuda:(\d+)$/.exec(v) ? Number(v.slice(5)) : null) };
-const defaults = { sampleCacheDir: '/tmp/sample', workers: 1, backends: [cuda, named('wasm', 'host'), named('cpu', 'host')] };
+const named = (name: string, placement: BackendChoice['placement']): BackendChoice => ({
+  name,
+  usage: name,
+  help: '',
+  placement,
+  selects: (v) => (v === name ? 0 : null),
+});
+const cuda: BackendChoice = {
+  name: 'tensorflow-gpu',
+  usage: 'cuda:N',
+  help: '',
+  placement: 'device',
+  selects: (v) => (/^cuda:(\d+)$/.exec(v) ? Number(v.slice(5)) : null),
+};
+const defaults = {
+  sampleCacheDir: '/tmp/sample',
+  workers: 1,
+  backends: [cuda, named('wasm', 'host'), named('cpu', 'host')],
+};
 const issuesOf = (raw: RawBenchmarkTrainingOptions): string[] => {
   const r = toBenchmarkConfig(raw, defaults);
   return r.ok ? [] : r.error.map((i) => `${i.field}: ${i.message}`);
@@ -22,8 +37,17 @@ describe('toBenchmarkConfig', () => {
     expect(c.source.kind).toBe('sample');
     expect(c.loader.batchSize).toBe(256);
     expect(c.loader.workers).toBe(1);
-    expect(c.training).toMatchObject({ preset: 'resnet', gradientClip: 1, optimizer: 'adamw', learningRate: 0.01, weightDecay: 0.01, lrScheduler: 'warmup_cosine_decay' });
-    expect(r.value.warnings.join('\n')).toMatch(/^no data given \(no --stage3-data-path, no cloud source\): using the embedded sample data, 4096 positions/);
+    expect(c.training).toMatchObject({
+      preset: 'resnet',
+      gradientClip: 1,
+      optimizer: 'adamw',
+      learningRate: 0.01,
+      weightDecay: 0.01,
+      lrScheduler: 'warmup_cosine_decay',
+    });
+    expect(r.value.warnings.join('\n')).toMatch(
+      /^no data given \(no --stage3-data-path, no cloud source\): using the embedded sample data, 4096 positions/,
+    );
     expect(c.warmupBatches).toBe(10);
     expect(c.maxBatches).toBe(100);
     expect(c.stopping).toEqual({ targetPrecision: 0.05, timeBudgetMs: 60_000 });
@@ -45,35 +69,56 @@ describe('toBenchmarkConfig', () => {
     [{ gpu: 'tpu' }, /^--gpu: unknown device/],
     [{ inputCacheMode: 'disk' }, /^--input-cache-mode:/],
     [{ maxBatches: 0 }, /^--max-batches:/],
-    [{ maxBatches: 1 }, /^--max-batches: must be an integer from 2 to 1,000,000,000: a batch time with an interval needs 2 measured batches/],
-    [{ stage1DataPath: ['s1.feather'] }, /^--stage1-data-path: given, but --stage is 3: pass --stage 1 to benchmark these files/],
+    [
+      { maxBatches: 1 },
+      /^--max-batches: must be an integer from 2 to 1,000,000,000: a batch time with an interval needs 2 measured batches/,
+    ],
+    [
+      { stage1DataPath: ['s1.feather'] },
+      /^--stage1-data-path: given, but --stage is 3: pass --stage 1 to benchmark these files/,
+    ],
     [{ stage: 2, stage3DataPath: ['s3.feather'] }, /^--stage3-data-path: given, but --stage is 2: pass --stage 3/],
     [{ targetPrecision: 1 }, /^--target-precision: must be in \[0, 1\)/],
     [{ timeBudget: -5 }, /^--time-budget: must be a positive number of seconds, at most a week \(604,800\), got -5$/],
     [{ threads: 65 }, /^--threads: must be an integer from 1 to 64, got 65$/],
     [{ inputS3: true, inputGcs: true }, /^--input-\*: choose one cloud source, got GCS and S3/],
     [{ inputS3: true }, /^--input-bucket-name: required with --input-s3/],
-    [{ stage3DataPath: ['a.feather'], inputDatasetId: 'd', inputTableName: 't' }, /^--stage3-data-path: cannot be combined with a BigQuery source/],
+    [
+      { stage3DataPath: ['a.feather'], inputDatasetId: 'd', inputTableName: 't' },
+      /^--stage3-data-path: cannot be combined with a BigQuery source/,
+    ],
     [{ stage: 1, inputGcs: true }, /^--input-gcs: cloud sources hold Stage 3 data/],
     // #19's repros: non-finite and absurd values fail here, naming the flag, not hours later or with exit 1.
     [{ valueLossRatio: Infinity }, /^--value-loss-ratio: must be positive, at most 1000, got Infinity$/],
     [{ learningRatio: Infinity }, /^--learning-ratio: must be positive, at most 10, got Infinity$/],
     [{ momentum: Number.NaN }, /^--momentum: .* got NaN$/],
-    [{ gradientAccumulationSteps: 1e12 }, /^--gradient-accumulation-steps: must be an integer from 1 to 1024, got 1000000000000$/],
+    [
+      { gradientAccumulationSteps: 1e12 },
+      /^--gradient-accumulation-steps: must be an integer from 1 to 1024, got 1000000000000$/,
+    ],
     [{ samplePositions: 1e12 }, /^--sample-positions: must be an integer from 16 to 1,000,000/],
     [{ dataloaderWorkers: 1e12 }, /^--dataloader-workers: must be an integer from 0 to 256, got 1000000000000$/],
     [{ batchSize: 1e9 }, /^--batch-size:/],
     [{ seed: 2 ** 32 }, /^--seed: must be an integer from 0 to 2\^32 - 1/],
-    [{ inputDatasetId: 'a.b; DROP', inputTableName: 't' }, /^--input-dataset-id: "a.b; DROP" is not a valid dataset id/],
+    [
+      { inputDatasetId: 'a.b; DROP', inputTableName: 't' },
+      /^--input-dataset-id: "a.b; DROP" is not a valid dataset id/,
+    ],
     [{ inputDatasetId: 'd', inputTableName: 't`x' }, /^--input-table-name: "t`x" is not a valid table name/],
-    [{ inputDatasetId: 'd', inputTableName: 't', inputClusteringKey: '1col' }, /^--input-clustering-key: "1col" is not a valid column name/],
+    [
+      { inputDatasetId: 'd', inputTableName: 't', inputClusteringKey: '1col' },
+      /^--input-clustering-key: "1col" is not a valid column name/,
+    ],
   ])('given %p, then the issue names the flag', (raw, expected) => {
     expect(issuesOf(raw)).toEqual(expect.arrayContaining([expect.stringMatching(expected)]));
   });
 
   it.each<[RawBenchmarkTrainingOptions, string]>([
     [{ sampleRatio: 0.5 }, '--sample-ratio only samples cloud sources; the embedded sample data is read whole'],
-    [{ sampleRatio: 0.5, stage3DataPath: ['s3.feather'] }, '--sample-ratio only samples cloud sources; local files are read whole'],
+    [
+      { sampleRatio: 0.5, stage3DataPath: ['s3.feather'] },
+      '--sample-ratio only samples cloud sources; local files are read whole',
+    ],
   ])('given %p, then a note says the ratio is ignored (maou warns too), never silently', (raw, note) => {
     const r = toBenchmarkConfig(raw, defaults);
     if (!r.ok) throw new Error('expected ok');
@@ -84,7 +129,9 @@ describe('toBenchmarkConfig', () => {
     const r = toBenchmarkConfig({ gpu: 'cpu' }, defaults);
     if (!r.ok) throw new Error('expected ok');
     expect(r.value.config.compute.backend).toBe('cpu');
-    expect(r.value.warnings.join('\n')).toMatch(/--gpu cpu selects tfjs's pure-JavaScript cpu backend, .* about [\d,]+× slower than the default at batch 8 \(.*samples\/s/);
+    expect(r.value.warnings.join('\n')).toMatch(
+      /--gpu cpu selects tfjs's pure-JavaScript cpu backend, .* about [\d,]+× slower than the default at batch 8 \(.*samples\/s/,
+    );
   });
 
   it('reports every bad flag at once', () => {
@@ -92,7 +139,10 @@ describe('toBenchmarkConfig', () => {
   });
 
   it('accepts maou scheduler names and cuda devices', () => {
-    const r = toBenchmarkConfig({ lrScheduler: 'CosineAnnealingLR', gpu: 'cuda:1', stage: 1, stage12LrScheduler: 'Warmup+CosineDecay' }, defaults);
+    const r = toBenchmarkConfig(
+      { lrScheduler: 'CosineAnnealingLR', gpu: 'cuda:1', stage: 1, stage12LrScheduler: 'Warmup+CosineDecay' },
+      defaults,
+    );
     if (!r.ok) throw new Error(JSON.stringify(r.error));
     expect(r.value.config.training.lrScheduler).toBe('warmup_cosine_decay');
     expect(r.value.config.compute).toEqual({ backend: 'tensorflow-gpu', deviceIndex: 1, threads: 'auto' });
@@ -109,7 +159,17 @@ describe('toBenchmarkConfig', () => {
   });
 
   it('builds S3 and BigQuery sources from their flags, and --full-epoch lifts the batch cap', () => {
-    const s3 = toBenchmarkConfig({ inputS3: true, inputBucketName: 'b', inputPrefix: 'p', inputDataName: 'd', inputLocalCacheDir: '/c', fullEpoch: true }, defaults);
+    const s3 = toBenchmarkConfig(
+      {
+        inputS3: true,
+        inputBucketName: 'b',
+        inputPrefix: 'p',
+        inputDataName: 'd',
+        inputLocalCacheDir: '/c',
+        fullEpoch: true,
+      },
+      defaults,
+    );
     if (!s3.ok) throw new Error('expected ok');
     expect(s3.value.config.source).toMatchObject({ kind: 's3', bucket: 'b', maxWorkers: 8, seed: 1 });
     expect(s3.value.config.maxBatches).toBeNull();
@@ -119,6 +179,11 @@ describe('toBenchmarkConfig', () => {
     const bq = toBenchmarkConfig({ inputDatasetId: 'ds', inputTableName: 'tb', seed: 7 }, defaults);
     if (!bq.ok) throw new Error('expected ok');
     // --seed reaches the sampler through the spec
-    expect(bq.value.config.source).toMatchObject({ kind: 'bigquery', batchSize: 10000, maxCachedBytes: 524288000, seed: 7 });
+    expect(bq.value.config.source).toMatchObject({
+      kind: 'bigquery',
+      batchSize: 10000,
+      maxCachedBytes: 524288000,
+      seed: 7,
+    });
   });
 });

@@ -1,5 +1,13 @@
 import type { BackendChoice } from '@maou/bench-app';
-import { err, ok, type BenchmarkConfig, type ComputeConfig, type Result, type Stage, type ValidationIssue } from '@maou/bench-domain';
+import {
+  err,
+  ok,
+  type BenchmarkConfig,
+  type ComputeConfig,
+  type Result,
+  type Stage,
+  type ValidationIssue,
+} from '@maou/bench-domain';
 import { parseArchitecture, parseDevice, parseOptimizer, parseScheduler } from './choices';
 import { pickDataSource, type SourceDefaults } from './data-source-spec';
 import { checkNumbers } from './numeric-rules';
@@ -26,7 +34,8 @@ export interface BenchmarkDefaults extends SourceDefaults {
  * maou's `--gpu cpu` means PyTorch on the CPU, which is what no `--gpu` gives here; ours selects tfjs's pure-JavaScript
  * kernels. Figures: README "Where the defaults differ from maou" (commands and raw numbers).
  */
-export const CPU_BACKEND_NOTE = "--gpu cpu selects tfjs's pure-JavaScript cpu backend, a correctness fallback: it trained about 160× slower than the default at batch 8 (Stage 3 lite on a 2-core VM: 0.31 and 0.25 samples/s against 42.6 and 49.0 with no --gpu) and about 1,500× slower at the default batch 256 (0.69 against 1,029 samples/s); for maou's CPU device leave --gpu out";
+export const CPU_BACKEND_NOTE =
+  "--gpu cpu selects tfjs's pure-JavaScript cpu backend, a correctness fallback: it trained about 160× slower than the default at batch 8 (Stage 3 lite on a 2-core VM: 0.31 and 0.25 samples/s against 42.6 and 49.0 with no --gpu) and about 1,500× slower at the default batch 256 (0.69 against 1,029 samples/s); for maou's CPU device leave --gpu out";
 
 type Parsed<T> = { readonly value: T } | { readonly issue: ValidationIssue };
 
@@ -40,10 +49,20 @@ const take = <T>(p: Parsed<T>, issues: ValidationIssue[], fallback: T): T => {
 
 const notes = (raw: Raw): string[] => [
   ...(raw.inputCacheMode === 'mmap' ? ['--input-cache-mode mmap is deprecated and treated as file'] : []),
-  ...(raw.gceParameter !== undefined ? ['--gce-parameter is accepted for compatibility; the Stage 3 policy loss is KL divergence and does not use it'] : []),
-  ...(raw.cacheTransforms ? ['--cache-transforms is accepted for compatibility; records need no transform, so nothing is cached'] : []),
-  ...(raw.compilation || raw.stage12Compilation ? ['--compilation: tfjs has no graph compiler; kernels are fused and cached by the backend on first use, which the warm-up measures'] : []),
-  ...(raw.inputFilePacked ? ['--input-file-packed is detected from the file itself; the flag is accepted and not needed'] : []),
+  ...(raw.gceParameter !== undefined
+    ? ['--gce-parameter is accepted for compatibility; the Stage 3 policy loss is KL divergence and does not use it']
+    : []),
+  ...(raw.cacheTransforms
+    ? ['--cache-transforms is accepted for compatibility; records need no transform, so nothing is cached']
+    : []),
+  ...(raw.compilation || raw.stage12Compilation
+    ? [
+        '--compilation: tfjs has no graph compiler; kernels are fused and cached by the backend on first use, which the warm-up measures',
+      ]
+    : []),
+  ...(raw.inputFilePacked
+    ? ['--input-file-packed is detected from the file itself; the flag is accepted and not needed']
+    : []),
   ...(raw.gpu?.toLowerCase() === 'cpu' ? [CPU_BACKEND_NOTE] : []),
 ];
 
@@ -52,26 +71,46 @@ const notes = (raw: Raw): string[] => [
  * file or network is touched. Every issue names its flag.
  * @public
  */
-export const toBenchmarkConfig = (raw: Raw, defaults: BenchmarkDefaults): Result<ValidatedBenchmarkConfig, ValidationIssue[]> => {
+export const toBenchmarkConfig = (
+  raw: Raw,
+  defaults: BenchmarkDefaults,
+): Result<ValidatedBenchmarkConfig, ValidationIssue[]> => {
   const issues = checkNumbers(raw);
-  if (raw.optimizerBeta1 !== undefined && raw.optimizerBeta2 !== undefined && raw.optimizerBeta2 <= raw.optimizerBeta1) {
-    issues.push({ field: '--optimizer-beta2', message: `must be greater than --optimizer-beta1 (got ${raw.optimizerBeta1} and ${raw.optimizerBeta2})` });
+  if (
+    raw.optimizerBeta1 !== undefined &&
+    raw.optimizerBeta2 !== undefined &&
+    raw.optimizerBeta2 <= raw.optimizerBeta1
+  ) {
+    issues.push({
+      field: '--optimizer-beta2',
+      message: `must be greater than --optimizer-beta1 (got ${raw.optimizerBeta1} and ${raw.optimizerBeta2})`,
+    });
   }
   if (raw.inputCacheMode !== undefined && !['file', 'memory', 'mmap'].includes(raw.inputCacheMode)) {
     issues.push({ field: '--input-cache-mode', message: `must be file, memory or mmap, got '${raw.inputCacheMode}'` });
   }
-  const stage = (issues.some((i) => i.field === '--stage') ? 3 : raw.stage ?? 3) as Stage;
+  const stage = (issues.some((i) => i.field === '--stage') ? 3 : (raw.stage ?? 3)) as Stage;
   const preset = take(parseArchitecture(raw.modelArchitecture ?? 'resnet'), issues, 'resnet');
   const optimizer = take(parseOptimizer(raw.optimizer ?? 'adamw'), issues, 'adamw');
-  const mainScheduler = take(parseScheduler('--lr-scheduler', raw.lrScheduler ?? 'warmup_cosine_decay'), issues, 'none');
-  const stage12Scheduler = raw.stage12LrScheduler === undefined ? mainScheduler : take(parseScheduler('--stage12-lr-scheduler', raw.stage12LrScheduler), issues, 'none');
-  const device = take<Pick<ComputeConfig, 'backend' | 'deviceIndex'>>(parseDevice(raw.gpu, defaults.backends), issues, { backend: 'auto', deviceIndex: 0 });
+  const mainScheduler = take(
+    parseScheduler('--lr-scheduler', raw.lrScheduler ?? 'warmup_cosine_decay'),
+    issues,
+    'none',
+  );
+  const stage12Scheduler =
+    raw.stage12LrScheduler === undefined
+      ? mainScheduler
+      : take(parseScheduler('--stage12-lr-scheduler', raw.stage12LrScheduler), issues, 'none');
+  const device = take<Pick<ComputeConfig, 'backend' | 'deviceIndex'>>(parseDevice(raw.gpu, defaults.backends), issues, {
+    backend: 'auto',
+    deviceIndex: 0,
+  });
   const source = pickDataSource(raw, stage, defaults);
   if ('issues' in source) issues.push(...source.issues);
   if (issues.length || 'issues' in source) return err(issues);
 
   const streamable = source.spec.kind === 'local' || source.spec.kind === 'sample';
-  const testRatio = stage === 2 && raw.stage2TestRatio !== undefined ? raw.stage2TestRatio : raw.testRatio ?? 0.2;
+  const testRatio = stage === 2 && raw.stage2TestRatio !== undefined ? raw.stage2TestRatio : (raw.testRatio ?? 0.2);
   const config: BenchmarkConfig = {
     stage,
     source: source.spec,
@@ -89,7 +128,8 @@ export const toBenchmarkConfig = (raw: Raw, defaults: BenchmarkDefaults): Result
       seed: raw.seed ?? 1,
     },
     training: {
-      preset, optimizer,
+      preset,
+      optimizer,
       learningRate: raw.learningRatio ?? 0.01,
       momentum: raw.momentum ?? 0.9,
       beta1: raw.optimizerBeta1 ?? 0.9,
@@ -98,7 +138,7 @@ export const toBenchmarkConfig = (raw: Raw, defaults: BenchmarkDefaults): Result
       weightDecay: raw.weightDecay ?? 0.01,
       lrScheduler: stage === 3 ? mainScheduler : stage12Scheduler,
       policyLossRatio: raw.policyLossRatio ?? 1,
-      valueLossRatio: stage === 3 ? raw.valueLossRatio ?? 1 : 0,
+      valueLossRatio: stage === 3 ? (raw.valueLossRatio ?? 1) : 0,
       // maou clips the global L2 norm at 1.0 on every optimiser step, with no flag to turn it off
       gradientClip: raw.gradientClip ?? 1,
       gradientAccumulationSteps: raw.gradientAccumulationSteps ?? 1,
@@ -113,8 +153,10 @@ export const toBenchmarkConfig = (raw: Raw, defaults: BenchmarkDefaults): Result
     },
     compute: { ...device, threads: raw.threads ?? defaults.threads ?? 'auto' },
     warmupBatches: raw.warmupBatches ?? 10,
-    maxBatches: raw.fullEpoch ? null : raw.maxBatches ?? 100,
-    ...(raw.fullEpoch ? {} : { stopping: { targetPrecision: raw.targetPrecision ?? 0.05, timeBudgetMs: (raw.timeBudget ?? 60) * 1000 } }),
+    maxBatches: raw.fullEpoch ? null : (raw.maxBatches ?? 100),
+    ...(raw.fullEpoch
+      ? {}
+      : { stopping: { targetPrecision: raw.targetPrecision ?? 0.05, timeBudgetMs: (raw.timeBudget ?? 60) * 1000 } }),
     runValidation: raw.runValidation ?? false,
     sampleRatio: raw.sampleRatio ?? null,
     enableProfiling: raw.enableProfiling ?? false,

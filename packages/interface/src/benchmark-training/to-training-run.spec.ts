@@ -17,7 +17,11 @@ describe('toTrainingRun', () => {
   });
 
   it('given bad config, study and budget flags at once, then every issue is named in one answer', () => {
-    expect(fieldsOf({ ...given, batchSize: 0, batchSizes: ['x'], calibrationBudget: 0 })).toEqual(['--batch-size', '--batch-sizes', '--calibration-budget']);
+    expect(fieldsOf({ ...given, batchSize: 0, batchSizes: ['x'], calibrationBudget: 0 })).toEqual([
+      '--batch-size',
+      '--batch-sizes',
+      '--calibration-budget',
+    ]);
   });
 
   it('given a study with any calibration flag, then that flag is refused', () => {
@@ -26,9 +30,18 @@ describe('toTrainingRun', () => {
   });
 
   it('given a plain run, then the calibration request carries the budget in ms and the fixed loader flags', () => {
-    const r = toTrainingRun({ ...given, calibrate: true, calibrationBudget: 2.5, dataloaderWorkers: 1, calibrationFile: 'c.json' }, defaults);
+    const r = toTrainingRun(
+      { ...given, calibrate: true, calibrationBudget: 2.5, dataloaderWorkers: 1, calibrationFile: 'c.json' },
+      defaults,
+    );
     expect(r.ok && { study: r.value.study, calibration: r.value.calibration }).toEqual({
-      study: null, calibration: { mode: 'calibrate', budgetMs: 2500, fixed: { workers: 1, prefetchFactor: undefined, batchSize: undefined }, file: 'c.json' },
+      study: null,
+      calibration: {
+        mode: 'calibrate',
+        budgetMs: 2500,
+        fixed: { workers: 1, prefetchFactor: undefined, batchSize: undefined },
+        file: 'c.json',
+      },
     });
   });
 });

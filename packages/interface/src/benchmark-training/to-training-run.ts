@@ -21,23 +21,45 @@ export interface ValidatedTrainingRun extends ValidatedBenchmarkConfig {
 }
 
 /** `--force-calibration` implies calibrating; calibration is off unless asked for, since it changes what is measured. @public */
-export const calibrationMode = (args: { readonly calibrate?: boolean; readonly forceCalibration?: boolean }): CalibrationMode =>
-  args.forceCalibration ? 'force' : args.calibrate ? 'calibrate' : 'off';
+export const calibrationMode = (args: {
+  readonly calibrate?: boolean;
+  readonly forceCalibration?: boolean;
+}): CalibrationMode => (args.forceCalibration ? 'force' : args.calibrate ? 'calibrate' : 'off');
 
 // Every calibration flag is refused with a study, not only --calibrate: the study never reads them, and ignoring one
 // is a silent fallback. Calibration would change the batch size under the sweep.
 const calibrationInStudy = (args: BenchmarkTrainingArgs): ValidationIssue[] => {
-  const given = args.calibrate || args.forceCalibration ? (args.forceCalibration ? '--force-calibration' : '--calibrate')
-    : args.calibrationBudget !== undefined ? '--calibration-budget' : args.calibrationFile !== undefined ? '--calibration-file' : null;
-  return given ? [{ field: given, message: 'cannot be combined with --batch-sizes, --learning-rates or --find-max-batch (calibration picks its own batch size); calibrate in a separate run' }] : [];
+  const given =
+    args.calibrate || args.forceCalibration
+      ? args.forceCalibration
+        ? '--force-calibration'
+        : '--calibrate'
+      : args.calibrationBudget !== undefined
+        ? '--calibration-budget'
+        : args.calibrationFile !== undefined
+          ? '--calibration-file'
+          : null;
+  return given
+    ? [
+        {
+          field: given,
+          message:
+            'cannot be combined with --batch-sizes, --learning-rates or --find-max-batch (calibration picks its own batch size); calibrate in a separate run',
+        },
+      ]
+    : [];
 };
 
 /** Every flag of `benchmark-training` checked before anything is touched; each issue names its flag. @public */
-export const toTrainingRun = (args: BenchmarkTrainingArgs, defaults: BenchmarkDefaults): Result<ValidatedTrainingRun, ValidationIssue[]> => {
+export const toTrainingRun = (
+  args: BenchmarkTrainingArgs,
+  defaults: BenchmarkDefaults,
+): Result<ValidatedTrainingRun, ValidationIssue[]> => {
   const validated = toBenchmarkConfig(args, defaults);
   const study = toBatchStudy(args);
   const issues = [
-    ...(validated.ok ? [] : validated.error), ...(study.ok ? [] : study.error),
+    ...(validated.ok ? [] : validated.error),
+    ...(study.ok ? [] : study.error),
     ...checkBoundedNumbers([['--calibration-budget', args.calibrationBudget, { min: 0.1, max: 3600 }]]),
     ...(study.ok && study.value ? calibrationInStudy(args) : []),
   ];

@@ -3,7 +3,10 @@ import { num, str, type ParsedOptions, type OptionTable } from '../options/optio
 /** Flags of `maou utility generate-sample-data`. @public */
 export const GENERATE_SAMPLE_DATA_OPTIONS = {
   stage: { ...num('1 reachable squares, 2 legal moves, 3 policy + value'), demandOption: true },
-  positions: { ...num('distinct positions (rows) to generate; Stage 1 repeats its 1,105 patterns'), demandOption: true },
+  positions: {
+    ...num('distinct positions (rows) to generate; Stage 1 repeats its 1,105 patterns'),
+    demandOption: true,
+  },
   'output-dir': { ...str('directory for the .feather files'), demandOption: true },
   seed: num('seed of the random games (default 0)'),
   'rows-per-file': num('rows per file (default maou: 1,000,000 Stage 3, 100,000 Stage 2)'),

@@ -1,19 +1,36 @@
 import type { ValidGenerateSampleDataInput } from '@maou/bench-app';
-import { checkBoundedNumber, checkBoundedNumbers, err, ok, type Result, type ValidationIssue } from '@maou/bench-domain';
+import {
+  checkBoundedNumber,
+  checkBoundedNumbers,
+  err,
+  ok,
+  type Result,
+  type ValidationIssue,
+} from '@maou/bench-domain';
 import { checkStage } from '../options/check-stage';
 import type { GenerateSampleDataArgs } from './generate-sample-data.options';
 
 /** Validates `generate-sample-data`'s flags, naming each bad one. @public */
-export const toGenerateSampleDataInput = (i: GenerateSampleDataArgs): Result<ValidGenerateSampleDataInput, ValidationIssue[]> => {
+export const toGenerateSampleDataInput = (
+  i: GenerateSampleDataArgs,
+): Result<ValidGenerateSampleDataInput, ValidationIssue[]> => {
   const stage = checkStage(i.stage);
   const issues: ValidationIssue[] = 'issue' in stage ? [stage.issue] : [];
   const positions = checkBoundedNumber('--positions', i.positions, { min: 1, max: 1e8, integer: true });
   if (positions) issues.push(positions);
   if (i.outputDir.trim() === '') issues.push({ field: '--output-dir', message: 'must name a directory' });
-  issues.push(...checkBoundedNumbers([
-    ['--seed', i.seed, { min: 0, max: 2 ** 32 - 1, integer: true }],
-    ['--rows-per-file', i.rowsPerFile, { min: 1, max: 1e7, integer: true }],
-  ]));
+  issues.push(
+    ...checkBoundedNumbers([
+      ['--seed', i.seed, { min: 0, max: 2 ** 32 - 1, integer: true }],
+      ['--rows-per-file', i.rowsPerFile, { min: 1, max: 1e7, integer: true }],
+    ]),
+  );
   if (issues.length || 'issue' in stage) return err(issues);
-  return ok({ stage: stage.stage, positions: i.positions, outputDir: i.outputDir, seed: i.seed ?? 0, rowsPerFile: i.rowsPerFile ?? null });
+  return ok({
+    stage: stage.stage,
+    positions: i.positions,
+    outputDir: i.outputDir,
+    seed: i.seed ?? 0,
+    rowsPerFile: i.rowsPerFile ?? null,
+  });
 };

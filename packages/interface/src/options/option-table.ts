@@ -33,10 +33,20 @@ export const optionGroup = (group: string) => ({
   flag: (describe: string) => ({ type: 'boolean', describe, group }) as const,
 });
 
-type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
-type Scalar<O> = O extends { readonly type: 'number' } ? number : O extends { readonly type: 'string' } ? string : boolean;
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
+type Scalar<O> = O extends { readonly type: 'number' }
+  ? number
+  : O extends { readonly type: 'string' }
+    ? string
+    : boolean;
 type Value<O> = O extends { readonly array: true } ? readonly Scalar<O>[] : Scalar<O>;
-type Filled<O> = O extends { readonly default: unknown } ? true : O extends { readonly demandOption: true } ? true : false;
+type Filled<O> = O extends { readonly default: unknown }
+  ? true
+  : O extends { readonly demandOption: true }
+    ? true
+    : false;
 
 /**
  * What a table's flags may hold before any check, every one optional: the input of the interface's validators.
@@ -46,4 +56,6 @@ type Filled<O> = O extends { readonly default: unknown } ? true : O extends { re
 export type RawOptions<T> = { readonly [K in keyof T as CamelCase<K & string>]?: Value<T[K]> };
 
 /** What yargs hands a handler: flags with a default or `demandOption` are always present. @public */
-export type ParsedOptions<T> = RawOptions<T> & { readonly [K in keyof T as Filled<T[K]> extends true ? CamelCase<K & string> : never]-?: Value<T[K]> };
+export type ParsedOptions<T> = RawOptions<T> & {
+  readonly [K in keyof T as Filled<T[K]> extends true ? CamelCase<K & string> : never]-?: Value<T[K]>;
+};

@@ -1,7 +1,14 @@
 import { inject, injectable } from 'tsyringe';
 import {
-  compareNoiseScales, estimateCriticalBatch, recommendBatchStudy, type BatchStudyReport, type GradientNoiseMeasurement, type MaxBatchResult,
-  type Result, type SweepPoint, type SweepPointOk,
+  compareNoiseScales,
+  estimateCriticalBatch,
+  recommendBatchStudy,
+  type BatchStudyReport,
+  type GradientNoiseMeasurement,
+  type MaxBatchResult,
+  type Result,
+  type SweepPoint,
+  type SweepPointOk,
 } from '@maou/bench-domain';
 import type { TrainerFactory } from '@maou/bench-engine';
 import type { ClockPort } from '../../ports/clock.port';
@@ -50,14 +57,29 @@ export class BatchStudyUseCase {
     for (const value of input.sweep?.values ?? []) {
       const cfg = pointConfig(config, input.sweep!.type, value);
       input.onStage?.(`${input.sweep!.type === 'batch_size' ? 'batch size' : 'learning rate'} ${value}`, true);
-      const r = await this.training.executeIn(session, { config: cfg, warnings: input.warnings, resourceLimits: input.resourceLimits, onBatch: input.onBatch });
-      if (!r.ok) this.logger.child({ useCase: 'batch-study' }).warn({ point: value, kind: r.error.kind, reason: r.error.message }, 'sweep point failed; the sweep goes on');
+      const r = await this.training.executeIn(session, {
+        config: cfg,
+        warnings: input.warnings,
+        resourceLimits: input.resourceLimits,
+        onBatch: input.onBatch,
+      });
+      if (!r.ok)
+        this.logger
+          .child({ useCase: 'batch-study' })
+          .warn({ point: value, kind: r.error.kind, reason: r.error.message }, 'sweep point failed; the sweep goes on');
       points.push(toSweepPoint(cfg, r));
     }
     const ok = points.filter((p): p is SweepPointOk => p.status === 'ok');
-    const criticalBatch = input.estimateCbs && input.sweep?.type === 'batch_size'
-      ? estimateCriticalBatch(ok.map((p) => ({ batchSize: p.batch_size, samplesPerSecond: p.samples_per_second, ci95: p.samples_per_second_ci95 })))
-      : null;
+    const criticalBatch =
+      input.estimateCbs && input.sweep?.type === 'batch_size'
+        ? estimateCriticalBatch(
+            ok.map((p) => ({
+              batchSize: p.batch_size,
+              samplesPerSecond: p.samples_per_second,
+              ci95: p.samples_per_second_ci95,
+            })),
+          )
+        : null;
     const noise = input.estimateCbs ? await this.gradientNoise(session, input, ok) : { measured: null, skipped: null };
     const sweep = input.sweep ? { type: input.sweep.type, points } : null;
     const first = ok[0]?.report;
@@ -68,29 +90,56 @@ export class BatchStudyUseCase {
       created_at: this.clock.wallTime().toISOString(),
       stage: config.stage,
       model: { preset: config.training.preset },
-      environment: first?.environment ?? { ...this.environment.describe(), backend: session.backend.name, backend_version: session.backend.version,
-        threads: session.backend.threads, device: session.backend.device, backend_notes: session.backend.notes },
+      environment: first?.environment ?? {
+        ...this.environment.describe(),
+        backend: session.backend.name,
+        backend_version: session.backend.version,
+        threads: session.backend.threads,
+        device: session.backend.device,
+        backend_notes: session.backend.notes,
+      },
       sweep,
       critical_batch: criticalBatch,
-      critical_batch_skipped: input.estimateCbs && !criticalBatch ? `${ok.length} sweep point(s) ran; the estimate needs two` : null,
-      gradient_noise: noise.measured && { ...noise.measured, comparison: compareNoiseScales(criticalBatch, noise.measured) },
+      critical_batch_skipped:
+        input.estimateCbs && !criticalBatch ? `${ok.length} sweep point(s) ran; the estimate needs two` : null,
+      gradient_noise: noise.measured && {
+        ...noise.measured,
+        comparison: compareNoiseScales(criticalBatch, noise.measured),
+      },
       gradient_noise_skipped: noise.skipped,
       max_batch: maxBatch,
       recommendations: recommendBatchStudy({
-        sweep, criticalBatch, gradientNoise: noise.measured, maxBatch,
+        sweep,
+        criticalBatch,
+        gradientNoise: noise.measured,
+        maxBatch,
         settings: { batchSize: config.loader.batchSize, learningRate: config.training.learningRate },
       }),
     };
   }
 
   /** B_simple at the largest batch that ran (more pieces per update), over as many steps as a point measures. */
-  private async gradientNoise(session: TrainingSession, input: BatchStudyInput, ok: readonly SweepPointOk[]): Promise<{ measured: GradientNoiseMeasurement | null; skipped: string | null }> {
-    if (ok.length === 0) return { measured: null, skipped: 'no sweep point ran, so there was no batch size to measure at' };
+  private async gradientNoise(
+    session: TrainingSession,
+    input: BatchStudyInput,
+    ok: readonly SweepPointOk[],
+  ): Promise<{ measured: GradientNoiseMeasurement | null; skipped: string | null }> {
+    if (ok.length === 0)
+      return { measured: null, skipped: 'no sweep point ran, so there was no batch size to measure at' };
     const largest = ok.reduce((a, b) => (b.batch_size > a.batch_size ? b : a));
     const cfg = pointConfig(input.config, 'batch_size', largest.batch_size);
     input.onStage?.(`gradient noise scale at batch ${largest.batch_size}`, false);
-    const measured = await during('training-failed', () => measureGradientNoise({ loaders: this.loaders, createTrainer: this.createTrainer }, session, cfg, largest.report.training_metrics.total_batches));
-    return measured ? { measured, skipped: null } : { measured: null, skipped: `batch ${largest.batch_size} gave no update with two or more pieces` };
+    const measured = await during('training-failed', () =>
+      measureGradientNoise(
+        { loaders: this.loaders, createTrainer: this.createTrainer },
+        session,
+        cfg,
+        largest.report.training_metrics.total_batches,
+      ),
+    );
+    return measured
+      ? { measured, skipped: null }
+      : { measured: null, skipped: `batch ${largest.batch_size} gave no update with two or more pieces` };
   }
 
   private async findMaxBatch(session: TrainingSession, input: BatchStudyInput): Promise<MaxBatchResult> {
@@ -101,7 +150,18 @@ export class BatchStudyUseCase {
     } finally {
       await loader.close();
     }
-    if (!sample) throw new StepFailure({ kind: 'too-few-batches', message: '--find-max-batch: the training split yields no batch to build probe batches from' });
-    return searchMaxBatch(this.createTrainer, session, input.config, sample, (b) => input.onStage?.(`max batch: trying ${b}`, false), input.maxBatchCap);
+    if (!sample)
+      throw new StepFailure({
+        kind: 'too-few-batches',
+        message: '--find-max-batch: the training split yields no batch to build probe batches from',
+      });
+    return searchMaxBatch(
+      this.createTrainer,
+      session,
+      input.config,
+      sample,
+      (b) => input.onStage?.(`max batch: trying ${b}`, false),
+      input.maxBatchCap,
+    );
   }
 }

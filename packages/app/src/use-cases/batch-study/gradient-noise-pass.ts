@@ -1,4 +1,9 @@
-import { estimateGradientNoise, type BenchmarkConfig, type GradientNoiseMeasurement, type GradientNormSample } from '@maou/bench-domain';
+import {
+  estimateGradientNoise,
+  type BenchmarkConfig,
+  type GradientNoiseMeasurement,
+  type GradientNormSample,
+} from '@maou/bench-domain';
 import type { TrainerFactory } from '@maou/bench-engine';
 import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
 import type { TrainingSession } from '../benchmark-training/benchmark-training.use-case';
@@ -27,12 +32,21 @@ export const noisePieceRows = (config: BenchmarkConfig, session: TrainingSession
  * estimates B_simple from them. Its own loader and trainer, so the sweep's timed runs carry no measuring cost.
  * @internal
  */
-export const measureGradientNoise = async (deps: { loaders: DataLoaderFactoryPort; createTrainer: TrainerFactory }, session: TrainingSession,
-  config: BenchmarkConfig, steps: number): Promise<GradientNoiseMeasurement | null> => {
+export const measureGradientNoise = async (
+  deps: { loaders: DataLoaderFactoryPort; createTrainer: TrainerFactory },
+  session: TrainingSession,
+  config: BenchmarkConfig,
+  steps: number,
+): Promise<GradientNoiseMeasurement | null> => {
   const loader = await deps.loaders.create(session.source, config.loader);
   const trainer = deps.createTrainer({
-    stage: config.stage, training: config.training, totalSteps: loader.batchesPerEpoch.train, seed: config.loader.seed, backend: session.backend,
-    microBatchSize: noisePieceRows(config, session), measureGradientNorms: true,
+    stage: config.stage,
+    training: config.training,
+    totalSteps: loader.batchesPerEpoch.train,
+    seed: config.loader.seed,
+    backend: session.backend,
+    microBatchSize: noisePieceRows(config, session),
+    measureGradientNorms: true,
   });
   const samples: GradientNormSample[] = [];
   try {

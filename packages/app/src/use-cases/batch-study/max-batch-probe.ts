@@ -1,5 +1,13 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { nextBatchToTry, summarizeMaxBatch, type BatchTry, type BenchmarkConfig, type HostBatch, type MaxBatchResult, type ModelPreset } from '@maou/bench-domain';
+import {
+  nextBatchToTry,
+  summarizeMaxBatch,
+  type BatchTry,
+  type BenchmarkConfig,
+  type HostBatch,
+  type MaxBatchResult,
+  type ModelPreset,
+} from '@maou/bench-domain';
 import { heapSafeMicroBatch, type TrainerFactory, type BackendInfo } from '@maou/bench-engine';
 import type { TrainingSession } from '../benchmark-training/benchmark-training.use-case';
 import { StepFailure } from '../step-failure';
@@ -17,12 +25,15 @@ const replicasOf = (backend: BackendInfo): number => Math.max(1, backend.replica
 export const fitDefinition = (backend: BackendInfo, preset: ModelPreset): string | null => {
   if (backend.heapLimitBytes !== undefined) {
     const planned = heapSafeMicroBatch(preset, backend.heapLimitBytes);
-    return `a training step whose share of the batch on each of the ${replicasOf(backend)} replica(s) runs forward and backward as one piece, ` +
-      'without micro-batching, inside that replica\'s 4 GiB wasm heap. Any batch still runs: a benchmark run cuts each replica\'s share ' +
+    return (
+      `a training step whose share of the batch on each of the ${replicasOf(backend)} replica(s) runs forward and backward as one piece, ` +
+      "without micro-batching, inside that replica's 4 GiB wasm heap. Any batch still runs: a benchmark run cuts each replica's share " +
       `into micro-batches of at most ${planned} rows (a planning margin below this limit) and sums their gradients, batch norm then ` +
-      'normalising each micro-batch';
+      'normalising each micro-batch'
+    );
   }
-  if (backend.placement === 'device') return 'a training step of the whole batch that completes on the GPU without an allocation failure';
+  if (backend.placement === 'device')
+    return 'a training step of the whole batch that completes on the GPU without an allocation failure';
   return null;
 };
 
@@ -44,27 +55,55 @@ const backendAlive = async (): Promise<boolean> => {
  * a batch of that many rows tiled from `sample`.
  * @internal
  */
-export const searchMaxBatch = async (createTrainer: TrainerFactory, session: TrainingSession, config: BenchmarkConfig, sample: HostBatch,
-  onTry?: (batch: number) => void, cap = MAX_BATCH_CAP): Promise<MaxBatchResult> => {
+export const searchMaxBatch = async (
+  createTrainer: TrainerFactory,
+  session: TrainingSession,
+  config: BenchmarkConfig,
+  sample: HostBatch,
+  onTry?: (batch: number) => void,
+  cap = MAX_BATCH_CAP,
+): Promise<MaxBatchResult> => {
   const { backend } = session;
   const definition = fitDefinition(backend, config.training.preset);
   if (definition === null) {
-    throw new StepFailure({ kind: 'backend-unavailable', message: `--find-max-batch needs a backend with a memory limit to search against: --gpu wasm (4 GiB heap per replica) or --gpu webgpu (GPU memory); this run uses ${backend.name}` });
+    throw new StepFailure({
+      kind: 'backend-unavailable',
+      message: `--find-max-batch needs a backend with a memory limit to search against: --gpu wasm (4 GiB heap per replica) or --gpu webgpu (GPU memory); this run uses ${backend.name}`,
+    });
   }
   const tries: BatchTry[] = [];
-  for (let batch = nextBatchToTry(tries, config.loader.batchSize, cap); batch !== null; batch = nextBatchToTry(tries, config.loader.batchSize, cap)) {
+  for (
+    let batch = nextBatchToTry(tries, config.loader.batchSize, cap);
+    batch !== null;
+    batch = nextBatchToTry(tries, config.loader.batchSize, cap)
+  ) {
     onTry?.(batch);
     tries.push(await tryBatch(createTrainer, session, config, tileBatch(sample, batch)));
     if (!tries[tries.length - 1]!.fits && !(await backendAlive())) {
-      throw new StepFailure({ kind: 'training-failed', message: `--find-max-batch: the ${backend.name} backend stopped working after batch ${batch} failed (${tries[tries.length - 1]!.reason}); run the search with --threads 2 or more, where each try has its own replica heaps` });
+      throw new StepFailure({
+        kind: 'training-failed',
+        message: `--find-max-batch: the ${backend.name} backend stopped working after batch ${batch} failed (${tries[tries.length - 1]!.reason}); run the search with --threads 2 or more, where each try has its own replica heaps`,
+      });
     }
   }
   return summarizeMaxBatch(tries, backend.heapLimitBytes ?? null, definition);
 };
 
-const tryBatch = async (createTrainer: TrainerFactory, session: TrainingSession, config: BenchmarkConfig, batch: HostBatch): Promise<BatchTry> => {
+const tryBatch = async (
+  createTrainer: TrainerFactory,
+  session: TrainingSession,
+  config: BenchmarkConfig,
+  batch: HostBatch,
+): Promise<BatchTry> => {
   const rowsPerReplica = Math.ceil(batch.size / replicasOf(session.backend));
-  const trainer = createTrainer({ stage: config.stage, training: config.training, totalSteps: TRY_STEPS, seed: config.loader.seed, backend: session.backend, microBatchSize: rowsPerReplica });
+  const trainer = createTrainer({
+    stage: config.stage,
+    training: config.training,
+    totalSteps: TRY_STEPS,
+    seed: config.loader.seed,
+    backend: session.backend,
+    microBatchSize: rowsPerReplica,
+  });
   let memory: number | null = null;
   try {
     await trainer.ready?.();
@@ -74,7 +113,12 @@ const tryBatch = async (createTrainer: TrainerFactory, session: TrainingSession,
     }
     return { batch_size: batch.size, fits: true, memory_bytes: memory, reason: null };
   } catch (e) {
-    return { batch_size: batch.size, fits: false, memory_bytes: memory, reason: e instanceof Error ? e.message : String(e) };
+    return {
+      batch_size: batch.size,
+      fits: false,
+      memory_bytes: memory,
+      reason: e instanceof Error ? e.message : String(e),
+    };
   } finally {
     trainer.dispose();
   }

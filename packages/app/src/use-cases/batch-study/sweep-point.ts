@@ -5,16 +5,22 @@ import type { Result } from '@maou/bench-domain';
 
 /** The configuration of one sweep point: the swept setting replaced, everything else as given. @internal */
 export const pointConfig = (config: BenchmarkConfig, type: SweepKind, value: number): BenchmarkConfig =>
-  type === 'batch_size' ? { ...config, loader: { ...config.loader, batchSize: value } } : { ...config, training: { ...config.training, learningRate: value } };
+  type === 'batch_size'
+    ? { ...config, loader: { ...config.loader, batchSize: value } }
+    : { ...config, training: { ...config.training, learningRate: value } };
 
 /** One point's outcome: its headline figures and full report, or why it failed. @internal */
-export const toSweepPoint = (config: BenchmarkConfig, r: Result<BenchmarkTrainingOutput, BenchmarkTrainingError>): SweepPoint => {
+export const toSweepPoint = (
+  config: BenchmarkConfig,
+  r: Result<BenchmarkTrainingOutput, BenchmarkTrainingError>,
+): SweepPoint => {
   const base = { batch_size: config.loader.batchSize, learning_rate: config.training.learningRate };
   if (!r.ok) return { status: 'failed', ...base, error_kind: r.error.kind, reason: r.error.message };
   const report = r.value.report;
   const m = report.training_metrics;
   return {
-    status: 'ok', ...base,
+    status: 'ok',
+    ...base,
     samples_per_second: m.samples_per_second,
     samples_per_second_ci95: m.samples_per_second_ci95,
     batch_ms_mean: m.batch_ms.mean,

@@ -2,7 +2,11 @@ import { allocateBatch, type HostBatch } from '@maou/bench-domain';
 
 const columns = (b: HostBatch): (Int32Array | Float32Array)[] => {
   const t = b.targets;
-  return [b.boardIds, b.hands, ...(t.stage === 3 ? [t.moveLabel, t.resultValue] : t.stage === 1 ? [t.reachableSquares] : [t.legalMoves])];
+  return [
+    b.boardIds,
+    b.hands,
+    ...(t.stage === 3 ? [t.moveLabel, t.resultValue] : t.stage === 1 ? [t.reachableSquares] : [t.legalMoves]),
+  ];
 };
 
 /**
@@ -16,7 +20,8 @@ export const tileBatch = (sample: HostBatch, rows: number): HostBatch => {
   const to = columns(out);
   columns(sample).forEach((src, k) => {
     const width = src.length / sample.size;
-    for (let at = 0; at < rows; at += sample.size) to[k]!.set(src.subarray(0, Math.min(sample.size, rows - at) * width), at * width);
+    for (let at = 0; at < rows; at += sample.size)
+      to[k]!.set(src.subarray(0, Math.min(sample.size, rows - at) * width), at * width);
   });
   return out;
 };

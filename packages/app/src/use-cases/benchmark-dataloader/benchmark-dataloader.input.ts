@@ -1,4 +1,11 @@
-import type { ComputeConfig, DataLoaderConfig, DataSourceSpec, ResourceLimitsReport, Stage, TrainingConfig } from '@maou/bench-domain';
+import type {
+  ComputeConfig,
+  DataLoaderConfig,
+  DataSourceSpec,
+  ResourceLimitsReport,
+  Stage,
+  TrainingConfig,
+} from '@maou/bench-domain';
 
 /** The grid and how each point is measured. @public */
 export interface BenchmarkDataloaderInput {
@@ -53,7 +60,12 @@ export interface GridPoint {
   readonly batchSize: number;
   readonly workers: number;
   readonly prefetchFactor: number | null;
-  readonly samplesPerSecond: { readonly median: number; readonly min: number; readonly max: number; readonly runs: readonly number[] };
+  readonly samplesPerSecond: {
+    readonly median: number;
+    readonly min: number;
+    readonly max: number;
+    readonly runs: readonly number[];
+  };
   readonly p95WaitMs: number;
   /** null when the model's rate was not measured */
   readonly keepsModelFed: boolean | null;

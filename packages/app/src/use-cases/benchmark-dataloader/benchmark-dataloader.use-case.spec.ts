@@ -8,36 +8,82 @@ import { FakeClock, FakeLoaderFactory, MemoryLogger } from '../../testing';
 import type { BenchmarkDataloaderInput } from './benchmark-dataloader.input';
 import { BenchmarkDataloaderUseCase } from './benchmark-dataloader.use-case';
 
-const loader: DataLoaderConfig = { batchSize: 64, workers: 0, prefetchFactor: 2, pinMemory: false, persistentWorkers: true, streaming: true, shuffle: true, testRatio: 0.1, cacheMode: 'file', devicePrefetch: 3, seed: 1 };
+const loader: DataLoaderConfig = {
+  batchSize: 64,
+  workers: 0,
+  prefetchFactor: 2,
+  pinMemory: false,
+  persistentWorkers: true,
+  streaming: true,
+  shuffle: true,
+  testRatio: 0.1,
+  cacheMode: 'file',
+  devicePrefetch: 3,
+  seed: 1,
+};
 const input = (over: Partial<BenchmarkDataloaderInput> = {}): BenchmarkDataloaderInput => ({
-  stage: 3, source: { kind: 'local', paths: ['x'] }, sampleRatio: null, loader, training: {} as TrainingConfig,
-  compute: { backend: 'cpu', deviceIndex: 0, threads: 'auto' }, workers: [0, 1, 2], prefetchFactors: [2, 4], batchSizes: [64],
-  repeats: 3, numBatches: 10, warmupBatches: 1, noiseMargin: 0.1, consumptionSteps: 4, ...over,
+  stage: 3,
+  source: { kind: 'local', paths: ['x'] },
+  sampleRatio: null,
+  loader,
+  training: {} as TrainingConfig,
+  compute: { backend: 'cpu', deviceIndex: 0, threads: 'auto' },
+  workers: [0, 1, 2],
+  prefetchFactors: [2, 4],
+  batchSizes: [64],
+  repeats: 3,
+  numBatches: 10,
+  warmupBatches: 1,
+  noiseMargin: 0.1,
+  consumptionSteps: 4,
+  ...over,
 });
 
 const setup = (loaderMs: (c: DataLoaderConfig) => number, modelMsPerSample: number) => {
   const clock = new FakeClock();
   const loaders = new FakeLoaderFactory(clock, loaderMs);
   const steps: number[] = [];
-  const createTrainer: TrainerFactory = () => ({
-    step: async (b: { size: number }) => { clock.advance(modelMsPerSample * b.size); steps.push(b.size); return {} as never; },
-    dispose: () => undefined,
-  } as unknown as Trainer);
-  const compute: ComputeBackendPort = { activate: async () => ({ name: 'cpu', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }) };
-  const sources: DataSourceFactoryPort = { open: async () => ({ describe: () => 'fake data', shards: async () => [{ id: 'a.feather', path: 'a.feather', rows: 1000, bytes: 1 }] }) as unknown as DataSourcePort };
-  const useCase = new BenchmarkDataloaderUseCase(clock, new MemoryLogger(), compute, sources, loaders, createTrainer, { start: () => undefined, stop: async () => [], cpuCounters: () => null });
+  const createTrainer: TrainerFactory = () =>
+    ({
+      step: async (b: { size: number }) => {
+        clock.advance(modelMsPerSample * b.size);
+        steps.push(b.size);
+        return {} as never;
+      },
+      dispose: () => undefined,
+    }) as unknown as Trainer;
+  const compute: ComputeBackendPort = {
+    activate: async () => ({ name: 'cpu', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }),
+  };
+  const sources: DataSourceFactoryPort = {
+    open: async () =>
+      ({
+        describe: () => 'fake data',
+        shards: async () => [{ id: 'a.feather', path: 'a.feather', rows: 1000, bytes: 1 }],
+      }) as unknown as DataSourcePort,
+  };
+  const useCase = new BenchmarkDataloaderUseCase(clock, new MemoryLogger(), compute, sources, loaders, createTrainer, {
+    start: () => undefined,
+    stop: async () => [],
+    cpuCounters: () => null,
+  });
   return { useCase, loaders, steps };
 };
 
 describe('BenchmarkDataloaderUseCase', () => {
   it('given a model at 6,400 samples/s, when the grid is measured, then the cheapest point that keeps it fed with margin wins', async () => {
     // 0 workers: 64 / 20 ms = 3,200/s; 1 worker: 64 / 8 ms = 8,000/s (fed); 2 workers: 16,000/s (faster, but costlier)
-    const { useCase, steps } = setup((c) => ({ 0: 20, 1: 8, 2: 4 } as Record<number, number>)[c.workers]!, 1 / 6.4);
+    const { useCase, steps } = setup((c) => (({ 0: 20, 1: 8, 2: 4 }) as Record<number, number>)[c.workers]!, 1 / 6.4);
     const r = await useCase.execute(input());
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.points).toHaveLength(5);
     expect(r.value.consumption[64]).toBeCloseTo(6400, 0);
-    expect(r.value.recommended).toMatchObject({ workers: 1, prefetchFactor: 2, basis: 'fed', flags: ['--batch-size 64', '--dataloader-workers 1', '--prefetch-factor 2'] });
+    expect(r.value.recommended).toMatchObject({
+      workers: 1,
+      prefetchFactor: 2,
+      basis: 'fed',
+      flags: ['--batch-size 64', '--dataloader-workers 1', '--prefetch-factor 2'],
+    });
     expect(r.value.points[0]!.samplesPerSecond.runs).toHaveLength(3);
     expect(r.value.points[0]).toMatchObject({ workers: 0, prefetchFactor: null, keepsModelFed: false });
     expect(steps).toHaveLength(2 + 4);
@@ -62,7 +108,10 @@ describe('BenchmarkDataloaderUseCase', () => {
     const r = await useCase.execute(input({ consumptionSteps: 0, batchSizes: [32, 64] }));
     if (!r.ok) throw new Error(r.error.message);
     expect(steps).toHaveLength(0);
-    expect(r.value.perBatchSize.map((p) => [p.batchSize, p.workers, p.basis])).toEqual([[32, 0, 'no-model'], [64, 0, 'no-model']]);
+    expect(r.value.perBatchSize.map((p) => [p.batchSize, p.workers, p.basis])).toEqual([
+      [32, 0, 'no-model'],
+      [64, 0, 'no-model'],
+    ]);
     expect(r.value.recommended.batchSize).toBe(64);
   });
 });

@@ -11,7 +11,12 @@ import type { DataSourcePort } from '../../ports/data-source.port';
 import type { LoggerPort } from '../../ports/logger.port';
 import { TOKENS } from '../../ports/tokens';
 import type { BenchmarkDataloaderError } from './benchmark-dataloader.errors';
-import type { BenchmarkDataloaderInput, BenchmarkDataloaderOutput, GridPoint, PointResources } from './benchmark-dataloader.input';
+import type {
+  BenchmarkDataloaderInput,
+  BenchmarkDataloaderOutput,
+  GridPoint,
+  PointResources,
+} from './benchmark-dataloader.input';
 import { loaderResources } from './loader-resources';
 import { measureConsumption } from './consumption-rate';
 import { bestAcrossBatchSizes, feedsModel, selectSetting } from './select-setting';
@@ -21,7 +26,10 @@ import { requireRows } from '../../loader/require-rows';
 
 const MONITOR_INTERVAL_MS = 100;
 
-const kv = (o: Readonly<Record<string, unknown>>): string => Object.entries(o).map(([k, v]) => `${k}=${v}`).join(' ');
+const kv = (o: Readonly<Record<string, unknown>>): string =>
+  Object.entries(o)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
 
 /**
  * Measures a grid of workers × prefetch factor × batch size, each point repeated, against the model's own rate at
@@ -44,7 +52,6 @@ export class BenchmarkDataloaderUseCase {
     return settleSteps(() => this.run(input));
   }
 
-
   private async run(input: BenchmarkDataloaderInput): Promise<BenchmarkDataloaderOutput> {
     const log = this.logger.child({ useCase: 'benchmark-dataloader' });
     const backend = await during('backend-unavailable', () => this.compute.activate(input.compute));
@@ -56,27 +63,74 @@ export class BenchmarkDataloaderUseCase {
     for (const batchSize of input.batchSizes) {
       const model = input.consumptionSteps > 0 ? await this.modelRate(input, source, batchSize, backend) : null;
       consumption[batchSize] = model;
-      log.info({ batchSize, modelSamplesPerSecond: model }, `model_consumption ${kv({ batch_size: batchSize, samples_per_s: model?.toFixed(1) ?? 'n/a' })}`);
+      log.info(
+        { batchSize, modelSamplesPerSecond: model },
+        `model_consumption ${kv({ batch_size: batchSize, samples_per_s: model?.toFixed(1) ?? 'n/a' })}`,
+      );
       for (const workers of input.workers) {
         for (const prefetch of workers === 0 ? [null] : input.prefetchFactors) {
-          const cfg = { ...input.loader, batchSize, workers, prefetchFactor: prefetch ?? input.loader.prefetchFactor, persistentWorkers: true };
-          const { point, mode } = await this.measurePoint(input, source, cfg, prefetch, model, isGpuBackend(backend.name));
+          const cfg = {
+            ...input.loader,
+            batchSize,
+            workers,
+            prefetchFactor: prefetch ?? input.loader.prefetchFactor,
+            persistentWorkers: true,
+          };
+          const { point, mode } = await this.measurePoint(
+            input,
+            source,
+            cfg,
+            prefetch,
+            model,
+            isGpuBackend(backend.name),
+          );
           loaderMode = mode;
-          log.info({ ...point }, `dataloader_point ${kv({ batch_size: batchSize, workers, prefetch: prefetch ?? 'none', samples_per_s: point.samplesPerSecond.median.toFixed(1), spread: `${point.samplesPerSecond.min.toFixed(0)}..${point.samplesPerSecond.max.toFixed(0)}` })}`);
+          log.info(
+            { ...point },
+            `dataloader_point ${kv({ batch_size: batchSize, workers, prefetch: prefetch ?? 'none', samples_per_s: point.samplesPerSecond.median.toFixed(1), spread: `${point.samplesPerSecond.min.toFixed(0)}..${point.samplesPerSecond.max.toFixed(0)}` })}`,
+          );
           points.push(point);
         }
       }
     }
-    const perBatchSize = input.batchSizes.map((b) => selectSetting(points.filter((p) => p.batchSize === b), consumption[b] ?? null, input.noiseMargin, input.loader.pinMemory));
+    const perBatchSize = input.batchSizes.map((b) =>
+      selectSetting(
+        points.filter((p) => p.batchSize === b),
+        consumption[b] ?? null,
+        input.noiseMargin,
+        input.loader.pinMemory,
+      ),
+    );
     const recommended = bestAcrossBatchSizes(perBatchSize);
     log.info({ ...recommended }, `dataloader_recommendation ${recommended.flags.join(' ')}`);
-    return { backend: backend.name, device: backend.device, dataset: source.describe(), loaderMode, points, consumption, perBatchSize, recommended, resourceLimits: input.resourceLimits ?? null };
+    return {
+      backend: backend.name,
+      device: backend.device,
+      dataset: source.describe(),
+      loaderMode,
+      points,
+      consumption,
+      perBatchSize,
+      recommended,
+      resourceLimits: input.resourceLimits ?? null,
+    };
   }
 
-  private async measurePoint(input: BenchmarkDataloaderInput, source: DataSourcePort, cfg: DataLoaderConfig, prefetch: number | null, model: number | null, onGpu: boolean): Promise<{ point: GridPoint; mode: string }> {
+  private async measurePoint(
+    input: BenchmarkDataloaderInput,
+    source: DataSourcePort,
+    cfg: DataLoaderConfig,
+    prefetch: number | null,
+    model: number | null,
+    onGpu: boolean,
+  ): Promise<{ point: GridPoint; mode: string }> {
     const loader = await during('loader-failed', () => this.loaders.create(source, cfg));
     try {
-      if (loader.batchesPerEpoch.train < 1) throw new StepFailure({ kind: 'too-few-batches', message: `the training split holds ${loader.samplesPerEpoch.train} samples: fewer than one batch of ${cfg.batchSize}` });
+      if (loader.batchesPerEpoch.train < 1)
+        throw new StepFailure({
+          kind: 'too-few-batches',
+          message: `the training split holds ${loader.samplesPerEpoch.train} samples: fewer than one batch of ${cfg.batchSize}`,
+        });
       const runs: number[] = [];
       const waits: number[] = [];
       const monitored = input.enableResourceMonitoring === true && loader.threadStats !== undefined;
@@ -90,21 +144,39 @@ export class BenchmarkDataloaderUseCase {
       try {
         for (let r = 0; r < input.repeats; r++) {
           // Only the first repeat warms up: later ones reuse the persistent workers, as later epochs do.
-          const m = await during('loader-failed', () => measureLoader(loader, {
-            batches: input.numBatches, warmupBatches: r === 0 ? input.warmupBatches : 0, clock: this.clock, beforeTimed: monitored && r === 0 ? startMonitoring : undefined,
-          }));
+          const m = await during('loader-failed', () =>
+            measureLoader(loader, {
+              batches: input.numBatches,
+              warmupBatches: r === 0 ? input.warmupBatches : 0,
+              clock: this.clock,
+              beforeTimed: monitored && r === 0 ? startMonitoring : undefined,
+            }),
+          );
           runs.push(m.samplesPerSecond);
           waits.push(...m.waitMs);
         }
-        if (monitored) resources = loaderResources(before, await loader.threadStats!(), await this.monitor.stop(), MONITOR_INTERVAL_MS, onGpu);
+        if (monitored)
+          resources = loaderResources(
+            before,
+            await loader.threadStats!(),
+            await this.monitor.stop(),
+            MONITOR_INTERVAL_MS,
+            onGpu,
+          );
       } finally {
         if (monitored && resources === null) await this.monitor.stop();
       }
       const sorted = [...runs].sort((a, b) => a - b);
       const sps = { median: quantileSorted(sorted, 0.5), min: sorted[0]!, max: sorted.at(-1)!, runs };
       const point: GridPoint = {
-        batchSize: cfg.batchSize, workers: cfg.workers, prefetchFactor: prefetch, samplesPerSecond: sps,
-        p95WaitMs: quantileSorted(waits.sort((a, b) => a - b), 0.95),
+        batchSize: cfg.batchSize,
+        workers: cfg.workers,
+        prefetchFactor: prefetch,
+        samplesPerSecond: sps,
+        p95WaitMs: quantileSorted(
+          waits.sort((a, b) => a - b),
+          0.95,
+        ),
         keepsModelFed: model === null ? null : feedsModel(sps.min, cfg.workers, model, input.noiseMargin),
         resources,
       };
@@ -114,8 +186,15 @@ export class BenchmarkDataloaderUseCase {
     }
   }
 
-  private async modelRate(input: BenchmarkDataloaderInput, source: DataSourcePort, batchSize: number, backend: BackendInfo): Promise<number> {
-    const loader = await during('loader-failed', () => this.loaders.create(source, { ...input.loader, batchSize, workers: 0 }));
+  private async modelRate(
+    input: BenchmarkDataloaderInput,
+    source: DataSourcePort,
+    batchSize: number,
+    backend: BackendInfo,
+  ): Promise<number> {
+    const loader = await during('loader-failed', () =>
+      this.loaders.create(source, { ...input.loader, batchSize, workers: 0 }),
+    );
     let batch: HostBatch | undefined;
     try {
       const it = loader.iterate('train', 0);
@@ -124,8 +203,23 @@ export class BenchmarkDataloaderUseCase {
     } finally {
       await loader.close();
     }
-    if (!batch || batch.size < batchSize) throw new StepFailure({ kind: 'too-few-batches', message: `no full batch of ${batchSize} in the training split to time the model with` });
+    if (!batch || batch.size < batchSize)
+      throw new StepFailure({
+        kind: 'too-few-batches',
+        message: `no full batch of ${batchSize} in the training split to time the model with`,
+      });
     const b = batch;
-    return during('loader-failed', () => measureConsumption(this.createTrainer, { backend, microBatchSize: planMicroBatches(input.training.preset, batchSize, backend).microBatchSize, stage: input.stage, training: input.training, seed: input.loader.seed, steps: input.consumptionSteps, batch: b, clock: this.clock }));
+    return during('loader-failed', () =>
+      measureConsumption(this.createTrainer, {
+        backend,
+        microBatchSize: planMicroBatches(input.training.preset, batchSize, backend).microBatchSize,
+        stage: input.stage,
+        training: input.training,
+        seed: input.loader.seed,
+        steps: input.consumptionSteps,
+        batch: b,
+        clock: this.clock,
+      }),
+    );
   }
 }

@@ -11,9 +11,26 @@ const WARMUP_STEPS = 2;
  * @public
  */
 export const measureConsumption = async (
-  createTrainer: TrainerFactory, o: { backend?: BackendInfo; microBatchSize?: number; stage: Stage; training: TrainingConfig; seed: number; steps: number; batch: HostBatch; clock: ClockPort },
+  createTrainer: TrainerFactory,
+  o: {
+    backend?: BackendInfo;
+    microBatchSize?: number;
+    stage: Stage;
+    training: TrainingConfig;
+    seed: number;
+    steps: number;
+    batch: HostBatch;
+    clock: ClockPort;
+  },
 ): Promise<number> => {
-  const trainer = createTrainer({ stage: o.stage, training: o.training, totalSteps: WARMUP_STEPS + o.steps, seed: o.seed, backend: o.backend, microBatchSize: o.microBatchSize });
+  const trainer = createTrainer({
+    stage: o.stage,
+    training: o.training,
+    totalSteps: WARMUP_STEPS + o.steps,
+    seed: o.seed,
+    backend: o.backend,
+    microBatchSize: o.microBatchSize,
+  });
   try {
     await trainer.ready?.();
     for (let i = 0; i < WARMUP_STEPS; i++) await trainer.step(o.batch, o.clock);

@@ -11,8 +11,10 @@ export const feedsModel = (slowestRun: number, workers: number, model: number, m
 
 const cost = (p: GridPoint): number => p.workers * 100 + (p.prefetchFactor ?? 0);
 const flagsOf = (p: GridPoint, pinMemory: boolean): string[] => [
-  `--batch-size ${p.batchSize}`, `--dataloader-workers ${p.workers}`,
-  ...(p.prefetchFactor !== null ? [`--prefetch-factor ${p.prefetchFactor}`] : []), ...(pinMemory ? ['--pin-memory'] : []),
+  `--batch-size ${p.batchSize}`,
+  `--dataloader-workers ${p.workers}`,
+  ...(p.prefetchFactor !== null ? [`--prefetch-factor ${p.prefetchFactor}`] : []),
+  ...(pinMemory ? ['--pin-memory'] : []),
 ];
 
 /**
@@ -21,7 +23,12 @@ const flagsOf = (p: GridPoint, pinMemory: boolean): string[] => [
  * cheapest point within the margin of the fastest median.
  * @public
  */
-export const selectSetting = (points: readonly GridPoint[], model: number | null, margin: number, pinMemory: boolean): Recommendation => {
+export const selectSetting = (
+  points: readonly GridPoint[],
+  model: number | null,
+  margin: number,
+  pinMemory: boolean,
+): Recommendation => {
   const byCost = [...points].sort((a, b) => cost(a) - cost(b));
   const fastest = [...points].sort((a, b) => b.samplesPerSecond.median - a.samplesPerSecond.median)[0]!;
   let pick: GridPoint;
@@ -35,12 +42,18 @@ export const selectSetting = (points: readonly GridPoint[], model: number | null
     basis = fed ? 'fed' : 'loader-bound';
   }
   return {
-    batchSize: pick.batchSize, workers: pick.workers, prefetchFactor: pick.prefetchFactor,
-    loaderSamplesPerSecond: pick.samplesPerSecond.median, modelSamplesPerSecond: model, basis, flags: flagsOf(pick, pinMemory),
+    batchSize: pick.batchSize,
+    workers: pick.workers,
+    prefetchFactor: pick.prefetchFactor,
+    loaderSamplesPerSecond: pick.samplesPerSecond.median,
+    modelSamplesPerSecond: model,
+    basis,
+    flags: flagsOf(pick, pinMemory),
   };
 };
 
 /** Across batch sizes: the one whose chosen setting trains fastest (the slower of loader and model). @public */
 export const bestAcrossBatchSizes = (recs: readonly Recommendation[]): Recommendation =>
   [...recs].sort((a, b) => effective(b) - effective(a))[0]!;
-const effective = (r: Recommendation): number => Math.min(r.loaderSamplesPerSecond, r.modelSamplesPerSecond ?? Infinity);
+const effective = (r: Recommendation): number =>
+  Math.min(r.loaderSamplesPerSecond, r.modelSamplesPerSecond ?? Infinity);

@@ -50,7 +50,11 @@ export class BenchmarkIoUseCase {
     const all = this.io.formats();
     const names = all.map((f) => `${f.name}:${f.compression}`);
     const unknown = (input.formats ?? []).filter((n) => !names.includes(n));
-    if (unknown.length) return err({ kind: 'unknown-format', message: `--formats: unknown ${unknown.join(', ')} (known: ${names.join(', ')})` });
+    if (unknown.length)
+      return err({
+        kind: 'unknown-format',
+        message: `--formats: unknown ${unknown.join(', ')} (known: ${names.join(', ')})`,
+      });
     const formats = input.formats ? all.filter((f) => input.formats?.includes(`${f.name}:${f.compression}`)) : all;
     const task = this.progress.start({ label: 'benchmark-io: sample rows', total: input.rows, unit: 'positions' });
     const records = await this.io.sampleRecords(input.stage, input.rows, input.seed, (done) => task.update(done));
@@ -63,13 +67,24 @@ export class BenchmarkIoUseCase {
         if (!r.ok) return r;
         results.push(r.value);
       }
-      return ok({ stage: input.stage, rows: records.columns.rows, repeats: input.repeats, payloadBytes: records.payloadBytes, formats: results });
+      return ok({
+        stage: input.stage,
+        rows: records.columns.rows,
+        repeats: input.repeats,
+        payloadBytes: records.payloadBytes,
+        formats: results,
+      });
     } finally {
       await this.io.removeDir(dir);
     }
   }
 
-  private async measure(format: RecordFileFormat, records: IoRecords, dir: string, input: ValidBenchmarkIoInput): Promise<Result<IoFormatResult, BenchmarkIoError>> {
+  private async measure(
+    format: RecordFileFormat,
+    records: IoRecords,
+    dir: string,
+    input: ValidBenchmarkIoInput,
+  ): Promise<Result<IoFormatResult, BenchmarkIoError>> {
     const writes: number[] = [];
     const reads: number[] = [];
     let fileBytes = 0;
@@ -91,9 +106,16 @@ export class BenchmarkIoUseCase {
     const w = Math.max(median(writes), 1e-9);
     const rd = Math.max(median(reads), 1e-9);
     return ok({
-      format: format.name, compression: format.compression, fileBytes, bytesPerRow: fileBytes / rows, writeSeconds: w, readSeconds: rd,
-      writeRowsPerSecond: rows / w, readRowsPerSecond: rows / rd,
-      writeMegabytesPerSecond: records.payloadBytes / w / 1e6, readMegabytesPerSecond: records.payloadBytes / rd / 1e6,
+      format: format.name,
+      compression: format.compression,
+      fileBytes,
+      bytesPerRow: fileBytes / rows,
+      writeSeconds: w,
+      readSeconds: rd,
+      writeRowsPerSecond: rows / w,
+      readRowsPerSecond: rows / rd,
+      writeMegabytesPerSecond: records.payloadBytes / w / 1e6,
+      readMegabytesPerSecond: records.payloadBytes / rd / 1e6,
     });
   }
 }

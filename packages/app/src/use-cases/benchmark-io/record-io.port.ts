@@ -22,7 +22,12 @@ export interface RecordFileFormat {
 /** Formats, sample rows and scratch space for the I/O benchmark. @public */
 export interface RecordIoPort {
   formats(): readonly RecordFileFormat[];
-  sampleRecords(stage: Stage, rows: number, seed: number, onProgress: (done: number, total: number, phase: string) => void): Promise<IoRecords>;
+  sampleRecords(
+    stage: Stage,
+    rows: number,
+    seed: number,
+    onProgress: (done: number, total: number, phase: string) => void,
+  ): Promise<IoRecords>;
   scratchDir(): Promise<string>;
   removeDir(dir: string): Promise<void>;
 }

@@ -9,10 +9,22 @@ import { BenchmarkTrainingUseCase } from './benchmark-training.use-case';
 import type { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loader.use-case';
 
 // Edges faked: a loader of N batches whose data wait and a trainer whose phases advance a fake clock.
-const batch = (size: number): HostBatch => ({ stage: 3, size, boardIds: new Int32Array(size * 81), hands: new Float32Array(size * 14),
-  targets: { stage: 3, moveLabel: new Float32Array(size * 1496), resultValue: new Float32Array(size) } });
+const batch = (size: number): HostBatch => ({
+  stage: 3,
+  size,
+  boardIds: new Int32Array(size * 81),
+  hands: new Float32Array(size * 14),
+  targets: { stage: 3, moveLabel: new Float32Array(size * 1496), resultValue: new Float32Array(size) },
+});
 
-const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => number; shards?: ShardRef[]; othersShare?: (i: number) => number; shardsFault?: Error }) => {
+const setup = (opts: {
+  batches: number;
+  waitMs: number;
+  stepMs: (i: number) => number;
+  shards?: ShardRef[];
+  othersShare?: (i: number) => number;
+  shardsFault?: Error;
+}) => {
   const clock = new FakeClock();
   // CPU counters that follow the fake clock: this process keeps both cores busy; others take `othersShare` of them.
   let cpu = { processMs: 0, busyMs: 0, stealMs: 0, cores: 2, lastMs: 0 };
@@ -25,11 +37,23 @@ const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => n
   };
   let step = 0;
   const trainer: Trainer = {
-    stage: 3, parameterCount: 1_912_505, multiplyAddsPerSample: 11_519_872,
+    stage: 3,
+    parameterCount: 1_912_505,
+    multiplyAddsPerSample: 11_519_872,
     async step() {
       const ms = opts.stepMs(step++);
       clock.advance(ms);
-      return { loss: 5 - step * 0.01, numTensors: 10, phasesMs: { hostToDevice: ms * 0.1, forward: ms * 0.3, loss: ms * 0.1, backward: ms * 0.4, optimizer: ms * 0.05 } };
+      return {
+        loss: 5 - step * 0.01,
+        numTensors: 10,
+        phasesMs: {
+          hostToDevice: ms * 0.1,
+          forward: ms * 0.3,
+          loss: ms * 0.1,
+          backward: ms * 0.4,
+          optimizer: ms * 0.05,
+        },
+      };
     },
     async evaluate() {
       clock.advance(5);
@@ -39,7 +63,8 @@ const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => n
     dispose: () => undefined,
   };
   const loader: DataLoaderPort = {
-    batchesPerEpoch: { train: opts.batches, validation: 3 }, samplesPerEpoch: { train: opts.batches * 8, validation: 24 },
+    batchesPerEpoch: { train: opts.batches, validation: 3 },
+    samplesPerEpoch: { train: opts.batches * 8, validation: 24 },
     describe: () => ({ mode: 'fake' }),
     async *iterate(split) {
       const n = split === 'train' ? opts.batches : 3;
@@ -50,32 +75,101 @@ const setup = (opts: { batches: number; waitMs: number; stepMs: (i: number) => n
     },
     close: async () => undefined,
   };
-  const source: DataSourcePort = { stage: 3, describe: () => 'fake', shards: async () => {
-    if (opts.shardsFault) throw opts.shardsFault;
-    return opts.shards ?? [{ id: 'a.feather', path: 'a.feather', rows: 1000, bytes: 1 }];
-  }, read: async () => ({}) as Stage3Columns, ioStats: () => null };
-  const useCase = new BenchmarkTrainingUseCase(clock, new MemoryLogger(),
+  const source: DataSourcePort = {
+    stage: 3,
+    describe: () => 'fake',
+    shards: async () => {
+      if (opts.shardsFault) throw opts.shardsFault;
+      return opts.shards ?? [{ id: 'a.feather', path: 'a.feather', rows: 1000, bytes: 1 }];
+    },
+    read: async () => ({}) as Stage3Columns,
+    ioStats: () => null,
+  };
+  const useCase = new BenchmarkTrainingUseCase(
+    clock,
+    new MemoryLogger(),
     { activate: async () => ({ name: 'cpu', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }) },
-    { open: async () => source }, { create: async () => loader }, () => trainer,
+    { open: async () => source },
+    { create: async () => loader },
+    () => trainer,
     { start: () => undefined, stop: async () => [], cpuCounters },
-    { describe: () => ({ node: 'v20', platform: 'linux', arch: 'x64', cpus: 2, cpu_model: 'test', memory_bytes: 1, tfjs_version: '4.22.0', maou_bench_version: '0.1.0' }) },
+    {
+      describe: () => ({
+        node: 'v20',
+        platform: 'linux',
+        arch: 'x64',
+        cpus: 2,
+        cpu_model: 'test',
+        memory_bytes: 1,
+        tfjs_version: '4.22.0',
+        maou_bench_version: '0.1.0',
+      }),
+    },
     // calibration is off in these runs; the e2e suite runs it for real
-    { execute: async () => { throw new Error('calibration is off'); } } as unknown as CalibrateLoaderUseCase);
+    {
+      execute: async () => {
+        throw new Error('calibration is off');
+      },
+    } as unknown as CalibrateLoaderUseCase,
+  );
   return useCase;
 };
 
 const config = (over: Partial<BenchmarkConfig> = {}): BenchmarkConfig => ({
-  stage: 3, source: { kind: 'local', paths: ['x'] },
-  loader: { batchSize: 8, workers: 0, prefetchFactor: 2, pinMemory: false, persistentWorkers: true, streaming: false, shuffle: true, testRatio: 0.2, cacheMode: 'file', devicePrefetch: 0, seed: 1 },
-  training: { preset: 'lite', optimizer: 'adamw', learningRate: 0.01, momentum: 0.9, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01, lrScheduler: 'warmup_cosine_decay',
-    policyLossRatio: 1, valueLossRatio: 1, gradientClip: 0, gradientAccumulationSteps: 1, detectAnomaly: false, stage1PosWeight: 1, stage2PosWeight: 1, stage2GammaPos: 0, stage2GammaNeg: 0, stage2Clip: 0, stage2HiddenDim: 128, stage2HeadDropout: 0 },
+  stage: 3,
+  source: { kind: 'local', paths: ['x'] },
+  loader: {
+    batchSize: 8,
+    workers: 0,
+    prefetchFactor: 2,
+    pinMemory: false,
+    persistentWorkers: true,
+    streaming: false,
+    shuffle: true,
+    testRatio: 0.2,
+    cacheMode: 'file',
+    devicePrefetch: 0,
+    seed: 1,
+  },
+  training: {
+    preset: 'lite',
+    optimizer: 'adamw',
+    learningRate: 0.01,
+    momentum: 0.9,
+    beta1: 0.9,
+    beta2: 0.999,
+    eps: 1e-8,
+    weightDecay: 0.01,
+    lrScheduler: 'warmup_cosine_decay',
+    policyLossRatio: 1,
+    valueLossRatio: 1,
+    gradientClip: 0,
+    gradientAccumulationSteps: 1,
+    detectAnomaly: false,
+    stage1PosWeight: 1,
+    stage2PosWeight: 1,
+    stage2GammaPos: 0,
+    stage2GammaNeg: 0,
+    stage2Clip: 0,
+    stage2HiddenDim: 128,
+    stage2HeadDropout: 0,
+  },
   compute: { backend: 'cpu', deviceIndex: 0, threads: 'auto' },
-  warmupBatches: 2, maxBatches: 10, runValidation: false, sampleRatio: null, enableProfiling: false, enableResourceMonitoring: false, compilation: false, ...over,
+  warmupBatches: 2,
+  maxBatches: 10,
+  runValidation: false,
+  sampleRatio: null,
+  enableProfiling: false,
+  enableResourceMonitoring: false,
+  compilation: false,
+  ...over,
 });
 
 describe('BenchmarkTrainingUseCase', () => {
   it('given a slow first batch, then warm-up is excluded from throughput and the phases tile each batch', async () => {
-    const r = await setup({ batches: 50, waitMs: 10, stepMs: (i) => (i === 0 ? 1000 : 90) }).execute({ config: config() });
+    const r = await setup({ batches: 50, waitMs: 10, stepMs: (i) => (i === 0 ? 1000 : 90) }).execute({
+      config: config(),
+    });
     if (!r.ok) throw new Error(r.error.message);
     const { report } = r.value;
     const m = report.training_metrics;
@@ -91,22 +185,38 @@ describe('BenchmarkTrainingUseCase', () => {
 
   it('given a capped run, then the prediction matches a full-epoch run of the same steady process', async () => {
     const step = (i: number): number => (i < 3 ? 400 : 100);
-    const capped = await setup({ batches: 60, waitMs: 0, stepMs: step }).execute({ config: config({ maxBatches: 20, warmupBatches: 3 }) });
-    const full = await setup({ batches: 60, waitMs: 0, stepMs: step }).execute({ config: config({ maxBatches: null, warmupBatches: 3 }) });
+    const capped = await setup({ batches: 60, waitMs: 0, stepMs: step }).execute({
+      config: config({ maxBatches: 20, warmupBatches: 3 }),
+    });
+    const full = await setup({ batches: 60, waitMs: 0, stepMs: step }).execute({
+      config: config({ maxBatches: null, warmupBatches: 3 }),
+    });
     if (!capped.ok || !full.ok) throw new Error('expected ok');
     const actual = full.value.report.batches.reduce((a, b) => a + b.wallMs, 0);
     expect(capped.value.report.epoch_estimate.predicted_ms).toBeCloseTo(actual, 6);
   });
 
   it('given --run-validation, then an inference pass is reported with its own metrics', async () => {
-    const r = await setup({ batches: 20, waitMs: 0, stepMs: () => 50 }).execute({ config: config({ runValidation: true }) });
+    const r = await setup({ batches: 20, waitMs: 0, stepMs: () => 50 }).execute({
+      config: config({ runValidation: true }),
+    });
     if (!r.ok) throw new Error(r.error.message);
     const v = r.value.report.validation_metrics!;
     expect(v).toMatchObject({ batches: 3, samples: 24, loss: 4, metrics: { policy_top1: 0.25 } });
     // evaluate advances the clock 5 ms and reports 1 + 3 + 1 ms of upload, forward and loss: the rest is other
-    expect([v.phase_ms.hostToDevice.mean, v.phase_ms.forward.mean, v.phase_ms.loss.mean, v.phase_ms.backward.mean, v.phase_ms.other.mean]).toEqual([1, 3, 1, 0, 0]);
+    expect([
+      v.phase_ms.hostToDevice.mean,
+      v.phase_ms.forward.mean,
+      v.phase_ms.loss.mean,
+      v.phase_ms.backward.mean,
+      v.phase_ms.other.mean,
+    ]).toEqual([1, 3, 1, 0, 0]);
     expect(Object.values(v.phase_share).reduce((a, x) => a + x, 0)).toBeCloseTo(1, 12);
-    expect(r.value.report.maou.validation_metrics).toMatchObject({ forward_pass_time: 0.003, backward_pass_time: 0, data_load_method: 'map-style' });
+    expect(r.value.report.maou.validation_metrics).toMatchObject({
+      forward_pass_time: 0.003,
+      backward_pass_time: 0,
+      data_load_method: 'map-style',
+    });
   });
 
   it('given no validation, profiling, monitoring or sampling, then each null block carries its reason and maou says validation_skipped', async () => {
@@ -114,61 +224,109 @@ describe('BenchmarkTrainingUseCase', () => {
     if (!r.ok) throw new Error(r.error.message);
     const { report } = r.value;
     expect(report.null_reasons).toEqual({
-      validation_metrics: '--run-validation not given', resources: '--enable-resource-monitoring not given', profile: '--enable-profiling not given',
-      estimation: expect.stringMatching(/^--sample-ratio not given/), io: expect.stringMatching(/local source keeps no transfer statistics/),
+      validation_metrics: '--run-validation not given',
+      resources: '--enable-resource-monitoring not given',
+      profile: '--enable-profiling not given',
+      estimation: expect.stringMatching(/^--sample-ratio not given/),
+      io: expect.stringMatching(/local source keeps no transfer statistics/),
       resource_limits: expect.stringMatching(/detected no resource limits/),
     });
-    for (const [block, value] of Object.entries(report)) if (value === null) expect(Object.keys(report.null_reasons)).toContain(block);
+    for (const [block, value] of Object.entries(report))
+      if (value === null) expect(Object.keys(report.null_reasons)).toContain(block);
     expect(report.maou.benchmark_results.validation_skipped).toBe('--run-validation not given');
     expect(report.maou.training_metrics.total_batches).toBe(10);
   });
 
   it('given non-default optimiser settings, then maou configuration echoes them from the report config', async () => {
     const c = config();
-    const training = { ...c.training, optimizer: 'sgd' as const, learningRate: 0.05, momentum: 0.8, policyLossRatio: 2, valueLossRatio: 0.5 };
-    const r = await setup({ batches: 20, waitMs: 0, stepMs: () => 50 }).execute({ config: { ...c, training, loader: { ...c.loader, prefetchFactor: 3 }, maxBatches: 12, sampleRatio: 0.5 } });
+    const training = {
+      ...c.training,
+      optimizer: 'sgd' as const,
+      learningRate: 0.05,
+      momentum: 0.8,
+      policyLossRatio: 2,
+      valueLossRatio: 0.5,
+    };
+    const r = await setup({ batches: 20, waitMs: 0, stepMs: () => 50 }).execute({
+      config: { ...c, training, loader: { ...c.loader, prefetchFactor: 3 }, maxBatches: 12, sampleRatio: 0.5 },
+    });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.report.maou.configuration).toMatchObject({
-      optimizer: 'sgd', learning_rate: 0.05, momentum: 0.8, policy_loss_ratio: 2, value_loss_ratio: 0.5, prefetch_factor: 3, max_batches: 12, sample_ratio: 0.5,
-      enable_profiling: false, dataloader_workers: 0, pin_memory: false, compilation: false,
+      optimizer: 'sgd',
+      learning_rate: 0.05,
+      momentum: 0.8,
+      policy_loss_ratio: 2,
+      value_loss_ratio: 0.5,
+      prefetch_factor: 3,
+      max_batches: 12,
+      sample_ratio: 0.5,
+      enable_profiling: false,
+      dataloader_workers: 0,
+      pin_memory: false,
+      compilation: false,
     });
   });
 
   it('given a source whose every file is empty, then a datasource error naming the files, not "yields 0 batch(es)" (#19)', async () => {
     const shards = ['a.npy', 'b.feather'].map((id) => ({ id, path: id, rows: 0, bytes: 128 }));
     const r = await setup({ batches: 0, waitMs: 0, stepMs: () => 50, shards }).execute({ config: config() });
-    expect(r.ok ? null : r.error).toEqual({ kind: 'datasource', message: 'fake holds no rows: every file is empty (a.npy, b.feather)' });
+    expect(r.ok ? null : r.error).toEqual({
+      kind: 'datasource',
+      message: 'fake holds no rows: every file is empty (a.npy, b.feather)',
+    });
   });
 
   it('given a source that cannot list its files, then a datasource error with its message', async () => {
-    const r = await setup({ batches: 20, waitMs: 0, stepMs: () => 50, shardsFault: new Error('listing s3://b/p/: HTTP 404') }).execute({ config: config() });
+    const r = await setup({
+      batches: 20,
+      waitMs: 0,
+      stepMs: () => 50,
+      shardsFault: new Error('listing s3://b/p/: HTTP 404'),
+    }).execute({ config: config() });
     expect(r.ok ? null : r.error).toEqual({ kind: 'datasource', message: 'listing s3://b/p/: HTTP 404' });
   });
 
   it('given a TypeError inside the datasource step, then it propagates as the bug it is, not as a datasource error (#14)', async () => {
     const bug = new TypeError("Cannot read properties of undefined (reading 'rows')");
-    await expect(setup({ batches: 20, waitMs: 0, stepMs: () => 50, shardsFault: bug }).execute({ config: config() })).rejects.toBe(bug);
+    await expect(
+      setup({ batches: 20, waitMs: 0, stepMs: () => 50, shardsFault: bug }).execute({ config: config() }),
+    ).rejects.toBe(bug);
   });
 
   it('given a calibration that fails, then a calibration error, not a datasource error (#14)', async () => {
-    const r = await setup({ batches: 20, waitMs: 0, stepMs: () => 50 }).execute({ config: config(), calibration: { mode: 'calibrate' } });
+    const r = await setup({ batches: 20, waitMs: 0, stepMs: () => 50 }).execute({
+      config: config(),
+      calibration: { mode: 'calibrate' },
+    });
     expect(r.ok ? null : r.error).toEqual({ kind: 'calibration-failed', message: 'calibration is off' });
   });
 
   it('given a stop request after 5 of 10 batches, then the report covers those 5 and is marked interrupted (#19)', async () => {
     const stop = { aborted: false, reason: 'SIGTERM' };
     const r = await setup({ batches: 50, waitMs: 0, stepMs: () => 50 }).execute({
-      config: config({ runValidation: true }), stop, onBatch: (t) => { if (t.index === 4) stop.aborted = true; },
+      config: config({ runValidation: true }),
+      stop,
+      onBatch: (t) => {
+        if (t.index === 4) stop.aborted = true;
+      },
     });
     if (!r.ok) throw new Error(r.error.message);
-    expect(r.value.report).toMatchObject({ interrupted: true, interruption: { reason: 'SIGTERM', completed_batches: 5, planned_batches: 10 }, validation_metrics: null });
+    expect(r.value.report).toMatchObject({
+      interrupted: true,
+      interruption: { reason: 'SIGTERM', completed_batches: 5, planned_batches: 10 },
+      validation_metrics: null,
+    });
     expect(r.value.report.batches).toHaveLength(5);
   });
 
   it('given a stop request inside the warm-up, then the warm-up shrinks to leave two measured batches and the estimate is finite', async () => {
     const stop = { aborted: false, reason: 'SIGINT' };
     const r = await setup({ batches: 50, waitMs: 0, stepMs: () => 50 }).execute({
-      config: config({ warmupBatches: 6 }), stop, onBatch: (t) => { if (t.index === 3) stop.aborted = true; },
+      config: config({ warmupBatches: 6 }),
+      stop,
+      onBatch: (t) => {
+        if (t.index === 3) stop.aborted = true;
+      },
     });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.report.batches).toHaveLength(4);
@@ -178,19 +336,42 @@ describe('BenchmarkTrainingUseCase', () => {
 
   it('given a stop request after the first batch, then a typed interrupted error saying how far it got', async () => {
     const stop = { aborted: false, reason: 'SIGINT' };
-    const r = await setup({ batches: 50, waitMs: 0, stepMs: () => 50 }).execute({ config: config(), stop, onBatch: () => { stop.aborted = true; } });
-    expect(r.ok ? null : r.error).toEqual({ kind: 'interrupted', message: 'interrupted after 1 of 10 batches (SIGINT)', interruption: { reason: 'SIGINT', completed_batches: 1, planned_batches: 10 } });
+    const r = await setup({ batches: 50, waitMs: 0, stepMs: () => 50 }).execute({
+      config: config(),
+      stop,
+      onBatch: () => {
+        stop.aborted = true;
+      },
+    });
+    expect(r.ok ? null : r.error).toEqual({
+      kind: 'interrupted',
+      message: 'interrupted after 1 of 10 batches (SIGINT)',
+      interruption: { reason: 'SIGINT', completed_batches: 1, planned_batches: 10 },
+    });
   });
 
   it('given a loader of one batch, then a typed too-few-batches error', async () => {
     const r = await setup({ batches: 1, waitMs: 0, stepMs: () => 50 }).execute({ config: config() });
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error).toMatchObject({ kind: 'too-few-batches', message: expect.stringMatching(/--batch-size/) });
+    if (!r.ok)
+      expect(r.error).toMatchObject({ kind: 'too-few-batches', message: expect.stringMatching(/--batch-size/) });
   });
 
   it('given a sample ratio on a cloud source, then the estimation scales batches, not the warm-up', async () => {
-    const cloud = { kind: 's3' as const, bucket: 'b', prefix: 'p', dataName: 'd', localCacheDir: '/c', maxWorkers: 1, enableBundling: false, bundleSizeGb: 1, seed: 1 };
-    const r = await setup({ batches: 30, waitMs: 0, stepMs: () => 100 }).execute({ config: config({ source: cloud, sampleRatio: 0.5 }) });
+    const cloud = {
+      kind: 's3' as const,
+      bucket: 'b',
+      prefix: 'p',
+      dataName: 'd',
+      localCacheDir: '/c',
+      maxWorkers: 1,
+      enableBundling: false,
+      bundleSizeGb: 1,
+      seed: 1,
+    };
+    const r = await setup({ batches: 30, waitMs: 0, stepMs: () => 100 }).execute({
+      config: config({ source: cloud, sampleRatio: 0.5 }),
+    });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.report.estimation?.full_samples_per_epoch).toBe(480);
     expect(r.value.report.estimation?.full_epoch_ms).toBeCloseTo(200 + 100 * 58, 6);
@@ -201,18 +382,27 @@ describe('BenchmarkTrainingUseCase', () => {
     const jitter = (i: number): number => (i < 2 ? 400 : 100 + ((i * 7) % 5) - 2);
 
     it('given steady batches, then it stops before the cap once the interval is within the target, and says when', async () => {
-      const r = await setup({ batches: 1000, waitMs: 0, stepMs: jitter }).execute({ config: config({ maxBatches: 500, stopping: rule }) });
+      const r = await setup({ batches: 1000, waitMs: 0, stepMs: jitter }).execute({
+        config: config({ maxBatches: 500, stopping: rule }),
+      });
       if (!r.ok) throw new Error(r.error.message);
       const e = r.value.report.epoch_estimate;
       expect(e.stopping).toMatchObject({ reason: 'precision-reached', target_precision: 0.05 });
       expect(e.stopping!.batches).toBeLessThan(500);
-      expect(e.stopping!.time_to_answer_ms).toBeCloseTo(r.value.report.batches.reduce((s, b) => s + b.wallMs, 0), 6);
+      expect(e.stopping!.time_to_answer_ms).toBeCloseTo(
+        r.value.report.batches.reduce((s, b) => s + b.wallMs, 0),
+        6,
+      );
       expect(e.half_width_fraction).toBeLessThanOrEqual(0.05);
       expect(r.value.report.config.target_precision).toBe(0.05);
     });
 
     it('given a budget too short for the target, then it stops at the budget and says the answer is less precise', async () => {
-      const r = await setup({ batches: 1000, waitMs: 0, stepMs: (i) => (i % 2 ? 50 : 150) * (1 + (i % 7) / 3) }).execute({ config: config({ maxBatches: 500, stopping: { targetPrecision: 0.01, timeBudgetMs: 3000 } }) });
+      const r = await setup({
+        batches: 1000,
+        waitMs: 0,
+        stepMs: (i) => (i % 2 ? 50 : 150) * (1 + (i % 7) / 3),
+      }).execute({ config: config({ maxBatches: 500, stopping: { targetPrecision: 0.01, timeBudgetMs: 3000 } }) });
       if (!r.ok) throw new Error(r.error.message);
       const e = r.value.report.epoch_estimate;
       expect(e.stopping?.reason).toBe('time-budget');
@@ -222,8 +412,12 @@ describe('BenchmarkTrainingUseCase', () => {
 
     it('given other processes busy for a stretch of the run, then those batches are flagged and left out of the mean', async () => {
       const slowWhenBusy = (i: number): number => (i >= 30 && i < 40 ? 300 : jitter(i));
-      const r = await setup({ batches: 200, waitMs: 0, stepMs: slowWhenBusy, othersShare: (i) => (i >= 30 && i < 40 ? 0.6 : 0) })
-        .execute({ config: config({ maxBatches: 60, stopping: { targetPrecision: 0, timeBudgetMs: 60_000 } }) });
+      const r = await setup({
+        batches: 200,
+        waitMs: 0,
+        stepMs: slowWhenBusy,
+        othersShare: (i) => (i >= 30 && i < 40 ? 0.6 : 0),
+      }).execute({ config: config({ maxBatches: 60, stopping: { targetPrecision: 0, timeBudgetMs: 60_000 } }) });
       if (!r.ok) throw new Error(r.error.message);
       const { report } = r.value;
       const flagged = report.batches.filter((b) => b.disturbed).map((b) => b.index);
@@ -236,4 +430,3 @@ describe('BenchmarkTrainingUseCase', () => {
     });
   });
 });
-

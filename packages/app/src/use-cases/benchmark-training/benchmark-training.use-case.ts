@@ -1,7 +1,21 @@
 import { inject, injectable } from 'tsyringe';
 import {
-  REPORT_SCHEMA_VERSION, buildChromeTrace, clampWarmup, computeTrainingMetrics, estimateEpoch,
-  estimateFromSample, MAOU_OMITTED, recommend, summarizeResources, toMaouPayload, type BackendStepSummary, type BenchmarkTrainingReport, type MaouViewSource, type Result, type ValidationMetrics, type TraceEvent,
+  REPORT_SCHEMA_VERSION,
+  buildChromeTrace,
+  clampWarmup,
+  computeTrainingMetrics,
+  estimateEpoch,
+  estimateFromSample,
+  MAOU_OMITTED,
+  recommend,
+  summarizeResources,
+  toMaouPayload,
+  type BackendStepSummary,
+  type BenchmarkTrainingReport,
+  type MaouViewSource,
+  type Result,
+  type ValidationMetrics,
+  type TraceEvent,
 } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
 import type { ComputeBackendPort } from '../../ports/compute-backend.port';
@@ -73,47 +87,105 @@ export class BenchmarkTrainingUseCase {
   }
 
   /** One run on an opened session, exactly as `execute` runs it: calibration, loader, trainer, measured pass. */
-  executeIn(session: TrainingSession, input: BenchmarkTrainingInput): Promise<Result<BenchmarkTrainingOutput, BenchmarkTrainingError>> {
+  executeIn(
+    session: TrainingSession,
+    input: BenchmarkTrainingInput,
+  ): Promise<Result<BenchmarkTrainingOutput, BenchmarkTrainingError>> {
     return settleSteps(() => this.runIn(session, input));
   }
 
-  private async open(requested: BenchmarkTrainingInput['config'], warnings: readonly string[]): Promise<TrainingSession> {
+  private async open(
+    requested: BenchmarkTrainingInput['config'],
+    warnings: readonly string[],
+  ): Promise<TrainingSession> {
     const log = this.logger.child({ useCase: 'benchmark-training' });
     for (const w of warnings) log.warn({ note: w }, 'option note');
     const backend = await during('backend-unavailable', () => this.compute.activate(requested.compute));
     log.info({ backend: backend.name, threads: backend.threads, device: backend.device }, 'backend ready');
-    const source = await during('datasource', () => this.sources.open(requested.source, requested.stage, requested.sampleRatio));
+    const source = await during('datasource', () =>
+      this.sources.open(requested.source, requested.stage, requested.sampleRatio),
+    );
     await during('datasource', () => requireRows(source));
     return { backend, source };
   }
 
-  private async runIn({ backend, source }: TrainingSession, { config: requested, warnings = [], onBatch, calibration, resourceLimits, stop }: BenchmarkTrainingInput): Promise<BenchmarkTrainingOutput> {
+  private async runIn(
+    { backend, source }: TrainingSession,
+    { config: requested, warnings = [], onBatch, calibration, resourceLimits, stop }: BenchmarkTrainingInput,
+  ): Promise<BenchmarkTrainingOutput> {
     const log = this.logger.child({ useCase: 'benchmark-training' });
-    const calibrated = calibration && calibration.mode !== 'off' ? await during('calibration-failed', () => this.calibrate(requested, source, backend, calibration, resourceLimits)) : null;
-    const config = calibrated ? { ...requested, loader: { ...requested.loader, workers: calibrated.workers, prefetchFactor: calibrated.prefetchFactor, batchSize: calibrated.batchSize } } : requested;
+    const calibrated =
+      calibration && calibration.mode !== 'off'
+        ? await during('calibration-failed', () =>
+            this.calibrate(requested, source, backend, calibration, resourceLimits),
+          )
+        : null;
+    const config = calibrated
+      ? {
+          ...requested,
+          loader: {
+            ...requested.loader,
+            workers: calibrated.workers,
+            prefetchFactor: calibrated.prefetchFactor,
+            batchSize: calibrated.batchSize,
+          },
+        }
+      : requested;
     const loader = await during('datasource', () => this.loaders.create(source, config.loader));
     const trainBatches = loader.batchesPerEpoch.train;
     const planned = config.maxBatches === null ? trainBatches : Math.min(config.maxBatches, trainBatches);
     if (planned < 2) {
       await loader.close();
-      throw new StepFailure({ kind: 'too-few-batches', message: `the training split yields ${trainBatches} batch(es) of ${config.loader.batchSize}; at least 2 are needed (lower --batch-size or add data)` });
+      throw new StepFailure({
+        kind: 'too-few-batches',
+        message: `the training split yields ${trainBatches} batch(es) of ${config.loader.batchSize}; at least 2 are needed (lower --batch-size or add data)`,
+      });
     }
     if (stop?.aborted) {
       await loader.close();
       throw interruptedFailure(stop, 0, planned);
     }
     const warmup = clampWarmup(config.warmupBatches, planned);
-    if (warmup !== config.warmupBatches) log.warn({ requested: config.warmupBatches, used: warmup, planned }, 'warm-up clamped to leave two measured batches');
+    if (warmup !== config.warmupBatches)
+      log.warn(
+        { requested: config.warmupBatches, used: warmup, planned },
+        'warm-up clamped to leave two measured batches',
+      );
     const micro = planMicroBatches(config.training.preset, config.loader.batchSize, backend);
     if (micro.note) {
       log.warn({ note: micro.note }, 'option note');
       warnings = [...warnings, micro.note];
     }
-    const trainer = this.createTrainer({ stage: config.stage, training: config.training, totalSteps: trainBatches, seed: config.loader.seed, backend, microBatchSize: micro.microBatchSize });
+    const trainer = this.createTrainer({
+      stage: config.stage,
+      training: config.training,
+      totalSteps: trainBatches,
+      seed: config.loader.seed,
+      backend,
+      microBatchSize: micro.microBatchSize,
+    });
     try {
       await during('training-failed', async () => trainer.ready?.());
-      const output = await this.measure(config, warnings, { loader, trainer, source, backend, planned, warmup, onBatch, resourceLimits, stop });
-      return calibrated ? { ...output, report: { ...output.report, data_load_method: { ...output.report.data_load_method, calibration: calibrated } } } : output;
+      const output = await this.measure(config, warnings, {
+        loader,
+        trainer,
+        source,
+        backend,
+        planned,
+        warmup,
+        onBatch,
+        resourceLimits,
+        stop,
+      });
+      return calibrated
+        ? {
+            ...output,
+            report: {
+              ...output.report,
+              data_load_method: { ...output.report.data_load_method, calibration: calibrated },
+            },
+          }
+        : output;
     } finally {
       trainer.dispose();
       await loader.close();
@@ -121,33 +193,81 @@ export class BenchmarkTrainingUseCase {
   }
 
   /** Runs (or reuses) loader calibration and returns the chosen workers, prefetch and batch size. */
-  private async calibrate(config: BenchmarkTrainingInput['config'], source: Awaited<ReturnType<DataSourceFactoryPort['open']>>,
-    backend: Awaited<ReturnType<ComputeBackendPort['activate']>>, calibration: NonNullable<BenchmarkTrainingInput['calibration']>, limits: BenchmarkTrainingInput['resourceLimits']) {
+  private async calibrate(
+    config: BenchmarkTrainingInput['config'],
+    source: Awaited<ReturnType<DataSourceFactoryPort['open']>>,
+    backend: Awaited<ReturnType<ComputeBackendPort['activate']>>,
+    calibration: NonNullable<BenchmarkTrainingInput['calibration']>,
+    limits: BenchmarkTrainingInput['resourceLimits'],
+  ) {
     const host = this.environment.describe();
     const input = await calibrationInputFor({
-      mode: calibration.mode, source, loader: config.loader, backend, fixed: calibration.fixed, budgetMs: calibration.budgetMs,
-      host: { cpus: host.cpus, memoryBytes: host.memory_bytes, os: host.platform, node: host.node, tfjs: host.tfjs_version },
+      mode: calibration.mode,
+      source,
+      loader: config.loader,
+      backend,
+      fixed: calibration.fixed,
+      budgetMs: calibration.budgetMs,
+      host: {
+        cpus: host.cpus,
+        memoryBytes: host.memory_bytes,
+        os: host.platform,
+        node: host.node,
+        tfjs: host.tfjs_version,
+      },
       // Detected limits bound the candidates; without them, the host's CPU count and no batch cap.
-      limits: { maxWorkers: limits?.cpu_cores ?? host.cpus, maxBatchSize: limits?.decisions.find((d) => d.setting === 'batch_size' && d.origin === 'derived')?.value ?? null },
+      limits: {
+        maxWorkers: limits?.cpu_cores ?? host.cpus,
+        maxBatchSize:
+          limits?.decisions.find((d) => d.setting === 'batch_size' && d.origin === 'derived')?.value ?? null,
+      },
     });
     const out = await this.calibrator.execute(input);
     return { origin: out.origin, ...out.choice };
   }
 
   private async measure(
-    config: BenchmarkTrainingInput['config'], warnings: readonly string[],
-    ctx: { loader: Awaited<ReturnType<DataLoaderFactoryPort['create']>>; trainer: ReturnType<TrainerFactory>; source: Awaited<ReturnType<DataSourceFactoryPort['open']>>;
-      backend: Awaited<ReturnType<ComputeBackendPort['activate']>>; planned: number; warmup: number; onBatch: BenchmarkTrainingInput['onBatch']; resourceLimits: BenchmarkTrainingInput['resourceLimits'];
-      stop: BenchmarkTrainingInput['stop'] },
+    config: BenchmarkTrainingInput['config'],
+    warnings: readonly string[],
+    ctx: {
+      loader: Awaited<ReturnType<DataLoaderFactoryPort['create']>>;
+      trainer: ReturnType<TrainerFactory>;
+      source: Awaited<ReturnType<DataSourceFactoryPort['open']>>;
+      backend: Awaited<ReturnType<ComputeBackendPort['activate']>>;
+      planned: number;
+      warmup: number;
+      onBatch: BenchmarkTrainingInput['onBatch'];
+      resourceLimits: BenchmarkTrainingInput['resourceLimits'];
+      stop: BenchmarkTrainingInput['stop'];
+    },
   ): Promise<BenchmarkTrainingOutput> {
     const { loader, trainer, source, backend, planned, resourceLimits, stop } = ctx;
-    const profile = new Set(config.enableProfiling ? Array.from({ length: Math.min(PROFILED_BATCHES, planned - ctx.warmup) }, (_, i) => ctx.warmup + i) : []);
+    const profile = new Set(
+      config.enableProfiling
+        ? Array.from({ length: Math.min(PROFILED_BATCHES, planned - ctx.warmup) }, (_, i) => ctx.warmup + i)
+        : [],
+    );
     if (config.enableResourceMonitoring) this.monitor.start(MONITOR_INTERVAL_MS);
-    const watch = new StopWatch(config.stopping ?? null, { warmup: ctx.warmup, planned, batchesPerEpoch: loader.batchesPerEpoch.train });
-    const pass = await during('training-failed', () => runTrainingPass({
-      batches: loader.iterate('train', 0), trainer, clock: this.clock, planned, warmup: ctx.warmup, profile, devicePrefetch: config.loader.devicePrefetch, onBatch: (t) => ctx.onBatch?.(t, planned), stop,
-      cpuCounters: () => this.monitor.cpuCounters(), stopAfter: config.stopping ? (ts, elapsed) => watch.shouldStop(ts, elapsed) : undefined,
-    }));
+    const watch = new StopWatch(config.stopping ?? null, {
+      warmup: ctx.warmup,
+      planned,
+      batchesPerEpoch: loader.batchesPerEpoch.train,
+    });
+    const pass = await during('training-failed', () =>
+      runTrainingPass({
+        batches: loader.iterate('train', 0),
+        trainer,
+        clock: this.clock,
+        planned,
+        warmup: ctx.warmup,
+        profile,
+        devicePrefetch: config.loader.devicePrefetch,
+        onBatch: (t) => ctx.onBatch?.(t, planned),
+        stop,
+        cpuCounters: () => this.monitor.cpuCounters(),
+        stopAfter: config.stopping ? (ts, elapsed) => watch.shouldStop(ts, elapsed) : undefined,
+      }),
+    );
     if (pass.interrupted && pass.timings.length < 2) {
       if (config.enableResourceMonitoring) await this.monitor.stop();
       throw interruptedFailure(stop, pass.timings.length, planned);
@@ -156,13 +276,23 @@ export class BenchmarkTrainingUseCase {
     const warmup = pass.interrupted ? clampWarmup(ctx.warmup, pass.timings.length) : ctx.warmup;
     const samples = config.enableResourceMonitoring ? await this.monitor.stop() : null;
     const validation = config.runValidation && !pass.interrupted ? await this.validate(config, loader, trainer) : null;
-    if (pass.timings.length < 2) throw new StepFailure({ kind: 'too-few-batches', message: `the loader produced ${pass.timings.length} batch(es); at least 2 are needed` });
+    if (pass.timings.length < 2)
+      throw new StepFailure({
+        kind: 'too-few-batches',
+        message: `the loader produced ${pass.timings.length} batch(es); at least 2 are needed`,
+      });
     const { assessment, timings, epochExtras } = watch.conclude(pass.timings);
     const metrics = computeTrainingMetrics(timings, assessment.steadyStart, warmup);
-    const epoch = { ...estimateEpoch(metrics, loader.batchesPerEpoch.train, loader.samplesPerEpoch.train, assessment), ...epochExtras };
+    const epoch = {
+      ...estimateEpoch(metrics, loader.batchesPerEpoch.train, loader.samplesPerEpoch.train, assessment),
+      ...epochExtras,
+    };
     const resources = samples ? summarizeResources(samples, MONITOR_INTERVAL_MS) : null;
     const host = this.environment.describe();
-    const estimation = config.sampleRatio !== null && config.source.kind !== 'local' && config.source.kind !== 'sample' ? estimateFromSample(metrics, epoch, config.sampleRatio, assessment) : null;
+    const estimation =
+      config.sampleRatio !== null && config.source.kind !== 'local' && config.source.kind !== 'sample'
+        ? estimateFromSample(metrics, epoch, config.sampleRatio, assessment)
+        : null;
     const profileSummary = config.enableProfiling && pass.kernels.length ? summarizeProfile(pass.kernels) : null;
     const io = source.ioStats() as Record<string, unknown> | null;
     const base: MaouViewSource = {
@@ -170,38 +300,91 @@ export class BenchmarkTrainingUseCase {
       command: 'benchmark-training',
       created_at: this.clock.wallTime().toISOString(),
       stage: config.stage,
-      model: { preset: config.training.preset, parameters: trainer.parameterCount, multiply_adds_per_sample: trainer.multiplyAddsPerSample },
+      model: {
+        preset: config.training.preset,
+        parameters: trainer.parameterCount,
+        multiply_adds_per_sample: trainer.multiplyAddsPerSample,
+      },
       config: { ...flattenConfig(config), notes: warnings },
-      environment: { ...host, backend: backend.name, backend_version: backend.version, threads: backend.threads, device: backend.device, backend_notes: backend.notes,
-        ...stepSummaryOf(trainer) },
-      data_load_method: { source: source.describe(), ...loader.describe(), batches_per_epoch: loader.batchesPerEpoch, samples_per_epoch: loader.samplesPerEpoch,
-        device_prefetch: { enabled: prefetchesToDevice(trainer, config.loader.devicePrefetch), buffer_size: config.loader.devicePrefetch } },
+      environment: {
+        ...host,
+        backend: backend.name,
+        backend_version: backend.version,
+        threads: backend.threads,
+        device: backend.device,
+        backend_notes: backend.notes,
+        ...stepSummaryOf(trainer),
+      },
+      data_load_method: {
+        source: source.describe(),
+        ...loader.describe(),
+        batches_per_epoch: loader.batchesPerEpoch,
+        samples_per_epoch: loader.samplesPerEpoch,
+        device_prefetch: {
+          enabled: prefetchesToDevice(trainer, config.loader.devicePrefetch),
+          buffer_size: config.loader.devicePrefetch,
+        },
+      },
       io,
       training_metrics: metrics,
       validation_metrics: validation,
       epoch_estimate: epoch,
       estimation,
-      recommendations: recommend({ metrics, epoch, resources, settings: {
-        batchSize: config.loader.batchSize, workers: config.loader.workers, prefetchFactor: config.loader.prefetchFactor, pinMemory: config.loader.pinMemory,
-        devicePrefetch: config.loader.devicePrefetch, backend: backend.name, threads: backend.threads, cores: host.cpus, warmupBatches: warmup } }),
+      recommendations: recommend({
+        metrics,
+        epoch,
+        resources,
+        settings: {
+          batchSize: config.loader.batchSize,
+          workers: config.loader.workers,
+          prefetchFactor: config.loader.prefetchFactor,
+          pinMemory: config.loader.pinMemory,
+          devicePrefetch: config.loader.devicePrefetch,
+          backend: backend.name,
+          threads: backend.threads,
+          cores: host.cpus,
+          warmupBatches: warmup,
+        },
+      }),
       resources,
       profile: profileSummary,
-      null_reasons: nullReasons(config, { validation: validation !== null, estimation: estimation !== null, resources: resources !== null, profile: profileSummary !== null, io: io !== null, resourceLimits: resourceLimits !== undefined }),
+      null_reasons: nullReasons(config, {
+        validation: validation !== null,
+        estimation: estimation !== null,
+        resources: resources !== null,
+        profile: profileSummary !== null,
+        io: io !== null,
+        resourceLimits: resourceLimits !== undefined,
+      }),
       resource_limits: resourceLimits ?? null,
       batches: timings,
-      ...(pass.interrupted ? { interrupted: true as const, interruption: interruptionOf(stop, pass.timings.length, planned) } : {}),
+      ...(pass.interrupted
+        ? { interrupted: true as const, interruption: interruptionOf(stop, pass.timings.length, planned) }
+        : {}),
     };
     const report: BenchmarkTrainingReport = { ...base, maou: toMaouPayload(base), maou_omitted: MAOU_OMITTED };
     return { report, trace: config.enableProfiling ? buildChromeTrace(timings, pass.kernels) : null };
   }
 
   /** The validation pass, with its own resource samples when monitoring is on (maou monitors each pass apart). */
-  private async validate(config: BenchmarkTrainingInput['config'], loader: Awaited<ReturnType<DataLoaderFactoryPort['create']>>, trainer: ReturnType<TrainerFactory>): Promise<ValidationMetrics | null> {
+  private async validate(
+    config: BenchmarkTrainingInput['config'],
+    loader: Awaited<ReturnType<DataLoaderFactoryPort['create']>>,
+    trainer: ReturnType<TrainerFactory>,
+  ): Promise<ValidationMetrics | null> {
     if (config.enableResourceMonitoring) this.monitor.start(MONITOR_INTERVAL_MS);
     let samples = null;
     let pass;
     try {
-      pass = await during('training-failed', () => runValidationPass(loader.iterate('validation', 0), trainer, this.clock, config.maxBatches ?? Number.MAX_SAFE_INTEGER, config.loader.devicePrefetch));
+      pass = await during('training-failed', () =>
+        runValidationPass(
+          loader.iterate('validation', 0),
+          trainer,
+          this.clock,
+          config.maxBatches ?? Number.MAX_SAFE_INTEGER,
+          config.loader.devicePrefetch,
+        ),
+      );
     } finally {
       samples = config.enableResourceMonitoring ? await this.monitor.stop() : null;
     }

@@ -12,12 +12,14 @@ export interface ProducedBlocks {
 
 const validationReason = (c: BenchmarkConfig): string => {
   if (!c.runValidation) return '--run-validation not given';
-  if (c.loader.testRatio === 0) return `the validation split is empty: ${c.stage === 2 ? '--stage2-test-ratio' : '--test-ratio'} is 0 (no split)`;
+  if (c.loader.testRatio === 0)
+    return `the validation split is empty: ${c.stage === 2 ? '--stage2-test-ratio' : '--test-ratio'} is 0 (no split)`;
   return 'the validation split yielded no batch (too few validation rows for one batch)';
 };
 
 const estimationReason = (c: BenchmarkConfig): string => {
-  if (c.sampleRatio === null) return '--sample-ratio not given: the data read is the whole dataset, so nothing is scaled';
+  if (c.sampleRatio === null)
+    return '--sample-ratio not given: the data read is the whole dataset, so nothing is scaled';
   return `--sample-ratio only samples cloud sources; the ${c.source.kind === 'sample' ? 'embedded sample data was' : 'local files were'} read whole, so nothing is scaled`;
 };
 
@@ -26,7 +28,22 @@ export const nullReasons = (c: BenchmarkConfig, produced: ProducedBlocks): Parti
   ...(produced.validation ? {} : { validation_metrics: validationReason(c) }),
   ...(produced.estimation ? {} : { estimation: estimationReason(c) }),
   ...(produced.resources ? {} : { resources: '--enable-resource-monitoring not given' }),
-  ...(produced.profile ? {} : { profile: c.enableProfiling ? 'no measured batch was left to profile after the warm-up' : '--enable-profiling not given' }),
-  ...(produced.io ? {} : { io: `the ${c.source.kind === 'sample' ? 'embedded sample' : c.source.kind} source keeps no transfer statistics (only cloud sources download)` }),
-  ...(produced.resourceLimits ? {} : { resource_limits: 'the caller detected no resource limits (the maou command line always does; a library caller passes them in)' }),
+  ...(produced.profile
+    ? {}
+    : {
+        profile: c.enableProfiling
+          ? 'no measured batch was left to profile after the warm-up'
+          : '--enable-profiling not given',
+      }),
+  ...(produced.io
+    ? {}
+    : {
+        io: `the ${c.source.kind === 'sample' ? 'embedded sample' : c.source.kind} source keeps no transfer statistics (only cloud sources download)`,
+      }),
+  ...(produced.resourceLimits
+    ? {}
+    : {
+        resource_limits:
+          'the caller detected no resource limits (the maou command line always does; a library caller passes them in)',
+      }),
 });

@@ -1,6 +1,14 @@
 import {
-  assessRun, decideStop, flagDisturbed, summarizeContention, type BatchTiming, type EpochEstimate, type RunAssessment,
-  type RunSeries, type StopReason, type StoppingRule,
+  assessRun,
+  decideStop,
+  flagDisturbed,
+  summarizeContention,
+  type BatchTiming,
+  type EpochEstimate,
+  type RunAssessment,
+  type RunSeries,
+  type StopReason,
+  type StoppingRule,
 } from '@maou/bench-domain';
 
 const seriesOf = (timings: readonly BatchTiming[]): RunSeries => {
@@ -18,33 +26,69 @@ export class StopWatch {
   private reason: StopReason | null = null;
   private elapsedMs = 0;
 
-  constructor(private readonly rule: StoppingRule | null, private readonly run: { readonly warmup: number; readonly planned: number; readonly batchesPerEpoch: number }) {}
+  constructor(
+    private readonly rule: StoppingRule | null,
+    private readonly run: { readonly warmup: number; readonly planned: number; readonly batchesPerEpoch: number },
+  ) {}
 
   shouldStop(timings: readonly BatchTiming[], elapsedMs: number): boolean {
     if (!this.rule) return false;
     const a = assessRun(seriesOf(timings), { minWarmup: this.run.warmup, batchesPerEpoch: this.run.batchesPerEpoch });
-    this.reason = decideStop(a, { batches: timings.length, batchesPerEpoch: this.run.batchesPerEpoch, cap: this.run.planned, elapsedMs,
-      budgetMs: this.rule.timeBudgetMs, targetPrecision: this.rule.targetPrecision, minBatches: this.run.warmup + 2 });
+    this.reason = decideStop(a, {
+      batches: timings.length,
+      batchesPerEpoch: this.run.batchesPerEpoch,
+      cap: this.run.planned,
+      elapsedMs,
+      budgetMs: this.rule.timeBudgetMs,
+      targetPrecision: this.rule.targetPrecision,
+      minBatches: this.run.warmup + 2,
+    });
     this.elapsedMs = elapsedMs;
     return this.reason !== null;
   }
 
-  conclude(raw: readonly BatchTiming[]): { assessment: RunAssessment; timings: BatchTiming[]; epochExtras: Partial<EpochEstimate> } {
+  conclude(raw: readonly BatchTiming[]): {
+    assessment: RunAssessment;
+    timings: BatchTiming[];
+    epochExtras: Partial<EpochEstimate>;
+  } {
     const series = seriesOf(raw);
     const assessment = assessRun(series, { minWarmup: this.run.warmup, batchesPerEpoch: this.run.batchesPerEpoch });
-    const timings = raw.map((t, i) => ({ ...t, warmup: i < assessment.steadyStart, ...(t.cpu ? { disturbed: series.disturbed[i]! } : {}) }));
+    const timings = raw.map((t, i) => ({
+      ...t,
+      warmup: i < assessment.steadyStart,
+      ...(t.cpu ? { disturbed: series.disturbed[i]! } : {}),
+    }));
     const reason = this.reason ?? (raw.length >= this.run.batchesPerEpoch ? 'epoch-complete' : 'max-batches');
     const elapsed = this.reason ? this.elapsedMs : raw.reduce((s, t) => s + t.wallMs, 0);
     const notes = [...assessment.notes];
-    if (reason === 'time-budget') notes.push(`the time budget (${((this.rule?.timeBudgetMs ?? 0) / 1000).toFixed(0)} s) ran out before the interval reached ±${((this.rule?.targetPrecision ?? 0) * 100).toFixed(1)} %: the answer is less precise than asked`);
-    if (reason === 'max-batches' && this.rule && this.rule.targetPrecision > 0 && assessment.halfWidthFraction > this.rule.targetPrecision)
-      notes.push(`the batch cap (--max-batches ${this.run.planned}) came before the interval reached ±${(this.rule.targetPrecision * 100).toFixed(1)} %`);
+    if (reason === 'time-budget')
+      notes.push(
+        `the time budget (${((this.rule?.timeBudgetMs ?? 0) / 1000).toFixed(0)} s) ran out before the interval reached ±${((this.rule?.targetPrecision ?? 0) * 100).toFixed(1)} %: the answer is less precise than asked`,
+      );
+    if (
+      reason === 'max-batches' &&
+      this.rule &&
+      this.rule.targetPrecision > 0 &&
+      assessment.halfWidthFraction > this.rule.targetPrecision
+    )
+      notes.push(
+        `the batch cap (--max-batches ${this.run.planned}) came before the interval reached ±${(this.rule.targetPrecision * 100).toFixed(1)} %`,
+      );
     const contention = summarizeContention(series.wallMs, series.cpu, series.disturbed);
     return {
-      assessment, timings,
+      assessment,
+      timings,
       epochExtras: {
-        notes, contention,
-        stopping: { reason, target_precision: this.rule?.targetPrecision ?? null, time_budget_ms: this.rule?.timeBudgetMs ?? null, time_to_answer_ms: elapsed, batches: raw.length },
+        notes,
+        contention,
+        stopping: {
+          reason,
+          target_precision: this.rule?.targetPrecision ?? null,
+          time_budget_ms: this.rule?.timeBudgetMs ?? null,
+          time_to_answer_ms: elapsed,
+          batches: raw.length,
+        },
       },
     };
   }

@@ -28,7 +28,12 @@ export interface TrainingPassInput {
 const cpuBetween = (a: CpuCounters | null, b: CpuCounters | null): BatchCpu | undefined => {
   if (!a || !b) return undefined;
   const processMs = b.processMs - a.processMs;
-  return { processMs, othersMs: Math.max(0, b.busyMs - a.busyMs - processMs), stealMs: b.stealMs - a.stealMs, cores: b.cores };
+  return {
+    processMs,
+    othersMs: Math.max(0, b.busyMs - a.busyMs - processMs),
+    stealMs: b.stealMs - a.stealMs,
+    cores: b.cores,
+  };
 };
 
 /**
@@ -36,7 +41,9 @@ const cpuBetween = (a: CpuCounters | null, b: CpuCounters | null): BatchCpu | un
  * its own step, so the batches tile the pass and data waits are counted where they happen (with device prefetch,
  * waiting for the loader and for uploads that could not run ahead count as data wait).
  */
-export const runTrainingPass = async (input: TrainingPassInput): Promise<{ timings: BatchTiming[]; kernels: PhaseKernels[]; startMs: number; interrupted: boolean }> => {
+export const runTrainingPass = async (
+  input: TrainingPassInput,
+): Promise<{ timings: BatchTiming[]; kernels: PhaseKernels[]; startMs: number; interrupted: boolean }> => {
   const { trainer, clock, planned, warmup, profile } = input;
   const batches = prefetchedBatches(input.batches, trainer, input.devicePrefetch ?? 0, 'train');
   const timings: BatchTiming[] = [];
@@ -57,7 +64,9 @@ export const runTrainingPass = async (input: TrainingPassInput): Promise<{ timin
       const dataWait = clock.now() - prev;
       let step;
       if (profile.has(index)) {
-        const profiled = trainer.profiledStep ? await trainer.profiledStep(host, clock, index) : await profileStep(index, clock, (c) => trainer.step(device ?? host, c));
+        const profiled = trainer.profiledStep
+          ? await trainer.profiledStep(host, clock, index)
+          : await profileStep(index, clock, (c) => trainer.step(device ?? host, c));
         step = profiled.result;
         kernels.push(...profiled.phases);
       } else {
@@ -67,7 +76,16 @@ export const runTrainingPass = async (input: TrainingPassInput): Promise<{ timin
       const closed = closePhases(end - prev, { dataWait, ...step.phasesMs });
       const cpuNow = input.cpuCounters?.() ?? null;
       const cpu = cpuBetween(prevCpu, cpuNow);
-      const timing: BatchTiming = { index, warmup: index < warmup, samples: host.size, startMs: prev - startMs, ...closed, loss: step.loss, numTensors: step.numTensors, ...(cpu ? { cpu } : {}) };
+      const timing: BatchTiming = {
+        index,
+        warmup: index < warmup,
+        samples: host.size,
+        startMs: prev - startMs,
+        ...closed,
+        loss: step.loss,
+        numTensors: step.numTensors,
+        ...(cpu ? { cpu } : {}),
+      };
       timings.push(timing);
       input.onBatch?.(timing);
       prev = end;

@@ -1,4 +1,11 @@
-import { closePhases, phaseBreakdown, summarize, type BatchTiming, type HostBatch, type ValidationMetrics } from '@maou/bench-domain';
+import {
+  closePhases,
+  phaseBreakdown,
+  summarize,
+  type BatchTiming,
+  type HostBatch,
+  type ValidationMetrics,
+} from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
 import type { Trainer } from '@maou/bench-engine';
 import { prefetchedBatches } from './prefetched-batches';
@@ -8,7 +15,13 @@ import { prefetchedBatches } from './prefetched-batches';
  * the training phases (data wait, upload, forward, loss, other; backward and optimiser are 0), timed the same way.
  * `devicePrefetch` > 0 uploads that many batches ahead, as in the training pass.
  */
-export const runValidationPass = async (source: AsyncIterator<HostBatch>, trainer: Trainer, clock: ClockPort, cap: number, devicePrefetch = 0): Promise<Omit<ValidationMetrics, 'resources'> | null> => {
+export const runValidationPass = async (
+  source: AsyncIterator<HostBatch>,
+  trainer: Trainer,
+  clock: ClockPort,
+  cap: number,
+  devicePrefetch = 0,
+): Promise<Omit<ValidationMetrics, 'resources'> | null> => {
   const batches = prefetchedBatches(source, trainer, devicePrefetch, 'evaluate');
   const timings: BatchTiming[] = [];
   const sums: Record<string, number> = {};
@@ -37,8 +50,13 @@ export const runValidationPass = async (source: AsyncIterator<HostBatch>, traine
   const wall = timings.map((t) => t.wallMs);
   const total = wall.reduce((a, b) => a + b, 0);
   return {
-    batches: timings.length, samples, samples_per_second: (samples / total) * 1000, batch_ms: summarize(wall), ...phaseBreakdown(timings),
-    loss: loss / samples, final_loss: timings.at(-1)!.loss,
+    batches: timings.length,
+    samples,
+    samples_per_second: (samples / total) * 1000,
+    batch_ms: summarize(wall),
+    ...phaseBreakdown(timings),
+    loss: loss / samples,
+    final_loss: timings.at(-1)!.loss,
     metrics: Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, v / samples])),
   };
 };

@@ -9,18 +9,52 @@ import { calibrationCandidates } from './calibration-candidates';
 
 class MapStore implements CalibrationStorePort {
   readonly data = new Map<string, unknown>();
-  async load(key: string) { return this.data.has(key) ? this.data.get(key)! : null; }
-  async save(key: string, value: unknown) { this.data.set(key, JSON.parse(JSON.stringify(value))); }
+  async load(key: string) {
+    return this.data.has(key) ? this.data.get(key)! : null;
+  }
+  async save(key: string, value: unknown) {
+    this.data.set(key, JSON.parse(JSON.stringify(value)));
+  }
 }
 
-const base: DataLoaderConfig = { batchSize: 256, workers: 0, prefetchFactor: 2, pinMemory: false, persistentWorkers: true, streaming: true, shuffle: true, testRatio: 0.1, cacheMode: 'file', devicePrefetch: 3, seed: 1 };
+const base: DataLoaderConfig = {
+  batchSize: 256,
+  workers: 0,
+  prefetchFactor: 2,
+  pinMemory: false,
+  persistentWorkers: true,
+  streaming: true,
+  shuffle: true,
+  testRatio: 0.1,
+  cacheMode: 'file',
+  devicePrefetch: 3,
+  seed: 1,
+};
 const input = (over: Partial<CalibrateLoaderInput> = {}): CalibrateLoaderInput => ({
-  mode: 'calibrate', source: {} as DataSourcePort, base,
-  signature: { cpuCores: 4, memoryBytes: 8e9, os: 'linux', node: '20', tfjs: '4.22.0', backend: 'wasm', backendVersion: '4.22.0', batchSize: 256, dataset: 'd', streaming: true, pinMemory: false },
-  limits: { maxWorkers: 4, maxBatchSize: null }, budgetMs: 60_000, batchesPerCandidate: 10, ttlMs: 7 * 86_400_000, ...over,
+  mode: 'calibrate',
+  source: {} as DataSourcePort,
+  base,
+  signature: {
+    cpuCores: 4,
+    memoryBytes: 8e9,
+    os: 'linux',
+    node: '20',
+    tfjs: '4.22.0',
+    backend: 'wasm',
+    backendVersion: '4.22.0',
+    batchSize: 256,
+    dataset: 'd',
+    streaming: true,
+    pinMemory: false,
+  },
+  limits: { maxWorkers: 4, maxBatchSize: null },
+  budgetMs: 60_000,
+  batchesPerCandidate: 10,
+  ttlMs: 7 * 86_400_000,
+  ...over,
 });
 // 0 workers: 10 ms/batch; 1: 6; 2: 4; 4: 3.9 (a tie with 2 within 5 %).
-const speed = (c: DataLoaderConfig) => ({ 0: 10, 1: 6, 2: 4, 4: 3.9 } as Record<number, number>)[c.workers]!;
+const speed = (c: DataLoaderConfig) => (({ 0: 10, 1: 6, 2: 4, 4: 3.9 }) as Record<number, number>)[c.workers]!;
 
 const setup = (ms = speed, fail?: (c: DataLoaderConfig) => Error | null) => {
   const clock = new FakeClock();
@@ -28,7 +62,14 @@ const setup = (ms = speed, fail?: (c: DataLoaderConfig) => Error | null) => {
   const store = new MapStore();
   const loaders = new FakeLoaderFactory(clock, ms, fail);
   const progress = new RecordingProgress();
-  return { clock, logger, store, loaders, progress, useCase: new CalibrateLoaderUseCase(loaders, store, clock, logger, progress) };
+  return {
+    clock,
+    logger,
+    store,
+    loaders,
+    progress,
+    useCase: new CalibrateLoaderUseCase(loaders, store, clock, logger, progress),
+  };
 };
 
 describe('CalibrateLoaderUseCase', () => {
@@ -100,9 +141,9 @@ describe('CalibrateLoaderUseCase', () => {
     const out = await s.useCase.execute(input());
     const total = calibrationCandidates(input()).length;
     expect(total).toBeGreaterThan(1);
-    expect(s.progress.tasks.map((t) => [t.start.label, t.start.unit, t.start.total, t.done, t.outcome, t.late])).toEqual([
-      ['loader calibration', 'candidates', total, out.candidates.length, 'done', 0],
-    ]);
+    expect(
+      s.progress.tasks.map((t) => [t.start.label, t.start.unit, t.start.total, t.done, t.outcome, t.late]),
+    ).toEqual([['loader calibration', 'candidates', total, out.candidates.length, 'done', 0]]);
     expect(out.candidates).toHaveLength(total);
     await s.useCase.execute(input());
     expect(s.progress.tasks).toHaveLength(1);

@@ -8,7 +8,12 @@ import type { LoggerPort } from '../../ports/logger.port';
 import type { ProgressPort } from '../../ports/progress.port';
 import { TOKENS } from '../../ports/tokens';
 import { CalibrationFailedError } from './calibrate-loader.errors';
-import type { CalibrateLoaderInput, CalibrateLoaderOutput, CalibrationChoice, CandidateResult } from './calibrate-loader.input';
+import type {
+  CalibrateLoaderInput,
+  CalibrateLoaderOutput,
+  CalibrationChoice,
+  CandidateResult,
+} from './calibrate-loader.input';
 import { calibrationCandidates, type Candidate } from './calibration-candidates';
 import { parseRecord, signatureKey, type CalibrationRecord } from './calibration-record';
 
@@ -19,8 +24,14 @@ const EARLY_STOP_AFTER_BATCHES = 3;
 const TIE_MARGIN = 0.05;
 
 const isOutOfMemory = (e: unknown): boolean =>
-  e instanceof Error && /out of memory|allocation failed|ERR_WORKER_OUT_OF_MEMORY|Array buffer allocation/i.test(`${e.message} ${(e as { code?: string }).code ?? ''}`);
-const kv = (o: object): string => Object.entries(o).map(([k, v]) => `${k}=${v}`).join(' ');
+  e instanceof Error &&
+  /out of memory|allocation failed|ERR_WORKER_OUT_OF_MEMORY|Array buffer allocation/i.test(
+    `${e.message} ${(e as { code?: string }).code ?? ''}`,
+  );
+const kv = (o: object): string =>
+  Object.entries(o)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
 
 /**
  * Measures a few loader settings within a time budget and keeps the fastest (the cheaper one on a tie), caching it
@@ -41,7 +52,17 @@ export class CalibrateLoaderUseCase {
     const log = this.logger.child({ module: 'calibrate-loader' });
     const base = input.base;
     if (input.mode === 'off') {
-      return { origin: 'off', choice: { workers: base.workers, prefetchFactor: base.prefetchFactor, batchSize: base.batchSize, samplesPerSecond: NaN, p95WaitMs: NaN }, candidates: [] };
+      return {
+        origin: 'off',
+        choice: {
+          workers: base.workers,
+          prefetchFactor: base.prefetchFactor,
+          batchSize: base.batchSize,
+          samplesPerSecond: NaN,
+          p95WaitMs: NaN,
+        },
+        candidates: [],
+      };
     }
     const key = signatureKey(input.signature);
     if (input.mode === 'calibrate') {
@@ -57,10 +78,15 @@ export class CalibrateLoaderUseCase {
     }
     const candidates = await this.measureAll(input, log);
     const measured = candidates.filter((c) => c.error === null);
-    if (measured.length === 0) throw new CalibrationFailedError(candidates.map((c) => `workers=${c.workers}: ${c.error}`));
+    if (measured.length === 0)
+      throw new CalibrationFailedError(candidates.map((c) => `workers=${c.workers}: ${c.error}`));
     const choice = pickWinner(measured);
     log.info({ ...choice }, `calibration_winner ${kv(choice)}`);
-    const record: CalibrationRecord = { signature: input.signature, createdAtMs: this.clock.wallTime().getTime(), choice };
+    const record: CalibrationRecord = {
+      signature: input.signature,
+      createdAtMs: this.clock.wallTime().getTime(),
+      choice,
+    };
     await this.store.save(key, record);
     return { origin: 'measured', choice, candidates };
   }
@@ -91,28 +117,55 @@ export class CalibrateLoaderUseCase {
     return results;
   }
 
-  private async measureWithBackoff(input: CalibrateLoaderInput, c: Candidate, best: number, log: LoggerPort): Promise<CandidateResult> {
+  private async measureWithBackoff(
+    input: CalibrateLoaderInput,
+    c: Candidate,
+    best: number,
+    log: LoggerPort,
+  ): Promise<CandidateResult> {
     let batchSize = c.batchSize;
     for (;;) {
       let loader: DataLoaderPort | null = null;
       try {
-        loader = await this.loaders.create(input.source, { ...input.base, workers: c.workers, prefetchFactor: c.prefetchFactor, batchSize, persistentWorkers: true });
+        loader = await this.loaders.create(input.source, {
+          ...input.base,
+          workers: c.workers,
+          prefetchFactor: c.prefetchFactor,
+          batchSize,
+          persistentWorkers: true,
+        });
         const m = await measureLoader(loader, {
-          batches: input.batchesPerCandidate, warmupBatches: 1, clock: this.clock,
+          batches: input.batchesPerCandidate,
+          warmupBatches: 1,
+          clock: this.clock,
           stopEarly: (rate, n) => best > 0 && n >= EARLY_STOP_AFTER_BATCHES && rate < best * (1 - EARLY_STOP_SLOWER),
         });
         const sorted = [...m.waitMs].sort((a, b) => a - b);
-        const r = { workers: c.workers, prefetchFactor: c.prefetchFactor, batchSize, samplesPerSecond: m.samplesPerSecond, p95WaitMs: quantileSorted(sorted, 0.95), stoppedEarly: m.stoppedEarly, error: null };
+        const r = {
+          workers: c.workers,
+          prefetchFactor: c.prefetchFactor,
+          batchSize,
+          samplesPerSecond: m.samplesPerSecond,
+          p95WaitMs: quantileSorted(sorted, 0.95),
+          stoppedEarly: m.stoppedEarly,
+          error: null,
+        };
         log.info({ ...r }, `calibration_candidate ${kv(r)}`);
         return r;
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
         if (isOutOfMemory(e) && batchSize > 1) {
-          log.warn({ batchSize, error: message }, `calibration_backoff reason=oom batch_size=${batchSize} next=${Math.floor(batchSize / 2)}`);
+          log.warn(
+            { batchSize, error: message },
+            `calibration_backoff reason=oom batch_size=${batchSize} next=${Math.floor(batchSize / 2)}`,
+          );
           batchSize = Math.floor(batchSize / 2);
           continue;
         }
-        log.warn({ workers: c.workers, error: message }, `calibration_candidate_failed workers=${c.workers} error="${message}"`);
+        log.warn(
+          { workers: c.workers, error: message },
+          `calibration_candidate_failed workers=${c.workers} error="${message}"`,
+        );
         return { ...c, batchSize, samplesPerSecond: 0, p95WaitMs: NaN, stoppedEarly: false, error: message };
       } finally {
         await loader?.close();
@@ -126,6 +179,14 @@ const pickWinner = (measured: readonly CandidateResult[]): CalibrationChoice => 
   const complete = measured.filter((m) => !m.stoppedEarly);
   const pool = complete.length > 0 ? complete : measured;
   const top = Math.max(...pool.map((m) => m.samplesPerSecond));
-  const w = pool.filter((m) => m.samplesPerSecond >= top * (1 - TIE_MARGIN)).sort((a, b) => a.workers - b.workers || a.prefetchFactor - b.prefetchFactor)[0]!;
-  return { workers: w.workers, prefetchFactor: w.prefetchFactor, batchSize: w.batchSize, samplesPerSecond: w.samplesPerSecond, p95WaitMs: w.p95WaitMs };
+  const w = pool
+    .filter((m) => m.samplesPerSecond >= top * (1 - TIE_MARGIN))
+    .sort((a, b) => a.workers - b.workers || a.prefetchFactor - b.prefetchFactor)[0]!;
+  return {
+    workers: w.workers,
+    prefetchFactor: w.prefetchFactor,
+    batchSize: w.batchSize,
+    samplesPerSecond: w.samplesPerSecond,
+    p95WaitMs: w.p95WaitMs,
+  };
 };

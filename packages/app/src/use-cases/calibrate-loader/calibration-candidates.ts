@@ -18,7 +18,11 @@ export const calibrationCandidates = (input: CalibrateLoaderInput): Candidate[] 
   const batchSize = fixed.batchSize ?? (cap === null ? input.base.batchSize : Math.min(input.base.batchSize, cap));
   const workers = [0];
   for (let w = 1; w <= input.limits.maxWorkers; w *= 2) workers.push(w);
-  let out: Candidate[] = workers.map((w) => ({ workers: w, prefetchFactor: w === 0 ? input.base.prefetchFactor : 2, batchSize }));
+  let out: Candidate[] = workers.map((w) => ({
+    workers: w,
+    prefetchFactor: w === 0 ? input.base.prefetchFactor : 2,
+    batchSize,
+  }));
   const top = workers.at(-1)!;
   if (top > 0) out.push({ workers: top, prefetchFactor: 4, batchSize });
   // An explicit user setting always wins: only the settings the user left open are searched.

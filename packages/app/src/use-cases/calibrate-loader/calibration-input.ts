@@ -21,17 +21,35 @@ export interface CalibrationHost {
  * @public
  */
 export const calibrationInputFor = async (o: {
-  mode: CalibrationMode; source: DataSourcePort; loader: DataLoaderConfig; host: CalibrationHost; backend: BackendInfo;
-  limits: CalibrateLoaderInput['limits']; fixed?: CalibrateLoaderInput['fixed']; budgetMs?: number;
+  mode: CalibrationMode;
+  source: DataSourcePort;
+  loader: DataLoaderConfig;
+  host: CalibrationHost;
+  backend: BackendInfo;
+  limits: CalibrateLoaderInput['limits'];
+  fixed?: CalibrateLoaderInput['fixed'];
+  budgetMs?: number;
 }): Promise<CalibrateLoaderInput> => {
   const shards = await o.source.shards();
   const rows = shards.reduce((s, x) => s + x.rows, 0);
   return {
-    mode: o.mode, source: o.source, base: o.loader, limits: o.limits, fixed: o.fixed,
+    mode: o.mode,
+    source: o.source,
+    base: o.loader,
+    limits: o.limits,
+    fixed: o.fixed,
     signature: {
-      cpuCores: o.host.cpus, memoryBytes: o.host.memoryBytes, os: o.host.os, node: o.host.node, tfjs: o.host.tfjs,
-      backend: o.backend.name, backendVersion: o.backend.version, batchSize: o.loader.batchSize,
-      dataset: `${o.source.describe()} shards=${shards.length} rows=${rows}`, streaming: o.loader.streaming, pinMemory: o.loader.pinMemory,
+      cpuCores: o.host.cpus,
+      memoryBytes: o.host.memoryBytes,
+      os: o.host.os,
+      node: o.host.node,
+      tfjs: o.host.tfjs,
+      backend: o.backend.name,
+      backendVersion: o.backend.version,
+      batchSize: o.loader.batchSize,
+      dataset: `${o.source.describe()} shards=${shards.length} rows=${rows}`,
+      streaming: o.loader.streaming,
+      pinMemory: o.loader.pinMemory,
     },
     budgetMs: o.budgetMs ?? CALIBRATION_DEFAULTS.budgetMs,
     batchesPerCandidate: CALIBRATION_DEFAULTS.batchesPerCandidate,

@@ -2,8 +2,17 @@ import type { CalibrationSignature } from './calibrate-loader.input';
 import { parseRecord } from './calibration-record';
 
 const signature: CalibrationSignature = {
-  cpuCores: 2, memoryBytes: 8e9, os: 'linux', node: 'v20', tfjs: '4.22.0', backend: 'wasm', backendVersion: '4.22.0', batchSize: 256,
-  dataset: 'sample', streaming: true, pinMemory: false,
+  cpuCores: 2,
+  memoryBytes: 8e9,
+  os: 'linux',
+  node: 'v20',
+  tfjs: '4.22.0',
+  backend: 'wasm',
+  backendVersion: '4.22.0',
+  batchSize: 256,
+  dataset: 'sample',
+  streaming: true,
+  pinMemory: false,
 };
 const choice = { workers: 1, prefetchFactor: 2, batchSize: 256, samplesPerSecond: 900, p95WaitMs: 1 };
 

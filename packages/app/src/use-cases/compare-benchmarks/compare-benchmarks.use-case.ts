@@ -1,5 +1,10 @@
 import { injectable } from 'tsyringe';
-import { compareRuns, diffRecords, type BenchmarkCompareReport, type ComparableTrainingReport } from '@maou/bench-domain';
+import {
+  compareRuns,
+  diffRecords,
+  type BenchmarkCompareReport,
+  type ComparableTrainingReport,
+} from '@maou/bench-domain';
 
 /** Two reports and where they came from. @public */
 export interface CompareBenchmarksInput {
@@ -9,7 +14,8 @@ export interface CompareBenchmarksInput {
 }
 
 const steady = (r: ComparableTrainingReport): number[] => r.batches.filter((b) => !b.warmup).map((b) => b.wallMs);
-const label = (r: ComparableTrainingReport): string => `${r.environment.backend} · ${r.model.preset} · batch ${r.training_metrics.batch_size}`;
+const label = (r: ComparableTrainingReport): string =>
+  `${r.environment.backend} · ${r.model.preset} · batch ${r.training_metrics.batch_size}`;
 
 /**
  * Are two runs different beyond noise? Tests their steady-state batch times (never a bare ratio of means)
@@ -19,7 +25,12 @@ const label = (r: ComparableTrainingReport): string => `${r.environment.backend}
 @injectable()
 export class CompareBenchmarksUseCase {
   execute({ a, b, alpha = 0.05 }: CompareBenchmarksInput): BenchmarkCompareReport {
-    const side = (x: CompareBenchmarksInput['a']) => ({ path: x.path, label: label(x.report), batch_ms: steady(x.report), samples_per_second: x.report.training_metrics.samples_per_second });
+    const side = (x: CompareBenchmarksInput['a']) => ({
+      path: x.path,
+      label: label(x.report),
+      batch_ms: steady(x.report),
+      samples_per_second: x.report.training_metrics.samples_per_second,
+    });
     return {
       schema_version: 1,
       command: 'benchmark-compare',

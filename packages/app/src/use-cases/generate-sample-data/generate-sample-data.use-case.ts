@@ -28,7 +28,9 @@ export class GenerateSampleDataUseCase {
     @inject(TOKENS.Logger) private readonly logger: LoggerPort,
   ) {}
 
-  async execute(input: ValidGenerateSampleDataInput): Promise<Result<GenerateSampleDataResult, GenerateSampleDataError>> {
+  async execute(
+    input: ValidGenerateSampleDataInput,
+  ): Promise<Result<GenerateSampleDataResult, GenerateSampleDataError>> {
     const started = this.clock.now();
     const progress = sampleDataProgress(this.progress);
     try {

@@ -18,5 +18,8 @@ export interface SampleDataRequest {
 
 /** Plays random legal games and writes maou-format records. @public */
 export interface SampleDataGeneratorPort {
-  generate(request: SampleDataRequest, onProgress: (done: number, total: number, phase: string) => void): Promise<readonly GeneratedShard[]>;
+  generate(
+    request: SampleDataRequest,
+    onProgress: (done: number, total: number, phase: string) => void,
+  ): Promise<readonly GeneratedShard[]>;
 }

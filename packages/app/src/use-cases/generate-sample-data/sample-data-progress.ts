@@ -19,7 +19,11 @@ export const sampleDataProgress = (progress: ProgressPort, label = 'sample data'
       let task = tasks.get(phase);
       if (!task) {
         for (const t of tasks.values()) t.finish();
-        task = progress.start({ label: `${label}: ${phase}`, total, unit: phase === 'writing' ? 'files' : 'positions' });
+        task = progress.start({
+          label: `${label}: ${phase}`,
+          total,
+          unit: phase === 'writing' ? 'files' : 'positions',
+        });
         tasks.set(phase, task);
       }
       task.update(done);

@@ -18,6 +18,11 @@ export const fakeBackendPlugin: BackendPlugin = {
   async start(config) {
     const started = await wasm.start({ ...config, threads: 1 });
     if (!started.ok) return started;
-    return ok({ ...started.value, name: 'fake', device: 'fake (wasm kernels)', notes: ['fake backend for the plug-in spec'] });
+    return ok({
+      ...started.value,
+      name: 'fake',
+      device: 'fake (wasm kernels)',
+      notes: ['fake backend for the plug-in spec'],
+    });
   },
 };

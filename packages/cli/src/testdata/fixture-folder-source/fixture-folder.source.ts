@@ -12,7 +12,10 @@ export interface FixtureFolderSpec {
 
 /** Every `.feather` file in one folder, one shard each, read with the project's stage-file reader. */
 class FixtureFolderSource implements DataSourcePort {
-  constructor(readonly stage: Stage, private readonly dir: string) {}
+  constructor(
+    readonly stage: Stage,
+    private readonly dir: string,
+  ) {}
 
   describe(): string {
     return `fixture folder ${this.dir}`;
@@ -20,11 +23,13 @@ class FixtureFolderSource implements DataSourcePort {
 
   async shards(): Promise<readonly ShardRef[]> {
     const names = (await readdir(this.dir)).filter((n) => n.endsWith('.feather')).sort();
-    return Promise.all(names.map(async (name) => {
-      const path = join(this.dir, name);
-      const rows = (await readStageFile(path, this.stage)).rows;
-      return { id: name, path, rows, bytes: (await stat(path)).size };
-    }));
+    return Promise.all(
+      names.map(async (name) => {
+        const path = join(this.dir, name);
+        const rows = (await readStageFile(path, this.stage)).rows;
+        return { id: name, path, rows, bytes: (await stat(path)).size };
+      }),
+    );
   }
 
   read(shard: ShardRef) {

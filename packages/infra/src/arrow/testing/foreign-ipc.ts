@@ -19,7 +19,12 @@ const fieldAt = (v: DataView, table: number, index: number): number | null => {
   return off === 0 ? null : table + off;
 };
 
-interface Block { offset: number; meta: number; body: number; pos: number }
+interface Block {
+  offset: number;
+  meta: number;
+  body: number;
+  pos: number;
+}
 
 /** The Block structs (offset i64, metaDataLength i32, pad, bodyLength i64) of footer vector `index`, with their positions. */
 const blocksOf = (footer: DataView, index: number): Block[] => {
@@ -30,7 +35,12 @@ const blocksOf = (footer: DataView, index: number): Block[] => {
   const n = footer.getUint32(vec, true);
   return Array.from({ length: n }, (_, i) => {
     const pos = vec + 4 + 24 * i;
-    return { offset: Number(footer.getBigInt64(pos, true)), meta: footer.getInt32(pos + 8, true), body: Number(footer.getBigInt64(pos + 16, true)), pos };
+    return {
+      offset: Number(footer.getBigInt64(pos, true)),
+      meta: footer.getInt32(pos + 8, true),
+      body: Number(footer.getBigInt64(pos + 16, true)),
+      pos,
+    };
   });
 };
 
@@ -112,7 +122,8 @@ export const writeWithPolars = (source: Uint8Array, path: string, options: Polar
   let df = pl.readIPC(Buffer.from(source));
   if (options.batchRows) {
     const chunks = [];
-    for (let start = 0; start < df.height; start += options.batchRows) chunks.push(df.slice(start, Math.min(options.batchRows, df.height - start)));
+    for (let start = 0; start < df.height; start += options.batchRows)
+      chunks.push(df.slice(start, Math.min(options.batchRows, df.height - start)));
     df = pl.concat(chunks, { rechunk: false, how: 'vertical' });
   }
   if (options.format === 'file') df.writeIPC(path, { compression: options.compression });
@@ -157,7 +168,9 @@ with pa.OSFile(dst, 'wb') as sink:
 
 /** Writes `path` with pyarrow from the rows of an IPC File we wrote. Throws when python3 or pyarrow is missing. */
 export const writeWithPyarrow = (sourcePath: string, path: string, options: PyarrowWrite): void => {
-  const r = spawnSync('python3', ['-c', PYARROW_WRITER, sourcePath, path, JSON.stringify(options)], { encoding: 'utf8' });
+  const r = spawnSync('python3', ['-c', PYARROW_WRITER, sourcePath, path, JSON.stringify(options)], {
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`pyarrow writer failed: ${r.stderr || r.error?.message}`);
 };
 

@@ -7,6 +7,11 @@ import { DataParallelTrainer } from './data-parallel-trainer';
  * runs one thread per instance in Node) and it runs more than one thread, otherwise what `single` builds.
  * @public
  */
-export const dataParallelWhereSupported = (registry: BackendRegistry, single: TrainerFactory): TrainerFactory => (options) =>
-  options.backend !== undefined && options.backend.threads > 1 && registry.get(options.backend.name)?.dataParallel === true
-    ? new DataParallelTrainer(options, options.backend.threads) : single(options);
+export const dataParallelWhereSupported =
+  (registry: BackendRegistry, single: TrainerFactory): TrainerFactory =>
+  (options) =>
+    options.backend !== undefined &&
+    options.backend.threads > 1 &&
+    registry.get(options.backend.name)?.dataParallel === true
+      ? new DataParallelTrainer(options, options.backend.threads)
+      : single(options);

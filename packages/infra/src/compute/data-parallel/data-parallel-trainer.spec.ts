@@ -8,7 +8,12 @@ import { DataParallelTrainer } from './data-parallel-trainer';
 import { useCpuKernels } from '../native/native-kernels';
 
 const clock = { now: () => performance.now(), wallTime: () => new Date() };
-const options: TrainerOptions = { stage: 3, training: { ...TRAINING, lrScheduler: 'warmup_cosine_decay' }, totalSteps: 50, seed: 7 };
+const options: TrainerOptions = {
+  stage: 3,
+  training: { ...TRAINING, lrScheduler: 'warmup_cosine_decay' },
+  totalSteps: 50,
+  seed: 7,
+};
 const wasmInfo = (threads: number): BackendInfo => ({ name: 'wasm', version: 'x', threads, device: 'cpu', notes: [] });
 
 describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
@@ -19,7 +24,10 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
   it('given the same seed and batches, then every step matches one trainer running the two shards as micro-batches', async () => {
     // Two shards with per-shard batch norm are exactly two micro-batches of half the batch: same losses, same update.
     // Plain SGD without clipping, so that a wrongly scaled gradient sum changes the losses of later steps.
-    const sgd: TrainerOptions = { ...options, training: { ...options.training, optimizer: 'sgd', learningRate: 0.5, gradientClip: 0 } };
+    const sgd: TrainerOptions = {
+      ...options,
+      training: { ...options.training, optimizer: 'sgd', learningRate: 0.5, gradientClip: 0 },
+    };
     const single = createTrainer({ ...sgd, microBatchSize: 6 });
     const parallel = new DataParallelTrainer(sgd, 2);
     try {
@@ -39,7 +47,9 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
       const evalBatch = randomBatch(3, 9, 1);
       const e = await parallel.evaluate(evalBatch, clock);
       expect(Number.isFinite(e.loss)).toBe(true);
-      expect(Object.keys(e.metrics).sort()).toEqual(Object.keys((await single.evaluate(evalBatch, clock)).metrics).sort());
+      expect(Object.keys(e.metrics).sort()).toEqual(
+        Object.keys((await single.evaluate(evalBatch, clock)).metrics).sort(),
+      );
     } finally {
       single.dispose();
       parallel.dispose();
@@ -47,7 +57,11 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
   }, 120_000);
 
   it('given gradient norms asked for, then two replicas report what one trainer does with the same two micro-batches, and heap bytes', async () => {
-    const measured: TrainerOptions = { ...options, measureGradientNorms: true, training: { ...options.training, gradientClip: 0.5 } };
+    const measured: TrainerOptions = {
+      ...options,
+      measureGradientNorms: true,
+      training: { ...options.training, gradientClip: 0.5 },
+    };
     const single = createTrainer({ ...measured, microBatchSize: 6 });
     const whole = createTrainer({ ...measured, microBatchSize: 12 });
     const parallel = new DataParallelTrainer(measured, 2);
@@ -55,14 +69,21 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
       await parallel.ready();
       for (let i = 0; i < 2; i++) {
         const batch = randomBatch(3, 12, 300 + i);
-        const [a, b, w] = [await single.step(batch, clock), await parallel.step(batch, clock), await whole.step(batch, clock)];
+        const [a, b, w] = [
+          await single.step(batch, clock),
+          await parallel.step(batch, clock),
+          await whole.step(batch, clock),
+        ];
         expect(a.gradientNorms!.smallRows).toEqual([6, 6]);
         expect(b.gradientNorms!.smallRows).toEqual([6, 6]);
         expect(b.gradientNorms!.bigRows).toBe(12);
-        for (const k of [0, 1]) expect(b.gradientNorms!.smallSquaredNorms[k]! / a.gradientNorms!.smallSquaredNorms[k]!).toBeCloseTo(1, 3);
+        for (const k of [0, 1])
+          expect(b.gradientNorms!.smallSquaredNorms[k]! / a.gradientNorms!.smallSquaredNorms[k]!).toBeCloseTo(1, 3);
         expect(b.gradientNorms!.bigSquaredNorm / a.gradientNorms!.bigSquaredNorm).toBeCloseTo(1, 3);
         // the update is the mean of equal pieces, so its norm is at most their mean norm (before clipping to 0.5)
-        expect(a.gradientNorms!.bigSquaredNorm).toBeLessThan((a.gradientNorms!.smallSquaredNorms[0]! + a.gradientNorms!.smallSquaredNorms[1]!) / 2);
+        expect(a.gradientNorms!.bigSquaredNorm).toBeLessThan(
+          (a.gradientNorms!.smallSquaredNorms[0]! + a.gradientNorms!.smallSquaredNorms[1]!) / 2,
+        );
         // one piece: its mean gradient is the update
         expect(w.gradientNorms!.smallSquaredNorms[0]! / w.gradientNorms!.bigSquaredNorm).toBeCloseTo(1, 5);
         expect(b.memoryBytes).toBeGreaterThan(2 ** 20);
@@ -111,7 +132,10 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
 
   it('given a 1-row batch on 2 replicas, then batch-norm running statistics come from the replica that saw the row', async () => {
     // Evaluation normalises with the running statistics: they must equal one trainer's after the same step.
-    const sgd: TrainerOptions = { ...options, training: { ...options.training, optimizer: 'sgd', learningRate: 0.1, gradientClip: 0 } };
+    const sgd: TrainerOptions = {
+      ...options,
+      training: { ...options.training, optimizer: 'sgd', learningRate: 0.1, gradientClip: 0 },
+    };
     const single = createTrainer(sgd);
     const parallel = new DataParallelTrainer(sgd, 2);
     try {
@@ -126,7 +150,7 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
     }
   }, 120_000);
 
-  it('given evaluations between steps, then the learning rate is still the schedule\'s, and an empty batch is refused', async () => {
+  it("given evaluations between steps, then the learning rate is still the schedule's, and an empty batch is refused", async () => {
     const single = createTrainer(options);
     const parallel = new DataParallelTrainer(options, 2);
     try {
@@ -162,7 +186,9 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
     try {
       const { result, phases } = await parallel.profiledStep(randomBatch(3, 4, 5), clock, 3);
       expect(Number.isFinite(result.loss)).toBe(true);
-      expect(new Set(phases.map((p) => p.phase))).toEqual(new Set(['hostToDevice', 'forward', 'loss', 'backward', 'optimizer']));
+      expect(new Set(phases.map((p) => p.phase))).toEqual(
+        new Set(['hostToDevice', 'forward', 'loss', 'backward', 'optimizer']),
+      );
       expect(phases.every((p) => p.batch === 3)).toBe(true);
       expect(phases.flatMap((p) => p.kernels.map((k) => k.name))).toContain('Conv2D');
     } finally {
@@ -185,7 +211,10 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
   }, 120_000);
 
   it('given an option the replicas cannot build, then ready() rejects with the replica and its message', async () => {
-    const parallel = new DataParallelTrainer({ ...options, training: { ...options.training, preset: 'huge' as never } }, 2);
+    const parallel = new DataParallelTrainer(
+      { ...options, training: { ...options.training, preset: 'huge' as never } },
+      2,
+    );
     try {
       await expect(parallel.ready()).rejects.toThrow(/data-parallel replica \d: unknown network preset 'huge'/);
     } finally {
@@ -199,7 +228,13 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
       made.push(o.backend?.name ?? 'none');
       return createTrainer(o);
     });
-    for (const backend of [wasmInfo(1), { ...wasmInfo(4), name: 'cpu' }, { ...wasmInfo(4), name: 'unregistered' }, undefined]) factory({ ...options, backend }).dispose();
+    for (const backend of [
+      wasmInfo(1),
+      { ...wasmInfo(4), name: 'cpu' },
+      { ...wasmInfo(4), name: 'unregistered' },
+      undefined,
+    ])
+      factory({ ...options, backend }).dispose();
     expect(made).toEqual(['wasm', 'cpu', 'unregistered', 'none']);
     const parallel = factory({ ...options, backend: wasmInfo(3) });
     expect(parallel).toBeInstanceOf(DataParallelTrainer);

@@ -1,4 +1,13 @@
-import { createLrSchedule, isUploadedBatch, type EvalResult, type MonotonicClock, type StepResult, type Trainer, type TrainerOptions, type UploadedBatch } from '@maou/bench-engine';
+import {
+  createLrSchedule,
+  isUploadedBatch,
+  type EvalResult,
+  type MonotonicClock,
+  type StepResult,
+  type Trainer,
+  type TrainerOptions,
+  type UploadedBatch,
+} from '@maou/bench-engine';
 import { copyBatchRows, type HostBatch, type PhaseKernels, type Stage } from '@maou/bench-domain';
 import type { WasmKernelSet } from '../wasm/register-wasm-kernels';
 import { cpuKernelSelection } from '../native/native-kernels';
@@ -10,13 +19,17 @@ type Evaluated = Extract<FromReplica, { type: 'evaluated' }>;
 
 /** Near-equal contiguous shards [start, end) of `rows`, one per replica (empty ones when rows < replicas). */
 const shardBounds = (rows: number, replicas: number): [number, number][] =>
-  Array.from({ length: replicas }, (_, k) => [Math.floor((k * rows) / replicas), Math.floor(((k + 1) * rows) / replicas)]);
+  Array.from({ length: replicas }, (_, k) => [
+    Math.floor((k * rows) / replicas),
+    Math.floor(((k + 1) * rows) / replicas),
+  ]);
 
 // Phases are the slowest replica's: the step waited for it. The optimiser phase is left out of the comparison, since
 // it holds the wait at the gradient barrier, which is longest for the fastest replica.
 const slowest = <T extends { phasesMs: object }>(results: readonly T[]): T =>
   results.reduce((a, b) => (work(b.phasesMs) > work(a.phasesMs) ? b : a));
-const work = (phases: object): number => Object.entries(phases).reduce((n: number, [k, v]) => (k === 'optimizer' ? n : n + Number(v)), 0);
+const work = (phases: object): number =>
+  Object.entries(phases).reduce((n: number, [k, v]) => (k === 'optimizer' ? n : n + Number(v)), 0);
 
 /**
  * Data-parallel training on the wasm backend: one single-threaded tfjs-wasm replica per worker thread, each
@@ -33,13 +46,23 @@ export class DataParallelTrainer implements Trainer {
   private learningRate: number;
 
   constructor(options: TrainerOptions, replicas: number, kernels: WasmKernelSet = 'fast') {
-    if (!Number.isInteger(replicas) || replicas < 1) throw new Error(`data-parallel replicas must be a positive integer, got ${replicas}`);
+    if (!Number.isInteger(replicas) || replicas < 1)
+      throw new Error(`data-parallel replicas must be a positive integer, got ${replicas}`);
     this.stage = options.stage;
     const t = options.training;
     // Before the first update the rate is the schedule's first value, as on one trainer; later the replicas report it.
-    this.learningRate = createLrSchedule(t.lrScheduler, t.learningRate, Math.ceil(options.totalSteps / Math.max(1, t.gradientAccumulationSteps)))(0);
+    this.learningRate = createLrSchedule(
+      t.lrScheduler,
+      t.learningRate,
+      Math.ceil(options.totalSteps / Math.max(1, t.gradientAccumulationSteps)),
+    )(0);
     const conv = cpuKernelSelection();
-    this.pool = new ReplicaPool({ options: { ...options, backend: undefined }, replicas, kernels, cpuKernels: conv.kind === 'native' ? conv.isa : 'wasm' });
+    this.pool = new ReplicaPool({
+      options: { ...options, backend: undefined },
+      replicas,
+      kernels,
+      cpuKernels: conv.kind === 'native' ? conv.isa : 'wasm',
+    });
   }
 
   get replicas(): number {
@@ -65,7 +88,11 @@ export class DataParallelTrainer implements Trainer {
     return (await this.profiledOrPlain(batch, null)).result;
   }
 
-  async profiledStep(batch: HostBatch, _clock: MonotonicClock, batchIndex: number): Promise<{ result: StepResult; phases: PhaseKernels[] }> {
+  async profiledStep(
+    batch: HostBatch,
+    _clock: MonotonicClock,
+    batchIndex: number,
+  ): Promise<{ result: StepResult; phases: PhaseKernels[] }> {
     const { result, phases } = await this.profiledOrPlain(batch, batchIndex);
     return { result, phases: phases ?? [] };
   }
@@ -75,12 +102,23 @@ export class DataParallelTrainer implements Trainer {
     if (host.size === 0) throw new Error('data-parallel evaluate: the batch has no rows');
     await this.ready();
     const bounds = shardBounds(host.size, this.replicas);
-    const answers = (await this.pool.request((k, id) => ({ type: 'evaluate', id, shard: copyBatchRows(host, ...bounds[k]!) }))) as Evaluated[];
+    const answers = (await this.pool.request((k, id) => ({
+      type: 'evaluate',
+      id,
+      shard: copyBatchRows(host, ...bounds[k]!),
+    }))) as Evaluated[];
     // Each replica's loss and metrics are means over its shard: weight them by the shard's rows.
-    const parts = answers.map((a, k) => ({ r: a.result, w: (bounds[k]![1] - bounds[k]![0]) / host.size })).filter((p) => p.w > 0);
+    const parts = answers
+      .map((a, k) => ({ r: a.result, w: (bounds[k]![1] - bounds[k]![0]) / host.size }))
+      .filter((p) => p.w > 0);
     const metrics: Record<string, number> = {};
-    for (const { r, w } of parts) for (const [name, v] of Object.entries(r.metrics)) metrics[name] = (metrics[name] ?? 0) + v * w;
-    return { loss: parts.reduce((n, p) => n + p.r.loss * p.w, 0), metrics, phasesMs: slowest(parts.map((p) => p.r)).phasesMs };
+    for (const { r, w } of parts)
+      for (const [name, v] of Object.entries(r.metrics)) metrics[name] = (metrics[name] ?? 0) + v * w;
+    return {
+      loss: parts.reduce((n, p) => n + p.r.loss * p.w, 0),
+      metrics,
+      phasesMs: slowest(parts.map((p) => p.r)).phasesMs,
+    };
   }
 
   currentLearningRate(): number {
@@ -96,18 +134,29 @@ export class DataParallelTrainer implements Trainer {
     return this.sizes;
   }
 
-  private async profiledOrPlain(batch: HostBatch | UploadedBatch, profileBatch: number | null): Promise<{ result: StepResult; phases: PhaseKernels[] | null }> {
+  private async profiledOrPlain(
+    batch: HostBatch | UploadedBatch,
+    profileBatch: number | null,
+  ): Promise<{ result: StepResult; phases: PhaseKernels[] | null }> {
     const host = hostOnly(batch);
     await this.ready();
     const bounds = shardBounds(host.size, this.replicas);
     const answers = (await this.pool.request((k, id) => ({
-      type: 'step', id, shard: copyBatchRows(host, ...bounds[k]!), rowsInBatch: host.size, profileBatch: k === 0 ? profileBatch : null,
+      type: 'step',
+      id,
+      shard: copyBatchRows(host, ...bounds[k]!),
+      rowsInBatch: host.size,
+      profileBatch: k === 0 ? profileBatch : null,
     }))) as Stepped[];
     this.learningRate = answers[0]!.learningRate;
     const results = answers.map((a) => a.result);
     // Each replica's loss is its shard's mean weighted by the shard's share of the batch, so they add up.
-    const result: StepResult = { loss: results.reduce((n, r) => n + r.loss, 0), phasesMs: slowest(results).phasesMs, numTensors: Math.max(...results.map((r) => r.numTensors)),
-      ...mergedMemoryAndNorms(results) };
+    const result: StepResult = {
+      loss: results.reduce((n, r) => n + r.loss, 0),
+      phasesMs: slowest(results).phasesMs,
+      numTensors: Math.max(...results.map((r) => r.numTensors)),
+      ...mergedMemoryAndNorms(results),
+    };
     return { result, phases: answers[0]!.phases };
   }
 }
@@ -121,7 +170,16 @@ function mergedMemoryAndNorms(results: readonly StepResult[]): Pick<StepResult, 
   const norms = results.flatMap((r) => (r.gradientNorms ? [r.gradientNorms] : []));
   return {
     ...(memory.length ? { memoryBytes: Math.max(...memory) } : {}),
-    ...(norms.length ? { gradientNorms: { smallRows: norms.flatMap((n) => n.smallRows), smallSquaredNorms: norms.flatMap((n) => n.smallSquaredNorms), bigRows: norms[0]!.bigRows, bigSquaredNorm: norms[0]!.bigSquaredNorm } } : {}),
+    ...(norms.length
+      ? {
+          gradientNorms: {
+            smallRows: norms.flatMap((n) => n.smallRows),
+            smallSquaredNorms: norms.flatMap((n) => n.smallSquaredNorms),
+            bigRows: norms[0]!.bigRows,
+            bigSquaredNorm: norms[0]!.bigSquaredNorm,
+          },
+        }
+      : {}),
   };
 }
 

@@ -22,13 +22,20 @@ const rebuild = (replica: number, f: ReplicaFailure): Error =>
 export class ReplicaPool {
   readonly started: Promise<Ready>;
   private readonly workers: Worker[];
-  private pending: { answers: (Answer | undefined)[]; resolve: (a: Answer[]) => void; reject: (e: Error) => void } | null = null;
+  private pending: {
+    answers: (Answer | undefined)[];
+    resolve: (a: Answer[]) => void;
+    reject: (e: Error) => void;
+  } | null = null;
   private atBarrier = 0;
   private failure: Error | null = null;
   private nextId = 0;
   private readonly startRejects: ((e: Error) => void)[] = [];
 
-  constructor(init: Omit<ReplicaInit, 'replica'>, spawn = (data: ReplicaInit): Worker => spawnWorker(__filename, 'replica-worker', data)) {
+  constructor(
+    init: Omit<ReplicaInit, 'replica'>,
+    spawn = (data: ReplicaInit): Worker => spawnWorker(__filename, 'replica-worker', data),
+  ) {
     this.workers = [];
     try {
       for (let replica = 0; replica < init.replicas; replica++) this.workers.push(spawn({ ...init, replica }));
@@ -37,15 +44,19 @@ export class ReplicaPool {
       for (const w of this.workers) void w.terminate();
       throw e;
     }
-    const readies = this.workers.map((w, k) => new Promise<Ready>((resolve, reject) => {
-      this.startRejects.push(reject);
-      w.on('message', (m: FromReplica) => (m.type === 'ready' ? resolve(m) : this.onMessage(k, m)));
-      w.on('error', (e) => this.fail(k, { name: e.name, message: e.message }));
-      w.on('exit', (code) => this.fail(k, { name: 'Error', message: `exited (code ${code})` }));
-    }));
+    const readies = this.workers.map(
+      (w, k) =>
+        new Promise<Ready>((resolve, reject) => {
+          this.startRejects.push(reject);
+          w.on('message', (m: FromReplica) => (m.type === 'ready' ? resolve(m) : this.onMessage(k, m)));
+          w.on('error', (e) => this.fail(k, { name: e.name, message: e.message }));
+          w.on('exit', (code) => this.fail(k, { name: 'Error', message: `exited (code ${code})` }));
+        }),
+    );
     this.started = Promise.all(readies).then((all) => {
       const sizes = new Set(all.map((r) => r.exchangeFloats));
-      if (sizes.size !== 1) throw new Error(`data-parallel replicas disagree on the network size: ${[...sizes].join(', ')}`);
+      if (sizes.size !== 1)
+        throw new Error(`data-parallel replicas disagree on the network size: ${[...sizes].join(', ')}`);
       const buffer = new SharedArrayBuffer(all[0]!.exchangeFloats * init.replicas * 4);
       this.broadcast({ type: 'exchange', buffer });
       return all[0]!;

@@ -16,7 +16,13 @@ export interface ReplicaInit {
 /** Main thread → replica. Requests carry an id that the answer repeats. @internal */
 export type ToReplica =
   | { readonly type: 'exchange'; readonly buffer: SharedArrayBuffer }
-  | { readonly type: 'step'; readonly id: number; readonly shard: HostBatch; readonly rowsInBatch: number; readonly profileBatch: number | null }
+  | {
+      readonly type: 'step';
+      readonly id: number;
+      readonly shard: HostBatch;
+      readonly rowsInBatch: number;
+      readonly profileBatch: number | null;
+    }
   | { readonly type: 'evaluate'; readonly id: number; readonly shard: HostBatch }
   | { readonly type: 'reduce-go' };
 
@@ -30,8 +36,20 @@ export interface ReplicaFailure {
 
 /** Replica → main thread. @internal */
 export type FromReplica =
-  | { readonly type: 'ready'; readonly parameterCount: number; readonly multiplyAddsPerSample: number; readonly exchangeFloats: number; readonly learningRate: number }
+  | {
+      readonly type: 'ready';
+      readonly parameterCount: number;
+      readonly multiplyAddsPerSample: number;
+      readonly exchangeFloats: number;
+      readonly learningRate: number;
+    }
   | { readonly type: 'reduce-ready' }
-  | { readonly type: 'stepped'; readonly id: number; readonly result: StepResult; readonly learningRate: number; readonly phases: PhaseKernels[] | null }
+  | {
+      readonly type: 'stepped';
+      readonly id: number;
+      readonly result: StepResult;
+      readonly learningRate: number;
+      readonly phases: PhaseKernels[] | null;
+    }
   | { readonly type: 'evaluated'; readonly id: number; readonly result: EvalResult }
   | { readonly type: 'failed'; readonly id: number | null; readonly failure: ReplicaFailure };

@@ -1,5 +1,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { NonFiniteValueError, profileStep, TfjsTrainer, type MonotonicClock, type TrainerOptions } from '@maou/bench-engine';
+import {
+  NonFiniteValueError,
+  profileStep,
+  TfjsTrainer,
+  type MonotonicClock,
+  type TrainerOptions,
+} from '@maou/bench-engine';
 import { allocateBatch, MOVE_LABELS } from '@maou/bench-domain';
 import { startWasmBackend } from '../backends/wasm/wasm-backend.plugin';
 import { useCpuKernels } from '../native/native-kernels';
@@ -14,15 +20,17 @@ const send = (m: FromReplica): void => port.postMessage(m);
 let release: (() => void) | null = null;
 let trainer: TfjsTrainer | null = null;
 
-const barrier = (): Promise<void> => new Promise((resolve) => {
-  release = resolve;
-  send({ type: 'reduce-ready' });
-});
+const barrier = (): Promise<void> =>
+  new Promise((resolve) => {
+    release = resolve;
+    send({ type: 'reduce-ready' });
+  });
 const exchange = new SharedBufferExchange(init.replicas, init.replica, barrier);
 
-const failure = (e: unknown): ReplicaFailure => e instanceof NonFiniteValueError
-  ? { name: e.name, message: e.message, batchIndex: e.batchIndex, tensorName: e.tensorName }
-  : { name: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) };
+const failure = (e: unknown): ReplicaFailure =>
+  e instanceof NonFiniteValueError
+    ? { name: e.name, message: e.message, batchIndex: e.batchIndex, tensorName: e.tensorName }
+    : { name: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) };
 
 async function handle(m: ToReplica): Promise<void> {
   if (m.type === 'reduce-go') {
@@ -39,9 +47,19 @@ async function handle(m: ToReplica): Promise<void> {
       const run = (c: MonotonicClock) => t.step(m.shard, c, m.rowsInBatch);
       const profiled = m.profileBatch === null ? null : await profileStep(m.profileBatch, clock, run);
       const result = profiled ? profiled.result : await run(clock);
-      send({ type: 'stepped', id: m.id, result, learningRate: t.currentLearningRate(), phases: profiled?.phases ?? null });
+      send({
+        type: 'stepped',
+        id: m.id,
+        result,
+        learningRate: t.currentLearningRate(),
+        phases: profiled?.phases ?? null,
+      });
     } else if (m.shard.size === 0) {
-      send({ type: 'evaluated', id: m.id, result: { loss: 0, metrics: {}, phasesMs: { hostToDevice: 0, forward: 0, loss: 0 } } });
+      send({
+        type: 'evaluated',
+        id: m.id,
+        result: { loss: 0, metrics: {}, phasesMs: { hostToDevice: 0, forward: 0, loss: 0 } },
+      });
     } else {
       send({ type: 'evaluated', id: m.id, result: await t.evaluate(m.shard, clock) });
     }
@@ -63,13 +81,18 @@ const WARM_UP_CAP_MS = 3000;
 const WARM_UP_ROWS = 4;
 
 async function warmUp(options: TrainerOptions): Promise<void> {
-  const throwAway = new TfjsTrainer({ ...options, training: { ...options.training, detectAnomaly: false, gradientAccumulationSteps: 1 }, microBatchSize: undefined });
+  const throwAway = new TfjsTrainer({
+    ...options,
+    training: { ...options.training, detectAnomaly: false, gradientAccumulationSteps: 1 },
+    microBatchSize: undefined,
+  });
   const batch = allocateBatch(options.stage, WARM_UP_ROWS);
   if (batch.targets.stage === 3) for (let r = 0; r < WARM_UP_ROWS; r++) batch.targets.moveLabel[r * MOVE_LABELS] = 1;
   const steps = Math.max(MIN_WARM_UP_STEPS, Math.min(WARM_UP_STEPS, 2 * options.totalSteps));
   const start = clock.now();
   try {
-    for (let i = 0; i < steps && (i < MIN_WARM_UP_STEPS || clock.now() - start < WARM_UP_CAP_MS); i++) await throwAway.step(batch, clock);
+    for (let i = 0; i < steps && (i < MIN_WARM_UP_STEPS || clock.now() - start < WARM_UP_CAP_MS); i++)
+      await throwAway.step(batch, clock);
   } finally {
     throwAway.dispose();
   }
@@ -84,7 +107,13 @@ async function start(): Promise<void> {
   const { parameters, buffers } = t.network.store;
   // Gradients, batch-norm buffers, and one float for the rows behind those buffers.
   const exchangeFloats = [...parameters.map((p) => p.variable), ...buffers].reduce((n, v) => n + v.size, 0) + 1;
-  send({ type: 'ready', parameterCount: t.parameterCount, multiplyAddsPerSample: t.multiplyAddsPerSample, exchangeFloats, learningRate: t.currentLearningRate() });
+  send({
+    type: 'ready',
+    parameterCount: t.parameterCount,
+    multiplyAddsPerSample: t.multiplyAddsPerSample,
+    exchangeFloats,
+    learningRate: t.currentLearningRate(),
+  });
 }
 
 port.on('message', (m: ToReplica) => void handle(m));

@@ -17,7 +17,11 @@ export class SharedBufferExchange implements GradientExchange {
   private slots = new Float32Array(0);
   private stride = 0;
 
-  constructor(readonly replicas: number, private readonly replica: number, private readonly barrier: () => Promise<void>) {}
+  constructor(
+    readonly replicas: number,
+    private readonly replica: number,
+    private readonly barrier: () => Promise<void>,
+  ) {}
 
   /** The shared slots, `replicas` × (gradient + buffer floats), handed out by the main thread. */
   attach(buffer: SharedArrayBuffer): void {
@@ -48,7 +52,11 @@ export class SharedBufferExchange implements GradientExchange {
       const base = at;
       at += n;
       if (this.replicas === 1) return tf.clone(own);
-      return tf.tidy(() => tf.addN(Array.from({ length: this.replicas }, (_, r) => (r === this.replica ? own : slot(r, base, n, own.shape)))));
+      return tf.tidy(() =>
+        tf.addN(
+          Array.from({ length: this.replicas }, (_, r) => (r === this.replica ? own : slot(r, base, n, own.shape))),
+        ),
+      );
     };
     const summed = grads.map((g) => sumNext(g, g.size));
     // Batch-norm buffers: the mean over replicas weighted by the rows each trained on (empty shards count for nothing).
@@ -58,7 +66,13 @@ export class SharedBufferExchange implements GradientExchange {
       const base = at;
       at += b.size;
       if (total === 0) continue;
-      const mean = tf.tidy(() => tf.addN(weights.flatMap((w, r) => (w > 0 ? [tf.mul(r === this.replica ? b : slot(r, base, b.size, b.shape), w / total)] : []))));
+      const mean = tf.tidy(() =>
+        tf.addN(
+          weights.flatMap((w, r) =>
+            w > 0 ? [tf.mul(r === this.replica ? b : slot(r, base, b.size, b.shape), w / total)] : [],
+          ),
+        ),
+      );
       b.assign(mean);
       mean.dispose();
     }

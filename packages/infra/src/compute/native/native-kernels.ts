@@ -15,14 +15,64 @@ export const CPU_KERNELS_ENV = 'MAOU_CPU_KERNELS';
 /** The addon's functions (src/compute/native/addon.cc): the first two arguments are the ISA and the heap's buffer. */
 export interface NativeAddon {
   supported(isa: number): boolean;
-  pack(isa: number, heap: ArrayBuffer, k: number, n: number, s: number, transposed: number, w: number, out: number): void;
-  conv_fwd(isa: number, heap: ArrayBuffer, m: number, t: number, ci: number, co: number, ind: number, x: number, mx: number, zrow: number, wp: number, y: number): void;
-  conv_dx(isa: number, heap: ArrayBuffer, m: number, t: number, ci: number, co: number, ind: number, dy: number, wtp: number, dx: number, mx: number): void;
-  conv_dw(isa: number, heap: ArrayBuffer, t: number, ci: number, co: number, start: number, pairs: number, x: number, mx: number, dy: number, m: number, dw: number, dense: number): void;
+  pack(
+    isa: number,
+    heap: ArrayBuffer,
+    k: number,
+    n: number,
+    s: number,
+    transposed: number,
+    w: number,
+    out: number,
+  ): void;
+  conv_fwd(
+    isa: number,
+    heap: ArrayBuffer,
+    m: number,
+    t: number,
+    ci: number,
+    co: number,
+    ind: number,
+    x: number,
+    mx: number,
+    zrow: number,
+    wp: number,
+    y: number,
+  ): void;
+  conv_dx(
+    isa: number,
+    heap: ArrayBuffer,
+    m: number,
+    t: number,
+    ci: number,
+    co: number,
+    ind: number,
+    dy: number,
+    wtp: number,
+    dx: number,
+    mx: number,
+  ): void;
+  conv_dw(
+    isa: number,
+    heap: ArrayBuffer,
+    t: number,
+    ci: number,
+    co: number,
+    start: number,
+    pairs: number,
+    x: number,
+    mx: number,
+    dy: number,
+    m: number,
+    dw: number,
+    dense: number,
+  ): void;
 }
 
 /** The native kernels this process runs, or why it runs the WebAssembly ones. @public */
-export type CpuKernelSelection = { readonly kind: 'native'; readonly isa: NativeIsa; readonly addon: NativeAddon } | { readonly kind: 'wasm'; readonly reason: string };
+export type CpuKernelSelection =
+  | { readonly kind: 'native'; readonly isa: NativeIsa; readonly addon: NativeAddon }
+  | { readonly kind: 'wasm'; readonly reason: string };
 
 /** Where scripts/build-native-kernels.cjs puts the addon (the same from src/ and dist/). @internal */
 export const NATIVE_BUILD_DIR = path.resolve(__dirname, '../../../native-build');
@@ -36,7 +86,10 @@ function parseChoice(raw: string | undefined): CpuKernelChoice {
 /** Why the addon is missing, from the status the build wrote. */
 function notBuiltReason(dir: string): string {
   try {
-    const status = JSON.parse(fs.readFileSync(path.join(dir, 'status.json'), 'utf8')) as { built?: boolean; reason?: string };
+    const status = JSON.parse(fs.readFileSync(path.join(dir, 'status.json'), 'utf8')) as {
+      built?: boolean;
+      reason?: string;
+    };
     if (status.built === false && status.reason) return `not built at install: ${status.reason}`;
   } catch {
     // no status: the build never ran
@@ -49,7 +102,10 @@ function notBuiltReason(dir: string): string {
  * WebAssembly SIMD kernels with the reason. An explicit instruction set that cannot run is an error, not a fallback.
  * @public
  */
-export function selectCpuKernels(choice: CpuKernelChoice = parseChoice(process.env[CPU_KERNELS_ENV]), dir = NATIVE_BUILD_DIR): CpuKernelSelection {
+export function selectCpuKernels(
+  choice: CpuKernelChoice = parseChoice(process.env[CPU_KERNELS_ENV]),
+  dir = NATIVE_BUILD_DIR,
+): CpuKernelSelection {
   if (choice === 'wasm') return { kind: 'wasm', reason: `${CPU_KERNELS_ENV}=wasm` };
   const file = path.join(dir, 'maou-kernels.node');
   let addon: NativeAddon;

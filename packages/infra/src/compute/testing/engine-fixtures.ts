@@ -4,10 +4,27 @@ import { type HostBatch, type Stage, type TrainingConfig } from '@maou/bench-dom
 // Shared by the engine specs: training settings that exercise every loss option, and random batches.
 /** @public */
 export const TRAINING: TrainingConfig = {
-  preset: 'lite', optimizer: 'adamw', learningRate: 1e-3, momentum: 0.9, beta1: 0.9, beta2: 0.999, eps: 1e-8,
-  weightDecay: 0.01, lrScheduler: 'none', policyLossRatio: 1, valueLossRatio: 0.7, gradientClip: 1,
-  gradientAccumulationSteps: 1, detectAnomaly: false, stage1PosWeight: 2, stage2PosWeight: 1, stage2GammaPos: 1,
-  stage2GammaNeg: 2, stage2Clip: 0.05, stage2HiddenDim: 16, stage2HeadDropout: 0,
+  preset: 'lite',
+  optimizer: 'adamw',
+  learningRate: 1e-3,
+  momentum: 0.9,
+  beta1: 0.9,
+  beta2: 0.999,
+  eps: 1e-8,
+  weightDecay: 0.01,
+  lrScheduler: 'none',
+  policyLossRatio: 1,
+  valueLossRatio: 0.7,
+  gradientClip: 1,
+  gradientAccumulationSteps: 1,
+  detectAnomaly: false,
+  stage1PosWeight: 2,
+  stage2PosWeight: 1,
+  stage2GammaPos: 1,
+  stage2GammaNeg: 2,
+  stage2Clip: 0.05,
+  stage2HiddenDim: 16,
+  stage2HeadDropout: 0,
 };
 
 /** @public */
@@ -19,5 +36,15 @@ export function randomBatch(stage: Stage, size: number, seed: number): HostBatch
   if (stage === 1) return { stage, size, boardIds, hands, targets: { stage, reachableSquares: bits(size * 81, 0.3) } };
   if (stage === 2) return { stage, size, boardIds, hands, targets: { stage, legalMoves: bits(size * 1496, 0.02) } };
   const moveLabel = bits(size * 1496, 0.004);
-  return { stage, size, boardIds, hands, targets: { stage, moveLabel, resultValue: Float32Array.from({ length: size }, () => [0, 0.5, 1][Math.floor(r.next() * 3)]) } };
+  return {
+    stage,
+    size,
+    boardIds,
+    hands,
+    targets: {
+      stage,
+      moveLabel,
+      resultValue: Float32Array.from({ length: size }, () => [0, 0.5, 1][Math.floor(r.next() * 3)]),
+    },
+  };
 }

@@ -5,7 +5,11 @@ type Info = tf.TensorInfo;
 type Shape4 = [number, number, number, number];
 
 function convInfo(xShape: number[], filterShape: number[], attrs: tf.NamedAttrMap): tf.backend_util.Conv2DInfo {
-  const { strides, pad, dimRoundingMode } = attrs as unknown as { strides: number | [number, number]; pad: 'same' | 'valid' | number; dimRoundingMode?: 'floor' | 'round' | 'ceil' };
+  const { strides, pad, dimRoundingMode } = attrs as unknown as {
+    strides: number | [number, number];
+    pad: 'same' | 'valid' | number;
+    dimRoundingMode?: 'floor' | 'round' | 'ceil';
+  };
   return tf.backend_util.computeConv2DInfo(xShape as Shape4, filterShape as Shape4, strides, 1, pad, dimRoundingMode);
 }
 
@@ -18,7 +22,17 @@ function im2col(s: KernelScratch, x: Info, c: tf.backend_util.Conv2DInfo, attrs:
   const { filterHeight: kh, filterWidth: kw, strideHeight: sh, strideWidth: sw, inChannels: ch } = c;
   if (kh === 1 && kw === 1 && sh === 1 && sw === 1 && c.padInfo.top + c.padInfo.left === 0) return x;
   const filter = tapFilter(s, kh, kw, ch);
-  return s.run('DepthwiseConv2dNative', { x, filter }, { strides: attrs.strides, pad: attrs.pad, dimRoundingMode: attrs.dimRoundingMode, dataFormat: 'NHWC', dilations: 1 });
+  return s.run(
+    'DepthwiseConv2dNative',
+    { x, filter },
+    {
+      strides: attrs.strides,
+      pad: attrs.pad,
+      dimRoundingMode: attrs.dimRoundingMode,
+      dataFormat: 'NHWC',
+      dilations: 1,
+    },
+  );
 }
 
 /**
@@ -27,13 +41,52 @@ function im2col(s: KernelScratch, x: Info, c: tf.backend_util.Conv2DInfo, attrs:
  */
 function im2colBySlices(s: KernelScratch, x: Info, c: tf.backend_util.Conv2DInfo): Info {
   const { top, bottom, left, right } = c.padInfo;
-  const { filterHeight: kh, filterWidth: kw, strideHeight: sh, strideWidth: sw, outHeight: ho, outWidth: wo, inChannels: ch, batchSize: b } = c;
-  const padded = top + bottom + left + right > 0 ? s.run('PadV2', { x }, { paddings: [[0, 0], [top, bottom], [left, right], [0, 0]], constantValue: 0 }) : x;
+  const {
+    filterHeight: kh,
+    filterWidth: kw,
+    strideHeight: sh,
+    strideWidth: sw,
+    outHeight: ho,
+    outWidth: wo,
+    inChannels: ch,
+    batchSize: b,
+  } = c;
+  const padded =
+    top + bottom + left + right > 0
+      ? s.run(
+          'PadV2',
+          { x },
+          {
+            paddings: [
+              [0, 0],
+              [top, bottom],
+              [left, right],
+              [0, 0],
+            ],
+            constantValue: 0,
+          },
+        )
+      : x;
   const cols: Info[] = [];
   for (let i = 0; i < kh; i++) {
     for (let j = 0; j < kw; j++) {
       const end = [b, i + (ho - 1) * sh + 1, j + (wo - 1) * sw + 1, ch];
-      cols.push(s.run('StridedSlice', { x: padded }, { begin: [0, i, j, 0], end, strides: [1, sh, sw, 1], beginMask: 0, endMask: 0, ellipsisMask: 0, newAxisMask: 0, shrinkAxisMask: 0 }));
+      cols.push(
+        s.run(
+          'StridedSlice',
+          { x: padded },
+          {
+            begin: [0, i, j, 0],
+            end,
+            strides: [1, sh, sw, 1],
+            beginMask: 0,
+            endMask: 0,
+            ellipsisMask: 0,
+            newAxisMask: 0,
+            shrinkAxisMask: 0,
+          },
+        ),
+      );
     }
   }
   return cols.length === 1 ? cols[0] : s.run('Concat', cols as unknown as tf.NamedTensorInfoMap, { axis: 3 });
@@ -55,7 +108,8 @@ function tapFilter(s: KernelScratch, kh: number, kw: number, ch: number): Info {
   if (!f) {
     const taps = kh * kw;
     const values = new Float32Array(kh * kw * ch * taps);
-    for (let i = 0; i < kh; i++) for (let j = 0; j < kw; j++) for (let c = 0; c < ch; c++) values[((i * kw + j) * ch + c) * taps + i * kw + j] = 1;
+    for (let i = 0; i < kh; i++)
+      for (let j = 0; j < kw; j++) for (let c = 0; c < ch; c++) values[((i * kw + j) * ch + c) * taps + i * kw + j] = 1;
     const shape = [kh, kw, ch, taps];
     f = { dataId: s.backend.write(values, shape, 'float32'), shape, dtype: 'float32' };
     tapFilters.set(key, f);
@@ -96,7 +150,21 @@ function dilate(s: KernelScratch, t: Info, sh: number, sw: number, h: number, w:
   const [b, ho, wo, ch] = t.shape;
   if (sh === 1 && sw === 1) return t;
   const six = s.reshape(t, [b, ho, 1, wo, 1, ch]);
-  const spread = s.run('PadV2', { x: six }, { paddings: [[0, 0], [0, 0], [0, sh - 1], [0, 0], [0, sw - 1], [0, 0]], constantValue: 0 });
+  const spread = s.run(
+    'PadV2',
+    { x: six },
+    {
+      paddings: [
+        [0, 0],
+        [0, 0],
+        [0, sh - 1],
+        [0, 0],
+        [0, sw - 1],
+        [0, 0],
+      ],
+      constantValue: 0,
+    },
+  );
   const grid = s.reshape(spread, [b, ho * sh, wo * sw, ch]);
   return s.run('Slice', { x: grid }, { begin: [0, 0, 0, 0], size: [b, h, w, ch] });
 }
@@ -125,7 +193,23 @@ export function conv2dBackpropInput(s: KernelScratch, dy: Info, filter: Info, at
   const right = w - wd + kw - 1 - left;
   if (Math.min(top, left, bottom, right) < 0) return null;
   const spread = dilate(s, dy, sh, sw, hd, wd);
-  const padded = s.run('PadV2', { x: spread }, { paddings: [[0, 0], [top, bottom], [left, right], [0, 0]], constantValue: 0 });
+  const padded = s.run(
+    'PadV2',
+    { x: spread },
+    {
+      paddings: [
+        [0, 0],
+        [top, bottom],
+        [left, right],
+        [0, 0],
+      ],
+      constantValue: 0,
+    },
+  );
   const flipped = s.transpose(s.run('Reverse', { x: filter }, { dims: [0, 1] }), [0, 1, 3, 2]);
-  return s.run('Conv2D', { x: padded, filter: flipped }, { strides: 1, pad: 'valid', dataFormat: 'NHWC', dilations: 1 });
+  return s.run(
+    'Conv2D',
+    { x: padded, filter: flipped },
+    { strides: 1, pad: 'valid', dataFormat: 'NHWC', dilations: 1 },
+  );
 }

@@ -17,7 +17,10 @@ export interface RefCountedBackend extends tf.KernelBackend {
 export class KernelScratch {
   private readonly temps: tf.TensorInfo[] = [];
 
-  constructor(readonly backend: RefCountedBackend, private readonly kernels: ReadonlyMap<string, tf.KernelFunc>) {}
+  constructor(
+    readonly backend: RefCountedBackend,
+    private readonly kernels: ReadonlyMap<string, tf.KernelFunc>,
+  ) {}
 
   run(name: string, inputs: tf.NamedTensorInfoMap, attrs: tf.NamedAttrMap = {}): tf.TensorInfo {
     const fn = this.kernels.get(name);
@@ -57,7 +60,11 @@ export class KernelScratch {
 }
 
 /** Runs `body` with a scratch, always releasing its intermediates. @public */
-export function withScratch(args: tf.KernelConfig['kernelFunc'] extends (a: infer A) => unknown ? A : never, kernels: ReadonlyMap<string, tf.KernelFunc>, body: (s: KernelScratch) => tf.TensorInfo): tf.TensorInfo {
+export function withScratch(
+  args: tf.KernelConfig['kernelFunc'] extends (a: infer A) => unknown ? A : never,
+  kernels: ReadonlyMap<string, tf.KernelFunc>,
+  body: (s: KernelScratch) => tf.TensorInfo,
+): tf.TensorInfo {
   const s = new KernelScratch(args.backend as RefCountedBackend, kernels);
   try {
     return s.keep(body(s));

@@ -21,7 +21,6 @@ async function onBoth(run: () => tf.Tensor): Promise<[Float32Array, Float32Array
   return [a, b];
 }
 
-
 const cases: Array<[string, number, number, number, number, number, 'same' | 'valid']> = [
   // name, size, cin, cout, kernel, stride, pad
   ['1×1 s1', 9, 6, 10, 1, 1, 'valid'],
@@ -37,19 +36,46 @@ describe('wasm fast gradient kernels', () => {
   beforeAll(wasm.setUp);
   afterAll(wasm.tearDown);
 
-  it.each(cases)('Conv2DBackpropFilter and Conv2DBackpropInput %s match cpu', async (_n, size, cin, cout, k, stride, pad) => {
-    const out = pad === 'same' ? Math.ceil(size / stride) : Math.ceil((size - k + 1) / stride);
-    const attrs = { strides: stride, pad, dataFormat: 'NHWC', dilations: 1 };
-    const filterGrad = () => tf.tidy(() => tf.engine().runKernel('Conv2DBackpropFilter', { x: rand([3, size, size, cin], 1), dy: rand([3, out, out, cout], 2) }, { ...attrs, filterShape: [k, k, cin, cout] }) as tf.Tensor);
-    const inputGrad = () => tf.tidy(() => tf.engine().runKernel('Conv2DBackpropInput', { dy: rand([3, out, out, cout], 3), filter: rand([k, k, cin, cout], 4) }, { ...attrs, inputShape: [3, size, size, cin] }) as tf.Tensor);
-    for (const run of [filterGrad, inputGrad]) {
-      const [ref, got] = await onBoth(run);
-      expect(got.length).toBe(ref.length);
-      expect(relErr(ref, got)).toBeLessThan(1e-5);
-    }
-  });
+  it.each(cases)(
+    'Conv2DBackpropFilter and Conv2DBackpropInput %s match cpu',
+    async (_n, size, cin, cout, k, stride, pad) => {
+      const out = pad === 'same' ? Math.ceil(size / stride) : Math.ceil((size - k + 1) / stride);
+      const attrs = { strides: stride, pad, dataFormat: 'NHWC', dilations: 1 };
+      const filterGrad = () =>
+        tf.tidy(
+          () =>
+            tf
+              .engine()
+              .runKernel(
+                'Conv2DBackpropFilter',
+                { x: rand([3, size, size, cin], 1), dy: rand([3, out, out, cout], 2) },
+                { ...attrs, filterShape: [k, k, cin, cout] },
+              ) as tf.Tensor,
+        );
+      const inputGrad = () =>
+        tf.tidy(
+          () =>
+            tf
+              .engine()
+              .runKernel(
+                'Conv2DBackpropInput',
+                { dy: rand([3, out, out, cout], 3), filter: rand([k, k, cin, cout], 4) },
+                { ...attrs, inputShape: [3, size, size, cin] },
+              ) as tf.Tensor,
+        );
+      for (const run of [filterGrad, inputGrad]) {
+        const [ref, got] = await onBoth(run);
+        expect(got.length).toBe(ref.length);
+        expect(relErr(ref, got)).toBeLessThan(1e-5);
+      }
+    },
+  );
 
-  it.each([[false, true], [true, false], [true, true]])('BatchMatMul transposeA=%s transposeB=%s matches cpu', async (ta, tb) => {
+  it.each([
+    [false, true],
+    [true, false],
+    [true, true],
+  ])('BatchMatMul transposeA=%s transposeB=%s matches cpu', async (ta, tb) => {
     const a = ta ? [1, 7, 5] : [1, 5, 7];
     const b = tb ? [1, 3, 7] : [1, 7, 3];
     const [ref, got] = await onBoth(() => tf.tidy(() => tf.matMul(rand(a, 5), rand(b, 6), ta, tb)));
@@ -68,7 +94,14 @@ describe('wasm fast gradient kernels', () => {
     await tf.setBackend('wasm');
     const x = rand([2, 9, 9, 4], 7);
     const dy = rand([2, 5, 5, 6], 8);
-    const run = () => tf.engine().runKernel('Conv2DBackpropFilter', { x, dy }, { strides: 2, pad: 'same', dataFormat: 'NHWC', dilations: 1, filterShape: [3, 3, 4, 6] }) as tf.Tensor;
+    const run = () =>
+      tf
+        .engine()
+        .runKernel(
+          'Conv2DBackpropFilter',
+          { x, dy },
+          { strides: 2, pad: 'same', dataFormat: 'NHWC', dilations: 1, filterShape: [3, 3, 4, 6] },
+        ) as tf.Tensor;
     run().dispose(); // the first call makes the kernel's cached one-hot filter
     const before = tf.engine().backend.numDataIds();
     const g = run();
@@ -84,7 +117,18 @@ describe('wasm minimal shim (the stock baseline of bench:engine)', () => {
   it.each(cases)('Conv2DBackpropFilter %s matches cpu', async (_n, size, cin, cout, k, stride, pad) => {
     const restore = installWasmKernels('shim-only');
     const out = pad === 'same' ? Math.ceil(size / stride) : Math.ceil((size - k + 1) / stride);
-    const [ref, got] = await onBoth(() => tf.tidy(() => tf.engine().runKernel('Conv2DBackpropFilter', { x: rand([2, size, size, cin], 1), dy: rand([2, out, out, cout], 2) }, { strides: stride, pad, dataFormat: 'NHWC', dilations: 1, filterShape: [k, k, cin, cout] }) as tf.Tensor));
+    const [ref, got] = await onBoth(() =>
+      tf.tidy(
+        () =>
+          tf
+            .engine()
+            .runKernel(
+              'Conv2DBackpropFilter',
+              { x: rand([2, size, size, cin], 1), dy: rand([2, out, out, cout], 2) },
+              { strides: stride, pad, dataFormat: 'NHWC', dilations: 1, filterShape: [k, k, cin, cout] },
+            ) as tf.Tensor,
+      ),
+    );
     restore();
     expect(relErr(ref, got)).toBeLessThan(1e-5);
   });

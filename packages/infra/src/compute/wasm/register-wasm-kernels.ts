@@ -1,15 +1,39 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { ADAMW_KERNEL, BATCH_NORM_GRAD_KERNEL, BATCH_NORM_TRAIN_KERNEL, CLIP_BY_GLOBAL_NORM_KERNEL } from '@maou/bench-engine';
+import {
+  ADAMW_KERNEL,
+  BATCH_NORM_GRAD_KERNEL,
+  BATCH_NORM_TRAIN_KERNEL,
+  CLIP_BY_GLOBAL_NORM_KERNEL,
+} from '@maou/bench-engine';
 import { conv2dBackpropFilter, conv2dBackpropInput } from './conv-gradient-kernels';
 import { type KernelScratch, withScratch } from './kernel-scratch';
 import { gatherRows, unsortedSegmentSum } from './row-kernels';
 import { sharedIdentity } from './shared-identity';
-import { simdBatchMatMul, simdConv2d, simdConv2dBackpropFilter, simdConv2dBackpropInput } from './simd/simd-conv-kernels';
+import {
+  simdBatchMatMul,
+  simdConv2d,
+  simdConv2dBackpropFilter,
+  simdConv2dBackpropInput,
+} from './simd/simd-conv-kernels';
 import { simdAdamW, simdBatchNormGrad, simdBatchNormTrain, simdClipByGlobalNorm } from './simd/simd-fused-kernels';
 import { simdConcat, simdSplitV } from './simd/simd-layout-kernels';
 
 const BACKEND = 'wasm';
-const USED = ['Identity', 'SplitV', 'GatherV2', 'BatchMatMul', 'Transpose', 'PadV2', 'Slice', 'StridedSlice', 'Concat', 'Conv2D', 'DepthwiseConv2dNative', 'Reverse', 'Conv2DBackpropInput'];
+const USED = [
+  'Identity',
+  'SplitV',
+  'GatherV2',
+  'BatchMatMul',
+  'Transpose',
+  'PadV2',
+  'Slice',
+  'StridedSlice',
+  'Concat',
+  'Conv2D',
+  'DepthwiseConv2dNative',
+  'Reverse',
+  'Conv2DBackpropInput',
+];
 
 /** Which wasm kernel overrides to install. @public */
 export type WasmKernelSet = 'fast' | 'shim-only';
@@ -40,18 +64,53 @@ export function installWasmKernels(set: WasmKernelSet): () => void {
   }
   const fast = set === 'fast';
   const overrides: Array<[string, tf.KernelFunc]> = [
-    ['Conv2DBackpropFilter', (a: KernelArgs) => (fast && simdConv2dBackpropFilter(a)) || withScratch(a, stock, (s) => conv2dBackpropFilter(s, a.inputs.x!, a.inputs.dy!, a.attrs ?? {}, fast))],
-    ['UnsortedSegmentSum', (a: KernelArgs) => unsortedSegmentSum(heap(a), a.inputs.x!, a.inputs.segmentIds!, a.attrs ?? {})],
+    [
+      'Conv2DBackpropFilter',
+      (a: KernelArgs) =>
+        (fast && simdConv2dBackpropFilter(a)) ||
+        withScratch(a, stock, (s) => conv2dBackpropFilter(s, a.inputs.x!, a.inputs.dy!, a.attrs ?? {}, fast)),
+    ],
+    [
+      'UnsortedSegmentSum',
+      (a: KernelArgs) => unsortedSegmentSum(heap(a), a.inputs.x!, a.inputs.segmentIds!, a.attrs ?? {}),
+    ],
   ];
   if (fast) {
     overrides.push(['Conv2D', (a: KernelArgs) => simdConv2d(a) ?? (stock.get('Conv2D')!(a) as tf.TensorInfo)]);
-    overrides.push(['Conv2DBackpropInput', (a: KernelArgs) => simdConv2dBackpropInput(a) ?? withScratch(a, stock, (s) => conv2dBackpropInput(s, a.inputs.dy!, a.inputs.filter!, a.attrs ?? {}) ?? stockCall(s, 'Conv2DBackpropInput', a))]);
-    overrides.push(['BatchMatMul', (a: KernelArgs) => simdBatchMatMul(a) ?? withScratch(a, stock, (s) => batchMatMul(s, a))]);
+    overrides.push([
+      'Conv2DBackpropInput',
+      (a: KernelArgs) =>
+        simdConv2dBackpropInput(a) ??
+        withScratch(
+          a,
+          stock,
+          (s) =>
+            conv2dBackpropInput(s, a.inputs.dy!, a.inputs.filter!, a.attrs ?? {}) ??
+            stockCall(s, 'Conv2DBackpropInput', a),
+        ),
+    ]);
+    overrides.push([
+      'BatchMatMul',
+      (a: KernelArgs) => simdBatchMatMul(a) ?? withScratch(a, stock, (s) => batchMatMul(s, a)),
+    ]);
     overrides.push(['Identity', (a: KernelArgs) => sharedIdentity(a) ?? (stock.get('Identity')!(a) as tf.TensorInfo)]);
     overrides.push(['Concat', (a: KernelArgs) => simdConcat(a) ?? (stock.get('Concat')!(a) as tf.TensorInfo)]);
     overrides.push(['SplitV', (a: KernelArgs) => simdSplitV(a) ?? (stock.get('SplitV')!(a) as tf.TensorInfo[])]);
-    overrides.push([BATCH_NORM_TRAIN_KERNEL, simdBatchNormTrain], [BATCH_NORM_GRAD_KERNEL, simdBatchNormGrad], [ADAMW_KERNEL, simdAdamW], [CLIP_BY_GLOBAL_NORM_KERNEL, simdClipByGlobalNorm]);
-    overrides.push(['GatherV2', (a: KernelArgs) => withScratch(a, stock, (s) => gatherRows(heap(a), a.inputs.x!, a.inputs.indices!, a.attrs ?? {}) ?? stockCall(s, 'GatherV2', a))]);
+    overrides.push(
+      [BATCH_NORM_TRAIN_KERNEL, simdBatchNormTrain],
+      [BATCH_NORM_GRAD_KERNEL, simdBatchNormGrad],
+      [ADAMW_KERNEL, simdAdamW],
+      [CLIP_BY_GLOBAL_NORM_KERNEL, simdClipByGlobalNorm],
+    );
+    overrides.push([
+      'GatherV2',
+      (a: KernelArgs) =>
+        withScratch(
+          a,
+          stock,
+          (s) => gatherRows(heap(a), a.inputs.x!, a.inputs.indices!, a.attrs ?? {}) ?? stockCall(s, 'GatherV2', a),
+        ),
+    ]);
   }
   const previous = overrides.map(([name]) => tf.getKernel(name, BACKEND));
   overrides.forEach(([name, kernelFunc], i) => {

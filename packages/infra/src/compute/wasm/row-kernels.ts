@@ -12,8 +12,20 @@ interface HeapBackend {
  * Returns null for other gathers (the stock kernel runs them).
  * @public
  */
-export function gatherRows(backend: HeapBackend, x: tf.TensorInfo, indices: tf.TensorInfo, attrs: tf.NamedAttrMap): tf.TensorInfo | null {
-  if (x.shape.length !== 2 || x.dtype !== 'float32' || indices.dtype !== 'int32' || Number(attrs.axis ?? 0) !== 0 || Number(attrs.batchDims ?? 0) !== 0) return null;
+export function gatherRows(
+  backend: HeapBackend,
+  x: tf.TensorInfo,
+  indices: tf.TensorInfo,
+  attrs: tf.NamedAttrMap,
+): tf.TensorInfo | null {
+  if (
+    x.shape.length !== 2 ||
+    x.dtype !== 'float32' ||
+    indices.dtype !== 'int32' ||
+    Number(attrs.axis ?? 0) !== 0 ||
+    Number(attrs.batchDims ?? 0) !== 0
+  )
+    return null;
   const [rows, dim] = x.shape;
   const out = backend.makeOutput([...indices.shape, dim], 'float32');
   // Views are taken after allocating: a heap growth detaches older ones.
@@ -33,8 +45,14 @@ export function gatherRows(backend: HeapBackend, x: tf.TensorInfo, indices: tf.T
  * tfjs-wasm has no UnsortedSegmentSum kernel at all.
  * @public
  */
-export function unsortedSegmentSum(backend: HeapBackend, x: tf.TensorInfo, segmentIds: tf.TensorInfo, attrs: tf.NamedAttrMap): tf.TensorInfo {
-  if (segmentIds.shape.length !== 1 || x.dtype !== 'float32') throw new Error('UnsortedSegmentSum on wasm: only 1-D segment ids over float32 rows');
+export function unsortedSegmentSum(
+  backend: HeapBackend,
+  x: tf.TensorInfo,
+  segmentIds: tf.TensorInfo,
+  attrs: tf.NamedAttrMap,
+): tf.TensorInfo {
+  if (segmentIds.shape.length !== 1 || x.dtype !== 'float32')
+    throw new Error('UnsortedSegmentSum on wasm: only 1-D segment ids over float32 rows');
   const segments = Number(attrs.numSegments);
   const dim = x.shape.slice(1).reduce((a, b) => a * b, 1);
   const out = backend.makeOutput([segments, ...x.shape.slice(1)], 'float32');

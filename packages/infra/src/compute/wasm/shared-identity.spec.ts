@@ -25,7 +25,10 @@ describe('Identity sharing the buffer (fast wasm set)', () => {
   it('custom gradients save through it and free everything after the backward pass', () => {
     const square = tf.customGrad((x, save) => {
       (save as tf.GradSaveFunc)([x as tf.Tensor]);
-      return { value: tf.square(x as tf.Tensor), gradFunc: (dy: tf.Tensor, [s]: tf.Tensor[]) => tf.mul(dy, tf.mul(s, 2)) };
+      return {
+        value: tf.square(x as tf.Tensor),
+        gradFunc: (dy: tf.Tensor, [s]: tf.Tensor[]) => tf.mul(dy, tf.mul(s, 2)),
+      };
     });
     const x = tf.tensor([1, -2, 3]);
     const before = tf.memory().numTensors;

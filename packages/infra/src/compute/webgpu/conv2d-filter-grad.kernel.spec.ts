@@ -4,7 +4,14 @@ import { chunksFor, conv2dFilterGradient } from './conv2d-filter-grad.kernel';
 import { useLavapipe } from './lavapipe-env';
 import { startWebgpuBackend } from './webgpu-backend.plugin';
 
-interface Case { name: string; x: [number, number, number, number]; k: number; co: number; stride: number; pad: 'same' | 'valid' | number }
+interface Case {
+  name: string;
+  x: [number, number, number, number];
+  k: number;
+  co: number;
+  stride: number;
+  pad: 'same' | 'valid' | number;
+}
 const cases: Case[] = [
   { name: '1x1 stride 1', x: [3, 9, 9, 5], k: 1, co: 7, stride: 1, pad: 'same' },
   { name: '1x1 stride 2 (projection)', x: [2, 9, 9, 4], k: 1, co: 6, stride: 2, pad: 'same' },
@@ -17,7 +24,10 @@ const cases: Case[] = [
 ];
 
 const seeded = (shape: number[], seed: number): tf.Tensor =>
-  tf.tensor(Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, i) => Math.sin(seed * 7.1 + i * 1.37)), shape);
+  tf.tensor(
+    Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, i) => Math.sin(seed * 7.1 + i * 1.37)),
+    shape,
+  );
 
 /** Stock cpu kernel: the reference. */
 async function reference(c: Case): Promise<Float32Array> {
@@ -44,8 +54,12 @@ async function fast(c: Case, backendName: string): Promise<Float32Array> {
   const filterShape: [number, number, number, number] = [c.k, c.k, c.x[3], c.co];
   const y = tf.conv2d(x, seeded(filterShape, 2) as tf.Tensor4D, c.stride, c.pad);
   const dy = seeded(y.shape, 3);
-  const out = conv2dFilterGradient(tf.backend(), backendName, { x, dy },
-    { strides: c.stride, pad: c.pad, dataFormat: 'NHWC', filterShape });
+  const out = conv2dFilterGradient(
+    tf.backend(),
+    backendName,
+    { x, dy },
+    { strides: c.stride, pad: c.pad, dataFormat: 'NHWC', filterShape },
+  );
   return (await tf.engine().makeTensorFromTensorInfo(out).data()) as Float32Array;
 }
 
@@ -70,14 +84,18 @@ describe('filter gradient as im2col + batched matmul', () => {
   });
 
   const gpu = useLavapipe();
-  (gpu.available ? it : it.skip)('matches the stock cpu kernel on the webgpu backend, op-built and one-dispatch im2col, every case', async () => {
-    for (const c of cases) {
-      const want = await reference(c);
-      const started = await startWebgpuBackend({ backend: 'webgpu', deviceIndex: 0, threads: 'auto' });
-      if (!started.ok) throw new Error(started.error);
-      expect(maxDiff(await fast(c, 'webgpu'), want)).toBeLessThan(1e-5);
-      expect(maxDiff(await registered(c), want)).toBeLessThan(1e-5);
-    }
-    await tf.setBackend('cpu');
-  }, 60_000);
+  (gpu.available ? it : it.skip)(
+    'matches the stock cpu kernel on the webgpu backend, op-built and one-dispatch im2col, every case',
+    async () => {
+      for (const c of cases) {
+        const want = await reference(c);
+        const started = await startWebgpuBackend({ backend: 'webgpu', deviceIndex: 0, threads: 'auto' });
+        if (!started.ok) throw new Error(started.error);
+        expect(maxDiff(await fast(c, 'webgpu'), want)).toBeLessThan(1e-5);
+        expect(maxDiff(await registered(c), want)).toBeLessThan(1e-5);
+      }
+      await tf.setBackend('cpu');
+    },
+    60_000,
+  );
 });

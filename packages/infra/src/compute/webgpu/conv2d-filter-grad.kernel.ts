@@ -1,7 +1,15 @@
 import {
-  backend_util, Conv2DBackpropFilter, getKernel, registerKernel, unregisterKernel,
-  type Conv2DBackpropFilterAttrs, type KernelBackend, type KernelConfig, type NamedAttrMap,
-  type NamedTensorInfoMap, type TensorInfo,
+  backend_util,
+  Conv2DBackpropFilter,
+  getKernel,
+  registerKernel,
+  unregisterKernel,
+  type Conv2DBackpropFilterAttrs,
+  type KernelBackend,
+  type KernelConfig,
+  type NamedAttrMap,
+  type NamedTensorInfoMap,
+  type TensorInfo,
 } from '@tensorflow/tfjs-core';
 import type { Im2Col } from './filter-im2col.program';
 
@@ -35,8 +43,13 @@ export function chunksFor(batch: number, rowsPerSample: number, k: number, co: n
  * (batch, row, column) serially: on lavapipe and on an H100 it is the slowest kernel of a step.
  * @public
  */
-export function conv2dFilterGradient(backend: KernelBackend, backendName: string,
-  inputs: { x: TensorInfo; dy: TensorInfo }, attrs: Conv2DBackpropFilterAttrs, im2col?: Im2Col): TensorInfo {
+export function conv2dFilterGradient(
+  backend: KernelBackend,
+  backendName: string,
+  inputs: { x: TensorInfo; dy: TensorInfo },
+  attrs: Conv2DBackpropFilterAttrs,
+  im2col?: Im2Col,
+): TensorInfo {
   const kernel = (name: string) => getKernel(name, backendName);
   const run: Run = (name, ins, at = {}) =>
     kernel(name).kernelFunc({ inputs: ins as NamedTensorInfoMap, backend, attrs: at as NamedAttrMap }) as TensorInfo;
@@ -44,28 +57,75 @@ export function conv2dFilterGradient(backend: KernelBackend, backendName: string
   const keep = (t: TensorInfo): TensorInfo => (temps.push(t), t);
   const { x, dy } = inputs;
   const [batch, , , ci] = x.shape as [number, number, number, number];
-  const info = backend_util.computeConv2DInfo(x.shape as [number, number, number, number], attrs.filterShape,
-    attrs.strides, 1, attrs.pad, attrs.dimRoundingMode, false, 'channelsLast');
+  const info = backend_util.computeConv2DInfo(
+    x.shape as [number, number, number, number],
+    attrs.filterShape,
+    attrs.strides,
+    1,
+    attrs.pad,
+    attrs.dimRoundingMode,
+    false,
+    'channelsLast',
+  );
   const { filterHeight: kh, filterWidth: kw, outHeight: oh, outWidth: ow, strideHeight: sh, strideWidth: sw } = info;
   const co = info.outChannels;
   const { top, bottom, left, right } = info.padInfo;
-  const identity = kh === 1 && kw === 1 && sh === 1 && sw === 1 && top + left === 0 && x.shape[1] === oh && x.shape[2] === ow;
+  const identity =
+    kh === 1 && kw === 1 && sh === 1 && sw === 1 && top + left === 0 && x.shape[1] === oh && x.shape[2] === ow;
   let cols: TensorInfo;
   if (identity) cols = x;
   else if (im2col) {
     // One dispatch: dispatches cost host time, which bounds a training step on a fast GPU.
-    cols = keep(im2col(backend, x, { outHeight: oh, outWidth: ow, filterHeight: kh, filterWidth: kw, strides: [sh, sw], pads: [top, left] }));
+    cols = keep(
+      im2col(backend, x, {
+        outHeight: oh,
+        outWidth: ow,
+        filterHeight: kh,
+        filterWidth: kw,
+        strides: [sh, sw],
+        pads: [top, left],
+      }),
+    );
   } else {
-    const padded = top + bottom + left + right > 0
-      ? keep(run('PadV2', { x }, { paddings: [[0, 0], [top, bottom], [left, right], [0, 0]], constantValue: 0 }))
-      : x;
+    const padded =
+      top + bottom + left + right > 0
+        ? keep(
+            run(
+              'PadV2',
+              { x },
+              {
+                paddings: [
+                  [0, 0],
+                  [top, bottom],
+                  [left, right],
+                  [0, 0],
+                ],
+                constantValue: 0,
+              },
+            ),
+          )
+        : x;
     const taps: TensorInfo[] = [];
     for (let i = 0; i < kh; i += 1) {
       for (let j = 0; j < kw; j += 1) {
-        taps.push(keep(run('StridedSlice', { x: padded }, {
-          begin: [0, i, j, 0], end: [batch, i + (oh - 1) * sh + 1, j + (ow - 1) * sw + 1, ci], strides: [1, sh, sw, 1],
-          beginMask: 0, endMask: 0, ellipsisMask: 0, newAxisMask: 0, shrinkAxisMask: 0,
-        })));
+        taps.push(
+          keep(
+            run(
+              'StridedSlice',
+              { x: padded },
+              {
+                begin: [0, i, j, 0],
+                end: [batch, i + (oh - 1) * sh + 1, j + (ow - 1) * sw + 1, ci],
+                strides: [1, sh, sw, 1],
+                beginMask: 0,
+                endMask: 0,
+                ellipsisMask: 0,
+                newAxisMask: 0,
+                shrinkAxisMask: 0,
+              },
+            ),
+          ),
+        );
       }
     }
     // Channel order (i, j, ci) is the filter's [kh, kw, ci] order.
@@ -99,7 +159,13 @@ export function registerFastFilterGradient(backendName: string, im2col?: Im2Col)
     kernelFunc: ({ inputs, backend, attrs }) => {
       const at = attrs as unknown as Conv2DBackpropFilterAttrs;
       if (at.dataFormat === 'NCHW') return stock.kernelFunc({ inputs, backend, attrs });
-      return conv2dFilterGradient(backend as KernelBackend, backendName, inputs as unknown as { x: TensorInfo; dy: TensorInfo }, at, im2col);
+      return conv2dFilterGradient(
+        backend as KernelBackend,
+        backendName,
+        inputs as unknown as { x: TensorInfo; dy: TensorInfo },
+        at,
+        im2col,
+      );
     },
   };
   registerKernel(fast);

@@ -44,8 +44,10 @@ export function loadDawn(flags: readonly string[] = []): Result<DawnGpu, string>
   try {
     root = path.dirname(load.resolve('webgpu/package.json'));
   } catch {
-    return err('the npm package `webgpu` (Dawn) is not installed: it is an optional dependency of ' +
-      '@maou/bench-infra; run `pnpm install` on a platform it supports (linux-x64/arm64, darwin, win32)');
+    return err(
+      'the npm package `webgpu` (Dawn) is not installed: it is an optional dependency of ' +
+        '@maou/bench-infra; run `pnpm install` on a platform it supports (linux-x64/arm64, darwin, win32)',
+    );
   }
   const arch = process.platform === 'darwin' ? 'universal' : process.arch;
   const file = path.join(root, 'dist', `${process.platform}-${arch}`, 'dawn.node');
@@ -70,6 +72,9 @@ export function loadDawn(flags: readonly string[] = []): Result<DawnGpu, string>
 
 /** Whether Dawn calls this adapter a software fallback (lavapipe, SwiftShader). @public */
 export function isSoftwareAdapter(adapter: DawnAdapter): boolean {
-  return adapter.info.isFallbackAdapter === true || adapter.isFallbackAdapter === true ||
-    adapter.info.architecture === 'software';
+  return (
+    adapter.info.isFallbackAdapter === true ||
+    adapter.isFallbackAdapter === true ||
+    adapter.info.architecture === 'software'
+  );
 }

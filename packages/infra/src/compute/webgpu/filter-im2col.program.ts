@@ -3,11 +3,20 @@ import type { KernelBackend, TensorInfo } from '@tensorflow/tfjs-core';
 /** The helpers tfjs-backend-webgpu exports as `webgpu_util`. */
 interface WebgpuUtil {
   flatDispatchLayout(shape: number[]): { x: number[] };
-  computeDispatch(layout: { x: number[] }, shape: number[], workgroupSize: [number, number, number]): [number, number, number];
+  computeDispatch(
+    layout: { x: number[] },
+    shape: number[],
+    workgroupSize: [number, number, number],
+  ): [number, number, number];
 }
 
 interface ProgramRunner {
-  runWebGPUProgram(program: object, inputs: TensorInfo[], dtype: string, uniforms: { type: string; data: number[] }[]): TensorInfo;
+  runWebGPUProgram(
+    program: object,
+    inputs: TensorInfo[],
+    dtype: string,
+    uniforms: { type: string; data: number[] }[],
+  ): TensorInfo;
 }
 
 /** Geometry of one convolution, as the filter gradient needs it. @public */
@@ -30,7 +39,10 @@ class FilterIm2ColProgram {
   readonly dispatchLayout: { x: number[] };
   readonly dispatch: [number, number, number];
 
-  constructor(readonly outputShape: number[], util: WebgpuUtil) {
+  constructor(
+    readonly outputShape: number[],
+    util: WebgpuUtil,
+  ) {
     this.dispatchLayout = util.flatDispatchLayout(outputShape);
     this.dispatch = util.computeDispatch(this.dispatchLayout, outputShape, this.workgroupSize);
   }
@@ -61,10 +73,16 @@ export type Im2Col = (backend: KernelBackend, x: TensorInfo, g: Im2ColGeometry) 
 export function webgpuIm2Col(util: WebgpuUtil): Im2Col {
   return (backend, x, g) => {
     const [batch, , , channels] = x.shape;
-    const program = new FilterIm2ColProgram([batch, g.outHeight * g.outWidth, g.filterHeight * g.filterWidth * channels], util);
+    const program = new FilterIm2ColProgram(
+      [batch, g.outHeight * g.outWidth, g.filterHeight * g.filterWidth * channels],
+      util,
+    );
     return (backend as unknown as ProgramRunner).runWebGPUProgram(program, [x], x.dtype, [
-      { type: 'int32', data: [...g.pads] }, { type: 'int32', data: [...g.strides] },
-      { type: 'int32', data: [g.outWidth] }, { type: 'int32', data: [g.filterWidth] }, { type: 'int32', data: [channels] },
+      { type: 'int32', data: [...g.pads] },
+      { type: 'int32', data: [...g.strides] },
+      { type: 'int32', data: [g.outWidth] },
+      { type: 'int32', data: [g.filterWidth] },
+      { type: 'int32', data: [channels] },
     ]);
   };
 }

@@ -13,7 +13,12 @@ const lavapipeDir = (): string =>
  */
 function setNativeEnv(vars: Readonly<Record<string, string>>): void {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'maou-vk-')), 'vulkan.env');
-  fs.writeFileSync(file, Object.entries(vars).map(([k, v]) => `${k}=${v}`).join('\n'));
+  fs.writeFileSync(
+    file,
+    Object.entries(vars)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n'),
+  );
   process.loadEnvFile(file);
   fs.rmSync(path.dirname(file), { recursive: true });
   Object.assign(process.env, vars);
@@ -29,7 +34,11 @@ export function useLavapipe(): { readonly available: boolean; readonly required:
   const dir = lavapipeDir();
   const icd = path.join(dir, 'lvp_icd.json');
   if (!process.env.VK_DRIVER_FILES && fs.existsSync(icd)) {
-    setNativeEnv({ VK_DRIVER_FILES: icd, VK_ICD_FILENAMES: icd, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? os.tmpdir() });
+    setNativeEnv({
+      VK_DRIVER_FILES: icd,
+      VK_ICD_FILENAMES: icd,
+      XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? os.tmpdir(),
+    });
   }
   const required = process.env.MAOU_REQUIRE_WEBGPU === '1' || fs.existsSync(path.join(dir, '.complete'));
   let reason = '';

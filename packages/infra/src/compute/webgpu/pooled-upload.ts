@@ -2,7 +2,11 @@ import type { DataId, KernelBackend } from '@tensorflow/tfjs-core';
 
 /** The WebGPUBackend internals the upload path touches (tfjs-backend-webgpu 4.22). */
 interface UploadInternals {
-  tensorMap: { get(id: DataId): { dtype: string; shape: number[]; values: ArrayLike<number> | null; resource: unknown } | undefined };
+  tensorMap: {
+    get(
+      id: DataId,
+    ): { dtype: string; shape: number[]; values: ArrayLike<number> | null; resource: unknown } | undefined;
+  };
   bufferManager: { acquireBuffer(size: number, usage: number): unknown };
   queue: { writeBuffer(buffer: unknown, offset: number, data: ArrayBufferView): void };
   uploadToGPU(id: DataId): void;
@@ -21,7 +25,10 @@ type BackendClass = new (device: unknown, adapterInfo?: unknown) => KernelBacken
  * @public
  */
 export function withPooledUploads(Base: BackendClass): BackendClass {
-  return class PooledUploadBackend extends (Base as new (device: unknown, adapterInfo?: unknown) => KernelBackend & UploadInternals) {
+  return class PooledUploadBackend extends (Base as new (
+    device: unknown,
+    adapterInfo?: unknown,
+  ) => KernelBackend & UploadInternals) {
     override uploadToGPU(dataId: DataId): void {
       const data = this.tensorMap.get(dataId);
       const plain = data?.dtype === 'float32' || data?.dtype === 'int32' || data?.dtype === 'bool';

@@ -1,6 +1,13 @@
 import {
-  getKernel, registerKernel, Sum, unregisterKernel,
-  type KernelBackend, type NamedAttrMap, type NamedTensorInfoMap, type SumAttrs, type TensorInfo,
+  getKernel,
+  registerKernel,
+  Sum,
+  unregisterKernel,
+  type KernelBackend,
+  type NamedAttrMap,
+  type NamedTensorInfoMap,
+  type SumAttrs,
+  type TensorInfo,
 } from '@tensorflow/tfjs-core';
 
 /** tfjs-backend-webgpu generates shaders for tensors of rank 6 at most. */
@@ -12,7 +19,10 @@ const MAX_RANK = 6;
  * the merged axes to reduce.
  * @public
  */
-export function mergeReductionAxes(shape: readonly number[], axes: readonly number[]): { shape: number[]; axes: number[] } {
+export function mergeReductionAxes(
+  shape: readonly number[],
+  axes: readonly number[],
+): { shape: number[]; axes: number[] } {
   const reduced = new Set(axes.map((a) => (a < 0 ? a + shape.length : a)));
   const merged: number[] = [];
   const mergedAxes: number[] = [];
@@ -52,7 +62,11 @@ export function registerRankSafeSum(backendName: string): () => void {
       const run = (name: string, ins: NamedTensorInfoMap, at: object): TensorInfo =>
         getKernel(name, backendName).kernelFunc({ inputs: ins, backend: kb, attrs: at as NamedAttrMap }) as TensorInfo;
       const flat = run('Reshape', { x }, { shape: m.shape });
-      const sum = stock.kernelFunc({ inputs: { x: flat }, backend: kb, attrs: { axis: m.axes, keepDims: false } }) as TensorInfo;
+      const sum = stock.kernelFunc({
+        inputs: { x: flat },
+        backend: kb,
+        attrs: { axis: m.axes, keepDims: false },
+      }) as TensorInfo;
       const norm = new Set(axes.map((a) => (a < 0 ? a + x.shape.length : a)));
       const outShape = x.shape.flatMap((s, i) => (norm.has(i) ? (keepDims ? [1] : []) : [s]));
       const out = run('Reshape', { x: sum }, { shape: outShape });

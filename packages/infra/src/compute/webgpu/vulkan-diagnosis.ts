@@ -21,20 +21,43 @@ export interface VulkanDiagnosis {
 
 /** Where a stock Linux keeps libraries and ICD files (plus the ld.so cache's folders). @public */
 export function defaultVulkanSearch(env: Readonly<Record<string, string | undefined>> = process.env): VulkanSearch {
-  const libDirs = new Set(['/lib/x86_64-linux-gnu', '/usr/lib/x86_64-linux-gnu', '/lib/aarch64-linux-gnu',
-    '/usr/lib/aarch64-linux-gnu', '/usr/lib64', '/lib64', '/usr/lib', '/lib', '/usr/local/lib']);
+  const libDirs = new Set([
+    '/lib/x86_64-linux-gnu',
+    '/usr/lib/x86_64-linux-gnu',
+    '/lib/aarch64-linux-gnu',
+    '/usr/lib/aarch64-linux-gnu',
+    '/usr/lib64',
+    '/lib64',
+    '/usr/lib',
+    '/lib',
+    '/usr/local/lib',
+  ]);
   try {
-    for (const line of execFileSync('ldconfig', ['-p'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')) {
+    for (const line of execFileSync('ldconfig', ['-p'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).split('\n')) {
       const at = line.lastIndexOf('=> ');
       if (at >= 0) libDirs.add(path.dirname(line.slice(at + 3).trim()));
     }
-  } catch { /* no ldconfig: the fixed folders above */ }
-  return { env, libDirs: [...libDirs], icdDirs: ['/etc/vulkan/icd.d', '/usr/local/share/vulkan/icd.d', '/usr/share/vulkan/icd.d'] };
+  } catch {
+    /* no ldconfig: the fixed folders above */
+  }
+  return {
+    env,
+    libDirs: [...libDirs],
+    icdDirs: ['/etc/vulkan/icd.d', '/usr/local/share/vulkan/icd.d', '/usr/share/vulkan/icd.d'],
+  };
 }
 
 const exists = (file: string): boolean => fs.existsSync(file);
 const listJson = (dir: string): string[] =>
-  exists(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => path.join(dir, f)) : [];
+  exists(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => path.join(dir, f))
+    : [];
 
 /** Finds the Vulkan loader and drivers and says what is missing, for the "no adapter" error. @public */
 export function diagnoseVulkan(search: VulkanSearch): VulkanDiagnosis {
@@ -46,33 +69,49 @@ export function diagnoseVulkan(search: VulkanSearch): VulkanDiagnosis {
   };
   const problems: string[] = [];
   const loader = findLib('libvulkan.so.1');
-  if (!loader) problems.push('no Vulkan loader (libvulkan.so.1): install it (Debian/Ubuntu: apt-get install libvulkan1)');
+  if (!loader)
+    problems.push('no Vulkan loader (libvulkan.so.1): install it (Debian/Ubuntu: apt-get install libvulkan1)');
   const chosen = (search.env.VK_DRIVER_FILES ?? search.env.VK_ICD_FILENAMES ?? '').split(':').filter(Boolean);
-  const files = chosen.length > 0
-    ? chosen.flatMap((f) => (exists(f) && fs.statSync(f).isDirectory() ? listJson(f) : [f]))
-    : search.icdDirs.flatMap(listJson);
+  const files =
+    chosen.length > 0
+      ? chosen.flatMap((f) => (exists(f) && fs.statSync(f).isDirectory() ? listJson(f) : [f]))
+      : search.icdDirs.flatMap(listJson);
   const icds = files.map((file) => {
     let library = '';
     try {
-      library = String((JSON.parse(fs.readFileSync(file, 'utf8')) as { ICD?: { library_path?: string } }).ICD?.library_path ?? '');
-    } catch { /* unreadable: reported below as not found */ }
-    const resolved = library && !path.isAbsolute(library) && library.includes('/') ? path.resolve(path.dirname(file), library) : library;
+      library = String(
+        (JSON.parse(fs.readFileSync(file, 'utf8')) as { ICD?: { library_path?: string } }).ICD?.library_path ?? '',
+      );
+    } catch {
+      /* unreadable: reported below as not found */
+    }
+    const resolved =
+      library && !path.isAbsolute(library) && library.includes('/')
+        ? path.resolve(path.dirname(file), library)
+        : library;
     return { file, library: resolved, found: resolved !== '' && findLib(resolved) !== null };
   });
   if (icds.length === 0) {
-    problems.push(chosen.length > 0
-      ? `no Vulkan driver: VK_DRIVER_FILES/VK_ICD_FILENAMES name ${chosen.join(', ')}, which holds no ICD json`
-      : 'no Vulkan driver (ICD json in /usr/share/vulkan/icd.d or /etc/vulkan/icd.d): install the GPU ' +
-        "driver's Vulkan part (NVIDIA: the driver's nvidia_icd.json), or lavapipe for a CPU-only run (scripts/setup-lavapipe.sh)");
+    problems.push(
+      chosen.length > 0
+        ? `no Vulkan driver: VK_DRIVER_FILES/VK_ICD_FILENAMES name ${chosen.join(', ')}, which holds no ICD json`
+        : 'no Vulkan driver (ICD json in /usr/share/vulkan/icd.d or /etc/vulkan/icd.d): install the GPU ' +
+            "driver's Vulkan part (NVIDIA: the driver's nvidia_icd.json), or lavapipe for a CPU-only run (scripts/setup-lavapipe.sh)",
+    );
   }
-  for (const icd of icds.filter((i) => !i.found)) problems.push(`the Vulkan driver ${icd.file} points to ${icd.library || 'nothing'}, which is not found`);
+  for (const icd of icds.filter((i) => !i.found))
+    problems.push(`the Vulkan driver ${icd.file} points to ${icd.library || 'nothing'}, which is not found`);
   if (icds.some((i) => /GLX_nvidia|nvidia/i.test(i.library)) && !findLib('libGLdispatch.so.0')) {
-    problems.push("NVIDIA's Vulkan driver (libGLX_nvidia.so.0) needs libglvnd (libGLdispatch.so.0, libGLX.so.0): " +
-      'apt-get install libglvnd0 libglx0 libegl1');
+    problems.push(
+      "NVIDIA's Vulkan driver (libGLX_nvidia.so.0) needs libglvnd (libGLdispatch.so.0, libGLX.so.0): " +
+        'apt-get install libglvnd0 libglx0 libegl1',
+    );
   }
   if (icds.some((i) => i.library.includes('lvp'))) {
-    problems.push('lavapipe is present: Dawn rejects the one from Mesa older than 23 (Debian 12 ships 22.3); ' +
-      'scripts/setup-lavapipe.sh fetches Mesa 25 into .cache/lavapipe');
+    problems.push(
+      'lavapipe is present: Dawn rejects the one from Mesa older than 23 (Debian 12 ships 22.3); ' +
+        'scripts/setup-lavapipe.sh fetches Mesa 25 into .cache/lavapipe',
+    );
   }
   return { loader, icds, problems };
 }
@@ -82,6 +121,8 @@ export function describeNoAdapter(diagnosis: VulkanDiagnosis, platform: string =
   const head = 'WebGPU (Dawn) found no GPU adapter';
   if (platform !== 'linux') return `${head}: check the GPU driver (Dawn uses Metal on macOS, D3D12 on Windows)`;
   if (diagnosis.problems.length > 0) return `${head}: ${diagnosis.problems.join('; ')}`;
-  return `${head}, although the Vulkan loader (${diagnosis.loader}) and drivers (${diagnosis.icds.map((i) => i.file).join(', ')}) ` +
-    'are present: run with VK_LOADER_DEBUG=error,warn to see why the loader or Dawn rejects them';
+  return (
+    `${head}, although the Vulkan loader (${diagnosis.loader}) and drivers (${diagnosis.icds.map((i) => i.file).join(', ')}) ` +
+    'are present: run with VK_LOADER_DEBUG=error,warn to see why the loader or Dawn rejects them'
+  );
 }

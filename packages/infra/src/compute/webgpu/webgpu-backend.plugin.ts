@@ -30,8 +30,11 @@ const NAME = 'webgpu';
 let restoreStock: (() => void) | undefined;
 
 const adapterInfo = (adapter: DawnAdapter): GpuAdapterInfo => ({
-  vendor: adapter.info.vendor, architecture: adapter.info.architecture, device: adapter.info.device,
-  description: adapter.info.description, softwareFallback: isSoftwareAdapter(adapter),
+  vendor: adapter.info.vendor,
+  architecture: adapter.info.architecture,
+  device: adapter.info.device,
+  description: adapter.info.description,
+  softwareFallback: isSoftwareAdapter(adapter),
 });
 
 /** The same device request as tfjs-backend-webgpu's own factory, on the adapter we already hold. */
@@ -61,7 +64,10 @@ async function createBackend(adapter: DawnAdapter, pooledUploads: boolean): Prom
  * `webgpu` accepts it. Errors name what is missing (package, Vulkan loader, driver, libglvnd).
  * @public
  */
-export async function startWebgpuBackend(config: ComputeConfig, options: WebgpuStartOptions = {}): Promise<Result<BackendInfo, string>> {
+export async function startWebgpuBackend(
+  config: ComputeConfig,
+  options: WebgpuStartOptions = {},
+): Promise<Result<BackendInfo, string>> {
   const gpu = loadDawn(options.dawnFlags ?? []);
   if (!gpu.ok) return gpu;
   const adapter = await gpu.value.requestAdapter({ powerPreference: 'high-performance' });
@@ -74,7 +80,9 @@ export async function startWebgpuBackend(config: ComputeConfig, options: WebgpuS
   try {
     version = (load('@tensorflow/tfjs-backend-webgpu/package.json') as { version: string }).version;
   } catch {
-    return err('the npm package @tensorflow/tfjs-backend-webgpu is not installed (optional dependency of @maou/bench-infra)');
+    return err(
+      'the npm package @tensorflow/tfjs-backend-webgpu is not installed (optional dependency of @maou/bench-infra)',
+    );
   }
   // Loading the package registers a factory that asks for its own adapter: replace it with ours.
   if (!tf.findBackend(NAME)) {
@@ -85,21 +93,38 @@ export async function startWebgpuBackend(config: ComputeConfig, options: WebgpuS
   }
   const fast = options.fastKernels ?? true;
   if (fast && !restoreStock) {
-    restoreStock = registerFastFilterGradient(NAME, webgpuIm2Col((load('@tensorflow/tfjs-backend-webgpu') as WebgpuModule).webgpu_util));
+    restoreStock = registerFastFilterGradient(
+      NAME,
+      webgpuIm2Col((load('@tensorflow/tfjs-backend-webgpu') as WebgpuModule).webgpu_util),
+    );
   }
   if (!fast && restoreStock) {
     restoreStock();
     restoreStock = undefined;
   }
   if (!(await tf.setBackend(NAME))) return err(`tfjs could not initialise the WebGPU backend on ${info.description}`);
-  const notes = [`WebGPU adapter: ${info.vendor} ${info.device} (${info.description}), architecture ${info.architecture || 'n/a'}`];
-  if (info.softwareFallback) notes.push('software adapter (CPU): checks correctness, its speed says nothing about a GPU');
+  const notes = [
+    `WebGPU adapter: ${info.vendor} ${info.device} (${info.description}), architecture ${info.architecture || 'n/a'}`,
+  ];
+  if (info.softwareFallback)
+    notes.push('software adapter (CPU): checks correctness, its speed says nothing about a GPU');
   if (fast) notes.push('Conv2DBackpropFilter: im2col + batched matmul instead of the stock shader');
-  if (config.deviceIndex > 0) notes.push(`device index ${config.deviceIndex} ignored: Dawn takes the high-performance adapter (select GPUs with VK_DRIVER_FILES or the container's visible devices)`);
-  return ok({ name: NAME, version, threads: 1, device: `${info.vendor} ${info.device}`.trim(), notes, gpuAdapter: info });
+  if (config.deviceIndex > 0)
+    notes.push(
+      `device index ${config.deviceIndex} ignored: Dawn takes the high-performance adapter (select GPUs with VK_DRIVER_FILES or the container's visible devices)`,
+    );
+  return ok({
+    name: NAME,
+    version,
+    threads: 1,
+    device: `${info.vendor} ${info.device}`.trim(),
+    notes,
+    gpuAdapter: info,
+  });
 }
 
-const HINT = 'optional packages webgpu@0.6.2 and @tensorflow/tfjs-backend-webgpu@4.22.0; on Linux a Vulkan loader ' +
+const HINT =
+  'optional packages webgpu@0.6.2 and @tensorflow/tfjs-backend-webgpu@4.22.0; on Linux a Vulkan loader ' +
   '(libvulkan1) and driver: NVIDIA driver (its nvidia_icd.json) plus libglvnd, or Mesa >= 23 lavapipe (scripts/setup-lavapipe.sh); see docs/webgpu.md';
 
 /**

@@ -11,17 +11,35 @@ if (!gpu.available) console.warn(`WebGPU training specs skipped: ${gpu.reason}`)
 // Plain SGD without momentum or decay: a parameter moves by exactly -lr x its gradient.
 const LR = 0.05;
 const training: TrainingConfig = {
-  preset: 'lite', optimizer: 'sgd', learningRate: LR, momentum: 0, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0,
-  lrScheduler: 'none', policyLossRatio: 1, valueLossRatio: 1, gradientClip: 0, gradientAccumulationSteps: 1,
-  detectAnomaly: true, stage1PosWeight: 1, stage2PosWeight: 1, stage2GammaPos: 0, stage2GammaNeg: 2, stage2Clip: 0.02,
-  stage2HiddenDim: 64, stage2HeadDropout: 0,
+  preset: 'lite',
+  optimizer: 'sgd',
+  learningRate: LR,
+  momentum: 0,
+  beta1: 0.9,
+  beta2: 0.999,
+  eps: 1e-8,
+  weightDecay: 0,
+  lrScheduler: 'none',
+  policyLossRatio: 1,
+  valueLossRatio: 1,
+  gradientClip: 0,
+  gradientAccumulationSteps: 1,
+  detectAnomaly: true,
+  stage1PosWeight: 1,
+  stage2PosWeight: 1,
+  stage2GammaPos: 0,
+  stage2GammaNeg: 2,
+  stage2Clip: 0.02,
+  stage2HiddenDim: 64,
+  stage2HeadDropout: 0,
 };
 
 function batchOf(size: number): HostBatch {
   const moveLabel = new Float32Array(size * 1496);
   for (let i = 0; i < size; i += 1) moveLabel[i * 1496 + ((i * 373) % 1496)] = 1;
   return {
-    stage: 3, size,
+    stage: 3,
+    size,
     boardIds: Int32Array.from({ length: size * 81 }, (_, i) => (i * 7) % 31),
     hands: Float32Array.from({ length: size * 14 }, (_, i) => (i % 3) / 18),
     targets: { stage: 3, moveLabel, resultValue: Float32Array.from({ length: size }, (_, i) => (i % 2 ? 1 : 0)) },
@@ -52,7 +70,7 @@ async function stepOn(backend: 'cpu' | 'webgpu'): Promise<{ loss: number; update
     await tf.setBackend('cpu');
   });
 
-  it('gives the cpu backend\'s loss and gradients for every parameter of the lite network', async () => {
+  it("gives the cpu backend's loss and gradients for every parameter of the lite network", async () => {
     const cpu = await stepOn('cpu');
     const webgpu = await stepOn('webgpu');
     expect(Number.isFinite(webgpu.loss)).toBe(true);

@@ -2,7 +2,15 @@ import { appendFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { DataSourcePort, ShardRef, SourceIoStats } from '@maou/bench-app';
-import { type HostBatch, BOARD_SQUARES, HAND_KINDS, MOVE_LABELS, type Stage, type Stage3Columns, type StageColumns } from '@maou/bench-domain';
+import {
+  type HostBatch,
+  BOARD_SQUARES,
+  HAND_KINDS,
+  MOVE_LABELS,
+  type Stage,
+  type Stage3Columns,
+  type StageColumns,
+} from '@maou/bench-domain';
 
 // Test-only stand-in for the Arrow reader: a 12-byte header (magic, stage, rows) then the Stage 3 columns raw.
 const MAGIC = 0x4d414f55;
@@ -25,7 +33,10 @@ export const stage3Rows = (firstId: number, rows: number): Stage3Columns => {
 
 /** The ids of a batch built from `stage3Rows`. @internal */
 export const batchRowIds = (b: HostBatch): number[] =>
-  Array.from({ length: b.size }, (_, r) => b.boardIds[r * 81]! + 29 * b.boardIds[r * 81 + 1]! + 841 * b.boardIds[r * 81 + 2]!);
+  Array.from(
+    { length: b.size },
+    (_, r) => b.boardIds[r * 81]! + 29 * b.boardIds[r * 81 + 1]! + 841 * b.boardIds[r * 81 + 2]!,
+  );
 
 /** Writes columns to `path` in the raw test format. @internal */
 export const writeRawStage3 = async (path: string, c: Stage3Columns): Promise<void> => {
@@ -53,12 +64,18 @@ export const readRawStageFile = async (path: string, stage: Stage): Promise<Stag
 export class RawFileSource implements DataSourcePort {
   readonly stage = 3 as const;
   constructor(private readonly files: readonly { path: string; rows: number }[]) {}
-  describe(): string { return `raw test files (${this.files.length})`; }
+  describe(): string {
+    return `raw test files (${this.files.length})`;
+  }
   async shards(): Promise<readonly ShardRef[]> {
     return this.files.map((f) => ({ id: basename(f.path), path: f.path, rows: f.rows, bytes: 0 }));
   }
-  read(shard: ShardRef): Promise<StageColumns> { return readRawStageFile(shard.path, 3); }
-  ioStats(): SourceIoStats | null { return null; }
+  read(shard: ShardRef): Promise<StageColumns> {
+    return readRawStageFile(shard.path, 3);
+  }
+  ioStats(): SourceIoStats | null {
+    return null;
+  }
 }
 
 /** The reader reference workers use for raw test files. @internal */

@@ -1,6 +1,10 @@
 import type { BenchmarkCompareReport } from '@maou/bench-domain';
 
-const VERDICT = { 'b-faster': 'B is faster', 'b-slower': 'B is slower', 'no-significant-difference': 'no difference beyond noise' } as const;
+const VERDICT = {
+  'b-faster': 'B is faster',
+  'b-slower': 'B is slower',
+  'no-significant-difference': 'no difference beyond noise',
+} as const;
 
 /** The human summary of a comparison. @public */
 export const renderCompareSummary = (r: BenchmarkCompareReport): string => {

@@ -19,7 +19,11 @@ export interface WrittenReport {
  * previous report untouched; a failure is a value naming the file and what it was.
  * @public
  */
-export const writeReportFile = async (path: string, content: string, what = 'HTML report'): Promise<Result<WrittenReport, ReportWriteError>> => {
+export const writeReportFile = async (
+  path: string,
+  content: string,
+  what = 'HTML report',
+): Promise<Result<WrittenReport, ReportWriteError>> => {
   try {
     await writeFileAtomic(path, content);
     return ok({ path, bytes: Buffer.byteLength(content, 'utf8') });

@@ -26,8 +26,20 @@ const samplesChart = (r: BenchmarkCompareReport): ChartSpec => ({
     xAxis: { type: 'value', name: 'batch', min: 0 },
     yAxis: { type: 'value', name: 'ms', scale: true },
     series: [
-      { name: `A: ${r.a.label}`, type: 'line', showSymbol: false, itemStyle: { color: PALETTE.a }, data: r.a.batch_ms.map((v, i) => [i, round(v, 3)]) },
-      { name: `B: ${r.b.label}`, type: 'line', showSymbol: false, itemStyle: { color: PALETTE.b }, data: r.b.batch_ms.map((v, i) => [i, round(v, 3)]) },
+      {
+        name: `A: ${r.a.label}`,
+        type: 'line',
+        showSymbol: false,
+        itemStyle: { color: PALETTE.a },
+        data: r.a.batch_ms.map((v, i) => [i, round(v, 3)]),
+      },
+      {
+        name: `B: ${r.b.label}`,
+        type: 'line',
+        showSymbol: false,
+        itemStyle: { color: PALETTE.b },
+        data: r.b.batch_ms.map((v, i) => [i, round(v, 3)]),
+      },
     ],
   },
 });
@@ -43,10 +55,16 @@ const distributionChart = (r: BenchmarkCompareReport): ChartSpec => ({
     grid: { left: 90, right: 40, top: 30, bottom: 40 },
     yAxis: { type: 'category', data: ['A', 'B'] },
     xAxis: { type: 'value', name: 'ms', scale: true },
-    series: [{ name: 'batch ms', type: 'boxplot', data: [
-      { value: five(r.a.batch_ms), itemStyle: { borderColor: PALETTE.a } },
-      { value: five(r.b.batch_ms), itemStyle: { borderColor: PALETTE.b } },
-    ] }],
+    series: [
+      {
+        name: 'batch ms',
+        type: 'boxplot',
+        data: [
+          { value: five(r.a.batch_ms), itemStyle: { borderColor: PALETTE.a } },
+          { value: five(r.b.batch_ms), itemStyle: { borderColor: PALETTE.b } },
+        ],
+      },
+    ],
   },
 });
 
@@ -65,12 +83,27 @@ const ratioChart = (r: BenchmarkCompareReport): ChartSpec => {
       tooltip: { trigger: 'item', confine: true },
       grid: { left: 90, right: 40, top: 30, bottom: 40 },
       yAxis: { type: 'category', data: ['B ÷ A'] },
-      xAxis: { type: 'value', interval: step, min: round(Math.floor(lo / step - 0.5) * step, 6), max: round(Math.ceil(hi / step + 0.5) * step, 6) },
+      xAxis: {
+        type: 'value',
+        interval: step,
+        min: round(Math.floor(lo / step - 0.5) * step, 6),
+        max: round(Math.ceil(hi / step + 0.5) * step, 6),
+      },
       series: [
-        { name: '95 % interval', type: 'boxplot', itemStyle: { color: PALETTE.band, borderColor: PALETTE.steady },
+        {
+          name: '95 % interval',
+          type: 'boxplot',
+          itemStyle: { color: PALETTE.band, borderColor: PALETTE.steady },
           data: [[c.ratio_ci95[0], c.ratio_ci95[0], c.ratio, c.ratio_ci95[1], c.ratio_ci95[1]].map((v) => round(v, 5))],
-          markLine: { symbol: 'none', data: [{ xAxis: 1, name: 'no change' }], label: { formatter: 'no change' } } },
-        { name: 'ratio', type: 'scatter', symbolSize: 12, itemStyle: { color: PALETTE.b }, data: [[round(c.ratio, 5), 0]] },
+          markLine: { symbol: 'none', data: [{ xAxis: 1, name: 'no change' }], label: { formatter: 'no change' } },
+        },
+        {
+          name: 'ratio',
+          type: 'scatter',
+          symbolSize: 12,
+          itemStyle: { color: PALETTE.b },
+          data: [[round(c.ratio, 5), 0]],
+        },
       ],
     },
   };
@@ -79,7 +112,11 @@ const ratioChart = (r: BenchmarkCompareReport): ChartSpec => {
 const show = (v: unknown): string => (v === undefined ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v));
 
 const diffTable = (id: string, title: string, rows: BenchmarkCompareReport['environment_diff']): TableSpec => ({
-  id, title, columns: ['key', 'A', 'B'], rows: rows.map((d) => [d.key, show(d.a), show(d.b)]), emptyText: 'Identical in both runs.',
+  id,
+  title,
+  columns: ['key', 'A', 'B'],
+  rows: rows.map((d) => [d.key, show(d.a), show(d.b)]),
+  emptyText: 'Identical in both runs.',
 });
 
 /** The page of a `benchmark-compare` report. @public */
@@ -97,7 +134,10 @@ export const compareReportPage = (r: BenchmarkCompareReport): ReportPage => {
       ['B samples/s', `${round(r.b.samples_per_second, 1)}`],
     ],
     charts: [samplesChart(r), distributionChart(r), ratioChart(r)],
-    tables: [diffTable('environment-diff', 'Environment differences', r.environment_diff), diffTable('config-diff', 'Configuration differences', r.config_diff)],
+    tables: [
+      diffTable('environment-diff', 'Environment differences', r.environment_diff),
+      diffTable('config-diff', 'Configuration differences', r.config_diff),
+    ],
     payload: r,
   };
 };

@@ -17,7 +17,9 @@ describe('embedJson', () => {
 
 describe('HTML report writers', () => {
   let dir: string;
-  beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'maou-html-w-')); });
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'maou-html-w-'));
+  });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('given a training report, then one offline file holds the library, the data and no external reference', async () => {

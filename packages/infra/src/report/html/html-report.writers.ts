@@ -8,17 +8,29 @@ import { renderReportPage } from './render-report-page';
 import { trainingReportPage } from './training-report-page';
 
 /** Writes the `benchmark-training` HTML report (self-contained, atomic). @public */
-export const writeTrainingHtmlReport = (report: BenchmarkTrainingReport, path: string): Promise<Result<WrittenReport, ReportWriteError>> =>
+export const writeTrainingHtmlReport = (
+  report: BenchmarkTrainingReport,
+  path: string,
+): Promise<Result<WrittenReport, ReportWriteError>> =>
   writeReportFile(path, renderReportPage(trainingReportPage(report)));
 
 /** Writes the `benchmark-dataloader` HTML report (self-contained, atomic). @public */
-export const writeDataloaderHtmlReport = (result: BenchmarkDataloaderOutput, path: string): Promise<Result<WrittenReport, ReportWriteError>> =>
+export const writeDataloaderHtmlReport = (
+  result: BenchmarkDataloaderOutput,
+  path: string,
+): Promise<Result<WrittenReport, ReportWriteError>> =>
   writeReportFile(path, renderReportPage(dataloaderReportPage(result)));
 
 /** Writes the `benchmark-compare` HTML report (self-contained, atomic). @public */
-export const writeCompareHtmlReport = (result: BenchmarkCompareReport, path: string): Promise<Result<WrittenReport, ReportWriteError>> =>
+export const writeCompareHtmlReport = (
+  result: BenchmarkCompareReport,
+  path: string,
+): Promise<Result<WrittenReport, ReportWriteError>> =>
   writeReportFile(path, renderReportPage(compareReportPage(result)));
 
 /** Writes the HTML report of a `benchmark-training` batch study (self-contained, atomic). @public */
-export const writeBatchStudyHtmlReport = (report: BatchStudyReport, path: string): Promise<Result<WrittenReport, ReportWriteError>> =>
+export const writeBatchStudyHtmlReport = (
+  report: BatchStudyReport,
+  path: string,
+): Promise<Result<WrittenReport, ReportWriteError>> =>
   writeReportFile(path, renderReportPage(batchStudyReportPage(report)));

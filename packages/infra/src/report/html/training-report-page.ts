@@ -15,7 +15,10 @@ const facts = (r: BenchmarkTrainingReport): (readonly [string, string])[] => {
     ['throughput', `${round(m.samples_per_second, 1)} samples/s [${round(lo, 1)}, ${round(hi, 1)}]`],
     ['batch time (median)', `${round(m.batch_ms.median, 2)} ms (p90 ${round(m.batch_ms.p90, 2)} ms)`],
     ['measured batches', `${m.measured_batches} of ${m.total_batches}`],
-    ['epoch estimate', `${formatMs(r.epoch_estimate.predicted_ms)} ${formatInterval(...r.epoch_estimate.predicted_ms_ci95)}`],
+    [
+      'epoch estimate',
+      `${formatMs(r.epoch_estimate.predicted_ms)} ${formatInterval(...r.epoch_estimate.predicted_ms_ci95)}`,
+    ],
     ['loss', `${round(m.initial_loss, 4)} → ${round(m.final_loss, 4)}`],
     ['host', `${r.environment.cpu_model} ×${r.environment.cpus}, node ${r.environment.node}`],
   ];
@@ -23,13 +26,16 @@ const facts = (r: BenchmarkTrainingReport): (readonly [string, string])[] => {
 
 const interruptedNote = (r: BenchmarkTrainingReport): string => {
   const i = r.interruption;
-  return i ? `Interrupted (${i.reason}) after ${i.completed_batches} of ${i.planned_batches} batches: the figures cover those batches only. ` : '';
+  return i
+    ? `Interrupted (${i.reason}) after ${i.completed_batches} of ${i.planned_batches} batches: the figures cover those batches only. `
+    : '';
 };
 
 /** The page of a `benchmark-training` report: charts that have data, plus the recommendations. @public */
 export const trainingReportPage = (report: BenchmarkTrainingReport): ReportPage => {
   const charts: ChartSpec[] = [];
-  if (report.batches.length > 0) charts.push(batchTimeChart(report), phaseBreakdownChart(report), throughputChart(report));
+  if (report.batches.length > 0)
+    charts.push(batchTimeChart(report), phaseBreakdownChart(report), throughputChart(report));
   charts.push(epochChart(report));
   if (report.resources && report.resources.timeline.length > 0) charts.push(resourcesChart(report.resources));
   return {

@@ -19,11 +19,32 @@ const intervalRow = (interval: Interval, k: number) => {
     xAxis: { type: 'value', name: unit.name, gridIndex: k, scale: true, boundaryGap: ['60%', '60%'] },
     yAxis: { type: 'category', data: [interval.label], gridIndex: k },
     series: [
-      { name: '95 % interval', type: 'boxplot', xAxisIndex: k, yAxisIndex: k, boxWidth: [18, 28],
+      {
+        name: '95 % interval',
+        type: 'boxplot',
+        xAxisIndex: k,
+        yAxisIndex: k,
+        boxWidth: [18, 28],
         itemStyle: { color: PALETTE.band, borderColor: PALETTE.steady },
-        data: [[scale(interval.ci[0]), scale(interval.ci[0]), scale(interval.ms), scale(interval.ci[1]), scale(interval.ci[1])]] },
-      { name: 'prediction', type: 'scatter', xAxisIndex: k, yAxisIndex: k, symbolSize: 12, itemStyle: { color: PALETTE.b },
-        data: [[scale(interval.ms), 0]] },
+        data: [
+          [
+            scale(interval.ci[0]),
+            scale(interval.ci[0]),
+            scale(interval.ms),
+            scale(interval.ci[1]),
+            scale(interval.ci[1]),
+          ],
+        ],
+      },
+      {
+        name: 'prediction',
+        type: 'scatter',
+        xAxisIndex: k,
+        yAxisIndex: k,
+        symbolSize: 12,
+        itemStyle: { color: PALETTE.b },
+        data: [[scale(interval.ms), 0]],
+      },
     ],
   };
 };
@@ -33,13 +54,18 @@ export const epochChart = (report: BenchmarkTrainingReport): ChartSpec => {
   const e = report.epoch_estimate;
   const intervals: Interval[] = [{ label: 'epoch (this data)', ms: e.predicted_ms, ci: e.predicted_ms_ci95 }];
   if (report.estimation) {
-    intervals.push({ label: 'full epoch (extrapolated)', ms: report.estimation.full_epoch_ms, ci: report.estimation.full_epoch_ms_ci95 });
+    intervals.push({
+      label: 'full epoch (extrapolated)',
+      ms: report.estimation.full_epoch_ms,
+      ci: report.estimation.full_epoch_ms_ci95,
+    });
   }
   const rows = intervals.map(intervalRow);
   return {
     id: 'epoch',
     title: 'Predicted epoch time',
-    caption: `${formatMs(e.predicted_ms)}, 95 % interval ${formatInterval(e.predicted_ms_ci95[0], e.predicted_ms_ci95[1])}, ` +
+    caption:
+      `${formatMs(e.predicted_ms)}, 95 % interval ${formatInterval(e.predicted_ms_ci95[0], e.predicted_ms_ci95[1])}, ` +
       `${e.batches_per_epoch} batches incl. ${formatMs(e.warmup_cost_ms)} warm-up cost. Method: ${e.method}`,
     height: 40 + 90 * intervals.length,
     option: {
@@ -57,7 +83,10 @@ export const epochChart = (report: BenchmarkTrainingReport): ChartSpec => {
 export const resourcesChart = (resources: ResourceSummary): ChartSpec => {
   const t = (ms: number): number => round(ms / 1000, 3);
   const line = (name: string, yAxisIndex: number, pick: (s: ResourceSummary['timeline'][number]) => number | null) => ({
-    name, type: 'line', showSymbol: resources.timeline.length < 40, yAxisIndex,
+    name,
+    type: 'line',
+    showSymbol: resources.timeline.length < 40,
+    yAxisIndex,
     data: resources.timeline.filter((s) => pick(s) !== null).map((s) => [t(s.t_ms), pick(s)]),
   });
   const series = [
@@ -65,17 +94,22 @@ export const resourcesChart = (resources: ResourceSummary): ChartSpec => {
     line('RSS MiB', 1, (s) => mib(s.rss_bytes)),
     line('heap MiB', 1, (s) => mib(s.heap_used_bytes)),
   ];
-  if (resources.timeline.some((s) => s.gpu_util_percent !== null)) series.push(line('GPU %', 0, (s) => s.gpu_util_percent));
+  if (resources.timeline.some((s) => s.gpu_util_percent !== null))
+    series.push(line('GPU %', 0, (s) => s.gpu_util_percent));
   return {
     id: 'resources',
     title: 'Resources over the run',
-    caption: `Sampled every ${resources.interval_ms} ms (${resources.samples} samples). CPU mean ${round(resources.cpu_percent.mean, 1)} %, ` +
+    caption:
+      `Sampled every ${resources.interval_ms} ms (${resources.samples} samples). CPU mean ${round(resources.cpu_percent.mean, 1)} %, ` +
       `peak RSS ${mib(resources.rss_bytes.peak)} MiB.`,
     option: {
       ...baseOption,
       grid: { ...baseOption.grid, right: 64 },
       xAxis: { type: 'value', name: 's' },
-      yAxis: [{ type: 'value', name: '%', min: 0 }, { type: 'value', name: 'MiB', min: 0, splitLine: { show: false } }],
+      yAxis: [
+        { type: 'value', name: '%', min: 0 },
+        { type: 'value', name: 'MiB', min: 0, splitLine: { show: false } },
+      ],
       series,
     },
   };

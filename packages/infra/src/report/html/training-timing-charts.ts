@@ -5,8 +5,13 @@ import type { ChartSpec } from './report-page';
 type Batch = BenchmarkTrainingReport['batches'][number];
 
 const PHASE_LABELS: Readonly<Record<(typeof PHASES)[number], string>> = {
-  dataWait: 'data wait', hostToDevice: 'host → device', forward: 'forward', loss: 'loss',
-  backward: 'backward', optimizer: 'optimizer', other: 'other',
+  dataWait: 'data wait',
+  hostToDevice: 'host → device',
+  forward: 'forward',
+  loss: 'loss',
+  backward: 'backward',
+  optimizer: 'optimizer',
+  other: 'other',
 };
 
 // Three kinds of batch: declared warm-up, detected settling (excluded too), and measured steady state.
@@ -17,7 +22,10 @@ const steadyMarker = (steadyStart: number, lastIndex: number) => ({
   silent: true,
   itemStyle: { color: 'rgba(176, 183, 195, 0.18)' },
   label: { show: false },
-  data: steadyStart > 0 ? [[{ xAxis: -0.5, name: 'excluded from statistics' }, { xAxis: Math.min(steadyStart, lastIndex) - 0.5 }]] : [],
+  data:
+    steadyStart > 0
+      ? [[{ xAxis: -0.5, name: 'excluded from statistics' }, { xAxis: Math.min(steadyStart, lastIndex) - 0.5 }]]
+      : [],
 });
 
 /** Batch wall time over the run, warm-up and steady state marked. @internal */
@@ -29,10 +37,18 @@ export const batchTimeChart = (report: BenchmarkTrainingReport): ChartSpec => {
     type: 'scatter',
     symbolSize: 7,
     itemStyle: { color: PALETTE[kind] },
-    data: report.batches.filter((b) => kindOf(b, m.steady_state_start) === kind).map((b) => [b.index, round(b.wallMs, 3)]),
+    data: report.batches
+      .filter((b) => kindOf(b, m.steady_state_start) === kind)
+      .map((b) => [b.index, round(b.wallMs, 3)]),
     ...(kind === 'steady'
-      ? { markLine: { symbol: 'none', data: [{ yAxis: round(m.batch_ms.mean, 3), name: 'steady mean' }], label: { formatter: 'mean {c} ms', position: 'insideEndTop' } },
-          markArea: steadyMarker(m.steady_state_start, last) }
+      ? {
+          markLine: {
+            symbol: 'none',
+            data: [{ yAxis: round(m.batch_ms.mean, 3), name: 'steady mean' }],
+            label: { formatter: 'mean {c} ms', position: 'insideEndTop' },
+          },
+          markArea: steadyMarker(m.steady_state_start, last),
+        }
       : {}),
   }));
   return {
@@ -61,7 +77,11 @@ export const phaseBreakdownChart = (report: BenchmarkTrainingReport): ChartSpec 
     xAxis: { type: 'category', name: 'batch', data: report.batches.map((b) => String(b.index)) },
     yAxis: { type: 'value', name: 'ms' },
     series: PHASES.map((p) => ({
-      name: PHASE_LABELS[p], type: 'bar', stack: 'wall', barCategoryGap: '10%', large: report.batches.length > 1000,
+      name: PHASE_LABELS[p],
+      type: 'bar',
+      stack: 'wall',
+      barCategoryGap: '10%',
+      large: report.batches.length > 1000,
       data: report.batches.map((b) => round(b.phases[p], 3)),
     })),
   },
@@ -90,12 +110,30 @@ export const throughputChart = (report: BenchmarkTrainingReport): ChartSpec => {
       xAxis: { type: 'value', name: 'batch', scale: true },
       yAxis: { type: 'value', name: 'samples/s', scale: true },
       series: [
-        { name: 'per batch', type: 'scatter', symbolSize: 6, itemStyle: { color: PALETTE.warmup },
-          data: steady.map((b, i) => [b.index, round(rate[i]!, 2)]) },
-        { name: 'rolling mean (10)', type: 'line', showSymbol: false, itemStyle: { color: PALETTE.steady },
+        {
+          name: 'per batch',
+          type: 'scatter',
+          symbolSize: 6,
+          itemStyle: { color: PALETTE.warmup },
+          data: steady.map((b, i) => [b.index, round(rate[i]!, 2)]),
+        },
+        {
+          name: 'rolling mean (10)',
+          type: 'line',
+          showSymbol: false,
+          itemStyle: { color: PALETTE.steady },
           data: steady.map((b, i) => [b.index, round(smooth[i]!, 2)]),
-          markArea: { silent: true, itemStyle: { color: PALETTE.band }, data: [[{ yAxis: round(lo, 3), name: '95 % CI' }, { yAxis: round(hi, 3) }]] },
-          markLine: { symbol: 'none', data: [{ yAxis: round(m.samples_per_second, 2) }], label: { formatter: 'mean {c}', position: 'insideEndTop' } } },
+          markArea: {
+            silent: true,
+            itemStyle: { color: PALETTE.band },
+            data: [[{ yAxis: round(lo, 3), name: '95 % CI' }, { yAxis: round(hi, 3) }]],
+          },
+          markLine: {
+            symbol: 'none',
+            data: [{ yAxis: round(m.samples_per_second, 2) }],
+            label: { formatter: 'mean {c}', position: 'insideEndTop' },
+          },
+        },
       ],
     },
   };

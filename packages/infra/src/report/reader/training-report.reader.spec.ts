@@ -7,7 +7,9 @@ import { writeJsonReport } from '../json/json-report.writer';
 import { readTrainingReport } from './training-report.reader';
 
 let dir: string;
-beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'maou-reader-')); });
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'maou-reader-'));
+});
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** A schema-1 file as version 1 wrote it: no maou block, no null reasons, no resource limits, no validation phases. */
@@ -23,7 +25,10 @@ describe('readTrainingReport', () => {
     const [a, b] = [await readTrainingReport(join(dir, 'v1.json')), await readTrainingReport(join(dir, 'v2.json'))];
     if (!a.ok || !b.ok) throw new Error(`${a.ok ? '' : a.error} ${b.ok ? '' : b.error}`);
     expect([a.value.schema_version, b.value.schema_version]).toEqual([1, 2]);
-    const report = new CompareBenchmarksUseCase().execute({ a: { path: 'v1.json', report: a.value }, b: { path: 'v2.json', report: b.value } });
+    const report = new CompareBenchmarksUseCase().execute({
+      a: { path: 'v1.json', report: a.value },
+      b: { path: 'v2.json', report: b.value },
+    });
     expect(report.comparison.verdict).toBe('no-significant-difference');
   });
 

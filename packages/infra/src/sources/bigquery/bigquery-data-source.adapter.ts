@@ -45,7 +45,12 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
   private prepared: Promise<Result<readonly ShardRef[], CloudSourceError>> | null = null;
   private prefix = '';
 
-  constructor(readonly stage: Stage, private readonly reader: BigQueryTableReader, private readonly options: BigQuerySourceOptions, private readonly deps: CloudSourceDeps) {
+  constructor(
+    readonly stage: Stage,
+    private readonly reader: BigQueryTableReader,
+    private readonly options: BigQuerySourceOptions,
+    private readonly deps: CloudSourceDeps,
+  ) {
     this.stats = new IoStatsRecorder('bigquery', deps.clock);
     this.log = deps.logger.child({ component: 'cloud-source', source: 'bigquery' });
   }
@@ -55,7 +60,9 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
   }
 
   prepare(): Promise<Result<readonly ShardRef[], CloudSourceError>> {
-    this.prepared ??= this.fill().catch((error: unknown) => err({ kind: 'transfer' as const, message: this.failureText(error) }));
+    this.prepared ??= this.fill().catch((error: unknown) =>
+      err({ kind: 'transfer' as const, message: this.failureText(error) }),
+    );
     return this.prepared;
   }
 
@@ -85,12 +92,20 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
   private async fill(): Promise<Result<readonly ShardRef[], CloudSourceError>> {
     const project = await this.retried('planning', () => this.reader.project());
     const all = await this.retried('planning', () => this.reader.plan());
-    if (all.length === 0) return err({ kind: 'empty', message: `${this.reader.where()} has no rows (check --input-dataset-id, --input-table-name and the key flags)` });
+    if (all.length === 0)
+      return err({
+        kind: 'empty',
+        message: `${this.reader.where()} has no rows (check --input-dataset-id, --input-table-name and the key flags)`,
+      });
     const chosen = seededSample(all, this.options.sampleRatio, this.options.seed);
     this.prefix = safe(`${project}_${this.reader.where().split(' ').pop() ?? ''}`);
     await mkdir(this.options.cacheDir, { recursive: true });
     // Page sizes are unknown until written, so progress counts pages.
-    const task = startProgress(this.deps.progress, { label: `download ${this.reader.where()}`, total: chosen.length, unit: 'pages' });
+    const task = startProgress(this.deps.progress, {
+      label: `download ${this.reader.where()}`,
+      total: chosen.length,
+      unit: 'pages',
+    });
     const { shards, budgetLeft } = await this.prefetch(chosen, task).catch((error: unknown) => {
       task.finish('failed');
       throw error;
@@ -98,13 +113,22 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
     task.finish('done');
     if (!budgetLeft) {
       // Pages beyond the budget are fetched again when read (loader workers ask for them through materialize()).
-      this.log.warn({ maxCachedBytes: this.options.maxCachedBytes, shards: shards.length }, 'the table exceeds --input-max-cached-bytes: pages beyond it are fetched again each time they are read');
+      this.log.warn(
+        { maxCachedBytes: this.options.maxCachedBytes, shards: shards.length },
+        'the table exceeds --input-max-cached-bytes: pages beyond it are fetched again each time they are read',
+      );
     }
-    this.log.info({ shards: shards.length, planned: all.length, cachedBytes: this.totalCached(), io: this.stats.snapshot() }, 'bigquery data ready');
+    this.log.info(
+      { shards: shards.length, planned: all.length, cachedBytes: this.totalCached(), io: this.stats.snapshot() },
+      'bigquery data ready',
+    );
     return ok(shards);
   }
 
-  private async prefetch(chosen: readonly BigQueryShardPlan[], task: ProgressTask): Promise<{ shards: ShardRef[]; budgetLeft: boolean }> {
+  private async prefetch(
+    chosen: readonly BigQueryShardPlan[],
+    task: ProgressTask,
+  ): Promise<{ shards: ShardRef[]; budgetLeft: boolean }> {
     const shards: ShardRef[] = [];
     let budgetLeft = true;
     for (const plan of chosen) {
@@ -128,7 +152,13 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
 
   /** Size of a complete cached copy (right row count), or 0; counts it as a cache hit. */
   private async cachedSize(plan: BigQueryShardPlan, path: string): Promise<number> {
-    if ((await readIpcFileLayout(path).then((l) => l.rows, () => null)) !== plan.rows) return 0;
+    if (
+      (await readIpcFileLayout(path).then(
+        (l) => l.rows,
+        () => null,
+      )) !== plan.rows
+    )
+      return 0;
     const { size } = await stat(path);
     this.stats.cacheHit();
     this.touch(path, size);

@@ -5,7 +5,12 @@ import { MemoryLogger, RecordingProgress } from '@maou/bench-app/testing';
 import { SystemClockAdapter } from '../../clock/system-clock.adapter';
 import type { CloudDataSource } from '../shared/cloud-source';
 import { createBigQueryDataSource } from './bigquery.source';
-import { startFakeBigQuery, type FakeBigQueryServer, type FakeField, type FakeRow } from '../testing/fake-bigquery-server';
+import {
+  startFakeBigQuery,
+  type FakeBigQueryServer,
+  type FakeField,
+  type FakeRow,
+} from '../testing/fake-bigquery-server';
 import { startFaultProxy, type FaultProxy } from '../testing/fault-proxy';
 import { tempDir } from '../testing/cloud-fixtures';
 import { DataLoaderAdapter } from '../../loader/data-loader.adapter';
@@ -25,7 +30,7 @@ const ROWS: FakeRow[] = Array.from({ length: 23 }, (_, i) => ({
   piecesInHand: Buffer.from(ints(14, 4)),
   reachableSquares: ints(81, 1),
   day: ['2026-01-01', '2026-01-02', '2026-01-03'][i % 3],
-  grp: i < 9 ? "o'hara\"; DROP TABLE x; --" : 'plain',
+  grp: i < 9 ? 'o\'hara"; DROP TABLE x; --' : 'plain',
 }));
 // Offline credentials: the client asks this object for headers and never reaches Google.
 const authClient = { getRequestHeaders: async () => new Headers({ authorization: 'Bearer offline-test-token' }) };
@@ -34,7 +39,9 @@ const expectRows = (cols: StageColumns, rows: readonly FakeRow[]): void => {
   expect(cols.rows).toBe(rows.length);
   expect(Array.from(cols.boardIdPositions)).toEqual(rows.flatMap((r) => r.boardIdPositions as number[]));
   expect(Array.from(cols.piecesInHand)).toEqual(rows.flatMap((r) => Array.from(r.piecesInHand as Buffer)));
-  expect(cols.stage === 1 ? Array.from(cols.reachableSquares) : null).toEqual(rows.flatMap((r) => r.reachableSquares as number[]));
+  expect(cols.stage === 1 ? Array.from(cols.reachableSquares) : null).toEqual(
+    rows.flatMap((r) => r.reachableSquares as number[]),
+  );
 };
 
 describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuery REST API', () => {
@@ -44,15 +51,33 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
   let logger: MemoryLogger;
   let progress: RecordingProgress;
 
-  const spec = (over: Partial<Extract<DataSourceSpec, { kind: 'bigquery' }>> = {}): Extract<DataSourceSpec, { kind: 'bigquery' }> => ({
-    kind: 'bigquery', datasetId: 'maou_ds', tableName: 'stage1_rows', batchSize: 5, maxCachedBytes: 500 * 2 ** 20, seed: 3,
-    localCacheDir: cache, apiEndpoint: proxy.url, projectId: 'test-project', ...over,
+  const spec = (
+    over: Partial<Extract<DataSourceSpec, { kind: 'bigquery' }>> = {},
+  ): Extract<DataSourceSpec, { kind: 'bigquery' }> => ({
+    kind: 'bigquery',
+    datasetId: 'maou_ds',
+    tableName: 'stage1_rows',
+    batchSize: 5,
+    maxCachedBytes: 500 * 2 ** 20,
+    seed: 3,
+    localCacheDir: cache,
+    apiEndpoint: proxy.url,
+    projectId: 'test-project',
+    ...over,
   });
   const open = async (s = spec(), sampleRatio: number | null = null): Promise<CloudDataSource> => {
-    const r = await createBigQueryDataSource(s, 1, { logger, clock: new SystemClockAdapter(), progress }, {
-      sampleRatio, retry: { attempts: 5, baseDelayMs: 1, maxDelayMs: 2 }, callTimeoutMs: 400,
-      retryHooks: { sleep: () => Promise.resolve(), random: () => 0.5 }, bigquery: { clientOptions: { authClient } },
-    });
+    const r = await createBigQueryDataSource(
+      s,
+      1,
+      { logger, clock: new SystemClockAdapter(), progress },
+      {
+        sampleRatio,
+        retry: { attempts: 5, baseDelayMs: 1, maxDelayMs: 2 },
+        callTimeoutMs: 400,
+        retryHooks: { sleep: () => Promise.resolve(), random: () => 0.5 },
+        bigquery: { clientOptions: { authClient } },
+      },
+    );
     if (!r.ok) throw new Error(r.error.message);
     return r.value;
   };
@@ -68,7 +93,14 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
     // Jest's module VM cannot run the `import('node-fetch')` that teeny-request 11 (under @google-cloud/bigquery 9)
     // uses in Node; its own node:http transport, chosen for Bun, is used instead. Plain Node needs no such step.
     (globalThis as Record<string, unknown>).Bun = {};
-    bq = await startFakeBigQuery({ project: 'test-project', dataset: 'maou_ds', table: 'stage1_rows', fields: FIELDS, rows: ROWS, serverPageCap: 3 });
+    bq = await startFakeBigQuery({
+      project: 'test-project',
+      dataset: 'maou_ds',
+      table: 'stage1_rows',
+      fields: FIELDS,
+      rows: ROWS,
+      serverPageCap: 3,
+    });
     proxy = await startFaultProxy(bq.address);
   });
   afterAll(async () => {
@@ -105,30 +137,55 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
   it('given a partitioning date key, when prepared, then one shard per date is read with the date as a query parameter', async () => {
     const source = await open(spec({ partitioningKeyDate: 'day', batchSize: 2 }));
     const shards = await source.shards();
-    expect(shards.map((s) => [s.id, s.rows])).toEqual([['day=2026-01-01', 8], ['day=2026-01-02', 8], ['day=2026-01-03', 7]]);
-    expectRows(await source.read(shards[1]), ROWS.filter((r) => r.day === '2026-01-02'));
-    expect(bq.queries[0].sql).toBe("SELECT `day` AS partition_value, COUNT(*) AS cnt FROM `test-project.maou_ds.stage1_rows` WHERE `day` BETWEEN DATE('1970-01-01') AND DATE('2100-01-01') GROUP BY `day` ORDER BY partition_value");
-    expect(bq.queries.slice(1)).toEqual(['2026-01-01', '2026-01-02', '2026-01-03'].map((d) => ({ sql: 'SELECT * FROM `test-project.maou_ds.stage1_rows` WHERE `day` = @value', params: { value: d } })));
+    expect(shards.map((s) => [s.id, s.rows])).toEqual([
+      ['day=2026-01-01', 8],
+      ['day=2026-01-02', 8],
+      ['day=2026-01-03', 7],
+    ]);
+    expectRows(
+      await source.read(shards[1]),
+      ROWS.filter((r) => r.day === '2026-01-02'),
+    );
+    expect(bq.queries[0].sql).toBe(
+      "SELECT `day` AS partition_value, COUNT(*) AS cnt FROM `test-project.maou_ds.stage1_rows` WHERE `day` BETWEEN DATE('1970-01-01') AND DATE('2100-01-01') GROUP BY `day` ORDER BY partition_value",
+    );
+    expect(bq.queries.slice(1)).toEqual(
+      ['2026-01-01', '2026-01-02', '2026-01-03'].map((d) => ({
+        sql: 'SELECT * FROM `test-project.maou_ds.stage1_rows` WHERE `day` = @value',
+        params: { value: d },
+      })),
+    );
   });
 
   it('given a clustering key whose values hold SQL, when prepared, then values only travel as parameters', async () => {
     const shards = await (await open(spec({ clusteringKey: 'grp' }))).shards();
     expect(shards.map((s) => s.rows)).toEqual([9, 14]);
     expect(bq.queries.every((q) => !q.sql.includes('DROP'))).toBe(true);
-    expect(bq.queries.map((q) => q.params.value)).toContain("o'hara\"; DROP TABLE x; --");
+    expect(bq.queries.map((q) => q.params.value)).toContain('o\'hara"; DROP TABLE x; --');
   });
 
   it('given identifiers outside the allow-list, when created, then the error names each flag and nothing is sent', async () => {
     const seen = proxy.seen.length;
-    const r = await createBigQueryDataSource(spec({ datasetId: 'ds`; DROP', clusteringKey: 'a b' }), 1, { logger, clock: new SystemClockAdapter() }, { sampleRatio: null });
-    expect(r.ok ? '' : r.error.message).toBe('--input-dataset-id: "ds`; DROP" is not a valid dataset id (letters, digits, underscores)\n--input-clustering-key: "a b" is not a valid column name (a letter or underscore, then letters, digits, underscores)');
+    const r = await createBigQueryDataSource(
+      spec({ datasetId: 'ds`; DROP', clusteringKey: 'a b' }),
+      1,
+      { logger, clock: new SystemClockAdapter() },
+      { sampleRatio: null },
+    );
+    expect(r.ok ? '' : r.error.message).toBe(
+      '--input-dataset-id: "ds`; DROP" is not a valid dataset id (letters, digits, underscores)\n--input-clustering-key: "a b" is not a valid column name (a letter or underscore, then letters, digits, underscores)',
+    );
     expect(proxy.seen.length).toBe(seen);
   });
 
   it('given a byte budget of about two pages, when every shard is read, then the cache never holds more than the budget plus one page', async () => {
     const { onePage, source } = await twoPageBudget();
     const shards = await source.shards();
-    const onDisk = async (): Promise<number> => (await Promise.all((await readdir(cache)).map(async (f) => (await stat(join(cache, f))).size))).reduce((a, b) => a + b, 0);
+    const onDisk = async (): Promise<number> =>
+      (await Promise.all((await readdir(cache)).map(async (f) => (await stat(join(cache, f))).size))).reduce(
+        (a, b) => a + b,
+        0,
+      );
     expect(await onDisk()).toBeLessThanOrEqual(onePage * 2 + 64);
     for (const [i, s] of shards.entries()) {
       expectRows(await source.read(s), ROWS.slice(i * 5, i * 5 + 5));
@@ -143,8 +200,17 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
     expect((await readdir(cache)).length).toBeLessThan(shards.length);
     for (const streaming of [true, false]) {
       const loader = await DataLoaderAdapter.create(source, {
-        batchSize: 2, workers: 2, prefetchFactor: 2, pinMemory: false, persistentWorkers: true, streaming,
-        shuffle: true, testRatio: 0.2, cacheMode: 'file', devicePrefetch: 0, seed: 5,
+        batchSize: 2,
+        workers: 2,
+        prefetchFactor: 2,
+        pinMemory: false,
+        persistentWorkers: true,
+        streaming,
+        shuffle: true,
+        testRatio: 0.2,
+        cacheMode: 'file',
+        devicePrefetch: 0,
+        seed: 5,
       });
       try {
         let samples = 0;
@@ -157,7 +223,11 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
   }, 60_000);
 
   it('given 503, 429, a connection cut and a silent server, when prepared, then retries succeed; given a lasting 500, then the error names table and shard', async () => {
-    proxy.rules.push({ match: (m, u) => m === 'GET' && /\/tables\/stage1_rows(\?|$)/.test(u), times: 1, fault: { status: 503 } });
+    proxy.rules.push({
+      match: (m, u) => m === 'GET' && /\/tables\/stage1_rows(\?|$)/.test(u),
+      times: 1,
+      fault: { status: 503 },
+    });
     proxy.rules.push({ match: (_m, u) => u.includes('/data?'), times: 1, fault: { status: 429 } });
     proxy.rules.push({ match: (_m, u) => u.includes('/data?'), times: 1, fault: { cutAfterBytes: 200 } });
     proxy.rules.push({ match: (_m, u) => u.includes('/data?'), times: 1, fault: { stall: true } });
@@ -165,12 +235,21 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
     expect((await source.shards()).length).toBe(5);
     expect(source.ioStats()?.retries).toBe(4);
     await rm(cache, { recursive: true, force: true });
-    proxy.rules.push({ match: (_m, u) => u.includes('/data?') && u.includes('startIndex=10'), times: 100, fault: { status: 500 } });
+    proxy.rules.push({
+      match: (_m, u) => u.includes('/data?') && u.includes('startIndex=10'),
+      times: 100,
+      fault: { status: 500 },
+    });
     const failing = await open();
     const r = await failing.prepare();
-    expect(r.ok ? '' : r.error.message).toMatch(/^BigQuery table maou_ds\.stage1_rows, shard rows10-15: failed after 5 tries: HTTP 500/);
+    expect(r.ok ? '' : r.error.message).toMatch(
+      /^BigQuery table maou_ds\.stage1_rows, shard rows10-15: failed after 5 tries: HTTP 500/,
+    );
     // the failing run stopped after two pages (rows0-5, rows5-10) and says so
-    expect(progress.tasks.map((t) => [t.done, t.outcome])).toEqual([[5, 'done'], [2, 'failed']]);
+    expect(progress.tasks.map((t) => [t.done, t.outcome])).toEqual([
+      [5, 'done'],
+      [2, 'failed'],
+    ]);
   });
 
   it('given a sample ratio, when prepared, then a seeded subset of pages is served', async () => {

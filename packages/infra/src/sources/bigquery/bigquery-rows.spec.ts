@@ -19,8 +19,15 @@ describe('rowsToStageColumns', () => {
   });
 
   it('given a list of the wrong length, when converted, then the error names table, column and row', () => {
-    const r = rowsToStageColumns([row(), row({ piecesInHand: [1, 2, 3] })], 3, 'BigQuery table d.t, shard rows10-15', 10);
-    expect(r.ok ? '' : r.error.message).toBe('BigQuery table d.t, shard rows10-15, column piecesInHand, row 11: has 3 values, expected 14');
+    const r = rowsToStageColumns(
+      [row(), row({ piecesInHand: [1, 2, 3] })],
+      3,
+      'BigQuery table d.t, shard rows10-15',
+      10,
+    );
+    expect(r.ok ? '' : r.error.message).toBe(
+      'BigQuery table d.t, shard rows10-15, column piecesInHand, row 11: has 3 values, expected 14',
+    );
   });
 
   it('given a missing column, when converted, then the error says it is null', () => {

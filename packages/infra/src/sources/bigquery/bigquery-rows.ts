@@ -1,4 +1,13 @@
-import { err, ok, stageSchema, valuesPerRow, type ColumnSpec, type Result, type Stage, type StageColumns } from '@maou/bench-domain';
+import {
+  err,
+  ok,
+  stageSchema,
+  valuesPerRow,
+  type ColumnSpec,
+  type Result,
+  type Stage,
+  type StageColumns,
+} from '@maou/bench-domain';
 import type { CloudSourceError } from '../shared/cloud-source-error';
 
 type Flat = Uint8Array | Float32Array;
@@ -39,7 +48,12 @@ const copyCell = (cell: unknown, spec: ColumnSpec, out: Flat, r: number): string
  * relative to the whole table or group.
  * @internal
  */
-export const rowsToStageColumns = (rows: readonly Record<string, unknown>[], stage: Stage, where: string, firstRow: number): Result<StageColumns, CloudSourceError> => {
+export const rowsToStageColumns = (
+  rows: readonly Record<string, unknown>[],
+  stage: Stage,
+  where: string,
+  firstRow: number,
+): Result<StageColumns, CloudSourceError> => {
   const cols: Record<string, Flat> = {};
   for (const spec of stageSchema(stage).columns) {
     if (spec.name === 'id') continue;
@@ -47,12 +61,22 @@ export const rowsToStageColumns = (rows: readonly Record<string, unknown>[], sta
     const out: Flat = spec.type === 'float32' ? new Float32Array(rows.length * per) : new Uint8Array(rows.length * per);
     for (let r = 0; r < rows.length; r += 1) {
       const issue = copyCell(rows[r][spec.name], spec, out, r);
-      if (issue !== null) return err({ kind: 'transfer', message: `${where}, column ${spec.name}, row ${firstRow + r}: ${issue}` });
+      if (issue !== null)
+        return err({ kind: 'transfer', message: `${where}, column ${spec.name}, row ${firstRow + r}: ${issue}` });
     }
     cols[spec.name] = out;
   }
-  const base = { rows: rows.length, boardIdPositions: cols.boardIdPositions as Uint8Array, piecesInHand: cols.piecesInHand as Uint8Array };
+  const base = {
+    rows: rows.length,
+    boardIdPositions: cols.boardIdPositions as Uint8Array,
+    piecesInHand: cols.piecesInHand as Uint8Array,
+  };
   if (stage === 1) return ok({ ...base, stage, reachableSquares: cols.reachableSquares as Uint8Array });
   if (stage === 2) return ok({ ...base, stage, legalMovesLabel: cols.legalMovesLabel as Uint8Array });
-  return ok({ ...base, stage, moveLabel: cols.moveLabel as Float32Array, resultValue: cols.resultValue as Float32Array });
+  return ok({
+    ...base,
+    stage,
+    moveLabel: cols.moveLabel as Float32Array,
+    resultValue: cols.resultValue as Float32Array,
+  });
 };

@@ -7,10 +7,17 @@ type Row = Record<string, unknown>;
 /** One shard of a table: a row range (tabledata.list) or all rows with one key value (a parameterised query). @internal */
 export type BigQueryShardPlan =
   | { readonly id: string; readonly rows: number; readonly kind: 'range'; readonly start: number }
-  | { readonly id: string; readonly rows: number; readonly kind: 'group'; readonly column: string; readonly value: unknown };
+  | {
+      readonly id: string;
+      readonly rows: number;
+      readonly kind: 'group';
+      readonly column: string;
+      readonly value: unknown;
+    };
 
 const PROJECT = /^(?:[a-z][a-z0-9.-]{0,62}:)?[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
-const label = (v: unknown): string => (typeof v === 'object' && v !== null && 'value' in v ? String((v as { value: unknown }).value) : String(v));
+const label = (v: unknown): string =>
+  typeof v === 'object' && v !== null && 'value' in v ? String((v as { value: unknown }).value) : String(v);
 
 /**
  * The BigQuery calls of the source, single attempts. Only validated identifiers are spliced into SQL (quoted);
@@ -18,7 +25,11 @@ const label = (v: unknown): string => (typeof v === 'object' && v !== null && 'v
  * @internal
  */
 export class BigQueryTableReader {
-  constructor(private readonly client: BigQuery, private readonly ref: BigQueryTableRef, private readonly batchSize: number) {}
+  constructor(
+    private readonly client: BigQuery,
+    private readonly ref: BigQueryTableRef,
+    private readonly batchSize: number,
+  ) {}
 
   /** The billing project: given, or the one the credentials name; checked before it reaches SQL. */
   async project(): Promise<string> {
@@ -34,9 +45,19 @@ export class BigQueryTableReader {
     const table = quotedTable(await this.project(), this.ref);
     const col = quotedColumn(key);
     // Partitioned tables may require a partition filter; this one admits every plausible date.
-    const where = this.ref.partitioningKeyDate !== null ? ` WHERE ${col} BETWEEN DATE('1970-01-01') AND DATE('2100-01-01')` : '';
-    const rows = await this.queryAll(`SELECT ${col} AS partition_value, COUNT(*) AS cnt FROM ${table}${where} GROUP BY ${col} ORDER BY partition_value`, {});
-    return rows.map((r) => ({ id: `${key}=${label(r.partition_value)}`, rows: Number(r.cnt), kind: 'group' as const, column: key, value: r.partition_value }));
+    const where =
+      this.ref.partitioningKeyDate !== null ? ` WHERE ${col} BETWEEN DATE('1970-01-01') AND DATE('2100-01-01')` : '';
+    const rows = await this.queryAll(
+      `SELECT ${col} AS partition_value, COUNT(*) AS cnt FROM ${table}${where} GROUP BY ${col} ORDER BY partition_value`,
+      {},
+    );
+    return rows.map((r) => ({
+      id: `${key}=${label(r.partition_value)}`,
+      rows: Number(r.cnt),
+      kind: 'group' as const,
+      column: key,
+      value: r.partition_value,
+    }));
   }
 
   async fetch(shard: BigQueryShardPlan): Promise<Row[]> {
@@ -60,8 +81,13 @@ export class BigQueryTableReader {
   private async fetchRange(start: number, count: number): Promise<Row[]> {
     const out: Row[] = [];
     while (out.length < count) {
-      const [rows] = await this.table().getRows({ startIndex: String(start + out.length), maxResults: count - out.length, autoPaginate: false });
-      if (rows.length === 0) throw new Error(`${this.where()}: rows ${start + out.length}.. are missing (the table shrank while reading)`);
+      const [rows] = await this.table().getRows({
+        startIndex: String(start + out.length),
+        maxResults: count - out.length,
+        autoPaginate: false,
+      });
+      if (rows.length === 0)
+        throw new Error(`${this.where()}: rows ${start + out.length}.. are missing (the table shrank while reading)`);
       out.push(...(rows as Row[]));
     }
     return out;
@@ -73,7 +99,11 @@ export class BigQueryTableReader {
     const out: Row[] = [];
     let pageToken: string | undefined;
     for (;;) {
-      const [rows, next, resp] = await job.getQueryResults({ maxResults: this.batchSize, autoPaginate: false, pageToken });
+      const [rows, next, resp] = await job.getQueryResults({
+        maxResults: this.batchSize,
+        autoPaginate: false,
+        pageToken,
+      });
       // A job still running answers with no rows and jobComplete false: ask again for the same page.
       if ((resp as { jobComplete?: boolean } | undefined)?.jobComplete === false) continue;
       out.push(...(rows as Row[]));

@@ -9,7 +9,10 @@ import { FIXTURES, fixtureBytes, listTree, objectOptions, tempDir, testDeps } fr
 import { readStageFile as stageReader } from '../local/read-stage-file';
 
 const BUCKET = 'maou-gcs';
-const media = (name: string) => (m: string, u: string): boolean => m === 'GET' && u.includes(name) && u.includes('alt=media');
+const media =
+  (name: string) =>
+  (m: string, u: string): boolean =>
+    m === 'GET' && u.includes(name) && u.includes('alt=media');
 
 describe('GCS object source with @google-cloud/storage against a loopback GCS JSON API', () => {
   let gcs: FakeGcsServer;
@@ -57,19 +60,33 @@ describe('GCS object source with @google-cloud/storage against a loopback GCS JS
     proxy.rules.push({ match: media('part0'), times: 1, fault: { status: 500 } });
     // The storage client never reports this cut; the idle timeout notices the silence.
     proxy.rules.push({ match: media('part2'), times: 1, fault: { cutAfterBytes: 4096 } });
-    const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache, { maxWorkers: 1 }), testDeps(stageReader));
+    const source = new ObjectStoreDataSourceAdapter(
+      1,
+      await store(),
+      objectOptions(cache, { maxWorkers: 1 }),
+      testDeps(stageReader),
+    );
     await source.shards();
     expect(source.ioStats().retries).toBe(3);
     expect(await listTree(cache)).toEqual(['stage1/part0.feather', 'stage1/part1.feather', 'stage1/part2.feather']);
-    expect((await readFile(join(cache, 'stage1', 'part2.feather'))).equals(await fixtureBytes(FIXTURES[2].file))).toBe(true);
+    expect((await readFile(join(cache, 'stage1', 'part2.feather'))).equals(await fixtureBytes(FIXTURES[2].file))).toBe(
+      true,
+    );
   });
 
   it('given throttling that never ends, when prepared, then the error names gs://bucket/object and no partial file remains', async () => {
     proxy.rules.push({ match: media('part1'), times: 100, fault: { status: 503 } });
     const logger = testDeps(stageReader).logger;
-    const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader, logger));
+    const source = new ObjectStoreDataSourceAdapter(
+      1,
+      await store(),
+      objectOptions(cache),
+      testDeps(stageReader, logger),
+    );
     const r = await source.prepare();
-    expect(r.ok ? '' : r.error.message).toMatch(/^gs:\/\/maou-gcs\/runs\/stage1\/part1\.feather: failed after 4 tries: HTTP 503/);
+    expect(r.ok ? '' : r.error.message).toMatch(
+      /^gs:\/\/maou-gcs\/runs\/stage1\/part1\.feather: failed after 4 tries: HTTP 503/,
+    );
     expect((await listTree(cache)).filter((f) => f.includes('part1'))).toEqual([]);
     expect(logger.lines.filter((l) => l.msg === 'transient failure, retrying')).toHaveLength(3);
   });

@@ -9,7 +9,10 @@ type GcsModule = typeof GcsSdk;
 export class GcsObjectStore implements ObjectStore {
   readonly kind = 'gcs' as const;
 
-  constructor(private readonly storage: Storage, readonly bucket: string) {}
+  constructor(
+    private readonly storage: Storage,
+    readonly bucket: string,
+  ) {}
 
   async list(prefix: string): Promise<ObjectEntry[]> {
     const [files] = await this.storage.bucket(this.bucket).getFiles({ prefix, autoPaginate: true });

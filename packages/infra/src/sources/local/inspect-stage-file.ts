@@ -22,7 +22,9 @@ const looksLike = async (path: string): Promise<string> => {
     const format = sniffIpcFormat(bytes);
     if (format) return `looks like a damaged Arrow IPC ${format === 'file' ? 'File' : 'Stream'}`;
     if (hasNpyMagic(bytes)) return 'looks like a .npy array';
-    return bytesRead === 0 ? 'is empty' : `looks like no known format (first bytes ${head.subarray(0, bytesRead).toString('hex')})`;
+    return bytesRead === 0
+      ? 'is empty'
+      : `looks like no known format (first bytes ${head.subarray(0, bytesRead).toString('hex')})`;
   } finally {
     await handle.close();
   }
@@ -36,17 +38,31 @@ const looksLike = async (path: string): Promise<string> => {
  */
 export const inspectStageFile = async (path: string, stage: Stage): Promise<StageFileSummary> => {
   if (extname(path).toLowerCase() === '.npy') {
-    const bytes = await readFile(path).catch((e: unknown) => { throw new DataFileError({ path }, `cannot read file: ${e instanceof Error ? e.message : String(e)}`); });
-    return { rows: npyShardOf(path, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), stage).rows, bytes: bytes.length };
+    const bytes = await readFile(path).catch((e: unknown) => {
+      throw new DataFileError({ path }, `cannot read file: ${e instanceof Error ? e.message : String(e)}`);
+    });
+    return {
+      rows: npyShardOf(path, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), stage).rows,
+      bytes: bytes.length,
+    };
   }
   let layout;
   try {
     layout = await readIpcFileLayout(path);
   } catch (e) {
-    if (!(e instanceof IpcLayoutError)) throw new DataFileError({ path }, `cannot read file: ${e instanceof Error ? e.message : String(e)}`);
-    throw new DataFileError({ path, byteOffset: e.byteOffset }, `${await looksLike(path)}: ${e.message}; ${expectedStageFile(stage)}`);
+    if (!(e instanceof IpcLayoutError))
+      throw new DataFileError({ path }, `cannot read file: ${e instanceof Error ? e.message : String(e)}`);
+    throw new DataFileError(
+      { path, byteOffset: e.byteOffset },
+      `${await looksLike(path)}: ${e.message}; ${expectedStageFile(stage)}`,
+    );
   }
-  const wrong = checkStageSchema(path, layout.schema, stage, `Arrow IPC ${layout.format === 'file' ? 'File' : 'Stream'}`);
+  const wrong = checkStageSchema(
+    path,
+    layout.schema,
+    stage,
+    `Arrow IPC ${layout.format === 'file' ? 'File' : 'Stream'}`,
+  );
   if (wrong) throw wrong;
   return { rows: layout.rows, bytes: layout.size };
 };

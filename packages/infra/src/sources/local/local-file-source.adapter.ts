@@ -14,7 +14,11 @@ const listFiles = async (path: string): Promise<string[]> => {
     throw new DataFileError({ path }, 'no such file or directory');
   }
   if (info.isFile()) {
-    if (!STAGE_FILE_SUFFIXES.includes(extname(path).toLowerCase())) throw new DataFileError({ path }, `unsupported file suffix "${extname(path)}" (expected one of ${STAGE_FILE_SUFFIXES.join(', ')})`);
+    if (!STAGE_FILE_SUFFIXES.includes(extname(path).toLowerCase()))
+      throw new DataFileError(
+        { path },
+        `unsupported file suffix "${extname(path)}" (expected one of ${STAGE_FILE_SUFFIXES.join(', ')})`,
+      );
     return [path];
   }
   const entries = await readdir(path, { recursive: true, withFileTypes: true });
@@ -31,7 +35,10 @@ export class LocalFileSourceAdapter implements DataSourcePort {
   private bytesRead = 0;
   private objectsRead = 0;
 
-  constructor(readonly stage: Stage, private readonly paths: readonly string[]) {}
+  constructor(
+    readonly stage: Stage,
+    private readonly paths: readonly string[],
+  ) {}
 
   describe(): string {
     return `local files (${this.paths.join(', ')})`;
@@ -40,7 +47,8 @@ export class LocalFileSourceAdapter implements DataSourcePort {
   async shards(): Promise<readonly ShardRef[]> {
     if (this.cached) return this.cached;
     const files = (await Promise.all(this.paths.map((p) => listFiles(resolve(p))))).flat();
-    if (files.length === 0) throw new DataFileError({ path: this.paths.join(', ') }, `no ${STAGE_FILE_SUFFIXES.join('/')} files found`);
+    if (files.length === 0)
+      throw new DataFileError({ path: this.paths.join(', ') }, `no ${STAGE_FILE_SUFFIXES.join('/')} files found`);
     const shards: ShardRef[] = [];
     for (const path of files) shards.push({ id: path, path, ...(await inspectStageFile(path, this.stage)) });
     this.cached = shards;
@@ -55,6 +63,14 @@ export class LocalFileSourceAdapter implements DataSourcePort {
   }
 
   ioStats(): SourceIoStats | null {
-    return { source: 'local', objects: this.objectsRead, bytes: this.bytesRead, timeToFirstByteMs: null, megabytesPerSecond: null, retries: 0, cacheHits: 0 };
+    return {
+      source: 'local',
+      objects: this.objectsRead,
+      bytes: this.bytesRead,
+      timeToFirstByteMs: null,
+      megabytesPerSecond: null,
+      retries: 0,
+      cacheHits: 0,
+    };
   }
 }

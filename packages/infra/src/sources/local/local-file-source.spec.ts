@@ -15,17 +15,25 @@ describe('LocalFileSourceAdapter', () => {
     writeFileSync(join(dir, 'notes.txt'), 'ignored');
     const source = new LocalFileSourceAdapter(3, [dir]);
     const shards = await source.shards();
-    expect(shards.map((s) => [s.path.slice(dir.length + 1), s.rows])).toEqual([['b.feather', 32], ['c.npy', 8], ['sub/a.arrows', 32]]);
+    expect(shards.map((s) => [s.path.slice(dir.length + 1), s.rows])).toEqual([
+      ['b.feather', 32],
+      ['c.npy', 8],
+      ['sub/a.arrows', 32],
+    ]);
     const cols = await source.read(shards[2]!);
     expect(cols.rows).toBe(32);
     expect(source.ioStats()?.objects).toBe(1);
   });
 
   it('names the path of a missing file or an unsupported suffix', async () => {
-    await expect(new LocalFileSourceAdapter(3, ['/nonexistent/x.feather']).shards()).rejects.toThrow('file /nonexistent/x.feather: no such file or directory');
+    await expect(new LocalFileSourceAdapter(3, ['/nonexistent/x.feather']).shards()).rejects.toThrow(
+      'file /nonexistent/x.feather: no such file or directory',
+    );
     const dir = mkdtempSync(join(tmpdir(), 'maou-src-'));
     writeFileSync(join(dir, 'x.csv'), 'a');
-    await expect(new LocalFileSourceAdapter(3, [join(dir, 'x.csv')]).shards()).rejects.toThrow(/x\.csv: unsupported file suffix ".csv"/);
+    await expect(new LocalFileSourceAdapter(3, [join(dir, 'x.csv')]).shards()).rejects.toThrow(
+      /x\.csv: unsupported file suffix ".csv"/,
+    );
     await expect(readStageFile(join(dir, 'x.parquet'), 3)).rejects.toThrow(/x\.parquet: unsupported file suffix/);
     await expect(readStageFile(join(dir, 'missing.feather'), 3)).rejects.toThrow(/missing\.feather: cannot read file/);
   });

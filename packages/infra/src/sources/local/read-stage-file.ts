@@ -18,7 +18,11 @@ export const STAGE_FILE_SUFFIXES: readonly string[] = [...ARROW_SUFFIXES, '.npy'
 export const readStageFile = async (path: string, stage: Stage): Promise<StageColumns> => {
   const suffix = extname(path).toLowerCase();
   if (suffix === '.npy') return readNpyStageFile(path, stage);
-  if (!ARROW_SUFFIXES.includes(suffix)) throw new DataFileError({ path }, `unsupported file suffix "${suffix}" (expected one of ${STAGE_FILE_SUFFIXES.join(', ')})`);
+  if (!ARROW_SUFFIXES.includes(suffix))
+    throw new DataFileError(
+      { path },
+      `unsupported file suffix "${suffix}" (expected one of ${STAGE_FILE_SUFFIXES.join(', ')})`,
+    );
   const file = await readArrowFile(path);
   if (!file.ok) throw file.error;
   const columns = decodeStageBatches(file.value, stage);

@@ -41,7 +41,8 @@ export const isCached = async (path: string, size: number): Promise<boolean> => 
 };
 
 /** `s3://bucket/key` or `gs://bucket/key`, for messages. @internal */
-export const objectUrl = (store: ObjectStore, key: string): string => `${store.kind === 's3' ? 's3' : 'gs'}://${store.bucket}/${key}`;
+export const objectUrl = (store: ObjectStore, key: string): string =>
+  `${store.kind === 's3' ? 's3' : 'gs'}://${store.bucket}/${key}`;
 
 /**
  * One attempt at fetching an object into `dest`: bytes go to a temporary sibling named after this process (so a
@@ -50,8 +51,15 @@ export const objectUrl = (store: ObjectStore, key: string): string => `${store.k
  * `onBytes` hears every chunk as it arrives (progress).
  * @internal
  */
-export const downloadOnce = async (store: ObjectStore, entry: ObjectEntry, dest: string, stats: IoStatsRecorder, idleTimeoutMs: number,
-  onBytes?: (bytes: number) => void, verify?: (tmpPath: string) => Promise<void>): Promise<void> => {
+export const downloadOnce = async (
+  store: ObjectStore,
+  entry: ObjectEntry,
+  dest: string,
+  stats: IoStatsRecorder,
+  idleTimeoutMs: number,
+  onBytes?: (bytes: number) => void,
+  verify?: (tmpPath: string) => Promise<void>,
+): Promise<void> => {
   await mkdir(dirname(dest), { recursive: true });
   const url = objectUrl(store, entry.key);
   const tmp = partPathFor(dest, randomBytes(6).toString('hex'));
@@ -60,7 +68,11 @@ export const downloadOnce = async (store: ObjectStore, entry: ObjectEntry, dest:
   let sink: WriteStream | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
-    const body = await withDeadline(store.read(entry.key), idleTimeoutMs, () => new StalledTransferError(url, idleTimeoutMs, 0));
+    const body = await withDeadline(
+      store.read(entry.key),
+      idleTimeoutMs,
+      () => new StalledTransferError(url, idleTimeoutMs, 0),
+    );
     const arm = (): void => {
       clearTimeout(timer);
       timer = setTimeout(() => body.destroy(new StalledTransferError(url, idleTimeoutMs, received)), idleTimeoutMs);
@@ -75,7 +87,10 @@ export const downloadOnce = async (store: ObjectStore, entry: ObjectEntry, dest:
     sink = createWriteStream(tmp, { flags: 'wx' });
     await pipeline(body, sink);
     if (received !== entry.size) throw new SizeMismatchError(url, entry.size, received);
-    if (verify) await verify(tmp).catch((e: unknown) => { throw new IncompleteObjectError(e instanceof Error ? e.message : String(e)); });
+    if (verify)
+      await verify(tmp).catch((e: unknown) => {
+        throw new IncompleteObjectError(e instanceof Error ? e.message : String(e));
+      });
     await rename(tmp, dest);
   } catch (error) {
     // A stream destroyed before its file opened still opens (creates) it, then closes: wait, or the unlink comes first.

@@ -7,7 +7,13 @@ import { IoStatsRecorder } from '../shared/io-stats-recorder';
 import { downloadOnce, isCached, objectUrl } from './object-download';
 import { cachePathFor, featherObjects, listPrefix } from './object-layout';
 import type { ObjectEntry, ObjectStore } from './object-store';
-import { RetriesExhaustedError, systemRetryHooks, withRetry, type RetryHooks, type RetryPolicy } from '../shared/retry-policy';
+import {
+  RetriesExhaustedError,
+  systemRetryHooks,
+  withRetry,
+  type RetryHooks,
+  type RetryPolicy,
+} from '../shared/retry-policy';
 import { seededSample } from '../shared/seeded-sample';
 import { describeError } from '../shared/transient-error';
 import { checkCompleteArrowFile } from './check-complete-arrow-file';
@@ -55,7 +61,12 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
   private readonly log: LoggerPort;
   private prepared: Promise<Result<readonly ShardRef[], CloudSourceError>> | null = null;
 
-  constructor(readonly stage: Stage, private readonly store: ObjectStore, private readonly options: ObjectSourceOptions, private readonly deps: CloudSourceDeps) {
+  constructor(
+    readonly stage: Stage,
+    private readonly store: ObjectStore,
+    private readonly options: ObjectSourceOptions,
+    private readonly deps: CloudSourceDeps,
+  ) {
     this.stats = new IoStatsRecorder(store.kind, deps.clock);
     this.log = deps.logger.child({ component: 'cloud-source', source: store.kind, bucket: store.bucket });
   }
@@ -91,37 +102,62 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
     let all: ObjectEntry[];
     try {
       const ms = this.idleTimeoutMs;
-      all = featherObjects(await this.retried(`listing ${where}`, () => withDeadline(this.store.list(listed), ms, () => new DeadlineExceededError(`listing ${where}`, ms))));
+      all = featherObjects(
+        await this.retried(`listing ${where}`, () =>
+          withDeadline(this.store.list(listed), ms, () => new DeadlineExceededError(`listing ${where}`, ms)),
+        ),
+      );
     } catch (error) {
       return err({ kind: 'transfer', message: this.failureText(error, `listing ${where}`) });
     }
     if (all.length === 0) {
-      return err({ kind: 'empty', message: `no .feather objects under ${where} (check --input-bucket-name, --input-prefix, --input-data-name)` });
+      return err({
+        kind: 'empty',
+        message: `no .feather objects under ${where} (check --input-bucket-name, --input-prefix, --input-data-name)`,
+      });
     }
-    const swept = await sweepStaleParts(join(this.options.localCacheDir, dataName), this.deps.clock.wallTime().getTime());
+    const swept = await sweepStaleParts(
+      join(this.options.localCacheDir, dataName),
+      this.deps.clock.wallTime().getTime(),
+    );
     if (swept > 0) this.log.info({ swept }, 'removed partial downloads left by an earlier run');
     const chosen = seededSample(all, sampleRatio, seed);
     this.log.info({ prefix: listed, listed: all.length, sampled: chosen.length, sampleRatio, seed }, 'objects listed');
-    const progress = new TransferProgress(startProgress(this.deps.progress, {
-      label: `download ${where}`, total: chosen.reduce((n, o) => n + o.size, 0), unit: 'bytes',
-    }));
+    const progress = new TransferProgress(
+      startProgress(this.deps.progress, {
+        label: `download ${where}`,
+        total: chosen.reduce((n, o) => n + o.size, 0),
+        unit: 'bytes',
+      }),
+    );
     const files = await this.downloadAll(chosen, listed, progress);
     progress.finish(files.ok ? 'done' : 'failed');
     if (!files.ok) return files;
     return this.toShards(files.value);
   }
 
-  private async downloadAll(objects: readonly ObjectEntry[], listed: string, progress: TransferProgress): Promise<Result<string[], CloudSourceError>> {
+  private async downloadAll(
+    objects: readonly ObjectEntry[],
+    listed: string,
+    progress: TransferProgress,
+  ): Promise<Result<string[], CloudSourceError>> {
     const paths: string[] = [];
     for (const o of objects) {
       const p = cachePathFor(this.options.localCacheDir, this.options.dataName, listed, o.key);
-      if (p === null) return err({ kind: 'cache', message: `${objectUrl(this.store, o.key)}: object key cannot be mapped to a cache file` });
+      if (p === null)
+        return err({
+          kind: 'cache',
+          message: `${objectUrl(this.store, o.key)}: object key cannot be mapped to a cache file`,
+        });
       paths.push(p);
     }
     try {
       await boundedMap(objects, this.options.maxWorkers, (o, i) => this.fetchOne(o, paths[i], progress));
     } catch (error) {
-      return err({ kind: 'transfer', message: this.failureText(error, `downloading into ${this.options.localCacheDir}`) });
+      return err({
+        kind: 'transfer',
+        message: this.failureText(error, `downloading into ${this.options.localCacheDir}`),
+      });
     }
     return ok(paths);
   }
@@ -136,7 +172,15 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
     const once = async (): Promise<void> => {
       const attempt = progress.attempt();
       try {
-        await downloadOnce(this.store, entry, dest, this.stats, this.idleTimeoutMs, (n) => attempt.add(n), checkCompleteArrowFile);
+        await downloadOnce(
+          this.store,
+          entry,
+          dest,
+          this.stats,
+          this.idleTimeoutMs,
+          (n) => attempt.add(n),
+          checkCompleteArrowFile,
+        );
       } catch (error) {
         attempt.rollback();
         throw error;
@@ -153,7 +197,9 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
   private async toShards(paths: readonly string[]): Promise<Result<readonly ShardRef[], CloudSourceError>> {
     const files = await Promise.all(paths.map((p) => shardFromFile(p, this.stage)));
     const shards = this.options.enableBundling
-      ? await bundleShards(files, this.options.bundleSizeGb, this.options.localCacheDir, this.options.dataName, () => this.stats.cacheHit())
+      ? await bundleShards(files, this.options.bundleSizeGb, this.options.localCacheDir, this.options.dataName, () =>
+          this.stats.cacheHit(),
+        )
       : files;
     this.log.info({ shards: shards.length, io: this.stats.snapshot() }, 'cloud data ready');
     return ok(shards);

@@ -45,7 +45,8 @@ const writeBundle = async (members: readonly ShardRef[], dest: string): Promise<
       if (!read.ok) throw read.error;
       const table = read.value;
       const s = schemaText(table.schema);
-      if (schema !== null && s !== schema) throw new Error(`${m.path}: schema differs from the other files of its bundle, cannot bundle`);
+      if (schema !== null && s !== schema)
+        throw new Error(`${m.path}: schema differs from the other files of its bundle, cannot bundle`);
       schema = s;
       for (const batch of table.batches) writer.write(batch);
     }
@@ -66,7 +67,13 @@ const writeBundle = async (members: readonly ShardRef[], dest: string): Promise<
  * reuses it (`onCacheHit`). Bundles are written uncompressed: arrow-js cannot write compressed IPC.
  * @internal
  */
-export const bundleShards = async (shards: readonly ShardRef[], bundleSizeGb: number, cacheDir: string, dataName: string, onCacheHit: () => void): Promise<ShardRef[]> => {
+export const bundleShards = async (
+  shards: readonly ShardRef[],
+  bundleSizeGb: number,
+  cacheDir: string,
+  dataName: string,
+  onCacheHit: () => void,
+): Promise<ShardRef[]> => {
   const dir = join(cacheDir, `${dataName.replace(/\/+/g, '_')}.bundles`);
   await mkdir(dir, { recursive: true });
   const out: ShardRef[] = [];
@@ -75,11 +82,17 @@ export const bundleShards = async (shards: readonly ShardRef[], bundleSizeGb: nu
       out.push(members[0]);
       continue;
     }
-    const hash = createHash('sha256').update(members.map((m) => `${m.id}:${m.bytes}`).join('\n')).digest('hex').slice(0, 12);
+    const hash = createHash('sha256')
+      .update(members.map((m) => `${m.id}:${m.bytes}`).join('\n'))
+      .digest('hex')
+      .slice(0, 12);
     const path = join(dir, `bundle${i}_${members.length}files_${hash}.feather`);
     const rows = members.reduce((n, m) => n + m.rows, 0);
     // Bundles are renamed into place only when complete, so an existing one with the right row count is whole.
-    const existing = await readIpcFileLayout(path).then((l) => l.rows, () => null);
+    const existing = await readIpcFileLayout(path).then(
+      (l) => l.rows,
+      () => null,
+    );
     if (existing === rows) onCacheHit();
     else await writeBundle(members, path);
     const { size } = await stat(path);

@@ -39,7 +39,15 @@ export const sweepStaleParts = async (dir: string, nowMs: number, maxAgeMs = 3_6
     if (!e.isFile() || !e.name.endsWith('.part')) continue;
     const path = join(e.parentPath, e.name);
     const s = await stat(path).catch(() => null);
-    if (s !== null && isLeftover(e.name, s.mtimeMs, nowMs, maxAgeMs) && (await unlink(path).then(() => true, () => false))) removed += 1;
+    if (
+      s !== null &&
+      isLeftover(e.name, s.mtimeMs, nowMs, maxAgeMs) &&
+      (await unlink(path).then(
+        () => true,
+        () => false,
+      ))
+    )
+      removed += 1;
   }
   return removed;
 };

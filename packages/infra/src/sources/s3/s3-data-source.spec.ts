@@ -31,7 +31,8 @@ describe('S3 object source against s3rver', () => {
     for (const [i, f] of FIXTURES.entries()) await s3.put(`runs/stage1/part${i}.feather`, await fixtureBytes(f.file));
     await s3.put('runs/stage1/notes.txt', Buffer.from('not data'));
     await s3.put('runs/other/part9.feather', await fixtureBytes(FIXTURES[0].file));
-    for (let i = 0; i < 20; i += 1) await s3.put(`many/stage1/obj${String(i).padStart(2, '0')}.feather`, await fixtureBytes(FIXTURES[i % 3].file));
+    for (let i = 0; i < 20; i += 1)
+      await s3.put(`many/stage1/obj${String(i).padStart(2, '0')}.feather`, await fixtureBytes(FIXTURES[i % 3].file));
     proxy = await startFaultProxy(s3.address as AddressInfo);
   });
   afterAll(async () => {
@@ -55,7 +56,11 @@ describe('S3 object source against s3rver', () => {
     for (const [i, shard] of shards.entries()) {
       const cols = await source.read(shard);
       const sum = (a: Uint8Array): number => a.reduce((x, y) => x + y, 0);
-      expect([cols.rows, sum(cols.boardIdPositions), sum(cols.piecesInHand)]).toEqual([FIXTURES[i].rows, FIXTURES[i].boardSum, FIXTURES[i].handSum]);
+      expect([cols.rows, sum(cols.boardIdPositions), sum(cols.piecesInHand)]).toEqual([
+        FIXTURES[i].rows,
+        FIXTURES[i].boardSum,
+        FIXTURES[i].handSum,
+      ]);
     }
     const io = source.ioStats();
     expect(io).toMatchObject({ source: 's3', objects: 3, retries: 0, cacheHits: 0 });
@@ -75,7 +80,12 @@ describe('S3 object source against s3rver', () => {
 
   it('given a sample ratio and seed, when prepared, then floor(n·ratio) objects are chosen, the same for the same seed', async () => {
     const pick = async (seed: number, dir: string): Promise<string[]> => {
-      const s = new ObjectStoreDataSourceAdapter(1, await store(s3.endpoint), objectOptions(dir, { prefix: 'many', sampleRatio: 0.25, seed }), testDeps(stageReader));
+      const s = new ObjectStoreDataSourceAdapter(
+        1,
+        await store(s3.endpoint),
+        objectOptions(dir, { prefix: 'many', sampleRatio: 0.25, seed }),
+        testDeps(stageReader),
+      );
       return (await s.shards()).map((x) => x.id);
     };
     const a = await pick(7, cache);
@@ -86,23 +96,43 @@ describe('S3 object source against s3rver', () => {
 
   it('given throttling, 5xx and a connection cut mid-body, when prepared, then it succeeds after retries with nothing partial left', async () => {
     const part1 = (m: string, u: string): boolean => m === 'GET' && u.includes('part1.feather');
-    proxy.rules.push({ match: part1, times: 1, fault: { status: 503 } }, { match: part1, times: 1, fault: { cutAfterBytes: 5000 } });
+    proxy.rules.push(
+      { match: part1, times: 1, fault: { status: 503 } },
+      { match: part1, times: 1, fault: { cutAfterBytes: 5000 } },
+    );
     proxy.rules.push({ match: (m, u) => m === 'GET' && u.includes('part2.feather'), times: 1, fault: { status: 429 } });
     proxy.rules.push({ match: (m, u) => m === 'GET' && u.includes('list-type'), times: 1, fault: { status: 500 } });
     const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
     expect((await source.shards()).map((s) => s.rows)).toEqual([40, 60, 50]);
     expect(source.ioStats().retries).toBe(4);
     expect(await listTree(cache)).toEqual(['stage1/part0.feather', 'stage1/part1.feather', 'stage1/part2.feather']);
-    expect((await readFile(join(cache, 'stage1', 'part1.feather'))).equals(await fixtureBytes(FIXTURES[1].file))).toBe(true);
+    expect((await readFile(join(cache, 'stage1', 'part1.feather'))).equals(await fixtureBytes(FIXTURES[1].file))).toBe(
+      true,
+    );
   });
 
   it('given a cut mid-body and then a filled cache, when prepared, then one bytes task reaches the listed object bytes without overshooting', async () => {
-    proxy.rules.push({ match: (m, u) => m === 'GET' && u.includes('part1.feather'), times: 1, fault: { cutAfterBytes: 5000 } });
-    const total = (await Promise.all(FIXTURES.map(async (f) => (await fixtureBytes(f.file)).length))).reduce((a, b) => a + b, 0);
+    proxy.rules.push({
+      match: (m, u) => m === 'GET' && u.includes('part1.feather'),
+      times: 1,
+      fault: { cutAfterBytes: 5000 },
+    });
+    const total = (await Promise.all(FIXTURES.map(async (f) => (await fixtureBytes(f.file)).length))).reduce(
+      (a, b) => a + b,
+      0,
+    );
     const progress = new RecordingProgress();
-    await new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), { ...testDeps(stageReader), progress }).shards();
-    await new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), { ...testDeps(stageReader), progress }).shards();
-    expect(progress.tasks.map((t) => [t.start.label, t.start.unit, t.start.total, t.done, t.peak, t.outcome, t.late])).toEqual([
+    await new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), {
+      ...testDeps(stageReader),
+      progress,
+    }).shards();
+    await new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), {
+      ...testDeps(stageReader),
+      progress,
+    }).shards();
+    expect(
+      progress.tasks.map((t) => [t.start.label, t.start.unit, t.start.total, t.done, t.peak, t.outcome, t.late]),
+    ).toEqual([
       ['download s3://maou-data/runs/stage1/', 'bytes', total, total, total, 'done', 0],
       ['download s3://maou-data/runs/stage1/', 'bytes', total, total, total, 'done', 0],
     ]);
@@ -112,7 +142,11 @@ describe('S3 object source against s3rver', () => {
   });
 
   it('given an object that keeps failing, when prepared, then a clear error names bucket and object and the cache holds no partial file', async () => {
-    proxy.rules.push({ match: (m, u) => m === 'GET' && u.includes('part1.feather'), times: 100, fault: { cutAfterBytes: 3000 } });
+    proxy.rules.push({
+      match: (m, u) => m === 'GET' && u.includes('part1.feather'),
+      times: 100,
+      fault: { cutAfterBytes: 3000 },
+    });
     const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
     const r = await source.prepare();
     expect(r.ok).toBe(false);
@@ -124,9 +158,16 @@ describe('S3 object source against s3rver', () => {
   });
 
   it('given an object that keeps failing, when prepared with progress, then the task ends failed below its total', async () => {
-    proxy.rules.push({ match: (m, u) => m === 'GET' && u.includes('part1.feather'), times: 100, fault: { cutAfterBytes: 3000 } });
+    proxy.rules.push({
+      match: (m, u) => m === 'GET' && u.includes('part1.feather'),
+      times: 100,
+      fault: { cutAfterBytes: 3000 },
+    });
     const progress = new RecordingProgress();
-    const r = await new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), { ...testDeps(stageReader), progress }).prepare();
+    const r = await new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), {
+      ...testDeps(stageReader),
+      progress,
+    }).prepare();
     expect(r.ok).toBe(false);
     const [task] = progress.tasks;
     expect(task.outcome).toBe('failed');
@@ -137,37 +178,74 @@ describe('S3 object source against s3rver', () => {
     const listing = (m: string, u: string) => m === 'GET' && u.includes('list-type');
     proxy.rules.push({ match: listing, times: 1, fault: { stall: true } });
     const seenBefore = proxy.seen.length;
-    const once = await new ObjectStoreDataSourceAdapter(1, await store(), { ...objectOptions(cache), idleTimeoutMs: 300 }, testDeps(stageReader)).prepare();
+    const once = await new ObjectStoreDataSourceAdapter(
+      1,
+      await store(),
+      { ...objectOptions(cache), idleTimeoutMs: 300 },
+      testDeps(stageReader),
+    ).prepare();
     expect(once.ok).toBe(true);
     expect(proxy.seen.slice(seenBefore).filter((r) => listing(r.split(' ')[0]!, r)).length).toBe(2);
     proxy.rules.push({ match: listing, times: 100, fault: { stall: true } });
-    const never = await new ObjectStoreDataSourceAdapter(1, await store(), { ...objectOptions(cache), idleTimeoutMs: 300 }, testDeps(stageReader)).prepare();
+    const never = await new ObjectStoreDataSourceAdapter(
+      1,
+      await store(),
+      { ...objectOptions(cache), idleTimeoutMs: 300 },
+      testDeps(stageReader),
+    ).prepare();
     expect(never.ok).toBe(false);
-    if (!never.ok) expect(never.error.message).toMatch(/listing s3:\/\/maou-data\/runs\/stage1\/.*no answer within 300 ms/);
+    if (!never.ok)
+      expect(never.error.message).toMatch(/listing s3:\/\/maou-data\/runs\/stage1\/.*no answer within 300 ms/);
   }, 30_000);
 
   it('given an object truncated on the server (its listed size agrees), then it is never cached and the error names the object (#19)', async () => {
     const whole = await fixtureBytes(FIXTURES[1].file);
     await s3.put('cut/stage1/part0.feather', await fixtureBytes(FIXTURES[0].file));
     await s3.put('cut/stage1/part1.feather', whole.subarray(0, Math.floor(whole.length * 0.6)));
-    const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache, { prefix: 'cut' }), testDeps(stageReader));
+    const source = new ObjectStoreDataSourceAdapter(
+      1,
+      await store(),
+      objectOptions(cache, { prefix: 'cut' }),
+      testDeps(stageReader),
+    );
     const r = await source.prepare();
-    expect(r.ok ? '' : r.error.message).toMatch(/^s3:\/\/maou-data\/cut\/stage1\/part1\.feather: IncompleteObjectError: the object's bytes are not a complete data file \(Arrow IPC File without trailing ARROW1 magic \(truncated\?\)\); it was not cached$/);
+    expect(r.ok ? '' : r.error.message).toMatch(
+      /^s3:\/\/maou-data\/cut\/stage1\/part1\.feather: IncompleteObjectError: the object's bytes are not a complete data file \(Arrow IPC File without trailing ARROW1 magic \(truncated\?\)\); it was not cached$/,
+    );
     expect(await listTree(cache)).toEqual(['stage1/part0.feather']);
   });
 
   it('given two runs sharing one cache at once, then both get every object whole and no temporary is left (#19)', async () => {
-    proxy.rules.push({ match: (m, u) => m === 'GET' && u.includes('part1.feather'), times: 1, fault: { cutAfterBytes: 4000 } });
-    const run = async (): Promise<number[]> => (await new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader)).shards()).map((x) => x.rows);
-    expect(await Promise.all([run(), run(), run()])).toEqual([[40, 60, 50], [40, 60, 50], [40, 60, 50]]);
+    proxy.rules.push({
+      match: (m, u) => m === 'GET' && u.includes('part1.feather'),
+      times: 1,
+      fault: { cutAfterBytes: 4000 },
+    });
+    const run = async (): Promise<number[]> =>
+      (
+        await new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader)).shards()
+      ).map((x) => x.rows);
+    expect(await Promise.all([run(), run(), run()])).toEqual([
+      [40, 60, 50],
+      [40, 60, 50],
+      [40, 60, 50],
+    ]);
     expect(await listTree(cache)).toEqual(['stage1/part0.feather', 'stage1/part1.feather', 'stage1/part2.feather']);
-    for (const [i, f] of FIXTURES.entries()) expect((await readFile(join(cache, 'stage1', `part${i}.feather`))).equals(await fixtureBytes(f.file))).toBe(true);
+    for (const [i, f] of FIXTURES.entries())
+      expect((await readFile(join(cache, 'stage1', `part${i}.feather`))).equals(await fixtureBytes(f.file))).toBe(true);
   });
 
   it('given an empty prefix, when prepared, then the error names the location and the flags', async () => {
-    const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache, { dataName: 'nothing' }), testDeps(stageReader));
+    const source = new ObjectStoreDataSourceAdapter(
+      1,
+      await store(),
+      objectOptions(cache, { dataName: 'nothing' }),
+      testDeps(stageReader),
+    );
     const r = await source.prepare();
-    expect(r.ok ? '' : r.error.message).toBe('no .feather objects under s3://maou-data/runs/nothing/ (check --input-bucket-name, --input-prefix, --input-data-name)');
+    expect(r.ok ? '' : r.error.message).toBe(
+      'no .feather objects under s3://maou-data/runs/nothing/ (check --input-bucket-name, --input-prefix, --input-data-name)',
+    );
   });
 
   it('given bundling with a small bundle size, when prepared twice, then rows are kept in fewer files and the bundle is reused', async () => {
@@ -203,7 +281,11 @@ describe('sweepStaleParts', () => {
       const old = new Date(Date.now() - 2 * 3_600_000);
       await utimes(join(dir, 'stage1', 'a.feather.1.part'), old, old);
       expect(await sweepStaleParts(dir, Date.now())).toBe(2);
-      expect(await listTree(dir)).toEqual([`stage1/${names(running.pid!)}`, 'stage1/b.feather.2.part', 'stage1/c.feather']);
+      expect(await listTree(dir)).toEqual([
+        `stage1/${names(running.pid!)}`,
+        'stage1/b.feather.2.part',
+        'stage1/c.feather',
+      ]);
     } finally {
       running.kill();
       await rm(dir, { recursive: true, force: true });

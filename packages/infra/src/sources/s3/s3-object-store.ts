@@ -9,13 +9,19 @@ type S3Module = typeof S3Sdk;
 export class S3ObjectStore implements ObjectStore {
   readonly kind = 's3' as const;
 
-  constructor(private readonly sdk: S3Module, private readonly client: S3Client, readonly bucket: string) {}
+  constructor(
+    private readonly sdk: S3Module,
+    private readonly client: S3Client,
+    readonly bucket: string,
+  ) {}
 
   async list(prefix: string): Promise<ObjectEntry[]> {
     const entries: ObjectEntry[] = [];
     let token: string | undefined;
     do {
-      const page = await this.client.send(new this.sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+      const page = await this.client.send(
+        new this.sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
       for (const o of page.Contents ?? []) {
         if (o.Key !== undefined) entries.push({ key: o.Key, size: Number(o.Size ?? 0) });
       }

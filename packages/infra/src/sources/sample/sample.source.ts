@@ -13,7 +13,13 @@ export const sampleSource: SourceDefinition<Extract<DataSourceSpec, { kind: 'sam
     // A reused cache never calls onProgress, so no task (and no line) appears then.
     const generation = sampleDataProgress(progress, `sample data (stage ${stage})`);
     try {
-      const files = await ensureSampleDataset({ stage, dir, positions: spec.positions, seed: spec.seed, onProgress: generation.onProgress });
+      const files = await ensureSampleDataset({
+        stage,
+        dir,
+        positions: spec.positions,
+        seed: spec.seed,
+        onProgress: generation.onProgress,
+      });
       generation.finish();
       return new LocalFileSourceAdapter(stage, files);
     } catch (e) {

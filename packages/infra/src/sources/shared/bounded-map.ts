@@ -3,7 +3,11 @@
  * The first failure stops new work from starting and is rethrown once running calls settle.
  * @internal
  */
-export const boundedMap = async <T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> => {
+export const boundedMap = async <T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> => {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
   let failure: { error: unknown } | null = null;

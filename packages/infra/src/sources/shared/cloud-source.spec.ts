@@ -21,18 +21,33 @@ describe('cloud sources in the datasource registry', () => {
       .register(cloudSource('s3', 'S3', createS3DataSource, extra))
       .register(cloudSource('bigquery', 'BigQuery', createBigQueryDataSource, extra));
   };
-  const spec = (bucket: string, over: { dataName?: string; seed?: number; localCacheDir?: string } = {}): DataSourceSpec => ({
-    kind: 's3', bucket, prefix: 'runs', dataName: 'stage1', localCacheDir: cache, maxWorkers: 2,
-    enableBundling: false, bundleSizeGb: 1, seed: 42, endpoint: s3.endpoint, ...over,
+  const spec = (
+    bucket: string,
+    over: { dataName?: string; seed?: number; localCacheDir?: string } = {},
+  ): DataSourceSpec => ({
+    kind: 's3',
+    bucket,
+    prefix: 'runs',
+    dataName: 'stage1',
+    localCacheDir: cache,
+    maxWorkers: 2,
+    enableBundling: false,
+    bundleSizeGb: 1,
+    seed: 42,
+    endpoint: s3.endpoint,
+    ...over,
   });
 
   beforeAll(async () => {
     s3 = await startS3rver('wired');
     for (const [i, f] of FIXTURES.entries()) await s3.put(`runs/stage1/part${i}.feather`, await fixtureBytes(f.file));
-    for (let i = 0; i < 16; i += 1) await s3.put(`runs/many/obj${String(i).padStart(2, '0')}.feather`, await fixtureBytes(FIXTURES[i % 3].file));
+    for (let i = 0; i < 16; i += 1)
+      await s3.put(`runs/many/obj${String(i).padStart(2, '0')}.feather`, await fixtureBytes(FIXTURES[i % 3].file));
   });
   afterAll(() => s3.close());
-  beforeEach(async () => { cache = await tempDir('wired'); });
+  beforeEach(async () => {
+    cache = await tempDir('wired');
+  });
   afterEach(() => rm(cache, { recursive: true, force: true }));
 
   it('given an s3 spec, when opened through the registry, then the source is prepared and reads real records', async () => {
@@ -67,11 +82,20 @@ describe('cloud sources in the datasource registry', () => {
   it('given a bucket that does not exist, when opened, then it rejects with a failure naming the bucket', async () => {
     const opened = registry().open(spec('no-such-bucket'), 1, null);
     await expect(opened).rejects.toBeInstanceOf(CloudSourceFailure);
-    await expect(registry().open(spec('no-such-bucket'), 1, null)).rejects.toThrow(/^listing s3:\/\/no-such-bucket\/runs\/stage1\/: HTTP 404: NoSuchBucket/);
+    await expect(registry().open(spec('no-such-bucket'), 1, null)).rejects.toThrow(
+      /^listing s3:\/\/no-such-bucket\/runs\/stage1\/: HTTP 404: NoSuchBucket/,
+    );
   });
 
   it('given a bigquery spec with a bad table name, when opened, then it rejects naming the flag before any request', async () => {
-    const bad: DataSourceSpec = { kind: 'bigquery', datasetId: 'ds', tableName: 't`x', batchSize: 10, maxCachedBytes: 1000, seed: 1 };
+    const bad: DataSourceSpec = {
+      kind: 'bigquery',
+      datasetId: 'ds',
+      tableName: 't`x',
+      batchSize: 10,
+      maxCachedBytes: 1000,
+      seed: 1,
+    };
     await expect(registry().open(bad, 3, null)).rejects.toThrow('--input-table-name: "t`x" is not a valid table name');
   });
 });

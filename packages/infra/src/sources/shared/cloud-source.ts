@@ -43,12 +43,19 @@ export interface CloudSourceContext {
  * `shards()`). Identifier and missing-library problems come back as error values.
  * @public
  */
-export type CloudSourceCreator<S extends CloudDataSourceSpec> =
-  (spec: S, stage: Stage, context: CloudSourceContext, options: CloudSourceOptions) => Promise<Result<CloudDataSource, CloudSourceError>>;
+export type CloudSourceCreator<S extends CloudDataSourceSpec> = (
+  spec: S,
+  stage: Stage,
+  context: CloudSourceContext,
+  options: CloudSourceOptions,
+) => Promise<Result<CloudDataSource, CloudSourceError>>;
 
 /** The adapters' dependencies: the context plus the file reader and retry hooks the options may replace. @internal */
-export const cloudDeps = (context: CloudSourceContext, options: CloudSourceOptions): CloudSourceDeps =>
-  ({ ...context, readStageFile: options.readStageFile ?? readStageFile, retryHooks: options.retryHooks });
+export const cloudDeps = (context: CloudSourceContext, options: CloudSourceOptions): CloudSourceDeps => ({
+  ...context,
+  readStageFile: options.readStageFile ?? readStageFile,
+  retryHooks: options.retryHooks,
+});
 
 /**
  * A registry entry for one cloud kind: builds the source and prepares it, so listing and download errors surface
@@ -57,7 +64,10 @@ export const cloudDeps = (context: CloudSourceContext, options: CloudSourceOptio
  * @public
  */
 export const cloudSource = <S extends CloudDataSourceSpec>(
-  kind: S['kind'], help: string, create: CloudSourceCreator<S>, extra: Omit<CloudSourceOptions, 'sampleRatio'> = {},
+  kind: S['kind'],
+  help: string,
+  create: CloudSourceCreator<S>,
+  extra: Omit<CloudSourceOptions, 'sampleRatio'> = {},
 ): SourceDefinition<S> => ({
   kind,
   help,

@@ -5,7 +5,9 @@
  */
 export const withDeadline = <T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> => {
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(onTimeout()), ms); });
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
   return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
 };
 

@@ -14,7 +14,10 @@ export class IoStatsRecorder {
   private firstByteAt: number | null = null;
   private lastEndAt: number | null = null;
 
-  constructor(private readonly source: string, private readonly clock: ClockPort) {}
+  constructor(
+    private readonly source: string,
+    private readonly clock: ClockPort,
+  ) {}
 
   /** Marks the start of a transfer; returns its start time for {@link finishTransfer}. */
   startTransfer(): number {
@@ -34,16 +37,26 @@ export class IoStatsRecorder {
     this.lastEndAt = Math.max(this.lastEndAt ?? startedAt, this.clock.now());
   }
 
-  retry(): void { this.retries += 1; }
-  cacheHit(): void { this.cacheHits += 1; }
+  retry(): void {
+    this.retries += 1;
+  }
+  cacheHit(): void {
+    this.cacheHits += 1;
+  }
 
   snapshot(): SourceIoStats {
-    const ttfb = this.firstRequestAt !== null && this.firstByteAt !== null ? this.firstByteAt - this.firstRequestAt : null;
+    const ttfb =
+      this.firstRequestAt !== null && this.firstByteAt !== null ? this.firstByteAt - this.firstRequestAt : null;
     const span = this.firstRequestAt !== null && this.lastEndAt !== null ? this.lastEndAt - this.firstRequestAt : 0;
     const mbps = this.bytes > 0 && span > 0 ? this.bytes / 1_048_576 / (span / 1000) : null;
     return {
-      source: this.source, objects: this.objects, bytes: this.bytes, timeToFirstByteMs: ttfb,
-      megabytesPerSecond: mbps, retries: this.retries, cacheHits: this.cacheHits,
+      source: this.source,
+      objects: this.objects,
+      bytes: this.bytes,
+      timeToFirstByteMs: ttfb,
+      megabytesPerSecond: mbps,
+      retries: this.retries,
+      cacheHits: this.cacheHits,
     };
   }
 }

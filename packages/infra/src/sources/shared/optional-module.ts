@@ -12,7 +12,11 @@ const isMissingModule = (error: unknown, name: string): boolean => {
  * any other load failure (a broken install) is a bug and is rethrown.
  * @internal
  */
-export const loadOptionalModule = async <T>(name: string, flag: string, load: () => Promise<T>): Promise<Result<T, CloudSourceError>> => {
+export const loadOptionalModule = async <T>(
+  name: string,
+  flag: string,
+  load: () => Promise<T>,
+): Promise<Result<T, CloudSourceError>> => {
   try {
     return ok(await load());
   } catch (error) {

@@ -21,7 +21,11 @@ export interface RetryHooks {
 
 /** Thrown after the last try; `what` names the bucket/object or table/page. @public */
 export class RetriesExhaustedError extends Error {
-  constructor(readonly what: string, readonly attempts: number, readonly lastError: unknown) {
+  constructor(
+    readonly what: string,
+    readonly attempts: number,
+    readonly lastError: unknown,
+  ) {
     super(`${what}: failed after ${attempts} ${attempts === 1 ? 'try' : 'tries'}: ${describeError(lastError)}`);
     this.name = 'RetriesExhaustedError';
   }
@@ -36,7 +40,12 @@ export const backoffDelay = (attempt: number, policy: RetryPolicy, random: () =>
  * Non-transient errors are rethrown unchanged, the last transient one is wrapped in {@link RetriesExhaustedError}.
  * @internal
  */
-export const withRetry = async <T>(what: string, op: (attempt: number) => Promise<T>, policy: RetryPolicy, hooks: RetryHooks): Promise<T> => {
+export const withRetry = async <T>(
+  what: string,
+  op: (attempt: number) => Promise<T>,
+  policy: RetryPolicy,
+  hooks: RetryHooks,
+): Promise<T> => {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await op(attempt);

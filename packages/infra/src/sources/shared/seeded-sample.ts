@@ -16,5 +16,8 @@ export const seededSample = <T>(items: readonly T[], ratio: number | null, seed:
     const j = i + Math.floor(random() * (idx.length - i));
     [idx[i], idx[j]] = [idx[j], idx[i]];
   }
-  return idx.slice(0, k).sort((x, y) => x - y).map((i) => items[i]);
+  return idx
+    .slice(0, k)
+    .sort((x, y) => x - y)
+    .map((i) => items[i]);
 };

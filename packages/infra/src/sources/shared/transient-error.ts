@@ -1,7 +1,24 @@
 /** Node socket error codes that mean the connection dropped or never answered, so a retry may succeed. */
-const DROPPED = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNREFUSED', 'ECONNABORTED', 'EAI_AGAIN', 'ERR_STREAM_PREMATURE_CLOSE', 'UND_ERR_SOCKET']);
+const DROPPED = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EAI_AGAIN',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'UND_ERR_SOCKET',
+]);
 /** AWS error names for throttling and server-side failures. */
-const AWS_TRANSIENT = new Set(['SlowDown', 'ThrottlingException', 'Throttling', 'RequestTimeout', 'InternalError', 'ServiceUnavailable', 'TimeoutError']);
+const AWS_TRANSIENT = new Set([
+  'SlowDown',
+  'ThrottlingException',
+  'Throttling',
+  'RequestTimeout',
+  'InternalError',
+  'ServiceUnavailable',
+  'TimeoutError',
+]);
 
 interface ErrorShape {
   code?: unknown;

@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '@maou/bench-app/testing';
 import { SystemClockAdapter } from '../../clock/system-clock.adapter';
-import type { CloudSourceDeps, ObjectSourceOptions, StageFileReader } from '../object-store/object-store-data-source.adapter';
+import type {
+  CloudSourceDeps,
+  ObjectSourceOptions,
+  StageFileReader,
+} from '../object-store/object-store-data-source.adapter';
 
 /** Stage 1 files written by pyarrow like maou's writer (LZ4, large_list); see fixtures/cloud/make-fixtures.py. */
 export const FIXTURE_DIR = join(__dirname, '..', '..', '..', 'fixtures', 'cloud');
@@ -25,7 +29,10 @@ export const listTree = async (dir: string): Promise<string[]> =>
     .sort();
 
 /** Retries without waiting, jitter fixed, so fault tests are fast and repeatable. */
-export const testDeps = (readStageFile: StageFileReader, logger = new MemoryLogger()): CloudSourceDeps & { logger: MemoryLogger } => ({
+export const testDeps = (
+  readStageFile: StageFileReader,
+  logger = new MemoryLogger(),
+): CloudSourceDeps & { logger: MemoryLogger } => ({
   logger,
   clock: new SystemClockAdapter(),
   readStageFile,

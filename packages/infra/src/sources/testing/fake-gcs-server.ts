@@ -9,8 +9,11 @@ export interface FakeGcsServer {
   close(): Promise<void>;
 }
 
-const json = (status: number, body: unknown): [number, Record<string, string>, string] =>
-  [status, { 'content-type': 'application/json; charset=UTF-8' }, JSON.stringify(body)];
+const json = (status: number, body: unknown): [number, Record<string, string>, string] => [
+  status,
+  { 'content-type': 'application/json; charset=UTF-8' },
+  JSON.stringify(body),
+];
 
 /** Starts on 127.0.0.1 with a random port; `pageSize` is small so the client has to follow page tokens. */
 export const startFakeGcs = async (bucket: string, pageSize = 2): Promise<FakeGcsServer> => {
@@ -24,14 +27,24 @@ export const startFakeGcs = async (bucket: string, pageSize = 2): Promise<FakeGc
       const keys = [...objects.keys()].filter((k) => k.startsWith(prefix)).sort();
       const start = Number(url.searchParams.get('pageToken') ?? '0');
       const page = keys.slice(start, start + pageSize);
-      const items = page.map((name) => ({ kind: 'storage#object', bucket, name, size: String(objects.get(name)?.length ?? 0) }));
+      const items = page.map((name) => ({
+        kind: 'storage#object',
+        bucket,
+        name,
+        size: String(objects.get(name)?.length ?? 0),
+      }));
       const next = start + pageSize < keys.length ? { nextPageToken: String(start + pageSize) } : {};
       reply = json(200, { kind: 'storage#objects', items, ...next });
-    } else if (req.method === 'GET' && url.pathname.startsWith(`${listPath}/`) && url.searchParams.get('alt') === 'media') {
+    } else if (
+      req.method === 'GET' &&
+      url.pathname.startsWith(`${listPath}/`) &&
+      url.searchParams.get('alt') === 'media'
+    ) {
       const body = objects.get(decodeURIComponent(url.pathname.slice(listPath.length + 1)));
-      reply = body === undefined
-        ? json(404, { error: { code: 404, message: 'No such object' } })
-        : [200, { 'content-type': 'application/octet-stream' }, body];
+      reply =
+        body === undefined
+          ? json(404, { error: { code: 404, message: 'No such object' } })
+          : [200, { 'content-type': 'application/octet-stream' }, body];
     } else {
       reply = json(404, { error: { code: 404, message: `not served by the fake: ${req.method} ${url.pathname}` } });
     }
@@ -44,7 +57,13 @@ export const startFakeGcs = async (bucket: string, pageSize = 2): Promise<FakeGc
   return {
     address,
     url: `http://127.0.0.1:${address.port}`,
-    put: (key, body) => { objects.set(key, body); },
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    put: (key, body) => {
+      objects.set(key, body);
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 };

@@ -46,7 +46,8 @@ const BQ_FIELDS: FakeField[] = [
   { name: 'reachableSquares', type: 'INTEGER', mode: 'REPEATED' },
 ];
 const BQ_ROWS: FakeRow[] = Array.from({ length: 17 }, (_, i) => ({
-  boardIdPositions: Array.from({ length: 81 }, (_, k) => (i + k) % 29), piecesInHand: Buffer.from(Array.from({ length: 14 }, (_, k) => (i + k) % 3)),
+  boardIdPositions: Array.from({ length: 81 }, (_, k) => (i + k) % 29),
+  piecesInHand: Buffer.from(Array.from({ length: 14 }, (_, k) => (i + k) % 3)),
   reachableSquares: Array.from({ length: 81 }, (_, k) => (i * k) % 2),
 }));
 const OBJECT_ROWS = FIXTURES.reduce((n, f) => n + f.rows, 0);
@@ -54,7 +55,12 @@ const RUN_DEADLINE_MS = 20_000;
 // Offline credentials: the BigQuery client asks this object for headers and never reaches Google.
 const authClient = { getRequestHeaders: async () => new Headers({ authorization: 'Bearer offline-test-token' }) };
 
-interface Servers { s3: S3rverHarness; gcs: FakeGcsServer; bq: FakeBigQueryServer; proxies: Record<Backend, FaultProxy> }
+interface Servers {
+  s3: S3rverHarness;
+  gcs: FakeGcsServer;
+  bq: FakeBigQueryServer;
+  proxies: Record<Backend, FaultProxy>;
+}
 
 const startServers = async (): Promise<Servers> => {
   const s3 = await startS3rver('campaign');
@@ -63,21 +69,43 @@ const startServers = async (): Promise<Servers> => {
     await s3.put(`runs/stage1/part${i}.feather`, await fixtureBytes(f.file));
     gcs.put(`runs/stage1/part${i}.feather`, await fixtureBytes(f.file));
   }
-  const bq = await startFakeBigQuery({ project: 'test-project', dataset: 'maou_ds', table: 'stage1_rows', fields: BQ_FIELDS, rows: BQ_ROWS, serverPageCap: 4 });
-  const proxies = { s3: await startFaultProxy(s3.address), gcs: await startFaultProxy(gcs.address), bq: undefined as unknown as FaultProxy };
+  const bq = await startFakeBigQuery({
+    project: 'test-project',
+    dataset: 'maou_ds',
+    table: 'stage1_rows',
+    fields: BQ_FIELDS,
+    rows: BQ_ROWS,
+    serverPageCap: 4,
+  });
+  const proxies = {
+    s3: await startFaultProxy(s3.address),
+    gcs: await startFaultProxy(gcs.address),
+    bq: undefined as unknown as FaultProxy,
+  };
   proxies.bq = await startFaultProxy(bq.address);
   return { s3, gcs, bq, proxies: { s3: proxies.s3, gcs: proxies.gcs, bigquery: proxies.bq } };
 };
 
 /** A random schedule: one to four rules, each a fault on some requests, one to five times (past the retry budget at times). */
 const schedule = (rnd: () => number): FaultRule[] => {
-  const faults: Fault[] = [{ status: 500 }, { status: 502 }, { status: 503 }, { status: 429 }, { reset: true }, { stall: true }];
+  const faults: Fault[] = [
+    { status: 500 },
+    { status: 502 },
+    { status: 503 },
+    { status: 429 },
+    { reset: true },
+    { stall: true },
+  ];
   const targets: ((m: string, u: string) => boolean)[] = [
-    (m) => m === 'GET', (_m, u) => u.includes('part1') || u.includes('pageToken') || u.includes('/data'), (_m, u) => u.includes('list-type') || u.includes('/o?') || u.includes('queries'),
+    (m) => m === 'GET',
+    (_m, u) => u.includes('part1') || u.includes('pageToken') || u.includes('/data'),
+    (_m, u) => u.includes('list-type') || u.includes('/o?') || u.includes('queries'),
   ];
   return Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => {
     const cut = rnd() < 0.3;
-    const fault: Fault = cut ? { cutAfterBytes: 1 + Math.floor(rnd() * 6000) } : faults[Math.floor(rnd() * faults.length)]!;
+    const fault: Fault = cut
+      ? { cutAfterBytes: 1 + Math.floor(rnd() * 6000) }
+      : faults[Math.floor(rnd() * faults.length)]!;
     return { match: targets[Math.floor(rnd() * targets.length)]!, times: 1 + Math.floor(rnd() * 5), fault };
   });
 };
@@ -85,41 +113,87 @@ const schedule = (rnd: () => number): FaultRule[] => {
 const specFor = (backend: Backend, servers: Servers, cache: string, seed: number): CloudDataSourceSpec => {
   const endpoint = servers.proxies[backend].url;
   if (backend === 'bigquery') {
-    return { kind: 'bigquery', datasetId: 'maou_ds', tableName: 'stage1_rows', batchSize: 5, maxCachedBytes: 2 ** 30, localCacheDir: cache, apiEndpoint: endpoint, projectId: 'test-project', seed };
+    return {
+      kind: 'bigquery',
+      datasetId: 'maou_ds',
+      tableName: 'stage1_rows',
+      batchSize: 5,
+      maxCachedBytes: 2 ** 30,
+      localCacheDir: cache,
+      apiEndpoint: endpoint,
+      projectId: 'test-project',
+      seed,
+    };
   }
-  return { kind: backend, bucket: 'campaign', prefix: 'runs', dataName: 'stage1', localCacheDir: cache, maxWorkers: 2, enableBundling: false, bundleSizeGb: 1, endpoint, seed };
+  return {
+    kind: backend,
+    bucket: 'campaign',
+    prefix: 'runs',
+    dataName: 'stage1',
+    localCacheDir: cache,
+    maxWorkers: 2,
+    enableBundling: false,
+    bundleSizeGb: 1,
+    endpoint,
+    seed,
+  };
 };
 
 const createCloudSource = (spec: CloudDataSourceSpec, context: CloudSourceContext, options: CloudSourceOptions) =>
-  spec.kind === 'bigquery' ? createBigQueryDataSource(spec, 1, context, options)
-    : spec.kind === 's3' ? createS3DataSource({ ...spec, kind: 's3' }, 1, context, options) : createGcsDataSource({ ...spec, kind: 'gcs' }, 1, context, options);
+  spec.kind === 'bigquery'
+    ? createBigQueryDataSource(spec, 1, context, options)
+    : spec.kind === 's3'
+      ? createS3DataSource({ ...spec, kind: 's3' }, 1, context, options)
+      : createGcsDataSource({ ...spec, kind: 'gcs' }, 1, context, options);
 
-const kindOf = (f: Fault): string => ('status' in f ? `http ${f.status}` : 'cutAfterBytes' in f ? 'truncated body' : 'stall' in f ? 'stall' : 'reset');
+const kindOf = (f: Fault): string =>
+  'status' in f ? `http ${f.status}` : 'cutAfterBytes' in f ? 'truncated body' : 'stall' in f ? 'stall' : 'reset';
 
 type Outcome = 'success' | 'clean' | 'hang' | 'wrong-data' | { unclean: string };
 
-const oneRun = async (backend: Backend, servers: Servers, seed: number): Promise<{ outcome: Outcome; retries: number; partial: number; message: string }> => {
+const oneRun = async (
+  backend: Backend,
+  servers: Servers,
+  seed: number,
+): Promise<{ outcome: Outcome; retries: number; partial: number; message: string }> => {
   const cache = await tempDir(`campaign-${backend}`);
-  const r = await createCloudSource(specFor(backend, servers, cache, seed), { logger: new MemoryLogger(), clock: new SystemClockAdapter() }, {
-    sampleRatio: null, retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 4 }, idleTimeoutMs: 300, callTimeoutMs: 400,
-    retryHooks: { sleep: () => Promise.resolve(), random: () => 0.5 }, s3: { credentials: S3RVER_CREDENTIALS, region: 'us-east-1' }, bigquery: { clientOptions: { authClient } },
-  });
+  const r = await createCloudSource(
+    specFor(backend, servers, cache, seed),
+    { logger: new MemoryLogger(), clock: new SystemClockAdapter() },
+    {
+      sampleRatio: null,
+      retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 4 },
+      idleTimeoutMs: 300,
+      callTimeoutMs: 400,
+      retryHooks: { sleep: () => Promise.resolve(), random: () => 0.5 },
+      s3: { credentials: S3RVER_CREDENTIALS, region: 'us-east-1' },
+      bigquery: { clientOptions: { authClient } },
+    },
+  );
   if (!r.ok) throw new Error(r.error.message);
   const source = r.value;
   let outcome: Outcome;
   let message = '';
   let timer: NodeJS.Timeout | undefined;
   try {
-    const hang = new Promise<'hang'>((resolve) => { timer = setTimeout(() => resolve('hang'), RUN_DEADLINE_MS); });
+    const hang = new Promise<'hang'>((resolve) => {
+      timer = setTimeout(() => resolve('hang'), RUN_DEADLINE_MS);
+    });
     const prepared = await Promise.race([source.prepare(), hang]);
     if (prepared === 'hang') outcome = 'hang';
     else if (prepared.ok) {
       const rows = prepared.value.reduce((n, s) => n + s.rows, 0);
       const read = await Promise.all(prepared.value.map((s) => source.read(s)));
-      outcome = rows === (backend === 'bigquery' ? BQ_ROWS.length : OBJECT_ROWS) && read.every((c, i) => c.rows === prepared.value[i]!.rows) ? 'success' : 'wrong-data';
+      outcome =
+        rows === (backend === 'bigquery' ? BQ_ROWS.length : OBJECT_ROWS) &&
+        read.every((c, i) => c.rows === prepared.value[i]!.rows)
+          ? 'success'
+          : 'wrong-data';
     } else {
       // A clean failure says which object, listing or table failed.
-      outcome = /s3:\/\/|gs:\/\/|BigQuery table/.test(prepared.error.message) ? 'clean' : { unclean: prepared.error.message };
+      outcome = /s3:\/\/|gs:\/\/|BigQuery table/.test(prepared.error.message)
+        ? 'clean'
+        : { unclean: prepared.error.message };
       message = prepared.error.message;
     }
   } catch (e) {
@@ -142,7 +216,16 @@ export const runFaultCampaign = async (o: CampaignOptions): Promise<CampaignFigu
   const servers = await startServers();
   const backends = o.backends ?? ['s3', 'gcs', 'bigquery'];
   const started = Date.now();
-  const f = { runs: 0, faultsInjected: 0, retries: 0, successes: 0, cleanFailures: 0, hangs: 0, wrongData: 0, partialFilesLeft: 0 };
+  const f = {
+    runs: 0,
+    faultsInjected: 0,
+    retries: 0,
+    successes: 0,
+    cleanFailures: 0,
+    hangs: 0,
+    wrongData: 0,
+    partialFilesLeft: 0,
+  };
   const faultsByKind: Record<string, number> = {};
   const unclean: string[] = [];
   try {
@@ -156,12 +239,19 @@ export const runFaultCampaign = async (o: CampaignOptions): Promise<CampaignFigu
       const injected = proxy.injected.slice(before);
       for (const fault of injected) faultsByKind[kindOf(fault)] = (faultsByKind[kindOf(fault)] ?? 0) + 1;
       Object.assign(f, {
-        runs: f.runs + 1, faultsInjected: f.faultsInjected + injected.length, retries: f.retries + run.retries, partialFilesLeft: f.partialFilesLeft + run.partial,
-        successes: f.successes + (run.outcome === 'success' ? 1 : 0), cleanFailures: f.cleanFailures + (run.outcome === 'clean' ? 1 : 0),
-        hangs: f.hangs + (run.outcome === 'hang' ? 1 : 0), wrongData: f.wrongData + (run.outcome === 'wrong-data' ? 1 : 0),
+        runs: f.runs + 1,
+        faultsInjected: f.faultsInjected + injected.length,
+        retries: f.retries + run.retries,
+        partialFilesLeft: f.partialFilesLeft + run.partial,
+        successes: f.successes + (run.outcome === 'success' ? 1 : 0),
+        cleanFailures: f.cleanFailures + (run.outcome === 'clean' ? 1 : 0),
+        hangs: f.hangs + (run.outcome === 'hang' ? 1 : 0),
+        wrongData: f.wrongData + (run.outcome === 'wrong-data' ? 1 : 0),
       });
       if (typeof run.outcome === 'object') unclean.push(`run ${i} (${backend}): ${run.outcome.unclean}`);
-      o.onRun?.(`run ${i} ${backend}: ${injected.length} fault(s) [${injected.map(kindOf).join(', ')}], ${run.retries} retries, ${typeof run.outcome === 'object' ? 'UNCLEAN' : run.outcome}, ${run.partial} partial file(s)${run.message ? ` — ${run.message}` : ''}`);
+      o.onRun?.(
+        `run ${i} ${backend}: ${injected.length} fault(s) [${injected.map(kindOf).join(', ')}], ${run.retries} retries, ${typeof run.outcome === 'object' ? 'UNCLEAN' : run.outcome}, ${run.partial} partial file(s)${run.message ? ` — ${run.message}` : ''}`,
+      );
     }
   } finally {
     await Promise.all(Object.values(servers.proxies).map((p) => p.close()));

@@ -2,7 +2,11 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 
 /** What the proxy does to one request instead of (or while) forwarding it. */
-export type Fault = { readonly status: number } | { readonly cutAfterBytes: number } | { readonly stall: true } | { readonly reset: true };
+export type Fault =
+  | { readonly status: number }
+  | { readonly cutAfterBytes: number }
+  | { readonly stall: true }
+  | { readonly reset: true };
 
 /** Applies `fault` to the next `times` requests that `match`. */
 export interface FaultRule {
@@ -24,27 +28,34 @@ export interface FaultProxy {
 
 const answerWithStatus = (res: ServerResponse, status: number): void => {
   const body = JSON.stringify({ error: { code: status, message: `injected ${status}` } });
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'retry-after': '0' });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    'retry-after': '0',
+  });
   res.end(body);
 };
 
 const forward = (req: IncomingMessage, res: ServerResponse, target: AddressInfo, cutAfter: number | null): void => {
-  const up = request({ host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers: req.headers }, (upRes) => {
-    res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-    if (cutAfter === null) {
-      upRes.pipe(res);
-      return;
-    }
-    let sent = 0;
-    upRes.on('data', (chunk: Buffer) => {
-      if (sent >= cutAfter) return;
-      const part = chunk.subarray(0, cutAfter - sent);
-      sent += part.length;
-      res.write(part);
-      // Drop the socket once the allowance is sent: the client sees a truncated body.
-      if (sent >= cutAfter) setImmediate(() => res.socket?.destroy());
-    });
-  });
+  const up = request(
+    { host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers: req.headers },
+    (upRes) => {
+      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+      if (cutAfter === null) {
+        upRes.pipe(res);
+        return;
+      }
+      let sent = 0;
+      upRes.on('data', (chunk: Buffer) => {
+        if (sent >= cutAfter) return;
+        const part = chunk.subarray(0, cutAfter - sent);
+        sent += part.length;
+        res.write(part);
+        // Drop the socket once the allowance is sent: the client sees a truncated body.
+        if (sent >= cutAfter) setImmediate(() => res.socket?.destroy());
+      });
+    },
+  );
   up.on('error', () => res.socket?.destroy());
   req.pipe(up);
 };
@@ -87,6 +98,10 @@ export const startFaultProxy = async (target: AddressInfo): Promise<FaultProxy> 
     rules,
     seen,
     injected,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 };

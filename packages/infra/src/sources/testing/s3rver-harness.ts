@@ -27,7 +27,13 @@ export const startS3rver = async (bucket: string): Promise<S3rverHarness> => {
   // s3rver ships no types and is CommonJS.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const S3rver = require('s3rver') as S3rverCtor;
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
   const address = await server.run();
   const endpoint = `http://127.0.0.1:${address.port}`;
   const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: S3RVER_CREDENTIALS });

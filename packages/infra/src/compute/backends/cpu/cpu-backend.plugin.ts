@@ -15,6 +15,12 @@ export const cpuBackendPlugin: BackendPlugin = {
     await import('@tensorflow/tfjs-backend-cpu');
     await tf.setBackend('cpu');
     await tf.ready();
-    return ok({ name: 'cpu', version: tf.version_core, threads: 1, device: 'cpu (JavaScript)', notes: ['correctness fallback, not for speed'] });
+    return ok({
+      name: 'cpu',
+      version: tf.version_core,
+      threads: 1,
+      device: 'cpu (JavaScript)',
+      notes: ['correctness fallback, not for speed'],
+    });
   },
 };

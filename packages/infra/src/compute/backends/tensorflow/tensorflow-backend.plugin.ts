@@ -31,11 +31,22 @@ export function createNativeBackendPlugin(spec: NativeSpec): BackendPlugin {
       try {
         await import(pkg);
       } catch (e) {
-        return err({ backend: spec.name, message: `${spec.packageName} is not installed or failed to load: ${(e as Error).message.split('\n')[0]}`, hint: spec.hint });
+        return err({
+          backend: spec.name,
+          message: `${spec.packageName} is not installed or failed to load: ${(e as Error).message.split('\n')[0]}`,
+          hint: spec.hint,
+        });
       }
-      if (!(await tf.setBackend('tensorflow'))) return err({ backend: spec.name, message: 'the tensorflow backend did not initialise', hint: spec.hint });
+      if (!(await tf.setBackend('tensorflow')))
+        return err({ backend: spec.name, message: 'the tensorflow backend did not initialise', hint: spec.hint });
       const device = spec.name === 'tensorflow-gpu' ? `cuda:${config.deviceIndex}` : 'cpu (libtensorflow)';
-      return ok({ name: spec.name, version: tf.version_core, threads: 0, device, notes: ['native libtensorflow kernels; threads managed by TensorFlow'] });
+      return ok({
+        name: spec.name,
+        version: tf.version_core,
+        threads: 0,
+        device,
+        notes: ['native libtensorflow kernels; threads managed by TensorFlow'],
+      });
     },
   };
 }

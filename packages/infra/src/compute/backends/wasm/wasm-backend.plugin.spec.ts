@@ -21,7 +21,9 @@ describe('wasm backend plugin', () => {
   it('given more threads than usable cores, then a note says the replicas will share cores', async () => {
     const started = await plugin.start(config(os.availableParallelism() + 1));
     if (!started.ok) throw new Error(started.error.message);
-    expect(started.value.notes.join('\n')).toMatch(/--threads \d+ is more than the \d+ usable core\(s\): replicas will share cores/);
+    expect(started.value.notes.join('\n')).toMatch(
+      /--threads \d+ is more than the \d+ usable core\(s\): replicas will share cores/,
+    );
   });
 
   it('given one thread, then there is no data-parallel note; given auto, then a thread count the machine can run', async () => {
@@ -40,7 +42,9 @@ describe('wasm backend plugin', () => {
       const fallback = await plugin.start(config(1));
       if (!fallback.ok) throw new Error(fallback.error.message);
       expect(fallback.value.device).toBe('cpu (WebAssembly SIMD)');
-      expect(fallback.value.notes[0]).toBe('WebAssembly SIMD kernels: Conv2D, Conv2DBackpropFilter/Input, BatchMatMul (not native: MAOU_CPU_KERNELS=wasm)');
+      expect(fallback.value.notes[0]).toBe(
+        'WebAssembly SIMD kernels: Conv2D, Conv2DBackpropFilter/Input, BatchMatMul (not native: MAOU_CPU_KERNELS=wasm)',
+      );
       useCpuKernels('auto');
       const native = await plugin.start(config(1));
       if (!native.ok) throw new Error(native.error.message);

@@ -46,13 +46,24 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
         // Every replica makes the same choice from the same environment and build.
         const selection = cpuKernelSelection();
         cpuKernels = describeCpuKernels(selection);
-        if (selection.kind === 'native' && started.kernels === 'fast') device = `cpu (native ${selection.isa === 'avx512' ? 'AVX-512' : 'AVX2'} convolutions, WebAssembly SIMD)`;
+        if (selection.kind === 'native' && started.kernels === 'fast')
+          device = `cpu (native ${selection.isa === 'avx512' ? 'AVX-512' : 'AVX2'} convolutions, WebAssembly SIMD)`;
       } catch (e) {
-        return err({ backend: 'wasm', message: (e as Error).message, hint: `unset ${CPU_KERNELS_ENV}, or set it to auto or wasm` });
+        return err({
+          backend: 'wasm',
+          message: (e as Error).message,
+          hint: `unset ${CPU_KERNELS_ENV}, or set it to auto or wasm`,
+        });
       }
       const notes = [started.kernels === 'fast' ? cpuKernels : 'stock kernels + Conv2DBackpropFilter shim'];
-      if (threads > 1) notes.push(`data-parallel: ${threads} single-threaded wasm replicas in worker threads, gradients summed every step; batch norm normalises each replica's shard (running statistics averaged); each replica first runs up to 80 throw-away steps of 4 rows (at least 10, at most twice the epoch's batches, none started after 3 s) so that the timed batches do not pay for V8 optimising its code; kernel profiles show replica 0`);
-      if (threads > usable.cpuCores) notes.push(`--threads ${threads} is more than the ${usable.cpuCores} usable core(s): replicas will share cores and wait for each other at every update`);
+      if (threads > 1)
+        notes.push(
+          `data-parallel: ${threads} single-threaded wasm replicas in worker threads, gradients summed every step; batch norm normalises each replica's shard (running statistics averaged); each replica first runs up to 80 throw-away steps of 4 rows (at least 10, at most twice the epoch's batches, none started after 3 s) so that the timed batches do not pay for V8 optimising its code; kernel profiles show replica 0`,
+        );
+      if (threads > usable.cpuCores)
+        notes.push(
+          `--threads ${threads} is more than the ${usable.cpuCores} usable core(s): replicas will share cores and wait for each other at every update`,
+        );
       // wasm32: each instance's heap stops at 4 GiB; the use cases micro-batch what would not fit.
       return ok({ name: 'wasm', heapLimitBytes: 2 ** 32, version: started.version, threads, device, notes });
     },

@@ -28,10 +28,25 @@ export interface ConvGeometry {
 export class ConvGeometryCache {
   private readonly entries = new Map<string, ConvGeometry & { block: number }>();
 
-  constructor(private readonly heap: HeapAllocator, private readonly capacity = 32) {}
+  constructor(
+    private readonly heap: HeapAllocator,
+    private readonly capacity = 32,
+  ) {}
 
   get(c: tf.backend_util.Conv2DInfo): ConvGeometry {
-    const key = [c.batchSize, c.inHeight, c.inWidth, c.outHeight, c.outWidth, c.filterHeight, c.filterWidth, c.strideHeight, c.strideWidth, c.padInfo.top, c.padInfo.left].join(',');
+    const key = [
+      c.batchSize,
+      c.inHeight,
+      c.inWidth,
+      c.outHeight,
+      c.outWidth,
+      c.filterHeight,
+      c.filterWidth,
+      c.strideHeight,
+      c.strideWidth,
+      c.padInfo.top,
+      c.padInfo.left,
+    ].join(',');
     let g = this.entries.get(key);
     if (g) {
       this.entries.delete(key); // re-inserted below: Map order is the recency order
@@ -54,7 +69,17 @@ export class ConvGeometryCache {
   }
 
   private build(c: tf.backend_util.Conv2DInfo): ConvGeometry & { block: number } {
-    const { batchSize: b, inHeight: h, inWidth: w, outHeight: ho, outWidth: wo, filterHeight: kh, filterWidth: kw, strideHeight: sh, strideWidth: sw } = c;
+    const {
+      batchSize: b,
+      inHeight: h,
+      inWidth: w,
+      outHeight: ho,
+      outWidth: wo,
+      filterHeight: kh,
+      filterWidth: kw,
+      strideHeight: sh,
+      strideWidth: sw,
+    } = c;
     const { top, left } = c.padInfo;
     const taps = kh * kw;
     const outPixels = b * ho * wo;
@@ -101,6 +126,15 @@ export class ConvGeometryCache {
       }
     }
     const dense = taps === 1 && sh === 1 && sw === 1 && top === 0 && left === 0 && ho === h && wo === w;
-    return { taps, outPixels, inPixels: b * h * w, ind: block, start: block + startAt * 4, pairs: block + pairsAt * 4, dense, block };
+    return {
+      taps,
+      outPixels,
+      inPixels: b * h * w,
+      ind: block,
+      start: block + startAt * 4,
+      pairs: block + pairsAt * 4,
+      dense,
+      block,
+    };
   }
 }

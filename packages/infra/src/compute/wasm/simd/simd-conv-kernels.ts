@@ -35,13 +35,37 @@ export function simdMatMulSupports(m: number, k: number, n: number, transposeA: 
 }
 
 /** The convolution's geometry if the SIMD kernels cover it (and the tensors agree with it), else null. */
-function coveredInfo(pass: ConvPass, xShape: number[], filterShape: number[], dyShape: number[] | null, tensors: Info[], attrs: tf.NamedAttrMap): tf.backend_util.Conv2DInfo | null {
+function coveredInfo(
+  pass: ConvPass,
+  xShape: number[],
+  filterShape: number[],
+  dyShape: number[] | null,
+  tensors: Info[],
+  attrs: tf.NamedAttrMap,
+): tf.backend_util.Conv2DInfo | null {
   const { strides, pad, dilations, dimRoundingMode, dataFormat } = attrs as unknown as {
-    strides: number | [number, number]; pad: 'same' | 'valid' | number; dilations?: number | [number, number]; dimRoundingMode?: 'floor' | 'round' | 'ceil'; dataFormat?: 'NHWC' | 'NCHW';
+    strides: number | [number, number];
+    pad: 'same' | 'valid' | number;
+    dilations?: number | [number, number];
+    dimRoundingMode?: 'floor' | 'round' | 'ceil';
+    dataFormat?: 'NHWC' | 'NCHW';
   };
-  if ((dataFormat ?? 'NHWC') !== 'NHWC' || xShape.length !== 4 || filterShape.length !== 4 || filterShape[2] !== xShape[3]) return null;
+  if (
+    (dataFormat ?? 'NHWC') !== 'NHWC' ||
+    xShape.length !== 4 ||
+    filterShape.length !== 4 ||
+    filterShape[2] !== xShape[3]
+  )
+    return null;
   if (tensors.some((t) => t.dtype !== 'float32')) return null;
-  const c = tf.backend_util.computeConv2DInfo(xShape as Shape4, filterShape as Shape4, strides, dilations ?? 1, pad, dimRoundingMode);
+  const c = tf.backend_util.computeConv2DInfo(
+    xShape as Shape4,
+    filterShape as Shape4,
+    strides,
+    dilations ?? 1,
+    pad,
+    dimRoundingMode,
+  );
   if (dyShape && dyShape.join() !== [c.batchSize, c.outHeight, c.outWidth, c.outChannels].join()) return null;
   return simdConvSupports(pass, c) ? c : null;
 }
@@ -74,9 +98,13 @@ export function simdConv2dBackpropFilter(a: KernelArgs): Info | null {
 /** BatchMatMul of one pair of float32 matrices (rank 2, or rank 3 with batch 1) on the SIMD kernels, or null. @public */
 export function simdBatchMatMul(args: KernelArgs): Info | null {
   const { a, b } = args.inputs as { a: Info; b: Info };
-  const { transposeA = false, transposeB = false } = (args.attrs ?? {}) as { transposeA?: boolean; transposeB?: boolean };
+  const { transposeA = false, transposeB = false } = (args.attrs ?? {}) as {
+    transposeA?: boolean;
+    transposeB?: boolean;
+  };
   const rank = a.shape.length;
-  if (rank !== b.shape.length || (rank !== 2 && rank !== 3) || (rank === 3 && (a.shape[0] !== 1 || b.shape[0] !== 1))) return null;
+  if (rank !== b.shape.length || (rank !== 2 && rank !== 3) || (rank === 3 && (a.shape[0] !== 1 || b.shape[0] !== 1)))
+    return null;
   if (a.dtype !== 'float32' || b.dtype !== 'float32') return null;
   const [ar, ac] = a.shape.slice(-2);
   const [br, bc] = b.shape.slice(-2);

@@ -13,8 +13,16 @@ import { type CpuKernelChoice, NATIVE_ISAS, selectCpuKernels, useCpuKernels } fr
 type Pad = 'same' | 'valid';
 const rand = (shape: number[], seed: number) => tf.randomUniform(shape, -1, 1, 'float32', seed);
 
-interface Case { size: number; cin: number; cout: number; k: number; stride: number; pad: Pad }
-const outSize = (c: Case) => (c.pad === 'same' ? Math.ceil(c.size / c.stride) : Math.ceil((c.size - c.k + 1) / c.stride));
+interface Case {
+  size: number;
+  cin: number;
+  cout: number;
+  k: number;
+  stride: number;
+  pad: Pad;
+}
+const outSize = (c: Case) =>
+  c.pad === 'same' ? Math.ceil(c.size / c.stride) : Math.ceil((c.size - c.k + 1) / c.stride);
 const attrs = (c: Case) => ({ strides: c.stride, pad: c.pad, dataFormat: 'NHWC', dilations: 1 });
 const B = 3;
 
@@ -24,12 +32,30 @@ const PASSES: Pass[] = ['forward', 'input-gradient', 'filter-gradient'];
 /** The pass's inputs (same seeds on every backend) and attributes. */
 function pass(p: Pass, c: Case): { name: string; inputs: tf.NamedTensorMap; attrs: tf.NamedAttrMap } {
   const o = outSize(c);
-  if (p === 'forward') return { name: 'Conv2D', inputs: { x: rand([B, c.size, c.size, c.cin], 1), filter: rand([c.k, c.k, c.cin, c.cout], 2) }, attrs: attrs(c) };
-  if (p === 'input-gradient') return { name: 'Conv2DBackpropInput', inputs: { dy: rand([B, o, o, c.cout], 3), filter: rand([c.k, c.k, c.cin, c.cout], 4) }, attrs: { ...attrs(c), inputShape: [B, c.size, c.size, c.cin] } };
-  return { name: 'Conv2DBackpropFilter', inputs: { x: rand([B, c.size, c.size, c.cin], 5), dy: rand([B, o, o, c.cout], 6) }, attrs: { ...attrs(c), filterShape: [c.k, c.k, c.cin, c.cout] } };
+  if (p === 'forward')
+    return {
+      name: 'Conv2D',
+      inputs: { x: rand([B, c.size, c.size, c.cin], 1), filter: rand([c.k, c.k, c.cin, c.cout], 2) },
+      attrs: attrs(c),
+    };
+  if (p === 'input-gradient')
+    return {
+      name: 'Conv2DBackpropInput',
+      inputs: { dy: rand([B, o, o, c.cout], 3), filter: rand([c.k, c.k, c.cin, c.cout], 4) },
+      attrs: { ...attrs(c), inputShape: [B, c.size, c.size, c.cin] },
+    };
+  return {
+    name: 'Conv2DBackpropFilter',
+    inputs: { x: rand([B, c.size, c.size, c.cin], 5), dy: rand([B, o, o, c.cout], 6) },
+    attrs: { ...attrs(c), filterShape: [c.k, c.k, c.cin, c.cout] },
+  };
 }
 
-const SIMD = { forward: simdConv2d, 'input-gradient': simdConv2dBackpropInput, 'filter-gradient': simdConv2dBackpropFilter };
+const SIMD = {
+  forward: simdConv2d,
+  'input-gradient': simdConv2dBackpropInput,
+  'filter-gradient': simdConv2dBackpropFilter,
+};
 
 /** Runs the pass on the SIMD kernel directly (null when it does not cover the shape), on the active wasm backend. */
 function direct(p: Pass, c: Case): Float32Array | null {
@@ -51,8 +77,14 @@ async function onBackend(name: string, p: Pass, c: Case): Promise<Float32Array> 
   });
 }
 
-
-const c = (size: number, cin: number, cout: number, k: number, stride: number, pad: Pad): Case => ({ size, cin, cout, k, stride, pad });
+const c = (size: number, cin: number, cout: number, k: number, stride: number, pad: Pad): Case => ({
+  size,
+  cin,
+  cout,
+  k,
+  stride,
+  pad,
+});
 const NETWORK: Array<[string, Case]> = [
   ['1×1 s1 9×9', c(9, 16, 8, 1, 1, 'valid')],
   ['1×1 s1 2×2', c(2, 8, 24, 1, 1, 'valid')],
@@ -76,7 +108,10 @@ const NETWORK: Array<[string, Case]> = [
 // Every kernel set this machine can run. The addon is built by `pnpm install` (scripts/build-native-kernels.cjs):
 // a missing build fails the spec below rather than dropping the native sets silently.
 const native = selectCpuKernels('auto');
-const SETS: CpuKernelChoice[] = ['wasm', ...NATIVE_ISAS.filter((isa) => native.kind === 'native' && native.addon.supported(NATIVE_ISAS.indexOf(isa)))];
+const SETS: CpuKernelChoice[] = [
+  'wasm',
+  ...NATIVE_ISAS.filter((isa) => native.kind === 'native' && native.addon.supported(NATIVE_ISAS.indexOf(isa))),
+];
 
 it('the native kernels were built at install and load on this x86-64 machine', () => {
   expect(native.kind === 'native' ? native.isa : native.reason).toMatch(/^avx/);
@@ -93,16 +128,19 @@ describe.each(SETS)('convolution kernels on the wasm backend, %s', (set) => {
     wasm.tearDown();
   });
 
-  it.each(NETWORK)('%s: forward, input and filter gradients match cpu, directly and as registered kernels', async (_n, shape) => {
-    for (const p of PASSES) {
-      const ref = await onBackend('cpu', p, shape);
-      await tf.setBackend('wasm');
-      const mine = direct(p, shape);
-      expect(mine).not.toBeNull();
-      expect(relErr(ref, mine!)).toBeLessThan(1e-5);
-      expect(relErr(ref, await onBackend('wasm', p, shape))).toBeLessThan(1e-5);
-    }
-  });
+  it.each(NETWORK)(
+    '%s: forward, input and filter gradients match cpu, directly and as registered kernels',
+    async (_n, shape) => {
+      for (const p of PASSES) {
+        const ref = await onBackend('cpu', p, shape);
+        await tf.setBackend('wasm');
+        const mine = direct(p, shape);
+        expect(mine).not.toBeNull();
+        expect(relErr(ref, mine!)).toBeLessThan(1e-5);
+        expect(relErr(ref, await onBackend('wasm', p, shape))).toBeLessThan(1e-5);
+      }
+    },
+  );
 
   it.each([
     ['forward, Co not a multiple of 8', 'forward', c(5, 8, 12, 3, 2, 'same')],
@@ -117,7 +155,10 @@ describe.each(SETS)('convolution kernels on the wasm backend, %s', (set) => {
   });
 
   it('covers odd channel counts where the tiles allow (forward Ci 5, input gradient Co 3)', async () => {
-    for (const [p, shape] of [['forward', c(5, 5, 8, 3, 1, 'same')], ['input-gradient', c(5, 8, 3, 3, 2, 'same')]] as Array<[Pass, Case]>) {
+    for (const [p, shape] of [
+      ['forward', c(5, 5, 8, 3, 1, 'same')],
+      ['input-gradient', c(5, 8, 3, 3, 2, 'same')],
+    ] as Array<[Pass, Case]>) {
       const ref = await onBackend('cpu', p, shape);
       await tf.setBackend('wasm');
       expect(relErr(ref, direct(p, shape)!)).toBeLessThan(1e-5);
@@ -132,32 +173,57 @@ describe.each(SETS)('convolution kernels on the wasm backend, %s', (set) => {
     [68, 128, 136, true, false, true],
     [66, 128, 136, true, false, false], // transposed A needs M % 4 == 0
     [64, 128, 132, false, false, false], // N % 8 != 0
-  ])('BatchMatMul M=%i K=%i N=%i transposeA=%s transposeB=%s (covered: %s) matches cpu', async (m, k, n, ta, tb, covered) => {
-    const a = rand(ta ? [1, k, m] : [1, m, k], 11);
-    const b = rand(tb ? [1, n, k] : [1, k, n], 12);
-    const [av, bv] = [a.dataSync(), b.dataSync()];
-    tf.dispose([a, b]);
-    const run = () => tf.tidy(() => tf.matMul(tf.tensor3d(av, a.shape as [number, number, number]), tf.tensor3d(bv, b.shape as [number, number, number]), ta, tb).dataSync() as Float32Array);
-    await tf.setBackend('cpu');
-    const ref = run();
-    await tf.setBackend('wasm');
-    expect(relErr(ref, run())).toBeLessThan(1e-5);
-    const [a2, b2] = [tf.tensor3d(av, a.shape as [number, number, number]), tf.tensor3d(bv, b.shape as [number, number, number])];
-    const info = simdBatchMatMul({ inputs: { a: a2, b: b2 }, attrs: { transposeA: ta, transposeB: tb }, backend: tf.backend() });
-    tf.dispose([a2, b2]);
-    expect(info !== null).toBe(covered);
-    if (info) {
-      const t = tf.engine().makeTensorFromTensorInfo(info);
-      expect(t.shape).toEqual([1, m, n]);
-      expect(relErr(ref, t.dataSync() as Float32Array)).toBeLessThan(1e-5);
-      t.dispose();
-    }
-  });
+  ])(
+    'BatchMatMul M=%i K=%i N=%i transposeA=%s transposeB=%s (covered: %s) matches cpu',
+    async (m, k, n, ta, tb, covered) => {
+      const a = rand(ta ? [1, k, m] : [1, m, k], 11);
+      const b = rand(tb ? [1, n, k] : [1, k, n], 12);
+      const [av, bv] = [a.dataSync(), b.dataSync()];
+      tf.dispose([a, b]);
+      const run = () =>
+        tf.tidy(
+          () =>
+            tf
+              .matMul(
+                tf.tensor3d(av, a.shape as [number, number, number]),
+                tf.tensor3d(bv, b.shape as [number, number, number]),
+                ta,
+                tb,
+              )
+              .dataSync() as Float32Array,
+        );
+      await tf.setBackend('cpu');
+      const ref = run();
+      await tf.setBackend('wasm');
+      expect(relErr(ref, run())).toBeLessThan(1e-5);
+      const [a2, b2] = [
+        tf.tensor3d(av, a.shape as [number, number, number]),
+        tf.tensor3d(bv, b.shape as [number, number, number]),
+      ];
+      const info = simdBatchMatMul({
+        inputs: { a: a2, b: b2 },
+        attrs: { transposeA: ta, transposeB: tb },
+        backend: tf.backend(),
+      });
+      tf.dispose([a2, b2]);
+      expect(info !== null).toBe(covered);
+      if (info) {
+        const t = tf.engine().makeTensorFromTensorInfo(info);
+        expect(t.shape).toEqual([1, m, n]);
+        expect(relErr(ref, t.dataSync() as Float32Array)).toBeLessThan(1e-5);
+        t.dispose();
+      }
+    },
+  );
 
   it('refuses, naming the missing property, a backend without the tfjs-wasm heap', () => {
-    expect(() => tfjsWasmHeap(tf.findBackend('cpu') as unknown as WasmBackendHeap)).toThrow(/backend\.wasm\.asm\.memory/);
+    expect(() => tfjsWasmHeap(tf.findBackend('cpu') as unknown as WasmBackendHeap)).toThrow(
+      /backend\.wasm\.asm\.memory/,
+    );
     const wasm = tf.findBackend('wasm') as unknown as WasmBackendHeap & { wasm: object };
-    expect(() => tfjsWasmHeap({ ...wasm, wasm: { ...wasm.wasm, _malloc: undefined } } as WasmBackendHeap)).toThrow(/backend\.wasm\._malloc/);
+    expect(() => tfjsWasmHeap({ ...wasm, wasm: { ...wasm.wasm, _malloc: undefined } } as WasmBackendHeap)).toThrow(
+      /backend\.wasm\._malloc/,
+    );
     expect(tfjsWasmHeap(wasm).memory.buffer).toBe((wasm.wasm as { HEAPU8: Uint8Array }).HEAPU8.buffer);
   });
 

@@ -12,9 +12,39 @@ interface ConvExports {
   zero(p: number, n: number): void;
   pack_w(k: number, n: number, w: number, out: number): void;
   pack_wt(k: number, n: number, w: number, out: number): void;
-  conv_fwd(m: number, t: number, ci: number, co: number, ind: number, x: number, zrow: number, wp: number, y: number): void;
-  conv_dx(m: number, t: number, ci: number, co: number, ind: number, dy: number, wtp: number, dx: number, mx: number): void;
-  conv_dw(t: number, ci: number, co: number, start: number, pairs: number, x: number, dy: number, dw: number, dense: number): void;
+  conv_fwd(
+    m: number,
+    t: number,
+    ci: number,
+    co: number,
+    ind: number,
+    x: number,
+    zrow: number,
+    wp: number,
+    y: number,
+  ): void;
+  conv_dx(
+    m: number,
+    t: number,
+    ci: number,
+    co: number,
+    ind: number,
+    dy: number,
+    wtp: number,
+    dx: number,
+    mx: number,
+  ): void;
+  conv_dw(
+    t: number,
+    ci: number,
+    co: number,
+    start: number,
+    pairs: number,
+    x: number,
+    dy: number,
+    dw: number,
+    dense: number,
+  ): void;
 }
 
 /**
@@ -22,9 +52,44 @@ interface ConvExports {
  * of scratch for the packed weights, and mx/my are the pixel (row) counts of x and dy.
  */
 interface ConvPasses {
-  forward(m: number, t: number, ci: number, co: number, ind: number, x: number, mx: number, zrow: number, w: number, packed: number, y: number): void;
-  inputGradient(m: number, t: number, ci: number, co: number, ind: number, dy: number, w: number, packed: number, dx: number, mx: number): void;
-  filterGradient(t: number, ci: number, co: number, start: number, pairs: number, x: number, mx: number, dy: number, my: number, dw: number, dense: boolean): void;
+  forward(
+    m: number,
+    t: number,
+    ci: number,
+    co: number,
+    ind: number,
+    x: number,
+    mx: number,
+    zrow: number,
+    w: number,
+    packed: number,
+    y: number,
+  ): void;
+  inputGradient(
+    m: number,
+    t: number,
+    ci: number,
+    co: number,
+    ind: number,
+    dy: number,
+    w: number,
+    packed: number,
+    dx: number,
+    mx: number,
+  ): void;
+  filterGradient(
+    t: number,
+    ci: number,
+    co: number,
+    start: number,
+    pairs: number,
+    x: number,
+    mx: number,
+    dy: number,
+    my: number,
+    dw: number,
+    dense: boolean,
+  ): void;
 }
 
 function wasmPasses(k: ConvExports): ConvPasses {
@@ -37,12 +102,16 @@ function wasmPasses(k: ConvExports): ConvPasses {
       k.pack_wt(co, t * ci, w, packed);
       k.conv_dx(m, t, ci, co, ind, dy, packed, dx, mx);
     },
-    filterGradient: (t, ci, co, start, pairs, x, _mx, dy, _my, dw, dense) => k.conv_dw(t, ci, co, start, pairs, x, dy, dw, dense ? 1 : 0),
+    filterGradient: (t, ci, co, start, pairs, x, _mx, dy, _my, dw, dense) =>
+      k.conv_dw(t, ci, co, start, pairs, x, dy, dw, dense ? 1 : 0),
   };
 }
 
 /** The native addon's kernels in place on the heap: each call passes the Memory's current buffer (growth replaces it). */
-function nativePasses(s: Extract<CpuKernelSelection, { kind: 'native' }>, memory: { readonly buffer: ArrayBuffer }): ConvPasses {
+function nativePasses(
+  s: Extract<CpuKernelSelection, { kind: 'native' }>,
+  memory: { readonly buffer: ArrayBuffer },
+): ConvPasses {
   const { addon } = s;
   const isa = NATIVE_ISAS.indexOf(s.isa);
   return {
@@ -55,7 +124,8 @@ function nativePasses(s: Extract<CpuKernelSelection, { kind: 'native' }>, memory
       addon.pack(isa, memory.buffer, co, t * ci, ci, 1, w, packed);
       addon.conv_dx(isa, memory.buffer, m, t, ci, co, ind, dy, packed, dx, mx);
     },
-    filterGradient: (t, ci, co, start, pairs, x, mx, dy, my, dw, dense) => addon.conv_dw(isa, memory.buffer, t, ci, co, start, pairs, x, mx, dy, my, dw, dense ? 1 : 0),
+    filterGradient: (t, ci, co, start, pairs, x, mx, dy, my, dw, dense) =>
+      addon.conv_dw(isa, memory.buffer, t, ci, co, start, pairs, x, mx, dy, my, dw, dense ? 1 : 0),
   };
 }
 
@@ -102,7 +172,19 @@ export class SimdConvModule {
     const { inChannels: ci, outChannels: co } = c;
     const rows = g.taps * ci;
     return this.withOutput([c.batchSize, c.outHeight, c.outWidth, co], rows * co, (out, packed) =>
-      this.passes.forward(g.outPixels, g.taps, ci, co, g.ind, this.at(x), g.inPixels, this.zeros(ci), this.at(filter), packed, out),
+      this.passes.forward(
+        g.outPixels,
+        g.taps,
+        ci,
+        co,
+        g.ind,
+        this.at(x),
+        g.inPixels,
+        this.zeros(ci),
+        this.at(filter),
+        packed,
+        out,
+      ),
     );
   }
 
@@ -112,7 +194,18 @@ export class SimdConvModule {
     const { inChannels: ci, outChannels: co } = c;
     const rows = g.taps * ci;
     return this.withOutput([c.batchSize, c.inHeight, c.inWidth, ci], rows * co, (out, packed) =>
-      this.passes.inputGradient(g.outPixels, g.taps, ci, co, g.ind, this.at(dy), this.at(filter), packed, out, g.inPixels),
+      this.passes.inputGradient(
+        g.outPixels,
+        g.taps,
+        ci,
+        co,
+        g.ind,
+        this.at(dy),
+        this.at(filter),
+        packed,
+        out,
+        g.inPixels,
+      ),
     );
   }
 
@@ -121,7 +214,19 @@ export class SimdConvModule {
     const g = this.geometries.get(c);
     const { inChannels: ci, outChannels: co } = c;
     return this.withOutput([c.filterHeight, c.filterWidth, ci, co], 0, (out) =>
-      this.passes.filterGradient(g.taps, ci, co, g.start, g.pairs, this.at(x), g.inPixels, this.at(dy), g.outPixels, out, g.dense),
+      this.passes.filterGradient(
+        g.taps,
+        ci,
+        co,
+        g.start,
+        g.pairs,
+        this.at(x),
+        g.inPixels,
+        this.at(dy),
+        g.outPixels,
+        out,
+        g.dense,
+      ),
     );
   }
 
@@ -130,11 +235,23 @@ export class SimdConvModule {
    * plain is the forward pass, transposed B the input gradient, transposed A the filter gradient.
    * Callers check shapes first (simd-conv-kernels.ts).
    */
-  matMul(a: Info, b: Info, outShape: number[], m: number, k: number, n: number, transposeA: boolean, transposeB: boolean): Info {
-    const rows = (count: number) => this.geometries.get(tf.backend_util.computeConv2DInfo([count, 1, 1, 1], [1, 1, 1, 1], 1, 1, 'valid'));
+  matMul(
+    a: Info,
+    b: Info,
+    outShape: number[],
+    m: number,
+    k: number,
+    n: number,
+    transposeA: boolean,
+    transposeB: boolean,
+  ): Info {
+    const rows = (count: number) =>
+      this.geometries.get(tf.backend_util.computeConv2DInfo([count, 1, 1, 1], [1, 1, 1, 1], 1, 1, 'valid'));
     if (transposeA) {
       const g = rows(k);
-      return this.withOutput(outShape, 0, (out) => this.passes.filterGradient(1, m, n, g.start, g.pairs, this.at(a), k, this.at(b), k, out, true));
+      return this.withOutput(outShape, 0, (out) =>
+        this.passes.filterGradient(1, m, n, g.start, g.pairs, this.at(a), k, this.at(b), k, out, true),
+      );
     }
     const g = rows(m);
     return this.withOutput(outShape, k * n, (out, packed) => {

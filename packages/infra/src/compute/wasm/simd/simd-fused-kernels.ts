@@ -21,7 +21,8 @@ function floatInputs(kernel: string, a: KernelArgs, names: string[]): Info[] {
 function channelsOf(kernel: string, rowsInput: Info, perChannel: Record<string, Info>): number {
   const c = rowsInput.shape[rowsInput.shape.length - 1] ?? 0;
   for (const [name, t] of Object.entries(perChannel)) {
-    if (size(t) !== c) throw new Error(`${kernel}: ${name} has ${size(t)} values, the ${c} channels of the input expected`);
+    if (size(t) !== c)
+      throw new Error(`${kernel}: ${name} has ${size(t)} values, the ${c} channels of the input expected`);
   }
   return c;
 }
@@ -42,7 +43,8 @@ export function simdBatchNormTrain(a: KernelArgs): Info[] {
   const eps = Number(at.eps);
   if (!(eps >= 0)) throw new Error(`${kernel}: attr eps is ${String(at.eps)}, a number >= 0 expected`);
   const momentum = Number(at.momentum);
-  if (withRunning && !(momentum >= 0 && momentum <= 1)) throw new Error(`${kernel}: attr momentum is ${String(at.momentum)}, a number in [0, 1] expected`);
+  if (withRunning && !(momentum >= 0 && momentum <= 1))
+    throw new Error(`${kernel}: attr momentum is ${String(at.momentum)}, a number in [0, 1] expected`);
   const running = withRunning ? { mean, variance, momentum } : null;
   return simdFusedModuleFor(heapOf(a)).batchNormTrain(x, gamma, beta, eps, { relu: at.relu === true, running });
 }
@@ -51,7 +53,8 @@ export function simdBatchNormTrain(a: KernelArgs): Info[] {
 export function simdBatchNormGrad(a: KernelArgs): Info[] {
   const kernel = 'MaouBatchNormGrad';
   const [dy, xhat, rstd, gamma] = floatInputs(kernel, a, ['dy', 'xhat', 'rstd', 'gamma']);
-  if (dy.shape.join() !== xhat.shape.join()) throw new Error(`${kernel}: dy [${dy.shape}] and xhat [${xhat.shape}] differ`);
+  if (dy.shape.join() !== xhat.shape.join())
+    throw new Error(`${kernel}: dy [${dy.shape}] and xhat [${xhat.shape}] differ`);
   const [y] = a.inputs.y ? floatInputs(kernel, a, ['y']) : [null];
   if (y && y.shape.join() !== dy.shape.join()) throw new Error(`${kernel}: y [${y.shape}] and dy [${dy.shape}] differ`);
   channelsOf(kernel, dy, { rstd, gamma });
@@ -63,7 +66,8 @@ export function simdClipByGlobalNorm(a: KernelArgs): Info[] {
   const kernel = 'MaouClipByGlobalNorm';
   const grads = floatInputs(kernel, a, Object.keys(a.inputs));
   const maxNorm = Number((a.attrs ?? {}).maxNorm);
-  if (!(maxNorm > 0)) throw new Error(`${kernel}: attr maxNorm is ${String((a.attrs ?? {}).maxNorm)}, a number > 0 expected`);
+  if (!(maxNorm > 0))
+    throw new Error(`${kernel}: attr maxNorm is ${String((a.attrs ?? {}).maxNorm)}, a number > 0 expected`);
   return simdFusedModuleFor(heapOf(a)).clipByGlobalNorm(grads, maxNorm);
 }
 
@@ -74,7 +78,14 @@ export function simdAdamW(a: KernelArgs): Info[] {
     if (size(t) !== size(param)) throw new Error(`MaouAdamW: ${name} has ${size(t)} values, param has ${size(param)}`);
   }
   const at = a.attrs ?? {};
-  const s = { lr: Number(at.lr), beta1: Number(at.beta1), beta2: Number(at.beta2), eps: Number(at.eps), weightDecay: Number(at.weightDecay ?? 0), step: Number(at.step) };
+  const s = {
+    lr: Number(at.lr),
+    beta1: Number(at.beta1),
+    beta2: Number(at.beta2),
+    eps: Number(at.eps),
+    weightDecay: Number(at.weightDecay ?? 0),
+    step: Number(at.step),
+  };
   const bad = Object.entries(s).find(([, value]) => !Number.isFinite(value));
   if (bad) throw new Error(`MaouAdamW: attr ${bad[0]} is ${String(at[bad[0]])}, a finite number expected`);
   if (!(s.step >= 1)) throw new Error(`MaouAdamW: attr step is ${s.step}, counted from 1`);

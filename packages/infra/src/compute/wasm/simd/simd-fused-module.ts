@@ -6,12 +6,61 @@ type Info = tf.TensorInfo;
 
 /** The exports of fused-kernels.c; every pointer is a byte offset into the tfjs heap. */
 interface FusedExports {
-  bn_train(rows: number, c: number, x: number, gamma: number, beta: number, eps: number, y: number, xhat: number, mean: number, variance: number, rstd: number, relu: number, runMeanIn: number, runVarIn: number, runMeanOut: number, runVarOut: number, keep: number, momentum: number, unbias: number): void;
-  bn_grad(rows: number, c: number, dy: number, xhat: number, rstd: number, gamma: number, dx: number, dGamma: number, dBeta: number, scratch: number, y: number): void;
+  bn_train(
+    rows: number,
+    c: number,
+    x: number,
+    gamma: number,
+    beta: number,
+    eps: number,
+    y: number,
+    xhat: number,
+    mean: number,
+    variance: number,
+    rstd: number,
+    relu: number,
+    runMeanIn: number,
+    runVarIn: number,
+    runMeanOut: number,
+    runVarOut: number,
+    keep: number,
+    momentum: number,
+    unbias: number,
+  ): void;
+  bn_grad(
+    rows: number,
+    c: number,
+    dy: number,
+    xhat: number,
+    rstd: number,
+    gamma: number,
+    dx: number,
+    dGamma: number,
+    dBeta: number,
+    scratch: number,
+    y: number,
+  ): void;
   sum_squares(count: number, x: number): number;
   scale(count: number, src: number, dst: number, k: number): void;
   copy_rows(rows: number, width: number, src: number, srcStride: number, dst: number, dstStride: number): void;
-  adamw(count: number, p: number, g: number, m: number, v: number, po: number, mo: number, vo: number, beta1: number, oneMinusBeta1: number, beta2: number, oneMinusBeta2: number, decay: number, bc2: number, eps: number, step: number): void;
+  adamw(
+    count: number,
+    p: number,
+    g: number,
+    m: number,
+    v: number,
+    po: number,
+    mo: number,
+    vo: number,
+    beta1: number,
+    oneMinusBeta1: number,
+    beta2: number,
+    oneMinusBeta2: number,
+    decay: number,
+    bc2: number,
+    eps: number,
+    step: number,
+  ): void;
 }
 
 /** AdamW hyper-parameters of one update (torch semantics; `step` counts from 1). @public */
@@ -64,7 +113,27 @@ export class SimdFusedModule {
     return this.outputs(shapes, 0, ([y, xhat, mean, variance, rstd, runMean = 0, runVar = 0]) => {
       const [inMean, inVar] = run ? [this.at(run.mean), this.at(run.variance)] : [0, 0];
       const [keep, momentum, unbias] = run ? [1 - run.momentum, run.momentum, rows / Math.max(rows - 1, 1)] : [0, 0, 0];
-      this.k.bn_train(rows, c, this.at(x), this.at(gamma), this.at(beta), eps, y, xhat, mean, variance, rstd, o.relu ? 1 : 0, inMean, inVar, runMean, runVar, keep, momentum, unbias);
+      this.k.bn_train(
+        rows,
+        c,
+        this.at(x),
+        this.at(gamma),
+        this.at(beta),
+        eps,
+        y,
+        xhat,
+        mean,
+        variance,
+        rstd,
+        o.relu ? 1 : 0,
+        inMean,
+        inVar,
+        runMean,
+        runVar,
+        keep,
+        momentum,
+        unbias,
+      );
     });
   }
 
@@ -73,7 +142,19 @@ export class SimdFusedModule {
     const c = dy.shape[dy.shape.length - 1];
     const rows = sizeOf(dy) / c;
     return this.outputs([dy.shape, gamma.shape, gamma.shape], 3 * c, ([dx, dGamma, dBeta], scratch) => {
-      this.k.bn_grad(rows, c, this.at(dy), this.at(xhat), this.at(rstd), this.at(gamma), dx, dGamma, dBeta, scratch, y ? this.at(y) : 0);
+      this.k.bn_grad(
+        rows,
+        c,
+        this.at(dy),
+        this.at(xhat),
+        this.at(rstd),
+        this.at(gamma),
+        dx,
+        dGamma,
+        dBeta,
+        scratch,
+        y ? this.at(y) : 0,
+      );
     });
   }
 
@@ -83,13 +164,17 @@ export class SimdFusedModule {
    * coefficient is computed in float32, as the composite ops do.
    */
   clipByGlobalNorm(grads: Info[], maxNorm: number): Info[] {
-    return this.outputs(grads.map((g) => g.shape), 0, (outs) => {
-      let squares = 0;
-      for (const g of grads) squares = Math.fround(squares + this.k.sum_squares(sizeOf(g), this.at(g)));
-      const norm = Math.fround(Math.sqrt(squares));
-      const coef = Math.min(Math.fround(Math.fround(maxNorm) / Math.fround(norm + Math.fround(1e-6))), 1);
-      grads.forEach((g, i) => this.k.scale(sizeOf(g), this.at(g), outs[i], coef));
-    });
+    return this.outputs(
+      grads.map((g) => g.shape),
+      0,
+      (outs) => {
+        let squares = 0;
+        for (const g of grads) squares = Math.fround(squares + this.k.sum_squares(sizeOf(g), this.at(g)));
+        const norm = Math.fround(Math.sqrt(squares));
+        const coef = Math.min(Math.fround(Math.fround(maxNorm) / Math.fround(norm + Math.fround(1e-6))), 1);
+        grads.forEach((g, i) => this.k.scale(sizeOf(g), this.at(g), outs[i], coef));
+      },
+    );
   }
 
   /** [param, m, v] after one AdamW update of param with grad. */
@@ -98,7 +183,24 @@ export class SimdFusedModule {
     const bc2 = Math.sqrt(1 - s.beta2 ** s.step);
     const decay = s.weightDecay > 0 ? 1 - s.lr * s.weightDecay : 1;
     return this.outputs([param.shape, param.shape, param.shape], 0, ([po, mo, vo]) => {
-      this.k.adamw(sizeOf(param), this.at(param), this.at(grad), this.at(m), this.at(v), po, mo, vo, s.beta1, 1 - s.beta1, s.beta2, 1 - s.beta2, decay, bc2, s.eps, s.lr / bc1);
+      this.k.adamw(
+        sizeOf(param),
+        this.at(param),
+        this.at(grad),
+        this.at(m),
+        this.at(v),
+        po,
+        mo,
+        vo,
+        s.beta1,
+        1 - s.beta1,
+        s.beta2,
+        1 - s.beta2,
+        decay,
+        bc2,
+        s.eps,
+        s.lr / bc1,
+      );
     });
   }
 
@@ -144,7 +246,10 @@ export class SimdFusedModule {
       for (const shape of shapes) outs.push(heapOutput(this.backend, shape));
       scratch = scratchFloats > 0 ? this.heap.malloc(scratchFloats * 4) : 0;
       // Offsets are read after every allocation: they stay valid when the heap grows (only views detach).
-      body(outs.map((o) => this.at(o)), scratch);
+      body(
+        outs.map((o) => this.at(o)),
+        scratch,
+      );
       return outs;
     } catch (e) {
       for (const o of outs) this.backend.disposeData(o.dataId, true);

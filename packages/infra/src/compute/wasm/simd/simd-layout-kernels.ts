@@ -19,7 +19,9 @@ export function simdConcat(a: KernelArgs): Info | null {
   if (parts.length < 2 || !parts.every(nonEmptyFloat)) return null;
   const rank = parts[0].shape.length;
   const axis = tf.util.parseAxisParam((a.attrs ?? {}).axis as number, parts[0].shape)[0];
-  const agree = parts.every((p) => p.shape.length === rank && p.shape.every((d, i) => i === axis || d === parts[0].shape[i]));
+  const agree = parts.every(
+    (p) => p.shape.length === rank && p.shape.every((d, i) => i === axis || d === parts[0].shape[i]),
+  );
   if (!agree) return null;
   const outShape = parts[0].shape.map((d, i) => (i === axis ? parts.reduce((s, p) => s + p.shape[axis], 0) : d));
   return simdFusedModuleFor(heapOf(a)).concat(parts, axis, outShape);

@@ -17,7 +17,9 @@ const backendGiving = (offset: number) => {
 describe('heapOutput', () => {
   it('given an exhausted heap (a null block), then it frees the output and says what to change', () => {
     const { backend, disposed } = backendGiving(0);
-    expect(() => heapOutput(backend, [1024, 9, 9, 96])).toThrow(/wasm heap \(at most 4 GiB per replica\) has no room for a 30 MiB tensor \[1024, 9, 9, 96\]: lower --batch-size or raise --threads/);
+    expect(() => heapOutput(backend, [1024, 9, 9, 96])).toThrow(
+      /wasm heap \(at most 4 GiB per replica\) has no room for a 30 MiB tensor \[1024, 9, 9, 96\]: lower --batch-size or raise --threads/,
+    );
     expect(disposed).toHaveLength(1);
   });
 

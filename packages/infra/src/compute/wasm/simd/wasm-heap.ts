@@ -34,10 +34,17 @@ interface EmscriptenHeap {
 export function tfjsWasmHeap(backend: WasmBackendHeap): HeapAllocator {
   const wasm = backend.wasm as EmscriptenHeap | undefined;
   const memory = wasm?.asm?.memory;
-  if (!(memory instanceof WA.Memory)) throw new Error('SIMD conv kernels: the wasm backend has no backend.wasm.asm.memory (a WebAssembly.Memory); this tfjs-backend-wasm build does not expose its heap');
-  if (typeof SharedArrayBuffer !== 'undefined' && memory.buffer instanceof SharedArrayBuffer) throw new Error('SIMD conv kernels: backend.wasm.asm.memory is shared (the multi-threaded tfjs-wasm build); they support the single-threaded build only');
+  if (!(memory instanceof WA.Memory))
+    throw new Error(
+      'SIMD conv kernels: the wasm backend has no backend.wasm.asm.memory (a WebAssembly.Memory); this tfjs-backend-wasm build does not expose its heap',
+    );
+  if (typeof SharedArrayBuffer !== 'undefined' && memory.buffer instanceof SharedArrayBuffer)
+    throw new Error(
+      'SIMD conv kernels: backend.wasm.asm.memory is shared (the multi-threaded tfjs-wasm build); they support the single-threaded build only',
+    );
   const { _malloc: malloc, _free: free } = wasm!;
-  if (typeof malloc !== 'function' || typeof free !== 'function') throw new Error('SIMD conv kernels: the wasm backend has no backend.wasm._malloc/_free');
+  if (typeof malloc !== 'function' || typeof free !== 'function')
+    throw new Error('SIMD conv kernels: the wasm backend has no backend.wasm._malloc/_free');
   return {
     memory,
     malloc: (bytes) => {
@@ -72,7 +79,9 @@ export function heapOutput(backend: WasmBackendHeap, shape: number[]): tf.Tensor
   if (shape.every((d) => d > 0) && backend.getMemoryOffset(out.dataId) === 0) {
     backend.disposeData(out.dataId, true);
     const mb = (shape.reduce((a, b) => a * b, 1) * 4) / 2 ** 20;
-    throw new Error(`the wasm heap (at most 4 GiB per replica) has no room for a ${mb.toFixed(0)} MiB tensor [${shape.join(', ')}]: lower --batch-size or raise --threads`);
+    throw new Error(
+      `the wasm heap (at most 4 GiB per replica) has no room for a ${mb.toFixed(0)} MiB tensor [${shape.join(', ')}]: lower --batch-size or raise --threads`,
+    );
   }
   return out;
 }

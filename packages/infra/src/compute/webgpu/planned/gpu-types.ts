@@ -11,9 +11,13 @@ export interface GpuBuffer {
 }
 
 /** @public */
-export interface GpuBindGroup { readonly label?: string }
+export interface GpuBindGroup {
+  readonly label?: string;
+}
 /** @public */
-export interface GpuComputePipeline { getBindGroupLayout(index: number): unknown }
+export interface GpuComputePipeline {
+  getBindGroupLayout(index: number): unknown;
+}
 
 /** @public */
 export interface GpuComputePass {
@@ -42,8 +46,15 @@ export interface GpuDevice {
   };
   createBuffer(d: { size: number; usage: number; mappedAtCreation?: boolean; label?: string }): GpuBuffer;
   createShaderModule(d: { code: string; label?: string }): unknown;
-  createComputePipeline(d: { layout: 'auto'; compute: { module: unknown; entryPoint: string }; label?: string }): GpuComputePipeline;
-  createBindGroup(d: { layout: unknown; entries: { binding: number; resource: { buffer: GpuBuffer } }[] }): GpuBindGroup;
+  createComputePipeline(d: {
+    layout: 'auto';
+    compute: { module: unknown; entryPoint: string };
+    label?: string;
+  }): GpuComputePipeline;
+  createBindGroup(d: {
+    layout: unknown;
+    entries: { binding: number; resource: { buffer: GpuBuffer } }[];
+  }): GpuBindGroup;
   createCommandEncoder(): GpuCommandEncoder;
   createQuerySet(d: { type: 'timestamp'; count: number }): { destroy(): void };
   pushErrorScope(filter: 'validation' | 'out-of-memory' | 'internal'): void;
@@ -51,6 +62,13 @@ export interface GpuDevice {
 }
 
 /** GPUBufferUsage / GPUMapMode values (WebGPU spec), so no global needs to exist at import time. @public */
-export const USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, UNIFORM: 0x40, STORAGE: 0x80, QUERY_RESOLVE: 0x200 } as const;
+export const USAGE = {
+  MAP_READ: 0x1,
+  COPY_SRC: 0x4,
+  COPY_DST: 0x8,
+  UNIFORM: 0x40,
+  STORAGE: 0x80,
+  QUERY_RESOLVE: 0x200,
+} as const;
 /** @public */
 export const MAP_READ = 0x1;

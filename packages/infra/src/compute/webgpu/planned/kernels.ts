@@ -1,4 +1,16 @@
-import { type Binding, type Dispatch, channelReduce, constF, constI, elementwise, gemm, GELU, rowKernel, SIGMOID, SOFTPLUS } from './wgsl';
+import {
+  type Binding,
+  type Dispatch,
+  channelReduce,
+  constF,
+  constI,
+  elementwise,
+  gemm,
+  GELU,
+  rowKernel,
+  SIGMOID,
+  SOFTPLUS,
+} from './wgsl';
 
 // The kernels of the planned step, one generator per layer kind. Parameters, their gradients and the batch-norm
 // running statistics live in flat buffers `P`, `G` and `R`, addressed at constant offsets.
@@ -23,8 +35,17 @@ export function convGeometry(h: number, k: number, stride: number): { oh: number
 }
 
 const convConsts = (c: ConvShape, batch: number): string =>
-  [constI('NB', batch), constI('H', c.h), constI('CI', c.cin), constI('CO', c.cout), constI('KS', c.k), constI('S', c.stride),
-    constI('PAD', c.pad), constI('OH', c.oh), constI('WOFF', c.wOff)].join('\n');
+  [
+    constI('NB', batch),
+    constI('H', c.h),
+    constI('CI', c.cin),
+    constI('CO', c.cout),
+    constI('KS', c.k),
+    constI('S', c.stride),
+    constI('PAD', c.pad),
+    constI('OH', c.oh),
+    constI('WOFF', c.wOff),
+  ].join('\n');
 
 /** Input pixel (n, ih, iw, ci) of output (n, oh, ow) under filter tap (kh, kw), 0 outside the board. */
 const gatherInput = (src: string) =>
@@ -34,20 +55,39 @@ const gatherInput = (src: string) =>
 
 /** z = conv(x): M = output pixels, N = output channels, K = taps × input channels. @public */
 export function convForward(c: ConvShape, batch: number, x: string, z: string): Dispatch {
-  return gemm(`${c.name} conv`, [{ name: 'x', buffer: x }, { name: 'P', buffer: 'P' }, { name: 'z', buffer: z, write: true }], {
-    M: batch * c.oh * c.oh, N: c.cout, K: c.k * c.k * c.cin, consts: convConsts(c, batch),
-    loadA: `let ow = m % OH; let t = m / OH; let oh = t % OH; let n = t / OH;
+  return gemm(
+    `${c.name} conv`,
+    [
+      { name: 'x', buffer: x },
+      { name: 'P', buffer: 'P' },
+      { name: 'z', buffer: z, write: true },
+    ],
+    {
+      M: batch * c.oh * c.oh,
+      N: c.cout,
+      K: c.k * c.k * c.cin,
+      consts: convConsts(c, batch),
+      loadA: `let ow = m % OH; let t = m / OH; let oh = t % OH; let n = t / OH;
       let ci = k % CI; let tap = k / CI; let kw = tap % KS; let kh = tap / KS; ${gatherInput('x')}`,
-    loadB: 'return P[WOFF + k * CO + n];',
-    store: 'z[m * CO + n] = acc;',
-  });
+      loadB: 'return P[WOFF + k * CO + n];',
+      store: 'z[m * CO + n] = acc;',
+    },
+  );
 }
 
 /** dx = conv_transpose(dz) (+ addend): M = input pixels, N = input channels, K = taps × output channels. @public */
 export function convInputGrad(c: ConvShape, batch: number, dz: string, dx: string, addend?: string): Dispatch {
-  const bindings = [{ name: 'dz', buffer: dz }, { name: 'P', buffer: 'P' }, ...(addend ? [{ name: 'addend', buffer: addend }] : []), { name: 'dx', buffer: dx, write: true }];
+  const bindings = [
+    { name: 'dz', buffer: dz },
+    { name: 'P', buffer: 'P' },
+    ...(addend ? [{ name: 'addend', buffer: addend }] : []),
+    { name: 'dx', buffer: dx, write: true },
+  ];
   return gemm(`${c.name} input grad`, bindings, {
-    M: batch * c.h * c.h, N: c.cin, K: c.k * c.k * c.cout, consts: convConsts(c, batch),
+    M: batch * c.h * c.h,
+    N: c.cin,
+    K: c.k * c.k * c.cout,
+    consts: convConsts(c, batch),
     loadA: `let iw = m % H; let t = m / H; let ih = t % H; let n = t / H;
       let co = k % CO; let tap = k / CO; let kw = tap % KS; let kh = tap / KS;
       let ohs = ih + PAD - kh; let ows = iw + PAD - kw;
@@ -65,21 +105,39 @@ export function convInputGrad(c: ConvShape, batch: number, dz: string, dx: strin
  * channels, K = output pixels, split over `splits` K ranges into `scratch` when the M×N grid is small.
  * @public
  */
-export function convFilterGrad(c: ConvShape, batch: number, x: string, dz: string, splits: number, scratch: string): Dispatch[] {
+export function convFilterGrad(
+  c: ConvShape,
+  batch: number,
+  x: string,
+  dz: string,
+  splits: number,
+  scratch: string,
+): Dispatch[] {
   const M = c.k * c.k * c.cin;
   const N = c.cout;
   const out = splits > 1 ? { name: 'part', buffer: scratch, write: true } : { name: 'G', buffer: 'G', write: true };
   const main = gemm(`${c.name} filter grad`, [{ name: 'x', buffer: x }, { name: 'dz', buffer: dz }, out], {
-    M, N, K: batch * c.oh * c.oh, splits, consts: convConsts(c, batch),
+    M,
+    N,
+    K: batch * c.oh * c.oh,
+    splits,
+    consts: convConsts(c, batch),
     loadA: `let ci = m % CI; let tap = m / CI; let kw = tap % KS; let kh = tap / KS;
       let ow = k % OH; let t = k / OH; let oh = t % OH; let n = t / OH; ${gatherInput('x')}`,
     loadB: 'return dz[k * CO + n];',
     store: splits > 1 ? 'part[split * M * N + m * N + n] = acc;' : 'G[WOFF + m * N + n] = acc;',
   });
   if (splits === 1) return [main];
-  const sum = elementwise(`${c.name} filter grad split sum`, [{ name: 'part', buffer: scratch }, { name: 'G', buffer: 'G', write: true }], M * N,
+  const sum = elementwise(
+    `${c.name} filter grad split sum`,
+    [
+      { name: 'part', buffer: scratch },
+      { name: 'G', buffer: 'G', write: true },
+    ],
+    M * N,
     [constI('SPLITS', splits), constI('WOFF', c.wOff)].join('\n'),
-    '    var s = 0.0; for (var q = 0; q < SPLITS; q++) { s += part[q * TOTAL + i]; } G[WOFF + i] = s;');
+    '    var s = 0.0; for (var q = 0; q < SPLITS; q++) { s += part[q * TOTAL + i]; } G[WOFF + i] = s;',
+  );
   return [main, sum];
 }
 
@@ -101,26 +159,48 @@ const MOMENTUM = 0.1;
  * @public
  */
 export function normStatistics(bn: NormShape, rows: number, z: string, st: string): Dispatch {
-  return channelReduce(`${bn.name} statistics`, [{ name: 'z', buffer: z }, { name: 'st', buffer: st, write: true }, { name: 'R', buffer: 'R', write: true }], {
-    rows, channels: bn.channels, consts: [constI('ROFF', bn.runningOff), constF('MOM', MOMENTUM), constF('EPS', EPS)].join('\n'),
-    prepass: 's0 += z[i];',
-    pass: 'let d = z[i] - p0 / f32(ROWS); s0 += d * d;',
-    finish: `let mean = p0 / f32(ROWS); let variance = t0 / f32(ROWS);
+  return channelReduce(
+    `${bn.name} statistics`,
+    [
+      { name: 'z', buffer: z },
+      { name: 'st', buffer: st, write: true },
+      { name: 'R', buffer: 'R', write: true },
+    ],
+    {
+      rows,
+      channels: bn.channels,
+      consts: [constI('ROFF', bn.runningOff), constF('MOM', MOMENTUM), constF('EPS', EPS)].join('\n'),
+      prepass: 's0 += z[i];',
+      pass: 'let d = z[i] - p0 / f32(ROWS); s0 += d * d;',
+      finish: `let mean = p0 / f32(ROWS); let variance = t0 / f32(ROWS);
     st[c] = mean; st[C + c] = inverseSqrt(variance + EPS);
     R[ROFF + c] = R[ROFF + c] * (1.0 - MOM) + mean * MOM;
     R[ROFF + C + c] = R[ROFF + C + c] * (1.0 - MOM) + variance * (f32(ROWS) / f32(max(ROWS - 1, 1))) * MOM;`,
-  });
+    },
+  );
 }
 
-const normTerm = (z: string, st: string, g: string, b: string) => `((${z}[i] - ${st}[c]) * ${st}[C + c] * P[${g} + c] + P[${b} + c])`;
+const normTerm = (z: string, st: string, g: string, b: string) =>
+  `((${z}[i] - ${st}[c]) * ${st}[C + c] * P[${g} + c] + P[${b} + c])`;
 
 /**
  * y = relu(bn(z) [+ residual]): the residual is another tensor (identity shortcut) or a second batch norm of a
  * projection (`second`).
  * @public
  */
-export function normApply(bn: NormShape, total: number, z: string, st: string, y: string, residual?: { tensor: string } | { bn: NormShape; z: string; st: string }): Dispatch {
-  const bindings: Binding[] = [{ name: 'z', buffer: z }, { name: 'st', buffer: st }, { name: 'P', buffer: 'P' }];
+export function normApply(
+  bn: NormShape,
+  total: number,
+  z: string,
+  st: string,
+  y: string,
+  residual?: { tensor: string } | { bn: NormShape; z: string; st: string },
+): Dispatch {
+  const bindings: Binding[] = [
+    { name: 'z', buffer: z },
+    { name: 'st', buffer: st },
+    { name: 'P', buffer: 'P' },
+  ];
   let extra = '';
   const consts = [constI('C', bn.channels), constI('GOFF', bn.gammaOff), constI('BOFF', bn.betaOff)];
   if (residual && 'tensor' in residual) {
@@ -132,8 +212,13 @@ export function normApply(bn: NormShape, total: number, z: string, st: string, y
     extra = ` + ${normTerm('zs', 'sts', 'GOFF2', 'BOFF2')}`;
   }
   bindings.push({ name: 'y', buffer: y, write: true });
-  return elementwise(`${bn.name} apply`, bindings, total, consts.join('\n'),
-    `    let c = i % C; y[i] = max(0.0, ${normTerm('z', 'st', 'GOFF', 'BOFF')}${extra});`);
+  return elementwise(
+    `${bn.name} apply`,
+    bindings,
+    total,
+    consts.join('\n'),
+    `    let c = i % C; y[i] = max(0.0, ${normTerm('z', 'st', 'GOFF', 'BOFF')}${extra});`,
+  );
 }
 
 /**
@@ -141,11 +226,27 @@ export function normApply(bn: NormShape, total: number, z: string, st: string, y
  * which are also dβ and dγ (written into G).
  * @public
  */
-export function normGradSums(bn: NormShape, rows: number, dy: string, y: string, z: string, st: string, bs: string): Dispatch {
-  const bindings = [{ name: 'dy', buffer: dy }, { name: 'y', buffer: y }, { name: 'z', buffer: z }, { name: 'st', buffer: st },
-    { name: 'bs', buffer: bs, write: true }, { name: 'G', buffer: 'G', write: true }];
+export function normGradSums(
+  bn: NormShape,
+  rows: number,
+  dy: string,
+  y: string,
+  z: string,
+  st: string,
+  bs: string,
+): Dispatch {
+  const bindings = [
+    { name: 'dy', buffer: dy },
+    { name: 'y', buffer: y },
+    { name: 'z', buffer: z },
+    { name: 'st', buffer: st },
+    { name: 'bs', buffer: bs, write: true },
+    { name: 'G', buffer: 'G', write: true },
+  ];
   return channelReduce(`${bn.name} grad sums`, bindings, {
-    rows, channels: bn.channels, consts: [constI('GOFF', bn.gammaOff), constI('BOFF', bn.betaOff)].join('\n'),
+    rows,
+    channels: bn.channels,
+    consts: [constI('GOFF', bn.gammaOff), constI('BOFF', bn.betaOff)].join('\n'),
     pass: 'let g = select(0.0, dy[i], y[i] > 0.0); s0 += g; s1 += g * (z[i] - st[c]) * st[C + c];',
     finish: 'bs[c] = t0; bs[C + c] = t1; G[BOFF + c] = t0; G[GOFF + c] = t1;',
   });
@@ -165,12 +266,27 @@ export interface NormGradTerm {
  * block output also the shortcut's dz (projection) or g itself (identity shortcut, into `skip`).
  * @public
  */
-export function normInputGrad(rows: number, dy: string, y: string, main: NormGradTerm, other?: NormGradTerm | { skip: string }): Dispatch {
+export function normInputGrad(
+  rows: number,
+  dy: string,
+  y: string,
+  main: NormGradTerm,
+  other?: NormGradTerm | { skip: string },
+): Dispatch {
   const C = main.bn.channels;
-  const bindings: Binding[] = [{ name: 'dy', buffer: dy }, { name: 'y', buffer: y }, { name: 'P', buffer: 'P' }];
+  const bindings: Binding[] = [
+    { name: 'dy', buffer: dy },
+    { name: 'y', buffer: y },
+    { name: 'P', buffer: 'P' },
+  ];
   const consts = [constI('C', C), constF('NR', rows)];
   const term = (t: NormGradTerm, k: string) => {
-    bindings.push({ name: `z${k}`, buffer: t.z }, { name: `st${k}`, buffer: t.st }, { name: `bs${k}`, buffer: t.bs }, { name: `dz${k}`, buffer: t.dz, write: true });
+    bindings.push(
+      { name: `z${k}`, buffer: t.z },
+      { name: `st${k}`, buffer: t.st },
+      { name: `bs${k}`, buffer: t.bs },
+      { name: `dz${k}`, buffer: t.dz, write: true },
+    );
     consts.push(constI(`GOFF${k}`, t.bn.gammaOff));
     return `    dz${k}[i] = P[GOFF${k} + c] * st${k}[C + c] * (g - bs${k}[c] / NR - (z${k}[i] - st${k}[c]) * st${k}[C + c] * bs${k}[C + c] / NR);`;
   };
@@ -181,22 +297,41 @@ export function normInputGrad(rows: number, dy: string, y: string, main: NormGra
   } else if (other) {
     lines.push(term(other, 'b'));
   }
-  return elementwise(`${main.bn.name} input grad`, bindings, rows * C, consts.join('\n'),
-    `    let c = i % C; let g = select(0.0, dy[i], y[i] > 0.0);\n${lines.join('\n')}`);
+  return elementwise(
+    `${main.bn.name} input grad`,
+    bindings,
+    rows * C,
+    consts.join('\n'),
+    `    let c = i % C; let g = select(0.0, dy[i], y[i] > 0.0);\n${lines.join('\n')}`,
+  );
 }
 
 /** Global average pool over the board, forward and backward. @public */
 export function poolForward(batch: number, hw: number, channels: number, y: string, feat: string): Dispatch {
-  return elementwise('global average pool', [{ name: 'y', buffer: y }, { name: 'feat', buffer: feat, write: true }], batch * channels,
+  return elementwise(
+    'global average pool',
+    [
+      { name: 'y', buffer: y },
+      { name: 'feat', buffer: feat, write: true },
+    ],
+    batch * channels,
     [constI('HW', hw), constI('C', channels)].join('\n'),
-    '    let n = i / C; let c = i % C; var s = 0.0; for (var p = 0; p < HW; p++) { s += y[(n * HW + p) * C + c]; } feat[i] = s / f32(HW);');
+    '    let n = i / C; let c = i % C; var s = 0.0; for (var p = 0; p < HW; p++) { s += y[(n * HW + p) * C + c]; } feat[i] = s / f32(HW);',
+  );
 }
 
 /** @public */
 export function poolBackward(batch: number, hw: number, channels: number, dfeat: string, dy: string): Dispatch {
-  return elementwise('global average pool grad', [{ name: 'dfeat', buffer: dfeat }, { name: 'dy', buffer: dy, write: true }], batch * hw * channels,
+  return elementwise(
+    'global average pool grad',
+    [
+      { name: 'dfeat', buffer: dfeat },
+      { name: 'dy', buffer: dy, write: true },
+    ],
+    batch * hw * channels,
     [constI('HW', hw), constI('C', channels)].join('\n'),
-    '    let c = i % C; let n = i / (HW * C); dy[i] = dfeat[n * C + c] / f32(HW);');
+    '    let c = i % C; let n = i / (HW * C); dy[i] = dfeat[n * C + c] / f32(HW);',
+  );
 }
 
 /** A dense layer: weight [in, out] and bias [out] in P/G. @public */
@@ -208,35 +343,73 @@ export interface DenseShape {
   readonly bOff: number;
 }
 
-const denseConsts = (d: DenseShape) => [constI('IN', d.inputs), constI('OUT', d.outputs), constI('WOFF', d.wOff), constI('BOFF', d.bOff)].join('\n');
+const denseConsts = (d: DenseShape) =>
+  [constI('IN', d.inputs), constI('OUT', d.outputs), constI('WOFF', d.wOff), constI('BOFF', d.bOff)].join('\n');
 
 /** out = x·W + b; with `preGelu`, the pre-activation goes there and out = GELU(it). @public */
 export function denseForward(d: DenseShape, batch: number, x: string, out: string, preGelu?: string): Dispatch {
-  const bindings = [{ name: 'x', buffer: x }, { name: 'P', buffer: 'P' }, ...(preGelu ? [{ name: 'pre', buffer: preGelu, write: true }] : []), { name: 'out', buffer: out, write: true }];
+  const bindings = [
+    { name: 'x', buffer: x },
+    { name: 'P', buffer: 'P' },
+    ...(preGelu ? [{ name: 'pre', buffer: preGelu, write: true }] : []),
+    { name: 'out', buffer: out, write: true },
+  ];
   return gemm(`${d.name} forward`, bindings, {
-    M: batch, N: d.outputs, K: d.inputs, consts: denseConsts(d), helpers: preGelu ? GELU : '',
+    M: batch,
+    N: d.outputs,
+    K: d.inputs,
+    consts: denseConsts(d),
+    helpers: preGelu ? GELU : '',
     loadA: 'return x[m * IN + k];',
     loadB: 'return P[WOFF + k * OUT + n];',
-    store: preGelu ? 'let v = acc + P[BOFF + n]; pre[m * OUT + n] = v; out[m * OUT + n] = gelu(v);' : 'out[m * OUT + n] = acc + P[BOFF + n];',
+    store: preGelu
+      ? 'let v = acc + P[BOFF + n]; pre[m * OUT + n] = v; out[m * OUT + n] = gelu(v);'
+      : 'out[m * OUT + n] = acc + P[BOFF + n];',
   });
 }
 
 /** dW = xᵀ·dout and db = Σ dout in one GEMM (the bias is a row of ones appended to xᵀ). @public */
 export function denseParamGrad(d: DenseShape, batch: number, x: string, dout: string): Dispatch {
-  return gemm(`${d.name} weight grad`, [{ name: 'x', buffer: x }, { name: 'dout', buffer: dout }, { name: 'G', buffer: 'G', write: true }], {
-    M: d.inputs + 1, N: d.outputs, K: batch, consts: denseConsts(d),
-    loadA: 'if (m == IN) { return 1.0; } return x[k * IN + m];',
-    loadB: 'return dout[k * OUT + n];',
-    store: 'if (m == IN) { G[BOFF + n] = acc; } else { G[WOFF + m * OUT + n] = acc; }',
-  });
+  return gemm(
+    `${d.name} weight grad`,
+    [
+      { name: 'x', buffer: x },
+      { name: 'dout', buffer: dout },
+      { name: 'G', buffer: 'G', write: true },
+    ],
+    {
+      M: d.inputs + 1,
+      N: d.outputs,
+      K: batch,
+      consts: denseConsts(d),
+      loadA: 'if (m == IN) { return 1.0; } return x[k * IN + m];',
+      loadB: 'return dout[k * OUT + n];',
+      store: 'if (m == IN) { G[BOFF + n] = acc; } else { G[WOFF + m * OUT + n] = acc; }',
+    },
+  );
 }
 
 /** dx = dout·Wᵀ (+ addend) (× GELU′(pre) when the input was a GELU output). @public */
-export function denseInputGrad(d: DenseShape, batch: number, dout: string, dx: string, o: { addend?: string; geluPre?: string } = {}): Dispatch {
-  const bindings = [{ name: 'dout', buffer: dout }, { name: 'P', buffer: 'P' }, ...(o.addend ? [{ name: 'addend', buffer: o.addend }] : []),
-    ...(o.geluPre ? [{ name: 'pre', buffer: o.geluPre }] : []), { name: 'dx', buffer: dx, write: true }];
+export function denseInputGrad(
+  d: DenseShape,
+  batch: number,
+  dout: string,
+  dx: string,
+  o: { addend?: string; geluPre?: string } = {},
+): Dispatch {
+  const bindings = [
+    { name: 'dout', buffer: dout },
+    { name: 'P', buffer: 'P' },
+    ...(o.addend ? [{ name: 'addend', buffer: o.addend }] : []),
+    ...(o.geluPre ? [{ name: 'pre', buffer: o.geluPre }] : []),
+    { name: 'dx', buffer: dx, write: true },
+  ];
   return gemm(`${d.name} input grad`, bindings, {
-    M: batch, N: d.inputs, K: d.outputs, consts: denseConsts(d), helpers: o.geluPre ? GELU : '',
+    M: batch,
+    N: d.inputs,
+    K: d.outputs,
+    consts: denseConsts(d),
+    helpers: o.geluPre ? GELU : '',
     loadA: 'return dout[m * OUT + k];',
     loadB: 'return P[WOFF + n * OUT + k];',
     store: `var v = acc${o.addend ? ' + addend[m * IN + n]' : ''};${o.geluPre ? ' v = v * gelu_grad(pre[m * IN + n]);' : ''} dx[m * IN + n] = v;`,
@@ -245,27 +418,52 @@ export function denseInputGrad(d: DenseShape, batch: number, dout: string, dx: s
 
 /** Stem: embedding of the board ids (channels 0–31) and the hand projection broadcast over the board (32–63). @public */
 export function stemForward(batch: number, o: { embOff: number; handW: number; handB: number }): Dispatch {
-  return elementwise('stem', [{ name: 'ids', buffer: 'ids', type: 'i32' }, { name: 'hands', buffer: 'hands' }, { name: 'P', buffer: 'P' }, { name: 'x0', buffer: 'x0', write: true }],
-    batch * 81 * 64, [constI('EOFF', o.embOff), constI('HW', o.handW), constI('HB', o.handB)].join('\n'),
+  return elementwise(
+    'stem',
+    [
+      { name: 'ids', buffer: 'ids', type: 'i32' },
+      { name: 'hands', buffer: 'hands' },
+      { name: 'P', buffer: 'P' },
+      { name: 'x0', buffer: 'x0', write: true },
+    ],
+    batch * 81 * 64,
+    [constI('EOFF', o.embOff), constI('HW', o.handW), constI('HB', o.handB)].join('\n'),
     `    let ch = i % 64; let pos = i / 64; let n = pos / 81;
     if (ch < 32) { x0[i] = P[EOFF + ids[pos] * 32 + ch]; } else {
       let c = ch - 32; var s = P[HB + c];
       for (var k = 0; k < 14; k++) { s += hands[n * 14 + k] * P[HW + k * 32 + c]; }
       x0[i] = s;
-    }`);
+    }`,
+  );
 }
 
 /** Embedding gradient: for each table entry, the sum of dx0 over the board squares holding that id. @public */
 export function embeddingGrad(batch: number, embOff: number, vocabulary: number): Dispatch {
-  return elementwise('embedding grad', [{ name: 'ids', buffer: 'ids', type: 'i32' }, { name: 'dx0', buffer: 'dx0' }, { name: 'G', buffer: 'G', write: true }],
-    vocabulary * 32, [constI('EOFF', embOff), constI('POS', batch * 81)].join('\n'),
-    '    let v = i / 32; let c = i % 32; var s = 0.0; for (var p = 0; p < POS; p++) { if (ids[p] == v) { s += dx0[p * 64 + c]; } } G[EOFF + i] = s;');
+  return elementwise(
+    'embedding grad',
+    [
+      { name: 'ids', buffer: 'ids', type: 'i32' },
+      { name: 'dx0', buffer: 'dx0' },
+      { name: 'G', buffer: 'G', write: true },
+    ],
+    vocabulary * 32,
+    [constI('EOFF', embOff), constI('POS', batch * 81)].join('\n'),
+    '    let v = i / 32; let c = i % 32; var s = 0.0; for (var p = 0; p < POS; p++) { if (ids[p] == v) { s += dx0[p * 64 + c]; } } G[EOFF + i] = s;',
+  );
 }
 
 /** Hand projection's output gradient: dx0's hand channels summed over the board. @public */
 export function handGrad(batch: number): Dispatch {
-  return elementwise('hand projection output grad', [{ name: 'dx0', buffer: 'dx0' }, { name: 'dh', buffer: 'dhand', write: true }], batch * 32, '',
-    '    let n = i / 32; let c = i % 32; var s = 0.0; for (var p = 0; p < 81; p++) { s += dx0[(n * 81 + p) * 64 + 32 + c]; } dh[i] = s;');
+  return elementwise(
+    'hand projection output grad',
+    [
+      { name: 'dx0', buffer: 'dx0' },
+      { name: 'dh', buffer: 'dhand', write: true },
+    ],
+    batch * 32,
+    '',
+    '    let n = i / 32; let c = i % 32; var s = 0.0; for (var p = 0; p < 81; p++) { s += dx0[(n * 81 + p) * 64 + 32 + c]; } dh[i] = s;',
+  );
 }
 
 /**
@@ -275,9 +473,21 @@ export function handGrad(batch: number): Dispatch {
  * @public
  */
 export function stage3Loss(batch: number, classes: number, policy: number, value: number): Dispatch {
-  const bindings = [{ name: 'logits', buffer: 'logits' }, { name: 'value', buffer: 'value' }, { name: 'label', buffer: 'targetA' }, { name: 'result', buffer: 'targetB' },
-    { name: 'dlogits', buffer: 'dlogits', write: true }, { name: 'dvalue', buffer: 'dvalue', write: true }, { name: 'rowloss', buffer: 'rowloss', write: true }];
-  return rowKernel('stage 3 loss', bindings, batch, [constI('L', classes), constF('NB', batch), constF('WP', policy), constF('WV', value)].join('\n'), `
+  const bindings = [
+    { name: 'logits', buffer: 'logits' },
+    { name: 'value', buffer: 'value' },
+    { name: 'label', buffer: 'targetA' },
+    { name: 'result', buffer: 'targetB' },
+    { name: 'dlogits', buffer: 'dlogits', write: true },
+    { name: 'dvalue', buffer: 'dvalue', write: true },
+    { name: 'rowloss', buffer: 'rowloss', write: true },
+  ];
+  return rowKernel(
+    'stage 3 loss',
+    bindings,
+    batch,
+    [constI('L', classes), constF('NB', batch), constF('WP', policy), constF('WV', value)].join('\n'),
+    `
   let o = r * L;
   var mass = 0.0; var mx = -3.0e38;
   for (var k = i32(t); k < L; k += 256) { mass += label[o + k]; mx = max(mx, logits[o + k]); }
@@ -296,7 +506,9 @@ export function stage3Loss(batch: number, classes: number, policy: number, value
     let v = value[r]; let y = result[r];
     dvalue[r] = (sigmoid(v) - y) * WV / NB;
     rowloss[r] = WP * (lse * has - tz + tlogt) / NB + WV * (softplus(v) - v * y) / NB;
-  }`, `${SOFTPLUS}\n${SIGMOID}`);
+  }`,
+    `${SOFTPLUS}\n${SIGMOID}`,
+  );
 }
 
 /** Stage 1 and 2 loss settings (maou's BCE with pos_weight, or the asymmetric loss). @public */
@@ -327,9 +539,26 @@ export function multiLabelLoss(batch: number, classes: number, o: MultiLabelSett
         dneg = (1.0 - tt) * pw(p, GN) * (-p - GN * (1.0 - p) * softplus(z));
       }
       l = -(pos + neg); d = -(dpos + dneg);`;
-  const bindings = [{ name: 'logits', buffer: 'logits' }, { name: 'label', buffer: 'targetA' }, { name: 'dlogits', buffer: 'dlogits', write: true }, { name: 'rowloss', buffer: 'rowloss', write: true }];
-  const consts = [constI('L', classes), constF('COUNT', batch * classes), constF('W', o.posWeight), constF('GP', o.gammaPos), constF('GN', o.gammaNeg), constF('CLIP', o.clip)];
-  return rowKernel('multi-label loss', bindings, batch, consts.join('\n'), `
+  const bindings = [
+    { name: 'logits', buffer: 'logits' },
+    { name: 'label', buffer: 'targetA' },
+    { name: 'dlogits', buffer: 'dlogits', write: true },
+    { name: 'rowloss', buffer: 'rowloss', write: true },
+  ];
+  const consts = [
+    constI('L', classes),
+    constF('COUNT', batch * classes),
+    constF('W', o.posWeight),
+    constF('GP', o.gammaPos),
+    constF('GN', o.gammaNeg),
+    constF('CLIP', o.clip),
+  ];
+  return rowKernel(
+    'multi-label loss',
+    bindings,
+    batch,
+    consts.join('\n'),
+    `
   let o = r * L;
   var s = 0.0;
   for (var k = i32(t); k < L; k += 256) {
@@ -340,16 +569,26 @@ export function multiLabelLoss(batch: number, classes: number, o: MultiLabelSett
   }
   s = wsum(s, t);
   if (t == 0u) { rowloss[r] = s / COUNT; }`,
-  `${SOFTPLUS}\n${SIGMOID}\nfn pw(x: f32, y: f32) -> f32 { if (y == 0.0) { return 1.0; } if (x <= 0.0) { return 0.0; } return pow(x, y); }`);
+    `${SOFTPLUS}\n${SIGMOID}\nfn pw(x: f32, y: f32) -> f32 { if (y == 0.0) { return 1.0; } if (x <= 0.0) { return 0.0; } return pow(x, y); }`,
+  );
 }
 
 /** The loss: Σ of the rows' shares, into `loss[0]`. @public */
 export function lossTotal(batch: number): Dispatch {
-  return rowKernel('loss total', [{ name: 'rowloss', buffer: 'rowloss' }, { name: 'loss', buffer: 'loss', write: true }], 1, constI('NB', batch), `
+  return rowKernel(
+    'loss total',
+    [
+      { name: 'rowloss', buffer: 'rowloss' },
+      { name: 'loss', buffer: 'loss', write: true },
+    ],
+    1,
+    constI('NB', batch),
+    `
   var s = 0.0;
   for (var k = i32(t); k < NB; k += 256) { s += rowloss[k]; }
   s = wsum(s, t);
-  if (t == 0u) { loss[0] = s; }`);
+  if (t == 0u) { loss[0] = s; }`,
+  );
 }
 
 /** Workgroups of the global-norm reduction (each sums a strided share of G). */
@@ -357,11 +596,20 @@ export const NORM_PARTS = 256;
 
 /** Σg² over the flat gradient in NORM_PARTS partial sums (for clipping). @public */
 export function gradientNormParts(parameters: number): Dispatch {
-  return rowKernel('gradient norm', [{ name: 'G', buffer: 'G' }, { name: 'part', buffer: 'normParts', write: true }], NORM_PARTS, constI('NP', parameters), `
+  return rowKernel(
+    'gradient norm',
+    [
+      { name: 'G', buffer: 'G' },
+      { name: 'part', buffer: 'normParts', write: true },
+    ],
+    NORM_PARTS,
+    constI('NP', parameters),
+    `
   var s = 0.0;
   for (var i = r * 256 + i32(t); i < NP; i += ${NORM_PARTS * 256}) { let g = G[i]; s += g * g; }
   s = wsum(s, t);
-  if (t == 0u) { part[r] = s; }`);
+  if (t == 0u) { part[r] = s; }`,
+  );
 }
 
 /** Optimiser settings baked into the update kernel; lr and the bias corrections come per step in `hyper`. @public */
@@ -383,10 +631,18 @@ export interface UpdateSettings {
  */
 export function parameterUpdate(parameters: number, s: UpdateSettings): Dispatch {
   const adam = s.optimizer === 'adamw';
-  const bindings = [{ name: 'P', buffer: 'P', write: true }, { name: 'G', buffer: 'G' }, { name: 'Mom', buffer: 'M', write: true },
-    ...(adam ? [{ name: 'Vel', buffer: 'V', write: true }] : []), { name: 'D', buffer: 'D' }, { name: 'hyper', buffer: 'hyper' },
-    ...(s.clip > 0 ? [{ name: 'part', buffer: 'normParts' }] : [])];
-  const header = bindings.map((b, i) => `@group(0) @binding(${i}) var<storage, ${b.write ? 'read_write' : 'read'}> ${b.name}: array<f32>;`).join('\n');
+  const bindings = [
+    { name: 'P', buffer: 'P', write: true },
+    { name: 'G', buffer: 'G' },
+    { name: 'Mom', buffer: 'M', write: true },
+    ...(adam ? [{ name: 'Vel', buffer: 'V', write: true }] : []),
+    { name: 'D', buffer: 'D' },
+    { name: 'hyper', buffer: 'hyper' },
+    ...(s.clip > 0 ? [{ name: 'part', buffer: 'normParts' }] : []),
+  ];
+  const header = bindings
+    .map((b, i) => `@group(0) @binding(${i}) var<storage, ${b.write ? 'read_write' : 'read'}> ${b.name}: array<f32>;`)
+    .join('\n');
   const update = adam
     ? `let m = B1 * Mom[i] + (1.0 - B1) * g; let v = B2 * Vel[i] + (1.0 - B2) * g * g; Mom[i] = m; Vel[i] = v;
       P[i] = P[i] * (1.0 - lr * WD * D[i]) - (lr / bc1) * (m / (sqrt(v) / bc2 + EPS));`
@@ -400,10 +656,14 @@ var<workgroup> red: array<f32, ${NORM_PARTS}>;
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   var coef = 1.0;
-  ${s.clip > 0 ? `red[lid.x] = part[lid.x];
+  ${
+    s.clip > 0
+      ? `red[lid.x] = part[lid.x];
   workgroupBarrier();
   for (var k = 128u; k > 0u; k >>= 1u) { if (lid.x < k) { red[lid.x] += red[lid.x + k]; } workgroupBarrier(); }
-  coef = min(1.0, MAXNORM / (sqrt(red[0]) + 1e-6));` : ''}
+  coef = min(1.0, MAXNORM / (sqrt(red[0]) + 1e-6));`
+      : ''
+  }
   let lr = hyper[0]; let bc1 = hyper[1]; let bc2 = hyper[2]; let first = hyper[3];
   let stride = i32(nwg.x) * 256;
   for (var i = i32(gid.x); i < NP; i += stride) {
@@ -411,5 +671,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     ${update}
   }
 }`;
-  return { label: `${s.optimizer} update`, code, bindings, workgroups: [Math.max(1, Math.min(4096, Math.ceil(parameters / 256))), 1, 1] };
+  return {
+    label: `${s.optimizer} update`,
+    code,
+    bindings,
+    workgroups: [Math.max(1, Math.min(4096, Math.ceil(parameters / 256))), 1, 1],
+  };
 }

@@ -1,4 +1,11 @@
-import { type GpuBindGroup, type GpuBuffer, type GpuCommandEncoder, type GpuComputePipeline, type GpuDevice, USAGE } from './gpu-types';
+import {
+  type GpuBindGroup,
+  type GpuBuffer,
+  type GpuCommandEncoder,
+  type GpuComputePipeline,
+  type GpuDevice,
+  USAGE,
+} from './gpu-types';
 import { type StepDescription } from './step-description';
 
 /** Buffers that outlive one batch size: parameters, gradients, optimiser state, running statistics. */
@@ -22,14 +29,23 @@ export class MaterializedStep {
 
   private constructor(readonly description: StepDescription) {}
 
-  static async create(device: GpuDevice, description: StepDescription, shared: Map<string, GpuBuffer>, pipelines: Map<string, GpuComputePipeline>): Promise<MaterializedStep> {
+  static async create(
+    device: GpuDevice,
+    description: StepDescription,
+    shared: Map<string, GpuBuffer>,
+    pipelines: Map<string, GpuComputePipeline>,
+  ): Promise<MaterializedStep> {
     const step = new MaterializedStep(description);
     device.pushErrorScope('validation');
     device.pushErrorScope('out-of-memory');
     for (const [name, floats] of description.buffers) {
       let b = SHARED_BUFFERS.has(name) ? shared.get(name) : undefined;
       if (!b) {
-        b = device.createBuffer({ size: Math.max(16, Math.ceil((floats * 4) / 16) * 16), usage: USAGE.STORAGE | USAGE.COPY_DST | USAGE.COPY_SRC, label: name });
+        b = device.createBuffer({
+          size: Math.max(16, Math.ceil((floats * 4) / 16) * 16),
+          usage: USAGE.STORAGE | USAGE.COPY_DST | USAGE.COPY_SRC,
+          label: name,
+        });
         if (SHARED_BUFFERS.has(name)) shared.set(name, b);
       }
       step.buffers.set(name, b);
@@ -37,7 +53,11 @@ export class MaterializedStep {
     for (const d of description.dispatches) {
       let pipeline = pipelines.get(d.code);
       if (!pipeline) {
-        pipeline = device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code: d.code, label: d.label }), entryPoint: 'main' }, label: d.label });
+        pipeline = device.createComputePipeline({
+          layout: 'auto',
+          compute: { module: device.createShaderModule({ code: d.code, label: d.label }), entryPoint: 'main' },
+          label: d.label,
+        });
         pipelines.set(d.code, pipeline);
       }
       const entries = d.bindings.map((b, binding) => {
@@ -45,7 +65,12 @@ export class MaterializedStep {
         if (!buffer) throw new Error(`planned step: dispatch '${d.label}' binds unknown buffer '${b.buffer}'`);
         return { binding, resource: { buffer } };
       });
-      step.encoded.push({ pipeline, group: device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries }), workgroups: d.workgroups, label: d.label });
+      step.encoded.push({
+        pipeline,
+        group: device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries }),
+        workgroups: d.workgroups,
+        label: d.label,
+      });
     }
     const oom = await device.popErrorScope();
     const invalid = await device.popErrorScope();
@@ -73,7 +98,13 @@ export class MaterializedStep {
     }
     // Timestamps are written at pass boundaries (WebGPU's timestampWrites), so profiling runs one pass per dispatch.
     this.encoded.forEach((e, i) => {
-      const pass = encoder.beginComputePass({ timestampWrites: { querySet: timestamps.set, beginningOfPassWriteIndex: timestamps.first + 2 * i, endOfPassWriteIndex: timestamps.first + 2 * i + 1 } });
+      const pass = encoder.beginComputePass({
+        timestampWrites: {
+          querySet: timestamps.set,
+          beginningOfPassWriteIndex: timestamps.first + 2 * i,
+          endOfPassWriteIndex: timestamps.first + 2 * i + 1,
+        },
+      });
       pass.setPipeline(e.pipeline);
       pass.setBindGroup(0, e.group);
       pass.dispatchWorkgroups(...e.workgroups);

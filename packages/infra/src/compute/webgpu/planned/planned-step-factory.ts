@@ -14,14 +14,19 @@ export function webgpuStepChoice(env: Readonly<Record<string, string | undefined
  * never silently moved to the other path. Every other backend gets what `single` builds.
  * @public
  */
-export const plannedStepOnWebgpu = (single: TrainerFactory): TrainerFactory => (options) => {
-  if (options.backend?.name !== 'webgpu' || webgpuStepChoice() === 'tfjs') return single(options);
-  const refusal = plannedStepRefusal(options);
-  if (refusal) throw new Error(`--gpu webgpu: the planned step cannot run ${refusal}; set MAOU_WEBGPU_STEP=tfjs to train on the tfjs path`);
-  const reference = single(options);
-  if (!(reference instanceof TfjsTrainer)) {
-    reference.dispose();
-    throw new Error('--gpu webgpu: the planned step needs the engine\'s tfjs trainer as its reference');
-  }
-  return new PlannedWebgpuTrainer(options, reference);
-};
+export const plannedStepOnWebgpu =
+  (single: TrainerFactory): TrainerFactory =>
+  (options) => {
+    if (options.backend?.name !== 'webgpu' || webgpuStepChoice() === 'tfjs') return single(options);
+    const refusal = plannedStepRefusal(options);
+    if (refusal)
+      throw new Error(
+        `--gpu webgpu: the planned step cannot run ${refusal}; set MAOU_WEBGPU_STEP=tfjs to train on the tfjs path`,
+      );
+    const reference = single(options);
+    if (!(reference instanceof TfjsTrainer)) {
+      reference.dispose();
+      throw new Error("--gpu webgpu: the planned step needs the engine's tfjs trainer as its reference");
+    }
+    return new PlannedWebgpuTrainer(options, reference);
+  };

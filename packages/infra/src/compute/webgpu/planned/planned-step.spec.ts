@@ -1,6 +1,15 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import { createObjective, createTrainer, SeededRandom, ShogiNetwork, TapeRecorder, type TfjsTrainer, type TrainerOptions, uploadBatch } from '@maou/bench-engine';
+import {
+  createObjective,
+  createTrainer,
+  SeededRandom,
+  ShogiNetwork,
+  TapeRecorder,
+  type TfjsTrainer,
+  type TrainerOptions,
+  uploadBatch,
+} from '@maou/bench-engine';
 import type { HostBatch, ModelPreset, Stage, TrainingConfig } from '@maou/bench-domain';
 import { randomBatch, TRAINING } from '../../testing/engine-fixtures';
 import { relErr } from '../../testing/relative-error';
@@ -15,23 +24,40 @@ if (!gpu.available) console.warn(`planned WebGPU step specs skipped: ${gpu.reaso
 const clock = { now: () => performance.now(), wallTime: () => new Date() };
 const SEED = 11;
 
-const optionsFor = (preset: ModelPreset, stage: Stage, training: Partial<TrainingConfig> = {}): TrainerOptions =>
-  ({ stage, training: { ...TRAINING, preset, detectAnomaly: false, ...training }, totalSteps: 10, seed: SEED });
+const optionsFor = (preset: ModelPreset, stage: Stage, training: Partial<TrainingConfig> = {}): TrainerOptions => ({
+  stage,
+  training: { ...TRAINING, preset, detectAnomaly: false, ...training },
+  totalSteps: 10,
+  seed: SEED,
+});
 
 /** The engine's own loss, gradients (its tape) and running statistics on the cpu backend, for one batch. */
 async function engineGradients(o: TrainerOptions, batch: HostBatch) {
   await tf.setBackend('cpu');
   const t = o.training;
-  const net = new ShogiNetwork({ preset: t.preset, stage: o.stage, stage2HiddenDim: t.stage2HiddenDim, stage2Dropout: 0, rng: new SeededRandom(o.seed) });
+  const net = new ShogiNetwork({
+    preset: t.preset,
+    stage: o.stage,
+    stage2HiddenDim: t.stage2HiddenDim,
+    stage2Dropout: 0,
+    rng: new SeededRandom(o.seed),
+  });
   const dev = uploadBatch(batch, 0, batch.size);
   const tape = new TapeRecorder();
   tape.begin();
   const out = net.apply(dev.inputs, true);
   const loss = createObjective(o.stage, t).loss(out, dev);
-  const grads = tape.backward(loss, net.store.parameters.map((p) => p.variable));
+  const grads = tape.backward(
+    loss,
+    net.store.parameters.map((p) => p.variable),
+  );
   const result = {
     loss: (await loss.data())[0]!,
-    grads: new Map(await Promise.all(net.store.parameters.map(async (p, i) => [p.name, (await grads[i]!.data()) as Float32Array] as const))),
+    grads: new Map(
+      await Promise.all(
+        net.store.parameters.map(async (p, i) => [p.name, (await grads[i]!.data()) as Float32Array] as const),
+      ),
+    ),
     running: await Promise.all(net.store.buffers.map(async (b) => (await b.data()) as Float32Array)),
   };
   tf.dispose([...grads, loss, out.logits, out.value ?? []]);
@@ -50,7 +76,14 @@ async function plannedTrainer(o: TrainerOptions, minSplitRows?: number): Promise
 }
 
 /** Loss, every parameter's gradient and the running statistics of one planned step against the engine on cpu. */
-async function expectEngineGradients(preset: ModelPreset, stage: Stage, batchSize: number, extra: Partial<TrainingConfig> = {}, minSplitRows?: number, seed = 5 + stage): Promise<number> {
+async function expectEngineGradients(
+  preset: ModelPreset,
+  stage: Stage,
+  batchSize: number,
+  extra: Partial<TrainingConfig> = {},
+  minSplitRows?: number,
+  seed = 5 + stage,
+): Promise<number> {
   const o = optionsFor(preset, stage, extra);
   const batch = randomBatch(stage, batchSize, seed);
   const want = await engineGradients(o, batch);
@@ -62,7 +95,8 @@ async function expectEngineGradients(preset: ModelPreset, stage: Stage, batchSiz
     const offsets = planned.parameterOffsets();
     // Gradients that are zero in exact arithmetic (the hand bias: a per-channel constant that the next batch norms
     // remove) are float32 noise in both; they are compared against a floor of 1e-4 of the largest gradient.
-    const floor = 1e-4 * Math.max(...[...want.grads.values()].map((g) => g.reduce((m, v) => Math.max(m, Math.abs(v)), 0)));
+    const floor =
+      1e-4 * Math.max(...[...want.grads.values()].map((g) => g.reduce((m, v) => Math.max(m, Math.abs(v)), 0)));
     const errors = [...want.grads].map(([name, g]) => {
       const got = G.subarray(offsets.get(name)!, offsets.get(name)! + g.length);
       const scale = g.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
@@ -87,50 +121,78 @@ async function expectEngineGradients(preset: ModelPreset, stage: Stage, batchSiz
 
   // Stage 1 also runs the filter gradients split over K (ranges of 16 output pixels), the others whole.
   it.each([
-    ['lite', 3, {}, undefined], ['lite', 1, {}, 16], ['lite', 2, { stage2HiddenDim: 16 }, undefined],
-  ] as const)('%s Stage %i %j: loss, every gradient and running statistics match the engine on cpu', async (preset, stage, extra, minSplitRows) => {
-    const count = await expectEngineGradients(preset, stage, 3, extra, minSplitRows);
-    expect(count).toBe(describeStep(planSettings(optionsFor(preset, stage, extra), minSplitRows), 3).dispatches.length);
-  }, 600_000);
+    ['lite', 3, {}, undefined],
+    ['lite', 1, {}, 16],
+    ['lite', 2, { stage2HiddenDim: 16 }, undefined],
+  ] as const)(
+    '%s Stage %i %j: loss, every gradient and running statistics match the engine on cpu',
+    async (preset, stage, extra, minSplitRows) => {
+      const count = await expectEngineGradients(preset, stage, 3, extra, minSplitRows);
+      expect(count).toBe(
+        describeStep(planSettings(optionsFor(preset, stage, extra), minSplitRows), 3).dispatches.length,
+      );
+    },
+    600_000,
+  );
 
-  it.each([3, 1, 2] as const)('resnet Stage %i: loss and every gradient match the engine; the step is at most 300 dispatches', async (stage) => {
-    const count = await expectEngineGradients('resnet', stage, stage === 3 ? 4 : 2);
-    expect(count).toBeLessThanOrEqual(300);
-  }, 1_200_000);
+  it.each([3, 1, 2] as const)(
+    'resnet Stage %i: loss and every gradient match the engine; the step is at most 300 dispatches',
+    async (stage) => {
+      const count = await expectEngineGradients('resnet', stage, stage === 3 ? 4 : 2);
+      expect(count).toBeLessThanOrEqual(300);
+    },
+    1_200_000,
+  );
 
   it.each([
     // AdamW is not compared here: its first step is lr·sign(g), so parameters whose gradient is float32 noise (the
     // hand bias, removed by the batch norms) move by ±lr in either implementation.
-    ['sgd with momentum and weight decay', { optimizer: 'sgd', momentum: 0.9, gradientClip: 0, weightDecay: 0.01, learningRate: 0.05 }],
-  ] as const)('%s: the weights after one update are the engine optimiser\'s (lite, Stage 3)', async (_, extra) => {
-    const o = optionsFor('lite', 3, extra);
-    // Batch 3 reuses the pipelines of the first test; the batch is the Stage 3 gradient spec's. On some random batches of 3 rows the
-    // gradients of the cpu backend, the tfjs webgpu path and the planned step differ from each other by up to a
-    // few per cent (badly conditioned batch norms of a tiny batch, docs/webgpu.md); this batch is not one of them.
-    const batches = [randomBatch(3, 3, 8)];
-    await tf.setBackend('cpu');
-    const engine = createTrainer(o) as TfjsTrainer;
-    const engineLosses: number[] = [];
-    const want: (readonly [string, Float32Array])[][] = [];
-    for (const b of batches) {
-      engineLosses.push((await engine.step(b, clock)).loss);
-      want.push(await Promise.all(engine.network.store.parameters.map(async (p) => [p.name, (await p.variable.data()) as Float32Array] as const)));
-    }
-    engine.dispose();
-    const planned = await plannedTrainer(o);
-    try {
-      const offsets = planned.parameterOffsets();
-      for (let i = 0; i < batches.length; i++) {
-        const loss = (await planned.step(batches[i]!, clock)).loss;
-        const P = await planned.read('P');
-        const errors = want[i]!.map(([name, w]) => ({ name, err: relErr(w, P.subarray(offsets.get(name)!, offsets.get(name)! + w.length)) }));
-        expect(Math.abs(loss - engineLosses[i]!)).toBeLessThan(1e-4 * Math.abs(engineLosses[i]!));
-        expect(errors.filter((e) => !(e.err < 1e-4))).toEqual([]);
+    [
+      'sgd with momentum and weight decay',
+      { optimizer: 'sgd', momentum: 0.9, gradientClip: 0, weightDecay: 0.01, learningRate: 0.05 },
+    ],
+  ] as const)(
+    "%s: the weights after one update are the engine optimiser's (lite, Stage 3)",
+    async (_, extra) => {
+      const o = optionsFor('lite', 3, extra);
+      // Batch 3 reuses the pipelines of the first test; the batch is the Stage 3 gradient spec's. On some random batches of 3 rows the
+      // gradients of the cpu backend, the tfjs webgpu path and the planned step differ from each other by up to a
+      // few per cent (badly conditioned batch norms of a tiny batch, docs/webgpu.md); this batch is not one of them.
+      const batches = [randomBatch(3, 3, 8)];
+      await tf.setBackend('cpu');
+      const engine = createTrainer(o) as TfjsTrainer;
+      const engineLosses: number[] = [];
+      const want: (readonly [string, Float32Array])[][] = [];
+      for (const b of batches) {
+        engineLosses.push((await engine.step(b, clock)).loss);
+        want.push(
+          await Promise.all(
+            engine.network.store.parameters.map(
+              async (p) => [p.name, (await p.variable.data()) as Float32Array] as const,
+            ),
+          ),
+        );
       }
-    } finally {
-      planned.dispose();
-    }
-  }, 600_000);
+      engine.dispose();
+      const planned = await plannedTrainer(o);
+      try {
+        const offsets = planned.parameterOffsets();
+        for (let i = 0; i < batches.length; i++) {
+          const loss = (await planned.step(batches[i]!, clock)).loss;
+          const P = await planned.read('P');
+          const errors = want[i]!.map(([name, w]) => ({
+            name,
+            err: relErr(w, P.subarray(offsets.get(name)!, offsets.get(name)! + w.length)),
+          }));
+          expect(Math.abs(loss - engineLosses[i]!)).toBeLessThan(1e-4 * Math.abs(engineLosses[i]!));
+          expect(errors.filter((e) => !(e.err < 1e-4))).toEqual([]);
+        }
+      } finally {
+        planned.dispose();
+      }
+    },
+    600_000,
+  );
 
   it('reads the loss every N steps through the ring, and validation sees the trained weights', async () => {
     const o = optionsFor('lite', 3);

@@ -1,6 +1,13 @@
 import * as tf from '@tensorflow/tfjs-core';
 import {
-  createLrSchedule, type EvalResult, type LrSchedule, type StepResult, type TfjsTrainer, type Trainer, type TrainerOptions, type UploadedBatch,
+  createLrSchedule,
+  type EvalResult,
+  type LrSchedule,
+  type StepResult,
+  type TfjsTrainer,
+  type Trainer,
+  type TrainerOptions,
+  type UploadedBatch,
 } from '@maou/bench-engine';
 import { type BackendStepSummary, type HostBatch, type PhaseKernels } from '@maou/bench-domain';
 import { type GpuBuffer, type GpuComputePipeline, type GpuDevice, MAP_READ, USAGE } from './gpu-types';
@@ -24,7 +31,8 @@ type Clock = Parameters<Trainer['step']>[1];
 export function plannedStepRefusal(options: TrainerOptions): string | null {
   const t = options.training;
   if (t.gradientAccumulationSteps > 1) return `--gradient-accumulation-steps ${t.gradientAccumulationSteps}`;
-  if (options.stage === 2 && t.stage2HiddenDim > 0 && t.stage2HeadDropout > 0) return `--stage2-head-dropout ${t.stage2HeadDropout}`;
+  if (options.stage === 2 && t.stage2HiddenDim > 0 && t.stage2HeadDropout > 0)
+    return `--stage2-head-dropout ${t.stage2HeadDropout}`;
   if (t.detectAnomaly) return '--detect-anomaly (it reads every gradient back inside the step)';
   if (options.measureGradientNorms) return 'gradient-norm measurement (batch study)';
   return null;
@@ -34,17 +42,35 @@ export function plannedStepRefusal(options: TrainerOptions): string | null {
 export const planSettings = (o: TrainerOptions, minSplitRows?: number): PlanSettings => {
   const t = o.training;
   return {
-    preset: t.preset, stage: o.stage, stage2HiddenDim: t.stage2HiddenDim, policyLossRatio: t.policyLossRatio, valueLossRatio: t.valueLossRatio,
+    preset: t.preset,
+    stage: o.stage,
+    stage2HiddenDim: t.stage2HiddenDim,
+    policyLossRatio: t.policyLossRatio,
+    valueLossRatio: t.valueLossRatio,
     stage1PosWeight: t.stage1PosWeight,
-    stage2: { posWeight: t.stage2PosWeight, gammaPos: t.stage2GammaPos, gammaNeg: t.stage2GammaNeg, clip: t.stage2Clip },
-    update: { optimizer: t.optimizer, beta1: t.beta1, beta2: t.beta2, eps: t.eps, weightDecay: t.weightDecay, momentum: t.momentum, clip: t.gradientClip },
+    stage2: {
+      posWeight: t.stage2PosWeight,
+      gammaPos: t.stage2GammaPos,
+      gammaNeg: t.stage2GammaNeg,
+      clip: t.stage2Clip,
+    },
+    update: {
+      optimizer: t.optimizer,
+      beta1: t.beta1,
+      beta2: t.beta2,
+      eps: t.eps,
+      weightDecay: t.weightDecay,
+      momentum: t.momentum,
+      clip: t.gradientClip,
+    },
     minSplitRows,
   };
 };
 
 /** The GPU device of the active tfjs WebGPU backend (the planned step shares it). */
 function activeDevice(): GpuDevice {
-  if (tf.getBackend() !== 'webgpu') throw new Error(`the planned webgpu step needs the webgpu backend active, not '${tf.getBackend()}'`);
+  if (tf.getBackend() !== 'webgpu')
+    throw new Error(`the planned webgpu step needs the webgpu backend active, not '${tf.getBackend()}'`);
   return (tf.backend() as unknown as { device: GpuDevice }).device;
 }
 
@@ -89,17 +115,30 @@ export class PlannedWebgpuTrainer implements Trainer {
   lastHostMs = 0;
   private readonly hostMs: number[] = [];
 
-  constructor(private readonly options: TrainerOptions, private readonly reference: TfjsTrainer, o: PlannedTrainerOptions = {}) {
+  constructor(
+    private readonly options: TrainerOptions,
+    private readonly reference: TfjsTrainer,
+    o: PlannedTrainerOptions = {},
+  ) {
     const refusal = plannedStepRefusal(options);
-    if (refusal) throw new Error(`the planned webgpu step cannot run ${refusal}; set MAOU_WEBGPU_STEP=tfjs to train on the tfjs path`);
+    if (refusal)
+      throw new Error(
+        `the planned webgpu step cannot run ${refusal}; set MAOU_WEBGPU_STEP=tfjs to train on the tfjs path`,
+      );
     this.stage = options.stage;
     this.parameterCount = reference.parameterCount;
     this.multiplyAddsPerSample = reference.multiplyAddsPerSample;
     this.device = activeDevice();
     this.settings = planSettings(options, o.minSplitRows);
-    this.schedule = createLrSchedule(options.training.lrScheduler, options.training.learningRate, Math.ceil(options.totalSteps));
+    this.schedule = createLrSchedule(
+      options.training.lrScheduler,
+      options.training.learningRate,
+      Math.ceil(options.totalSteps),
+    );
     this.lossEvery = Math.max(1, Math.floor(o.lossEvery ?? 1));
-    this.ring = Array.from({ length: this.lossEvery }, () => this.device.createBuffer({ size: 8, usage: USAGE.MAP_READ | USAGE.COPY_DST, label: 'loss ring' }));
+    this.ring = Array.from({ length: this.lossEvery }, () =>
+      this.device.createBuffer({ size: 8, usage: USAGE.MAP_READ | USAGE.COPY_DST, label: 'loss ring' }),
+    );
   }
 
   /** Dispatches of one step at this batch size, from the plan (no GPU work). */
@@ -126,7 +165,9 @@ export class PlannedWebgpuTrainer implements Trainer {
       host_ms_per_step: measured.length ? +measured[Math.floor(measured.length / 2)]!.toFixed(3) : null,
       notes: [
         'phases are not separated inside the one submission: a step\'s GPU time shows as "other" in the phase breakdown; --enable-profiling gives per-kernel GPU time from timestamp queries',
-        this.lossEvery === 1 ? 'the loss is read back after every step (a 4-byte mapped ring slot)' : `the loss is read back every ${this.lossEvery} steps`,
+        this.lossEvery === 1
+          ? 'the loss is read back after every step (a 4-byte mapped ring slot)'
+          : `the loss is read back every ${this.lossEvery} steps`,
       ],
     };
   }
@@ -148,7 +189,9 @@ export class PlannedWebgpuTrainer implements Trainer {
     if ('pieces' in batch) throw new Error('the planned webgpu step takes host batches (it has no device prefetch)');
     const micro = this.options.microBatchSize;
     if (micro !== undefined && micro < batch.size) {
-      throw new Error(`the planned webgpu step runs whole batches: micro-batches of ${micro} rows for a batch of ${batch.size} are not planned; set MAOU_WEBGPU_STEP=tfjs`);
+      throw new Error(
+        `the planned webgpu step runs whole batches: micro-batches of ${micro} rows for a batch of ${batch.size} are not planned; set MAOU_WEBGPU_STEP=tfjs`,
+      );
     }
     await this.ready();
     const plan = await this.plan(batch.size);
@@ -168,7 +211,12 @@ export class PlannedWebgpuTrainer implements Trainer {
     this.pendingSlots++;
     let loss = Number.NaN;
     if (this.pendingSlots === this.lossEvery) loss = (await this.readRing()).at(-1)!;
-    return { loss, phasesMs: { hostToDevice, forward: 0, loss: 0, backward: 0, optimizer: 0 }, numTensors: tf.memory().numTensors, memoryBytes: await this.memoryBytes() };
+    return {
+      loss,
+      phasesMs: { hostToDevice, forward: 0, loss: 0, backward: 0, optimizer: 0 },
+      numTensors: tf.memory().numTensors,
+      memoryBytes: await this.memoryBytes(),
+    };
   }
 
   /** Reads the losses still in the ring (e.g. after the last of a run of unread steps). */
@@ -198,9 +246,15 @@ export class PlannedWebgpuTrainer implements Trainer {
    * its own compute pass, as WebGPU writes timestamps at pass boundaries). Kernels are attributed to the phase
    * of the plan they belong to. Refused where the adapter has no timestamp queries.
    */
-  async profiledStep(batch: HostBatch, clock: Clock, batchIndex: number): Promise<{ result: StepResult; phases: PhaseKernels[] }> {
+  async profiledStep(
+    batch: HostBatch,
+    clock: Clock,
+    batchIndex: number,
+  ): Promise<{ result: StepResult; phases: PhaseKernels[] }> {
     if (!this.device.features.has('timestamp-query')) {
-      throw new Error('--enable-profiling on the planned webgpu step needs the adapter feature timestamp-query, which this adapter lacks');
+      throw new Error(
+        '--enable-profiling on the planned webgpu step needs the adapter feature timestamp-query, which this adapter lacks',
+      );
     }
     await this.ready();
     const plan = await this.plan(batch.size);
@@ -235,7 +289,14 @@ export class PlannedWebgpuTrainer implements Trainer {
       { batch: batchIndex, phase: 'backward', kernels: kernels.slice(starts.backward, starts.optimizer) },
       { batch: batchIndex, phase: 'optimizer', kernels: kernels.slice(starts.optimizer) },
     ];
-    return { result: { loss, phasesMs: { hostToDevice: hostMs, forward: 0, loss: 0, backward: 0, optimizer: 0 }, numTensors: tf.memory().numTensors }, phases };
+    return {
+      result: {
+        loss,
+        phasesMs: { hostToDevice: hostMs, forward: 0, loss: 0, backward: 0, optimizer: 0 },
+        numTensors: tf.memory().numTensors,
+      },
+      phases,
+    };
   }
 
   /**
@@ -265,7 +326,10 @@ export class PlannedWebgpuTrainer implements Trainer {
   }
 
   dispose(): void {
-    void Promise.all(this.plans.values()).then((plans) => plans.forEach((p) => p.dispose()), () => undefined);
+    void Promise.all(this.plans.values()).then(
+      (plans) => plans.forEach((p) => p.dispose()),
+      () => undefined,
+    );
     for (const b of [...this.shared.values(), ...this.ring]) b.destroy();
     this.reference.dispose();
   }
@@ -287,14 +351,25 @@ export class PlannedWebgpuTrainer implements Trainer {
   private async uploadInitialState(): Promise<void> {
     const params = this.reference.network.store.parameters;
     const flat = flatParameters(this.settings.preset, this.settings.stage, this.settings.stage2HiddenDim);
-    const mismatch = params.length !== flat.length ? `${params.length} parameters, planned ${flat.length}` :
-      flat.findIndex((f, i) => f.name !== params[i]!.name || f.size !== params[i]!.variable.size || f.decay !== params[i]!.decay);
-    if (mismatch !== -1) throw new Error(`the planned webgpu step does not match the engine's network (${typeof mismatch === 'string' ? mismatch : `at ${flat[mismatch]!.name}`})`);
+    const mismatch =
+      params.length !== flat.length
+        ? `${params.length} parameters, planned ${flat.length}`
+        : flat.findIndex(
+            (f, i) => f.name !== params[i]!.name || f.size !== params[i]!.variable.size || f.decay !== params[i]!.decay,
+          );
+    if (mismatch !== -1)
+      throw new Error(
+        `the planned webgpu step does not match the engine's network (${typeof mismatch === 'string' ? mismatch : `at ${flat[mismatch]!.name}`})`,
+      );
     const d = this.description(1);
     const shared = (name: string) => {
       let b = this.shared.get(name);
       if (!b) {
-        b = this.device.createBuffer({ size: Math.max(16, Math.ceil((d.buffers.get(name)! * 4) / 16) * 16), usage: USAGE.STORAGE | USAGE.COPY_DST | USAGE.COPY_SRC, label: name });
+        b = this.device.createBuffer({
+          size: Math.max(16, Math.ceil((d.buffers.get(name)! * 4) / 16) * 16),
+          usage: USAGE.STORAGE | USAGE.COPY_DST | USAGE.COPY_SRC,
+          label: name,
+        });
         this.shared.set(name, b);
       }
       return b;
@@ -339,7 +414,16 @@ export class PlannedWebgpuTrainer implements Trainer {
     }
     const u = this.settings.update;
     const step = this.optimizerSteps + 1;
-    q.writeBuffer(b('hyper'), 0, Float32Array.of(this.schedule(this.optimizerSteps), 1 - u.beta1 ** step, Math.sqrt(1 - u.beta2 ** step), step === 1 ? 1 : 0));
+    q.writeBuffer(
+      b('hyper'),
+      0,
+      Float32Array.of(
+        this.schedule(this.optimizerSteps),
+        1 - u.beta1 ** step,
+        Math.sqrt(1 - u.beta2 ** step),
+        step === 1 ? 1 : 0,
+      ),
+    );
   }
 
   /** Weights and running statistics from the GPU into the reference network's variables. */

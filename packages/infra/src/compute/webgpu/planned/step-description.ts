@@ -1,9 +1,33 @@
 import { NETWORK_PRESETS, STAGE_STRIDES, STEM } from '@maou/bench-engine';
 import { BOARD_SQUARES, HAND_KINDS, MOVE_LABELS, type ModelPreset, type Stage } from '@maou/bench-domain';
 import {
-  convFilterGrad, convForward, convGeometry, convInputGrad, type ConvShape, denseForward, denseInputGrad, denseParamGrad, type DenseShape,
-  embeddingGrad, gradientNormParts, handGrad, lossTotal, multiLabelLoss, type MultiLabelSettings, normApply, normGradSums, normInputGrad,
-  NORM_PARTS, normStatistics, type NormShape, parameterUpdate, poolBackward, poolForward, stage3Loss, stemForward, type UpdateSettings,
+  convFilterGrad,
+  convForward,
+  convGeometry,
+  convInputGrad,
+  type ConvShape,
+  denseForward,
+  denseInputGrad,
+  denseParamGrad,
+  type DenseShape,
+  embeddingGrad,
+  gradientNormParts,
+  handGrad,
+  lossTotal,
+  multiLabelLoss,
+  type MultiLabelSettings,
+  normApply,
+  normGradSums,
+  normInputGrad,
+  NORM_PARTS,
+  normStatistics,
+  type NormShape,
+  parameterUpdate,
+  poolBackward,
+  poolForward,
+  stage3Loss,
+  stemForward,
+  type UpdateSettings,
 } from './kernels';
 import { BIG_TILE, type Dispatch, TILE } from './wgsl';
 
@@ -62,9 +86,12 @@ export function flatParameters(preset: ModelPreset, stage: Stage, stage2HiddenDi
     { name: 'hand_projection.weight', size: HAND_KINDS * STEM.hand, decay: true },
     { name: 'hand_projection.bias', size: STEM.hand, decay: false },
   ];
-  const convBn = (name: string, cin: number, cout: number, k: number) => out.push(
-    { name: `${name}.conv.weight`, size: k * k * cin * cout, decay: true },
-    { name: `${name}.bn.weight`, size: cout, decay: false }, { name: `${name}.bn.bias`, size: cout, decay: false });
+  const convBn = (name: string, cin: number, cout: number, k: number) =>
+    out.push(
+      { name: `${name}.conv.weight`, size: k * k * cin * cout, decay: true },
+      { name: `${name}.bn.weight`, size: cout, decay: false },
+      { name: `${name}.bn.bias`, size: cout, decay: false },
+    );
   const shape = NETWORK_PRESETS[preset];
   let channels = STEM.embedding + STEM.hand;
   shape.blocks.forEach((count, s) => {
@@ -79,7 +106,8 @@ export function flatParameters(preset: ModelPreset, stage: Stage, stage2HiddenDi
       channels = w * EXPANSION;
     }
   });
-  const dense = (name: string, i: number, o: number) => out.push({ name: `${name}.weight`, size: i * o, decay: true }, { name: `${name}.bias`, size: o, decay: false });
+  const dense = (name: string, i: number, o: number) =>
+    out.push({ name: `${name}.weight`, size: i * o, decay: true }, { name: `${name}.bias`, size: o, decay: false });
   if (stage === 3) {
     dense('policy_head', channels, MOVE_LABELS);
     dense('value_head', channels, 1);
@@ -122,12 +150,26 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
   };
   const norm = (name: string, channels: number): NormShape => {
     runningOffsets.set(`${name}.bn`, runningFloats);
-    const n = { name: `${name}.bn`, channels, gammaOff: off(`${name}.bn.weight`), betaOff: off(`${name}.bn.bias`), runningOff: runningFloats };
+    const n = {
+      name: `${name}.bn`,
+      channels,
+      gammaOff: off(`${name}.bn.weight`),
+      betaOff: off(`${name}.bn.bias`),
+      runningOff: runningFloats,
+    };
     runningFloats += 2 * channels;
     return n;
   };
-  const conv = (name: string, cin: number, cout: number, k: number, stride: number, h: number): ConvShape =>
-    ({ name, cin, cout, k, stride, h, ...convGeometry(h, k, stride), wOff: off(`${name}.conv.weight`) });
+  const conv = (name: string, cin: number, cout: number, k: number, stride: number, h: number): ConvShape => ({
+    name,
+    cin,
+    cout,
+    k,
+    stride,
+    h,
+    ...convGeometry(h, k, stride),
+    wOff: off(`${name}.conv.weight`),
+  });
 
   // Topology, in the engine's order of batch norms (their running buffers are created in that order).
   const shape = NETWORK_PRESETS[s.preset];
@@ -145,7 +187,9 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
       const projected = stride !== 1 || channels !== w * EXPANSION;
       const shortcut = projected ? conv(`${prefix}.shortcut`, channels, w * EXPANSION, 1, stride, h) : null;
       const norms = {
-        reduce: norm(`${prefix}.1`, w), spatial: norm(`${prefix}.2`, w), expand: norm(`${prefix}.3`, w * EXPANSION),
+        reduce: norm(`${prefix}.1`, w),
+        spatial: norm(`${prefix}.2`, w),
+        expand: norm(`${prefix}.3`, w * EXPANSION),
         shortcut: projected ? norm(`${prefix}.shortcut`, w * EXPANSION) : null,
       };
       blocks.push({ prefix, reduce, spatial, expand, shortcut, norms });
@@ -174,7 +218,13 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
   buf('ids', B * BOARD_SQUARES);
   buf('hands', B * HAND_KINDS);
   buf('x0', B * 81 * 64);
-  d.push(stemForward(B, { embOff: off('embedding.weight'), handW: off('hand_projection.weight'), handB: off('hand_projection.bias') }));
+  d.push(
+    stemForward(B, {
+      embOff: off('embedding.weight'),
+      handW: off('hand_projection.weight'),
+      handB: off('hand_projection.bias'),
+    }),
+  );
 
   // Forward through the blocks: each conv's raw output z, its statistics st, and the ReLU'd activation.
   let x = 'x0';
@@ -182,7 +232,11 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
   for (const b of blocks) {
     inputs.push(x);
     const n = b.norms;
-    const stages: [ConvShape, NormShape, string][] = [[b.reduce, n.reduce!, x], [b.spatial, n.spatial!, `${b.prefix}.a1`], [b.expand, n.expand!, `${b.prefix}.a2`]];
+    const stages: [ConvShape, NormShape, string][] = [
+      [b.reduce, n.reduce!, x],
+      [b.spatial, n.spatial!, `${b.prefix}.a1`],
+      [b.expand, n.expand!, `${b.prefix}.a2`],
+    ];
     stages.forEach(([c, bn, input], j) => {
       const z = buf(`${c.name}.z`, act(c));
       const st = buf(`${c.name}.st`, 2 * c.cout);
@@ -191,10 +245,15 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
     });
     if (b.shortcut) {
       const c = b.shortcut;
-      d.push(convForward(c, B, x, buf(`${c.name}.z`, act(c))), normStatistics(n.shortcut!, B * c.oh * c.oh, `${c.name}.z`, buf(`${c.name}.st`, 2 * c.cout)));
+      d.push(
+        convForward(c, B, x, buf(`${c.name}.z`, act(c))),
+        normStatistics(n.shortcut!, B * c.oh * c.oh, `${c.name}.z`, buf(`${c.name}.st`, 2 * c.cout)),
+      );
     }
     const y = buf(`${b.prefix}.y`, act(b.expand));
-    const residual = b.shortcut ? { bn: n.shortcut!, z: `${b.shortcut.name}.z`, st: `${b.shortcut.name}.st` } : { tensor: x };
+    const residual = b.shortcut
+      ? { bn: n.shortcut!, z: `${b.shortcut.name}.z`, st: `${b.shortcut.name}.st` }
+      : { tensor: x };
     d.push(normApply(n.expand!, act(b.expand), `${b.expand.name}.z`, `${b.expand.name}.st`, y, residual));
     x = y;
   }
@@ -204,7 +263,13 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
   d.push(poolForward(B, hw, channels, x, 'feat'));
 
   // Heads, loss and the heads' backward, down to dfeat.
-  const dense = (name: string, inputs: number, outputs: number): DenseShape => ({ name, inputs, outputs, wOff: off(`${name}.weight`), bOff: off(`${name}.bias`) });
+  const dense = (name: string, inputs: number, outputs: number): DenseShape => ({
+    name,
+    inputs,
+    outputs,
+    wOff: off(`${name}.weight`),
+    bOff: off(`${name}.bias`),
+  });
   buf('rowloss', B);
   buf('loss', 1);
   buf('dfeat', B * channels);
@@ -213,27 +278,43 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
   if (s.stage === 3) {
     const policy = dense('policy_head', channels, MOVE_LABELS);
     const value = dense('value_head', channels, 1);
-    buf('logits', B * MOVE_LABELS); buf('dlogits', B * MOVE_LABELS); buf('value', B); buf('dvalue', B);
-    buf('targetA', B * MOVE_LABELS); buf('targetB', B); buf('dfeatValue', B * channels);
+    buf('logits', B * MOVE_LABELS);
+    buf('dlogits', B * MOVE_LABELS);
+    buf('value', B);
+    buf('dvalue', B);
+    buf('targetA', B * MOVE_LABELS);
+    buf('targetB', B);
+    buf('dfeatValue', B * channels);
     d.push(denseForward(policy, B, 'feat', 'logits'), denseForward(value, B, 'feat', 'value'));
     d.push(stage3Loss(B, MOVE_LABELS, s.policyLossRatio, s.valueLossRatio));
     phaseLoss = lossStart();
     d.push(lossTotal(B));
     d.push(denseParamGrad(policy, B, 'feat', 'dlogits'), denseParamGrad(value, B, 'feat', 'dvalue'));
-    d.push(denseInputGrad(value, B, 'dvalue', 'dfeatValue'), denseInputGrad(policy, B, 'dlogits', 'dfeat', { addend: 'dfeatValue' }));
+    d.push(
+      denseInputGrad(value, B, 'dvalue', 'dfeatValue'),
+      denseInputGrad(policy, B, 'dlogits', 'dfeat', { addend: 'dfeatValue' }),
+    );
   } else {
     const classes = s.stage === 1 ? BOARD_SQUARES : MOVE_LABELS;
-    const settings: MultiLabelSettings = s.stage === 1 ? { posWeight: s.stage1PosWeight, gammaPos: 0, gammaNeg: 0, clip: 0 } : s.stage2;
-    buf('logits', B * classes); buf('dlogits', B * classes); buf('targetA', B * classes);
+    const settings: MultiLabelSettings =
+      s.stage === 1 ? { posWeight: s.stage1PosWeight, gammaPos: 0, gammaNeg: 0, clip: 0 } : s.stage2;
+    buf('logits', B * classes);
+    buf('dlogits', B * classes);
+    buf('targetA', B * classes);
     if (s.stage === 2 && s.stage2HiddenDim > 0) {
       const hidden = dense('legal_head.hidden', channels, s.stage2HiddenDim);
       const outLayer = dense('legal_head.out', s.stage2HiddenDim, MOVE_LABELS);
-      buf('hiddenPre', B * s.stage2HiddenDim); buf('hidden', B * s.stage2HiddenDim); buf('dhiddenPre', B * s.stage2HiddenDim);
+      buf('hiddenPre', B * s.stage2HiddenDim);
+      buf('hidden', B * s.stage2HiddenDim);
+      buf('dhiddenPre', B * s.stage2HiddenDim);
       d.push(denseForward(hidden, B, 'feat', 'hidden', 'hiddenPre'), denseForward(outLayer, B, 'hidden', 'logits'));
       d.push(multiLabelLoss(B, classes, settings));
       phaseLoss = lossStart();
       d.push(lossTotal(B));
-      d.push(denseParamGrad(outLayer, B, 'hidden', 'dlogits'), denseInputGrad(outLayer, B, 'dlogits', 'dhiddenPre', { geluPre: 'hiddenPre' }));
+      d.push(
+        denseParamGrad(outLayer, B, 'hidden', 'dlogits'),
+        denseInputGrad(outLayer, B, 'dlogits', 'dhiddenPre', { geluPre: 'hiddenPre' }),
+      );
       d.push(denseParamGrad(hidden, B, 'feat', 'dhiddenPre'), denseInputGrad(hidden, B, 'dhiddenPre', 'dfeat'));
     } else {
       const head = dense(s.stage === 1 ? 'reachable_head' : 'legal_head', channels, classes);
@@ -253,7 +334,13 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
     const n = b.norms;
     const input = inputs[i]!;
     const y = `${b.prefix}.y`;
-    const term = (c: ConvShape, bn: NormShape) => ({ bn, z: `${c.name}.z`, st: `${c.name}.st`, bs: buf(`${c.name}.bs`, 2 * c.cout), dz: buf(`${c.name}.dz`, act(c)) });
+    const term = (c: ConvShape, bn: NormShape) => ({
+      bn,
+      z: `${c.name}.z`,
+      st: `${c.name}.st`,
+      bs: buf(`${c.name}.bs`, 2 * c.cout),
+      dz: buf(`${c.name}.dz`, act(c)),
+    });
     const t3 = term(b.expand, n.expand!);
     d.push(normGradSums(n.expand!, B * b.expand.oh * b.expand.oh, dy, y, t3.z, t3.st, t3.bs));
     let skip: string;
@@ -272,7 +359,14 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
     d.push(convInputGrad(b.expand, B, t3.dz, buf(`${b.prefix}.da2`, act(b.spatial))));
     const inner: [ConvShape, NormShape, string, string, string, string][] = [
       [b.spatial, n.spatial!, `${b.prefix}.da2`, `${b.prefix}.a2`, `${b.prefix}.a1`, `${b.prefix}.da1`],
-      [b.reduce, n.reduce!, `${b.prefix}.da1`, `${b.prefix}.a1`, input, i === 0 ? 'dx0' : `${blocks[i - 1]!.prefix}.dy`],
+      [
+        b.reduce,
+        n.reduce!,
+        `${b.prefix}.da1`,
+        `${b.prefix}.a1`,
+        input,
+        i === 0 ? 'dx0' : `${blocks[i - 1]!.prefix}.dy`,
+      ],
     ];
     for (const [c, bn, dOut, out, inp, dIn] of inner) {
       const t = term(c, bn);

@@ -22,10 +22,16 @@ const THREADS = 256;
 const MAX_GROUPS = 4096;
 
 const header = (bindings: readonly Binding[]): string =>
-  bindings.map((b, i) => `@group(0) @binding(${i}) var<storage, ${b.write ? 'read_write' : 'read'}> ${b.name}: array<${b.type ?? 'f32'}>;`).join('\n');
+  bindings
+    .map(
+      (b, i) =>
+        `@group(0) @binding(${i}) var<storage, ${b.write ? 'read_write' : 'read'}> ${b.name}: array<${b.type ?? 'f32'}>;`,
+    )
+    .join('\n');
 
 const i32c = (name: string, v: number): string => `const ${name}: i32 = ${Math.trunc(v)};`;
-const f32c = (name: string, v: number): string => `const ${name}: f32 = ${Number.isInteger(v) ? `${v}.0` : v.toPrecision(9)};`;
+const f32c = (name: string, v: number): string =>
+  `const ${name}: f32 = ${Number.isInteger(v) ? `${v}.0` : v.toPrecision(9)};`;
 
 export const constI = i32c;
 export const constF = f32c;
@@ -34,7 +40,14 @@ export const constF = f32c;
  * An element-wise kernel: `body` runs for every i in [0, total) (grid-stride, so any size fits one dispatch).
  * @public
  */
-export function elementwise(label: string, bindings: readonly Binding[], total: number, consts: string, body: string, helpers = ''): Dispatch {
+export function elementwise(
+  label: string,
+  bindings: readonly Binding[],
+  total: number,
+  consts: string,
+  body: string,
+  helpers = '',
+): Dispatch {
   const code = `${header(bindings)}
 ${consts}
 ${i32c('TOTAL', total)}
@@ -59,10 +72,21 @@ export const TILE = 16;
  * the store then sees `split` and writes a partial sum.
  * @public
  */
-export function gemm(label: string, bindings: readonly Binding[], o: {
-  readonly M: number; readonly N: number; readonly K: number; readonly consts: string;
-  readonly loadA: string; readonly loadB: string; readonly store: string; readonly splits?: number; readonly helpers?: string;
-}): Dispatch {
+export function gemm(
+  label: string,
+  bindings: readonly Binding[],
+  o: {
+    readonly M: number;
+    readonly N: number;
+    readonly K: number;
+    readonly consts: string;
+    readonly loadA: string;
+    readonly loadB: string;
+    readonly store: string;
+    readonly splits?: number;
+    readonly helpers?: string;
+  },
+): Dispatch {
   const splits = o.splits ?? 1;
   const chunk = Math.ceil(o.K / splits / TILE) * TILE;
   if (o.M >= BIG_TILE && o.N >= BIG_TILE) return blockedGemm(label, bindings, o, splits, chunk);
@@ -94,7 +118,12 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
 }
 
 /** Bindings, shapes, the operand loaders and the store of a GEMM shader; tiles are `width` wide, TILE deep. */
-function gemmPrelude(bindings: readonly Binding[], o: Parameters<typeof gemm>[2], chunk: number, width: number): string {
+function gemmPrelude(
+  bindings: readonly Binding[],
+  o: Parameters<typeof gemm>[2],
+  chunk: number,
+  width: number,
+): string {
   return `${header(bindings)}
 ${o.consts}
 ${[i32c('M', o.M), i32c('N', o.N), i32c('K', o.K), i32c('CHUNK', chunk)].join('\n')}
@@ -113,7 +142,13 @@ export const BIG_TILE = 64;
  * The GEMM for large M and N: a 64×64 output tile per workgroup, 4×4 outputs per thread (rows ty + 16i,
  * columns tx + 16j), A and B staged through workgroup memory 16 K-steps at a time, 4 loads of each per thread.
  */
-function blockedGemm(label: string, bindings: readonly Binding[], o: Parameters<typeof gemm>[2], splits: number, chunk: number): Dispatch {
+function blockedGemm(
+  label: string,
+  bindings: readonly Binding[],
+  o: Parameters<typeof gemm>[2],
+  splits: number,
+  chunk: number,
+): Dispatch {
   const code = `${gemmPrelude(bindings, o, chunk, BIG_TILE)}
 @compute @workgroup_size(${TILE}, ${TILE})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
@@ -164,10 +199,18 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
  * pass can read (two-pass mean and variance).
  * @public
  */
-export function channelReduce(label: string, bindings: readonly Binding[], o: {
-  readonly rows: number; readonly channels: number; readonly consts: string;
-  readonly prepass?: string; readonly pass: string; readonly finish: string;
-}): Dispatch {
+export function channelReduce(
+  label: string,
+  bindings: readonly Binding[],
+  o: {
+    readonly rows: number;
+    readonly channels: number;
+    readonly consts: string;
+    readonly prepass?: string;
+    readonly pass: string;
+    readonly finish: string;
+  },
+): Dispatch {
   const reduce = (v: string) => `
   red0[ly][lx] = ${v}0; red1[ly][lx] = ${v}1;
   workgroupBarrier();
@@ -186,13 +229,17 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
   let c = i32(wg.x) * 64 + i32(lx);
   let live = c < C;
   var p0 = 0.0;
-  ${o.prepass ? `{
+  ${
+    o.prepass
+      ? `{
     var s0 = 0.0; var s1 = 0.0;
     if (live) { for (var r = i32(ly); r < ROWS; r += 4) { let i = r * C + c; ${o.prepass} } }
     ${reduce('s')}
     p0 = red0[0][lx];
     workgroupBarrier();
-  }` : ''}
+  }`
+      : ''
+  }
   var s0 = 0.0; var s1 = 0.0;
   if (live) { for (var r = i32(ly); r < ROWS; r += 4) { let i = r * C + c; ${o.pass} } }
   ${reduce('s')}
@@ -210,7 +257,14 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
  * workgroup reductions available to `body` (which every thread runs; `t` is the thread, `r` the row).
  * @public
  */
-export function rowKernel(label: string, bindings: readonly Binding[], rows: number, consts: string, body: string, helpers = ''): Dispatch {
+export function rowKernel(
+  label: string,
+  bindings: readonly Binding[],
+  rows: number,
+  consts: string,
+  body: string,
+  helpers = '',
+): Dispatch {
   const code = `${header(bindings)}
 ${consts}
 ${helpers}
@@ -239,7 +293,8 @@ ${body}
 /** Numerically safe softplus, log(1 + e^x). */
 export const SOFTPLUS = 'fn softplus(x: f32) -> f32 { return max(x, 0.0) + log(1.0 + exp(-abs(x))); }';
 /** σ(x) without overflow. */
-export const SIGMOID = 'fn sigmoid(x: f32) -> f32 { if (x >= 0.0) { return 1.0 / (1.0 + exp(-x)); } let e = exp(x); return e / (1.0 + e); }';
+export const SIGMOID =
+  'fn sigmoid(x: f32) -> f32 { if (x >= 0.0) { return 1.0 / (1.0 + exp(-x)); } let e = exp(x); return e / (1.0 + e); }';
 /** erf (Abramowitz–Stegun 7.1.26, |error| < 1.5e-7) and the exact-erf GELU with its derivative. */
 export const GELU = `fn erf_(x: f32) -> f32 {
   let s = sign(x); let a = abs(x);
