@@ -23,6 +23,8 @@ if (require.main === module && process.send) {
       process.send!({ id: req.id, outcome, maxRssBytes: process.resourceUsage().maxRSS * 1024 } satisfies FuzzReply);
     };
     if (!target) return done({ kind: 'untyped', message: `no fuzz target ${req.target}` });
+    // Collect the previous inputs' garbage first, so the peak measures one input, not when V8 last happened to run.
+    (globalThis as { gc?: () => void }).gc?.();
     target.read(req.path).then(done, (e: unknown) => done({ kind: 'untyped', message: `escaped: ${String(e)}` }));
   });
 }

@@ -73,7 +73,7 @@ class Slot {
 
   run(req: FuzzRequest): Promise<Ended> {
     const child = (this.child ??= fork(CHILD, [], {
-      execArgv: [`--max-old-space-size=${this.heapMb}`],
+      execArgv: [`--max-old-space-size=${this.heapMb}`, '--expose-gc'],
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     }));
     return new Promise((done) => {
