@@ -31,7 +31,14 @@ function scratchCopy(): string {
 }
 
 const run = (dir: string, bin: string, args: string[]) => {
-  const r = spawnSync(join(root, 'node_modules/.bin', bin), args, { cwd: dir, encoding: 'utf8', timeout: 180_000 });
+  // CI sets FORCE_COLOR; coloured output would split "error <rule>" with escape codes.
+  const env = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' };
+  const r = spawnSync(join(root, 'node_modules/.bin', bin), args, {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 };
 // The same command as `pnpm deps:check`, in the one-line-per-violation format.
