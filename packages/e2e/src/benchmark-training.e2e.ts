@@ -56,6 +56,10 @@ describe('maou utility benchmark-training (built binary)', () => {
       /--max-batches: must be an integer from 2 to 1,000,000,000: a batch time with an interval needs 2 measured batches/,
     ],
     [['--stage1-data-path', 'x.feather'], /--stage1-data-path: given, but --stage is 3: pass --stage 1/],
+    [
+      ['--gpu', 'cpu', '--find-max-batch'],
+      /--find-max-batch: cannot run with --gpu cpu: the cpu backend has no memory limit to search against; use --gpu .*--gpu wasm/,
+    ],
   ])('given %p, then exit 2 naming the flag before any data is read', (flags, message) => {
     const r = runMaou(['utility', 'benchmark-training', ...flags], env);
     expect(r.code).toBe(2);
