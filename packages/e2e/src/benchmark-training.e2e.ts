@@ -404,6 +404,25 @@ describe('maou utility benchmark-training (built binary)', () => {
     expect(r.stderr).toMatch(/bogus\.json: field 'command'/);
   });
 
+  // The single run and the all-failed sweep above wrote out.json and all-failed.json.
+  it('given benchmark-compare of a report with a negative batch time, then exit 2 naming the file and the field', () => {
+    const damaged = join(dir, 'negative.json');
+    const report = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as { batches: { wallMs: number }[] };
+    report.batches[4]!.wallMs = -12;
+    writeFileSync(damaged, JSON.stringify(report));
+    const r = runMaou(['utility', 'benchmark-compare', join(dir, 'out.json'), damaged], env);
+    expect(r.stderr).toMatch(/negative\.json: field 'batches\[4\]\.wallMs' must be a duration ≥ 0, got -12/);
+    expect(r.code).toBe(2);
+  });
+
+  it('given benchmark-compare of a batch study, then exit 2 saying what the file is and what compare takes', () => {
+    const r = runMaou(['utility', 'benchmark-compare', join(dir, 'all-failed.json'), join(dir, 'out.json')], env);
+    expect(r.stderr).toMatch(
+      /all-failed\.json: a batch study \(field 'kind' is 'batch-study'.*; benchmark-compare compares two single runs: pass files from benchmark-training --output-json without those flags/,
+    );
+    expect(r.code).toBe(2);
+  });
+
   it.each([
     [
       'a header-only .npy claiming 300 rows',
