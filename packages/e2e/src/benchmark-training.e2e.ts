@@ -259,6 +259,8 @@ describe('maou utility benchmark-training (built binary)', () => {
       model: { preset: 'lite', parameters: 1_912_505 },
     });
     expect(report.config.notes.join('\n')).toMatch(/using the embedded sample data, 512 positions/);
+    // the backend registry's placement, which decides whether GPU figures are the run's
+    expect(report.environment).toMatchObject({ backend: 'wasm', backend_placement: 'host' });
     expect(report.maou.training_metrics).toMatchObject({ total_batches: 8, data_load_method: 'map-style' });
     expect(report.maou.training_metrics.total_epoch_time).toBeCloseTo(
       report.batches.reduce((a: number, b: { wallMs: number }) => a + b.wallMs, 0) / 1000,
