@@ -1,6 +1,11 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { ConvGeometryCache } from './conv-geometry-cache';
-import { cpuKernelSelection, type CpuKernelSelection, NATIVE_ISAS } from '../../native/native-kernels';
+import {
+  cpuKernelSelection,
+  type ConvKernels,
+  type CpuKernelSelection,
+  NATIVE_ISAS,
+} from '../../native/native-kernels';
 import { CONV_KERNELS_WASM_BASE64 } from './conv-kernels.wasm';
 import { type HeapAllocator, heapOutput, perBackend, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
 
@@ -8,43 +13,10 @@ type Info = tf.TensorInfo;
 type Conv2DInfo = tf.backend_util.Conv2DInfo;
 
 /** The exports of conv-kernels.c; every pointer is a byte offset into the tfjs heap. */
-interface ConvExports {
+interface ConvExports extends ConvKernels<[], []> {
   zero(p: number, n: number): void;
   pack_w(k: number, n: number, w: number, out: number): void;
   pack_wt(k: number, n: number, w: number, out: number): void;
-  conv_fwd(
-    m: number,
-    t: number,
-    ci: number,
-    co: number,
-    ind: number,
-    x: number,
-    zrow: number,
-    wp: number,
-    y: number,
-  ): void;
-  conv_dx(
-    m: number,
-    t: number,
-    ci: number,
-    co: number,
-    ind: number,
-    dy: number,
-    wtp: number,
-    dx: number,
-    mx: number,
-  ): void;
-  conv_dw(
-    t: number,
-    ci: number,
-    co: number,
-    start: number,
-    pairs: number,
-    x: number,
-    dy: number,
-    dw: number,
-    dense: number,
-  ): void;
 }
 
 /**
