@@ -20,52 +20,17 @@ export const CPU_KERNELS_ENV = 'MAOU_CPU_KERNELS';
  * @public
  */
 export interface ConvKernels<Lead extends unknown[], Rows extends [rows: number] | []> {
-  conv_fwd(
-    ...args: [
-      ...Lead,
-      m: number,
-      t: number,
-      ci: number,
-      co: number,
-      ind: number,
-      x: number,
-      ...mx: Rows,
-      zrow: number,
-      wp: number,
-      y: number,
-    ]
-  ): void;
-  conv_dx(
-    ...args: [
-      ...Lead,
-      m: number,
-      t: number,
-      ci: number,
-      co: number,
-      ind: number,
-      dy: number,
-      wtp: number,
-      dx: number,
-      mx: number,
-    ]
-  ): void;
+  conv_fwd(...args: [...Lead, ...ConvGeometry, x: number, ...mx: Rows, zrow: number, wp: number, y: number]): void;
+  conv_dx(...args: [...Lead, ...ConvGeometry, dy: number, wtp: number, dx: number, mx: number]): void;
   conv_dw(
-    ...args: [
-      ...Lead,
-      t: number,
-      ci: number,
-      co: number,
-      start: number,
-      pairs: number,
-      x: number,
-      ...mx: Rows,
-      dy: number,
-      ...my: Rows,
-      dw: number,
-      dense: number,
-    ]
+    ...args: [...Lead, ...ConvPairs, x: number, ...mx: Rows, dy: number, ...my: Rows, dw: number, dense: number]
   ): void;
 }
+
+/** The forward and input-gradient kernels' geometry: output pixels, taps, channels in and out, the tap index table. @public */
+export type ConvGeometry = [m: number, t: number, ci: number, co: number, ind: number];
+/** The filter-gradient kernel's geometry: taps, channels in and out, and its (start, pairs) table of pixel pairs. @public */
+export type ConvPairs = [t: number, ci: number, co: number, start: number, pairs: number];
 
 /** The addon's functions (src/compute/native/addon.cc): the first two arguments are the ISA and the heap's buffer. */
 export interface NativeAddon extends ConvKernels<[isa: number, heap: ArrayBuffer], [rows: number]> {

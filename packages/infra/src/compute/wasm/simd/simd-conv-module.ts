@@ -2,7 +2,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import { ConvGeometryCache } from './conv-geometry-cache';
 import {
   cpuKernelSelection,
+  type ConvGeometry,
   type ConvKernels,
+  type ConvPairs,
   type CpuKernelSelection,
   NATIVE_ISAS,
 } from '../../native/native-kernels';
@@ -24,43 +26,10 @@ interface ConvExports extends ConvKernels<[], []> {
  * of scratch for the packed weights, and mx/my are the pixel (row) counts of x and dy.
  */
 interface ConvPasses {
-  forward(
-    m: number,
-    t: number,
-    ci: number,
-    co: number,
-    ind: number,
-    x: number,
-    mx: number,
-    zrow: number,
-    w: number,
-    packed: number,
-    y: number,
-  ): void;
-  inputGradient(
-    m: number,
-    t: number,
-    ci: number,
-    co: number,
-    ind: number,
-    dy: number,
-    w: number,
-    packed: number,
-    dx: number,
-    mx: number,
-  ): void;
+  forward(...args: [...ConvGeometry, x: number, mx: number, zrow: number, w: number, packed: number, y: number]): void;
+  inputGradient(...args: [...ConvGeometry, dy: number, w: number, packed: number, dx: number, mx: number]): void;
   filterGradient(
-    t: number,
-    ci: number,
-    co: number,
-    start: number,
-    pairs: number,
-    x: number,
-    mx: number,
-    dy: number,
-    my: number,
-    dw: number,
-    dense: boolean,
+    ...args: [...ConvPairs, x: number, mx: number, dy: number, my: number, dw: number, dense: boolean]
   ): void;
 }
 
