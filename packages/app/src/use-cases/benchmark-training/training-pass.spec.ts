@@ -44,7 +44,7 @@ describe('runTrainingPass', () => {
       warmup: 0,
       profile: new Set(),
       cpuCounters,
-      stopAfter: (ts, elapsedMs) => {
+      stopAfter: (_timings, elapsedMs) => {
         asked.push(elapsedMs);
         clock.advance(3); // the rule judging the batches so far
         return false;
