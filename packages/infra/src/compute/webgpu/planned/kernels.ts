@@ -7,6 +7,7 @@ import {
   elementwise,
   gemm,
   GELU,
+  NON_FINITE,
   rowKernel,
   SIGMOID,
   SOFTPLUS,
@@ -51,16 +52,16 @@ const convConsts = (c: ConvShape, batch: number): string =>
 const gatherInput = (src: string) =>
   `let ih = oh * S - PAD + kh; let iw = ow * S - PAD + kw;
    if (ih < 0 || ih >= H || iw < 0 || iw >= H) { return 0.0; }
-   return ${src}[((n * H + ih) * H + iw) * CI + ci];`;
+   return f32(${src}[((n * H + ih) * H + iw) * CI + ci]);`;
 
 /** z = conv(x): M = output pixels, N = output channels, K = taps × input channels. @public */
 export function convForward(c: ConvShape, batch: number, x: string, z: string): Dispatch {
   return gemm(
     `${c.name} conv`,
     [
-      { name: 'x', buffer: x },
+      { name: 'x', buffer: x, type: 'act' },
       { name: 'P', buffer: 'P' },
-      { name: 'z', buffer: z, write: true },
+      { name: 'z', buffer: z, write: true, type: 'act' },
     ],
     {
       M: batch * c.oh * c.oh,
@@ -70,18 +71,18 @@ export function convForward(c: ConvShape, batch: number, x: string, z: string): 
       loadA: `let ow = m % OH; let t = m / OH; let oh = t % OH; let n = t / OH;
       let ci = k % CI; let tap = k / CI; let kw = tap % KS; let kh = tap / KS; ${gatherInput('x')}`,
       loadB: 'return P[WOFF + k * CO + n];',
-      store: 'z[m * CO + n] = acc;',
+      store: 'z[m * CO + n] = act(acc);',
     },
   );
 }
 
 /** dx = conv_transpose(dz) (+ addend): M = input pixels, N = input channels, K = taps × output channels. @public */
 export function convInputGrad(c: ConvShape, batch: number, dz: string, dx: string, addend?: string): Dispatch {
-  const bindings = [
-    { name: 'dz', buffer: dz },
+  const bindings: Binding[] = [
+    { name: 'dz', buffer: dz, type: 'act' },
     { name: 'P', buffer: 'P' },
-    ...(addend ? [{ name: 'addend', buffer: addend }] : []),
-    { name: 'dx', buffer: dx, write: true },
+    ...(addend ? [{ name: 'addend', buffer: addend, type: 'act' } as const] : []),
+    { name: 'dx', buffer: dx, write: true, type: 'act' },
   ];
   return gemm(`${c.name} input grad`, bindings, {
     M: batch * c.h * c.h,
@@ -94,9 +95,9 @@ export function convInputGrad(c: ConvShape, batch: number, dz: string, dx: strin
       if (ohs < 0 || ows < 0 || ohs % S != 0 || ows % S != 0) { return 0.0; }
       let oh = ohs / S; let ow = ows / S;
       if (oh >= OH || ow >= OH) { return 0.0; }
-      return dz[((n * OH + oh) * OH + ow) * CO + co];`,
+      return f32(dz[((n * OH + oh) * OH + ow) * CO + co]);`,
     loadB: 'let co = k % CO; let tap = k / CO; return P[WOFF + (tap * CI + n) * CO + co];',
-    store: `dx[m * CI + n] = acc${addend ? ' + addend[m * CI + n]' : ''};`,
+    store: `dx[m * CI + n] = act(acc${addend ? ' + f32(addend[m * CI + n])' : ''});`,
   });
 }
 
@@ -116,7 +117,8 @@ export function convFilterGrad(
   const M = c.k * c.k * c.cin;
   const N = c.cout;
   const out = splits > 1 ? { name: 'part', buffer: scratch, write: true } : { name: 'G', buffer: 'G', write: true };
-  const main = gemm(`${c.name} filter grad`, [{ name: 'x', buffer: x }, { name: 'dz', buffer: dz }, out], {
+  const bindings: Binding[] = [{ name: 'x', buffer: x, type: 'act' }, { name: 'dz', buffer: dz, type: 'act' }, out];
+  const main = gemm(`${c.name} filter grad`, bindings, {
     M,
     N,
     K: batch * c.oh * c.oh,
@@ -124,7 +126,7 @@ export function convFilterGrad(
     consts: convConsts(c, batch),
     loadA: `let ci = m % CI; let tap = m / CI; let kw = tap % KS; let kh = tap / KS;
       let ow = k % OH; let t = k / OH; let oh = t % OH; let n = t / OH; ${gatherInput('x')}`,
-    loadB: 'return dz[k * CO + n];',
+    loadB: 'return f32(dz[k * CO + n]);',
     store: splits > 1 ? 'part[split * M * N + m * N + n] = acc;' : 'G[WOFF + m * N + n] = acc;',
   });
   if (splits === 1) return [main];
@@ -162,7 +164,7 @@ export function normStatistics(bn: NormShape, rows: number, z: string, st: strin
   return channelReduce(
     `${bn.name} statistics`,
     [
-      { name: 'z', buffer: z },
+      { name: 'z', buffer: z, type: 'act' },
       { name: 'st', buffer: st, write: true },
       { name: 'R', buffer: 'R', write: true },
     ],
@@ -170,8 +172,8 @@ export function normStatistics(bn: NormShape, rows: number, z: string, st: strin
       rows,
       channels: bn.channels,
       consts: [constI('ROFF', bn.runningOff), constF('MOM', MOMENTUM), constF('EPS', EPS)].join('\n'),
-      prepass: 's0 += z[i];',
-      pass: 'let d = z[i] - p0 / f32(ROWS); s0 += d * d;',
+      prepass: 's0 += f32(z[i]);',
+      pass: 'let d = f32(z[i]) - p0 / f32(ROWS); s0 += d * d;',
       finish: `let mean = p0 / f32(ROWS); let variance = t0 / f32(ROWS);
     st[c] = mean; st[C + c] = inverseSqrt(variance + EPS);
     R[ROFF + c] = R[ROFF + c] * (1.0 - MOM) + mean * MOM;
@@ -181,7 +183,7 @@ export function normStatistics(bn: NormShape, rows: number, z: string, st: strin
 }
 
 const normTerm = (z: string, st: string, g: string, b: string) =>
-  `((${z}[i] - ${st}[c]) * ${st}[C + c] * P[${g} + c] + P[${b} + c])`;
+  `((f32(${z}[i]) - ${st}[c]) * ${st}[C + c] * P[${g} + c] + P[${b} + c])`;
 
 /**
  * y = relu(bn(z) [+ residual]): the residual is another tensor (identity shortcut) or a second batch norm of a
@@ -197,27 +199,27 @@ export function normApply(
   residual?: { tensor: string } | { bn: NormShape; z: string; st: string },
 ): Dispatch {
   const bindings: Binding[] = [
-    { name: 'z', buffer: z },
+    { name: 'z', buffer: z, type: 'act' },
     { name: 'st', buffer: st },
     { name: 'P', buffer: 'P' },
   ];
   let extra = '';
   const consts = [constI('C', bn.channels), constI('GOFF', bn.gammaOff), constI('BOFF', bn.betaOff)];
   if (residual && 'tensor' in residual) {
-    bindings.push({ name: 'res', buffer: residual.tensor });
-    extra = ' + res[i]';
+    bindings.push({ name: 'res', buffer: residual.tensor, type: 'act' });
+    extra = ' + f32(res[i])';
   } else if (residual) {
-    bindings.push({ name: 'zs', buffer: residual.z }, { name: 'sts', buffer: residual.st });
+    bindings.push({ name: 'zs', buffer: residual.z, type: 'act' }, { name: 'sts', buffer: residual.st });
     consts.push(constI('GOFF2', residual.bn.gammaOff), constI('BOFF2', residual.bn.betaOff));
     extra = ` + ${normTerm('zs', 'sts', 'GOFF2', 'BOFF2')}`;
   }
-  bindings.push({ name: 'y', buffer: y, write: true });
+  bindings.push({ name: 'y', buffer: y, write: true, type: 'act' });
   return elementwise(
     `${bn.name} apply`,
     bindings,
     total,
     consts.join('\n'),
-    `    let c = i % C; y[i] = max(0.0, ${normTerm('z', 'st', 'GOFF', 'BOFF')}${extra});`,
+    `    let c = i % C; y[i] = act(max(0.0, ${normTerm('z', 'st', 'GOFF', 'BOFF')}${extra}));`,
   );
 }
 
@@ -235,10 +237,10 @@ export function normGradSums(
   st: string,
   bs: string,
 ): Dispatch {
-  const bindings = [
-    { name: 'dy', buffer: dy },
-    { name: 'y', buffer: y },
-    { name: 'z', buffer: z },
+  const bindings: Binding[] = [
+    { name: 'dy', buffer: dy, type: 'act' },
+    { name: 'y', buffer: y, type: 'act' },
+    { name: 'z', buffer: z, type: 'act' },
     { name: 'st', buffer: st },
     { name: 'bs', buffer: bs, write: true },
     { name: 'G', buffer: 'G', write: true },
@@ -247,7 +249,7 @@ export function normGradSums(
     rows,
     channels: bn.channels,
     consts: [constI('GOFF', bn.gammaOff), constI('BOFF', bn.betaOff)].join('\n'),
-    pass: 'let g = select(0.0, dy[i], y[i] > 0.0); s0 += g; s1 += g * (z[i] - st[c]) * st[C + c];',
+    pass: 'let g = select(0.0, f32(dy[i]), y[i] > 0.0); s0 += g; s1 += g * (f32(z[i]) - st[c]) * st[C + c];',
     finish: 'bs[c] = t0; bs[C + c] = t1; G[BOFF + c] = t0; G[GOFF + c] = t1;',
   });
 }
@@ -275,25 +277,25 @@ export function normInputGrad(
 ): Dispatch {
   const C = main.bn.channels;
   const bindings: Binding[] = [
-    { name: 'dy', buffer: dy },
-    { name: 'y', buffer: y },
+    { name: 'dy', buffer: dy, type: 'act' },
+    { name: 'y', buffer: y, type: 'act' },
     { name: 'P', buffer: 'P' },
   ];
   const consts = [constI('C', C), constF('NR', rows)];
   const term = (t: NormGradTerm, k: string) => {
     bindings.push(
-      { name: `z${k}`, buffer: t.z },
+      { name: `z${k}`, buffer: t.z, type: 'act' },
       { name: `st${k}`, buffer: t.st },
       { name: `bs${k}`, buffer: t.bs },
-      { name: `dz${k}`, buffer: t.dz, write: true },
+      { name: `dz${k}`, buffer: t.dz, write: true, type: 'act' },
     );
     consts.push(constI(`GOFF${k}`, t.bn.gammaOff));
-    return `    dz${k}[i] = P[GOFF${k} + c] * st${k}[C + c] * (g - bs${k}[c] / NR - (z${k}[i] - st${k}[c]) * st${k}[C + c] * bs${k}[C + c] / NR);`;
+    return `    dz${k}[i] = act(P[GOFF${k} + c] * st${k}[C + c] * (g - bs${k}[c] / NR - (f32(z${k}[i]) - st${k}[c]) * st${k}[C + c] * bs${k}[C + c] / NR));`;
   };
   const lines = [term(main, 'a')];
   if (other && 'skip' in other) {
-    bindings.push({ name: 'skip', buffer: other.skip, write: true });
-    lines.push('    skip[i] = g;');
+    bindings.push({ name: 'skip', buffer: other.skip, write: true, type: 'act' });
+    lines.push('    skip[i] = act(g);');
   } else if (other) {
     lines.push(term(other, 'b'));
   }
@@ -302,7 +304,7 @@ export function normInputGrad(
     bindings,
     rows * C,
     consts.join('\n'),
-    `    let c = i % C; let g = select(0.0, dy[i], y[i] > 0.0);\n${lines.join('\n')}`,
+    `    let c = i % C; let g = select(0.0, f32(dy[i]), y[i] > 0.0);\n${lines.join('\n')}`,
   );
 }
 
@@ -311,12 +313,12 @@ export function poolForward(batch: number, hw: number, channels: number, y: stri
   return elementwise(
     'global average pool',
     [
-      { name: 'y', buffer: y },
+      { name: 'y', buffer: y, type: 'act' },
       { name: 'feat', buffer: feat, write: true },
     ],
     batch * channels,
     [constI('HW', hw), constI('C', channels)].join('\n'),
-    '    let n = i / C; let c = i % C; var s = 0.0; for (var p = 0; p < HW; p++) { s += y[(n * HW + p) * C + c]; } feat[i] = s / f32(HW);',
+    '    let n = i / C; let c = i % C; var s = 0.0; for (var p = 0; p < HW; p++) { s += f32(y[(n * HW + p) * C + c]); } feat[i] = s / f32(HW);',
   );
 }
 
@@ -326,11 +328,11 @@ export function poolBackward(batch: number, hw: number, channels: number, dfeat:
     'global average pool grad',
     [
       { name: 'dfeat', buffer: dfeat },
-      { name: 'dy', buffer: dy, write: true },
+      { name: 'dy', buffer: dy, write: true, type: 'act' },
     ],
     batch * hw * channels,
     [constI('HW', hw), constI('C', channels)].join('\n'),
-    '    let c = i % C; let n = i / (HW * C); dy[i] = dfeat[n * C + c] / f32(HW);',
+    '    let c = i % C; let n = i / (HW * C); dy[i] = act(dfeat[n * C + c] / f32(HW));',
   );
 }
 
@@ -424,15 +426,15 @@ export function stemForward(batch: number, o: { embOff: number; handW: number; h
       { name: 'ids', buffer: 'ids', type: 'i32' },
       { name: 'hands', buffer: 'hands' },
       { name: 'P', buffer: 'P' },
-      { name: 'x0', buffer: 'x0', write: true },
+      { name: 'x0', buffer: 'x0', write: true, type: 'act' },
     ],
     batch * 81 * 64,
     [constI('EOFF', o.embOff), constI('HW', o.handW), constI('HB', o.handB)].join('\n'),
     `    let ch = i % 64; let pos = i / 64; let n = pos / 81;
-    if (ch < 32) { x0[i] = P[EOFF + ids[pos] * 32 + ch]; } else {
+    if (ch < 32) { x0[i] = act(P[EOFF + ids[pos] * 32 + ch]); } else {
       let c = ch - 32; var s = P[HB + c];
       for (var k = 0; k < 14; k++) { s += hands[n * 14 + k] * P[HW + k * 32 + c]; }
-      x0[i] = s;
+      x0[i] = act(s);
     }`,
   );
 }
@@ -443,12 +445,12 @@ export function embeddingGrad(batch: number, embOff: number, vocabulary: number)
     'embedding grad',
     [
       { name: 'ids', buffer: 'ids', type: 'i32' },
-      { name: 'dx0', buffer: 'dx0' },
+      { name: 'dx0', buffer: 'dx0', type: 'act' },
       { name: 'G', buffer: 'G', write: true },
     ],
     vocabulary * 32,
     [constI('EOFF', embOff), constI('POS', batch * 81)].join('\n'),
-    '    let v = i / 32; let c = i % 32; var s = 0.0; for (var p = 0; p < POS; p++) { if (ids[p] == v) { s += dx0[p * 64 + c]; } } G[EOFF + i] = s;',
+    '    let v = i / 32; let c = i % 32; var s = 0.0; for (var p = 0; p < POS; p++) { if (ids[p] == v) { s += f32(dx0[p * 64 + c]); } } G[EOFF + i] = s;',
   );
 }
 
@@ -457,12 +459,12 @@ export function handGrad(batch: number): Dispatch {
   return elementwise(
     'hand projection output grad',
     [
-      { name: 'dx0', buffer: 'dx0' },
+      { name: 'dx0', buffer: 'dx0', type: 'act' },
       { name: 'dh', buffer: 'dhand', write: true },
     ],
     batch * 32,
     '',
-    '    let n = i / 32; let c = i % 32; var s = 0.0; for (var p = 0; p < 81; p++) { s += dx0[(n * 81 + p) * 64 + 32 + c]; } dh[i] = s;',
+    '    let n = i / 32; let c = i % 32; var s = 0.0; for (var p = 0; p < 81; p++) { s += f32(dx0[(n * 81 + p) * 64 + 32 + c]); } dh[i] = s;',
   );
 }
 
@@ -626,10 +628,13 @@ export interface UpdateSettings {
 /**
  * One dispatch over the flat parameter buffer: gradient clipping by the global norm (from the partial sums),
  * then AdamW (decoupled decay where D = 1) or SGD with momentum (L2 decay where D = 1), torch semantics.
- * hyper = [lr, 1 − β1^t, √(1 − β2^t), first step ? 1 : 0].
+ * hyper = [lr, 1 − β1^t, √(1 − β2^t), first step ? 1 : 0]. With `lossScaled` (mixed precision) G holds the
+ * gradients times the loss scale `scale[0]`: they are divided by it, the step is skipped when their squared norm
+ * (the norm parts, always computed then) is inf or NaN, and t counts the applied steps (`scale[3]`), as PyTorch's
+ * GradScaler skips `optimizer.step`.
  * @public
  */
-export function parameterUpdate(parameters: number, s: UpdateSettings): Dispatch {
+export function parameterUpdate(parameters: number, s: UpdateSettings, lossScaled = false): Dispatch {
   const adam = s.optimizer === 'adamw';
   const bindings = [
     { name: 'P', buffer: 'P', write: true },
@@ -638,7 +643,8 @@ export function parameterUpdate(parameters: number, s: UpdateSettings): Dispatch
     ...(adam ? [{ name: 'Vel', buffer: 'V', write: true }] : []),
     { name: 'D', buffer: 'D' },
     { name: 'hyper', buffer: 'hyper' },
-    ...(s.clip > 0 ? [{ name: 'part', buffer: 'normParts' }] : []),
+    ...(s.clip > 0 || lossScaled ? [{ name: 'part', buffer: 'normParts' }] : []),
+    ...(lossScaled ? [{ name: 'scale', buffer: 'scale' }] : []),
   ];
   const header = bindings
     .map((b, i) => `@group(0) @binding(${i}) var<storage, ${b.write ? 'read_write' : 'read'}> ${b.name}: array<f32>;`)
@@ -653,18 +659,26 @@ export function parameterUpdate(parameters: number, s: UpdateSettings): Dispatch
 ${constI('NP', parameters)}
 ${[constF('B1', s.beta1), constF('B2', s.beta2), constF('EPS', s.eps), constF('WD', s.weightDecay), constF('MOMENTUM', s.momentum), constF('MAXNORM', s.clip)].join('\n')}
 var<workgroup> red: array<f32, ${NORM_PARTS}>;
+${lossScaled ? NON_FINITE : ''}
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   var coef = 1.0;
   ${
-    s.clip > 0
+    s.clip > 0 || lossScaled
       ? `red[lid.x] = part[lid.x];
   workgroupBarrier();
-  for (var k = 128u; k > 0u; k >>= 1u) { if (lid.x < k) { red[lid.x] += red[lid.x + k]; } workgroupBarrier(); }
-  coef = min(1.0, MAXNORM / (sqrt(red[0]) + 1e-6));`
+  for (var k = 128u; k > 0u; k >>= 1u) { if (lid.x < k) { red[lid.x] += red[lid.x + k]; } workgroupBarrier(); }`
       : ''
   }
-  let lr = hyper[0]; let bc1 = hyper[1]; let bc2 = hyper[2]; let first = hyper[3];
+  ${lossScaled ? 'let unscale = 1.0 / scale[0]; if (non_finite(red[0])) { return; }' : 'let unscale = 1.0;'}
+  ${s.clip > 0 ? 'coef = min(1.0, MAXNORM / (sqrt(red[0]) * unscale + 1e-6));' : ''}
+  coef = coef * unscale;
+  ${
+    lossScaled
+      ? `let t = scale[3] + 1.0;
+  let lr = hyper[0]; let bc1 = 1.0 - pow(B1, t); let bc2 = sqrt(1.0 - pow(B2, t)); let first = select(0.0, 1.0, t == 1.0);`
+      : 'let lr = hyper[0]; let bc1 = hyper[1]; let bc2 = hyper[2]; let first = hyper[3];'
+  }
   let stride = i32(nwg.x) * 256;
   for (var i = i32(gid.x); i < NP; i += stride) {
     let g = G[i] * coef;
