@@ -1,0 +1,127 @@
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-cpu';
+import { createTrainer, type TfjsTrainer, type TrainerOptions } from '@maou/bench-engine';
+import type { ModelPreset, Stage, TrainingConfig } from '@maou/bench-domain';
+import { randomBatch, TRAINING } from '../../testing/engine-fixtures';
+import { useLavapipe } from '../lavapipe-env';
+import { startWebgpuBackend } from '../webgpu-backend.plugin';
+import { PlannedWebgpuTrainer, type PlannedTrainerOptions } from './planned-trainer';
+
+const gpu = useLavapipe();
+if (!gpu.available) console.warn(`mixed-precision planned step specs skipped: ${gpu.reason}`);
+
+const clock = { now: () => performance.now(), wallTime: () => new Date() };
+
+const optionsFor = (
+  preset: ModelPreset,
+  stage: Stage,
+  mixedPrecision: boolean,
+  training: Partial<TrainingConfig> = {},
+): TrainerOptions => ({
+  stage,
+  training: { ...TRAINING, preset, detectAnomaly: false, mixedPrecision, ...training },
+  totalSteps: 10,
+  seed: 11,
+});
+
+async function trainer(o: TrainerOptions, extra: PlannedTrainerOptions = {}): Promise<PlannedWebgpuTrainer> {
+  // The device is created once per process: with shader-f16, which the f32 plans simply do not use.
+  const started = await startWebgpuBackend({
+    backend: 'webgpu',
+    deviceIndex: 0,
+    threads: 'auto',
+    mixedPrecision: true,
+  });
+  if (!started.ok) throw new Error(started.error);
+  return new PlannedWebgpuTrainer(o, createTrainer(o) as TfjsTrainer, extra);
+}
+
+const maxAbs = (a: ArrayLike<number>): number => {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]!));
+  return m;
+};
+
+/** One step of the f32 and the f16 plan from the same weights: losses, and each parameter's error over its largest gradient. */
+async function compareOneStep(preset: ModelPreset, stage: Stage, rows: number, extra: Partial<TrainingConfig> = {}) {
+  const batch = randomBatch(stage, rows, 5 + stage);
+  const scale = 1024;
+  const f32 = await trainer(optionsFor(preset, stage, false, extra));
+  const f16 = await trainer(optionsFor(preset, stage, true, extra), { initialLossScale: scale });
+  try {
+    const want = (await f32.step(batch, clock)).loss;
+    const got = (await f16.step(batch, clock)).loss;
+    const [G32, G16] = [await f32.read('G'), await f16.read('G')];
+    const floor = 1e-3 * maxAbs(G32);
+    const errors = [...f32.parameterOffsets()].map(([name, o], i, all) => {
+      const end = i + 1 < all.length ? all[i + 1]![1] : G32.length;
+      const g = G32.subarray(o, end);
+      let diff = 0;
+      for (let j = 0; j < g.length; j++) diff = Math.max(diff, Math.abs(g[j]! - G16[o + j]! / scale));
+      return { name, err: diff / Math.max(maxAbs(g), floor) };
+    });
+    return { want, got, errors, state: f16.lossScale, dispatches: [f32.lastDispatchCount, f16.lastDispatchCount] };
+  } finally {
+    f32.dispose();
+    f16.dispose();
+  }
+}
+
+(gpu.available ? describe : describe.skip)('mixed-precision planned WebGPU step (lavapipe, shader-f16)', () => {
+  afterAll(async () => {
+    await tf.setBackend('cpu');
+  });
+
+  // f16 keeps 11 significant bits: each stored activation is off by up to 2^-11 ≈ 4.9e-4 of itself, and a gradient
+  // collects such roundings from every layer above it (forward and backward) and through batch norms that divide by
+  // small standard deviations. The loss passes through the f32 heads from the pooled f16 features.
+  it.each([
+    ['lite', 3, 3, {}],
+    ['resnet', 1, 2, {}],
+  ] as const)(
+    "%s Stage %i: the f16 step gives the f32 step's loss and gradients within f16 rounding",
+    async (preset, stage, rows, extra) => {
+      const r = await compareOneStep(preset, stage, rows, extra);
+      console.log(
+        `${preset} Stage ${stage}: loss f32 ${r.want} f16 ${r.got}; worst gradient errors`,
+        [...r.errors].sort((a, b) => b.err - a.err).slice(0, 3),
+      );
+      expect(Math.abs(r.got - r.want)).toBeLessThan(5e-3 * Math.abs(r.want));
+      expect(r.errors.filter((e) => !(e.err < 5e-2))).toEqual([]);
+      expect(r.state).toEqual({ scale: 1024, goodSteps: 1, skippedSteps: 0 });
+      // loss scaling adds three dispatches (scale the loss gradient, the norm parts where clipping is off, the scale update)
+      expect(r.dispatches[1]! - r.dispatches[0]!).toBeLessThanOrEqual(3);
+    },
+    900_000,
+  );
+
+  it('an overflowing loss scale skips the step (weights, AdamW state unchanged) and halves the scale; good steps grow it', async () => {
+    const batch = randomBatch(3, 3, 8);
+    // 2^60 times the loss gradient overflows f16 (max 65,504) in the first f16 activation gradient
+    const over = await trainer(optionsFor('lite', 3, true), { initialLossScale: 2 ** 60 });
+    try {
+      await over.ready();
+      const before = await over.read('P');
+      const { loss } = await over.step(batch, clock);
+      expect(Number.isFinite(loss)).toBe(true);
+      expect(over.lossScale).toEqual({ scale: 2 ** 59, goodSteps: 0, skippedSteps: 1 });
+      expect(await over.read('P')).toEqual(before);
+      expect(maxAbs(await over.read('M'))).toBe(0);
+      expect(over.stepSummary().mixed_precision).toMatchObject({ loss_scale: 2 ** 59, skipped_steps: 1 });
+    } finally {
+      over.dispose();
+    }
+    const grow = await trainer(optionsFor('lite', 3, true), { initialLossScale: 256, scaleGrowthInterval: 2 });
+    try {
+      await grow.ready();
+      const before = await grow.read('P');
+      await grow.step(batch, clock);
+      expect(grow.lossScale).toEqual({ scale: 256, goodSteps: 1, skippedSteps: 0 });
+      await grow.step(randomBatch(3, 3, 9), clock);
+      expect(grow.lossScale).toEqual({ scale: 512, goodSteps: 0, skippedSteps: 0 });
+      expect(await grow.read('P')).not.toEqual(before);
+    } finally {
+      grow.dispose();
+    }
+  }, 600_000);
+});
