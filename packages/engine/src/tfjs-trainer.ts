@@ -12,7 +12,7 @@ import {
 } from './device-batch';
 import { type NetworkOutputs, ShogiNetwork } from './network/shogi-network';
 import { SeededRandom } from './nn/seeded-random';
-import { clipByGlobalNorm } from './optim/clip-gradients';
+import { clipByGlobalNorm, globalSquaredNorm } from './optim/clip-gradients';
 import { createLrSchedule, type LrSchedule } from './optim/lr-schedule';
 import { Optimizer } from './optim/optimizer';
 import { type GradientExchange } from './gradient-exchange';
@@ -286,7 +286,7 @@ export class TfjsTrainer implements Trainer {
 
 /** Σ‖g‖² over a list of gradients, read back as one number. */
 async function squaredNorm(grads: readonly tf.Tensor[]): Promise<number> {
-  const total = tf.tidy(() => tf.addN(grads.map((g) => tf.sum(tf.square(g)))));
+  const total = globalSquaredNorm(grads);
   const [v] = await total.data();
   total.dispose();
   return v!;

@@ -49,14 +49,22 @@ function batchOf(size: number): HostBatch {
 const clock = { now: () => performance.now(), wallTime: () => new Date() };
 
 /** One real training step of the engine; returns the loss and every parameter's update (= -lr x gradient). */
-async function stepOn(backend: 'cpu' | 'webgpu'): Promise<{ loss: number; updates: Float32Array[]; names: string[] }> {
+async function stepOn(
+  backend: 'cpu' | 'webgpu',
+  extra: Partial<TrainingConfig> = {},
+): Promise<{ loss: number; updates: Float32Array[]; names: string[] }> {
   if (backend === 'webgpu') {
     const started = await startWebgpuBackend({ backend: 'webgpu', deviceIndex: 0, threads: 'auto' });
     if (!started.ok) throw new Error(started.error);
   } else {
     await tf.setBackend('cpu');
   }
-  const trainer = createTrainer({ stage: 3, training, totalSteps: 10, seed: 3 }) as TfjsTrainer;
+  const trainer = createTrainer({
+    stage: 3,
+    training: { ...training, ...extra },
+    totalSteps: 10,
+    seed: 3,
+  }) as TfjsTrainer;
   const params = trainer.network.store.parameters;
   const before = await Promise.all(params.map((p) => p.variable.data() as Promise<Float32Array>));
   const { loss } = await trainer.step(batchOf(2), clock);
@@ -70,19 +78,31 @@ async function stepOn(backend: 'cpu' | 'webgpu'): Promise<{ loss: number; update
     await tf.setBackend('cpu');
   });
 
-  it("gives the cpu backend's loss and gradients for every parameter of the lite network", async () => {
-    const cpu = await stepOn('cpu');
-    const webgpu = await stepOn('webgpu');
-    expect(Number.isFinite(webgpu.loss)).toBe(true);
-    expect(Math.abs(webgpu.loss - cpu.loss)).toBeLessThan(1e-4 * Math.abs(cpu.loss));
-    let moved = 0;
-    cpu.updates.forEach((want, i) => {
-      const scale = want.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
-      const diff = webgpu.updates[i].reduce((m, v, j) => Math.max(m, Math.abs(v - want[j])), 0);
-      if (scale > 0) moved += 1;
-      // gradients agree to float32 rounding of sums over the batch and the board
-      expect({ name: cpu.names[i], ok: diff <= 1e-3 * scale + 1e-7 }).toEqual({ name: cpu.names[i], ok: true });
-    });
-    expect(moved).toBeGreaterThan(cpu.updates.length / 2);
-  }, 120_000);
+  // A clip far below the gradient's norm scales every update: the global norm sums all 83 gradients' squares, which
+  // one addN could not bind on WebGPU.
+  it.each([
+    ['', {}],
+    [' with the gradients clipped by their global norm', { gradientClip: 1e-3 }],
+  ] as const)(
+    "gives the cpu backend's loss and gradients for every parameter of the lite network%s",
+    async (_, extra) => {
+      const cpu = await stepOn('cpu', extra);
+      const webgpu = await stepOn('webgpu', extra);
+      expect(Number.isFinite(webgpu.loss)).toBe(true);
+      expect(Math.abs(webgpu.loss - cpu.loss)).toBeLessThan(1e-4 * Math.abs(cpu.loss));
+      let moved = 0;
+      cpu.updates.forEach((want, i) => {
+        const scale = want.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+        const diff = webgpu.updates[i].reduce((m, v, j) => Math.max(m, Math.abs(v - want[j])), 0);
+        if (scale > 0) moved += 1;
+        // gradients agree to float32 rounding of sums over the batch and the board
+        expect({ name: cpu.names[i], ok: diff <= 1e-3 * scale + 1e-7 }).toEqual({ name: cpu.names[i], ok: true });
+      });
+      expect(moved).toBeGreaterThan(cpu.updates.length / 2);
+      // clipped: the whole update is lr × the clip norm long
+      const length = Math.sqrt(webgpu.updates.reduce((sum, u) => u.reduce((s, v) => s + v * v, sum), 0));
+      if ('gradientClip' in extra) expect(Math.abs(length / (LR * extra.gradientClip) - 1)).toBeLessThan(1e-2);
+    },
+    120_000,
+  );
 });
