@@ -226,7 +226,7 @@ export class PlannedWebgpuTrainer implements Trainer {
       notes: [
         'phases are not separated inside the one submission: a step\'s GPU time shows as "other" in the phase breakdown; --enable-profiling gives per-kernel GPU time from timestamp queries',
         this.lossEvery === 1
-          ? 'the loss is read back after every step (a 4-byte mapped ring slot)'
+          ? 'the loss is read back after every step (a 16-byte mapped ring slot: the loss, and with --mixed-precision the loss-scaling state)'
           : `the loss is read back every ${this.lossEvery} steps`,
       ],
     };
