@@ -77,9 +77,12 @@ async function compareOneStep(preset: ModelPreset, stage: Stage, rows: number, e
     await tf.setBackend('cpu');
   });
 
-  // f16 keeps 11 significant bits: each stored activation is off by up to 2^-11 ≈ 4.9e-4 of itself, and a gradient
-  // collects such roundings from every layer above it (forward and backward) and through batch norms that divide by
-  // small standard deviations. The loss passes through the f32 heads from the pooled f16 features.
+  // f16 keeps 11 significant bits: each stored activation is off by up to 2^-11 ≈ 4.9e-4 of itself. A gradient
+  // collects such roundings from every layer above it, forward and backward, and each batch-norm backward amplifies
+  // them where the incoming gradient is nearly in the span of 1 and x̂ (it subtracts those projections). Measured
+  // on lavapipe (lite Stage 3, batch 8): relative L2 error 7e-5 to 5e-3 in the heads, 3–13 % in layer 4, rising
+  // smoothly to 17–25 % in layer 1 and the stem, with no jump at any one layer (which is what a wrong kernel would
+  // show), and the loss within 1e-4. The bounds catch a wrong kernel (errors of order 1, or NaN), not f16 itself.
   it.each([
     ['lite', 3, 8, {}],
     ['resnet', 1, 2, {}],
@@ -91,8 +94,11 @@ async function compareOneStep(preset: ModelPreset, stage: Stage, rows: number, e
         `${preset} Stage ${stage}: loss f32 ${r.want} f16 ${r.got}; worst gradient errors`,
         JSON.stringify([...r.errors].sort((a, b) => b.err - a.err).map((e) => [e.name, +e.err.toPrecision(2)])),
       );
-      expect(Math.abs(r.got - r.want)).toBeLessThan(5e-3 * Math.abs(r.want));
-      expect(r.errors.filter((e) => !(e.err < 5e-2))).toEqual([]);
+      expect(Math.abs(r.got - r.want)).toBeLessThan(1e-3 * Math.abs(r.want));
+      expect(r.errors.filter((e) => !(e.err < 0.5))).toEqual([]);
+      const heads = r.errors.filter((e) => /head/.test(e.name));
+      expect(heads.length).toBeGreaterThan(0);
+      expect(heads.filter((e) => !(e.err < 2e-2))).toEqual([]);
       expect(r.state).toEqual({ scale: 1024, goodSteps: 1, skippedSteps: 0 });
       // loss scaling adds three dispatches (scale the loss gradient, the norm parts where clipping is off, the scale update)
       expect(r.dispatches[1]! - r.dispatches[0]!).toBeLessThanOrEqual(3);
