@@ -5,7 +5,8 @@ import type { ModelPreset, Stage, TrainingConfig } from '@maou/bench-domain';
 import { randomBatch, TRAINING } from '../../testing/engine-fixtures';
 import { useLavapipe } from '../lavapipe-env';
 import { startWebgpuBackend } from '../webgpu-backend.plugin';
-import { PlannedWebgpuTrainer, type PlannedTrainerOptions } from './planned-trainer';
+import { planSettings, PlannedWebgpuTrainer, type PlannedTrainerOptions } from './planned-trainer';
+import { describeStep } from './step-description';
 
 const gpu = useLavapipe();
 if (!gpu.available) console.warn(`mixed-precision planned step specs skipped: ${gpu.reason}`);
@@ -71,6 +72,42 @@ async function compareOneStep(preset: ModelPreset, stage: Stage, rows: number, e
     f16.dispose();
   }
 }
+
+describe('mixed-precision plan (no GPU)', () => {
+  it('stores the trunk activations and their gradients as f16, keeps parameters, heads and loss f32, and adds the loss-scaling dispatches', () => {
+    const f32 = describeStep(planSettings(optionsFor('resnet', 3, false)), 4);
+    const f16 = describeStep(planSettings(optionsFor('resnet', 3, true)), 4);
+    expect(f32.halfBuffers.size).toBe(0);
+    for (const name of ['x0', 'dx0', 'layer1.0.1.z', 'layer1.0.a1', 'layer4.0.y', 'layer4.0.dy', 'layer1.0.1.dz'])
+      expect(f16.halfBuffers).toContain(name);
+    for (const name of [
+      'P',
+      'G',
+      'M',
+      'V',
+      'R',
+      'scale',
+      'feat',
+      'dfeat',
+      'logits',
+      'dlogits',
+      'loss',
+      'layer1.0.1.st',
+    ])
+      expect(f16.halfBuffers).not.toContain(name);
+    const usesAct = f16.dispatches.filter((d) => d.bindings.some((b) => b.type === 'act'));
+    expect(usesAct.length).toBeGreaterThan(100);
+    expect(usesAct.every((d) => d.code.startsWith('enable f16;') && d.code.includes('alias act = f16;'))).toBe(true);
+    expect(f32.dispatches.every((d) => !d.code.includes('f16'))).toBe(true);
+    const labels = f16.dispatches.map((d) => d.label);
+    expect(labels.filter((l) => !f32.dispatches.some((d) => d.label === l))).toEqual([
+      'loss scale',
+      'loss scale update',
+    ]);
+    expect(labels.indexOf('loss scale')).toBe(labels.indexOf('loss total') + 1);
+    expect(labels.at(-1)).toBe('loss scale update');
+  });
+});
 
 (gpu.available ? describe : describe.skip)('mixed-precision planned WebGPU step (lavapipe, shader-f16)', () => {
   afterAll(async () => {
