@@ -20,6 +20,7 @@ import {
   ProcessResourceMonitorAdapter,
   SystemClockAdapter,
   RecordIoAdapter,
+  ResourceDetectorAdapter,
   SampleDataGeneratorAdapter,
   TfjsComputeBackendAdapter,
   dataParallelWhereSupported,
@@ -57,6 +58,12 @@ const registerUseCases = (child: DependencyContainer): void => {
 export const machineDefaults = (): { sampleCacheDir: string } => ({
   sampleCacheDir: process.env.MAOU_BENCH_CACHE ?? join(os.homedir(), '.cache', 'maou-bench', 'sample'),
 });
+
+/**
+ * The detector of this process's resource limits, for `planResources`: the commands plan their defaults while
+ * validating, before a container exists, so it is built here rather than by its caller.
+ */
+export const machineResources = (): ResourceDetectorAdapter => new ResourceDetectorAdapter();
 
 /** The one place that maps tokens to adapters; each command gets its own child container. */
 export const createContainer = (options: ContainerOptions): DependencyContainer => {

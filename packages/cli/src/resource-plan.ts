@@ -1,4 +1,4 @@
-import { ResourceDetectorAdapter, type ResourcePlan } from '@maou/bench-infra';
+import type { ResourceDetectorAdapter, ResourcePlan } from '@maou/bench-infra';
 import type { BenchmarkDefaults } from '@maou/bench-interface';
 import { BACKENDS } from './backends';
 import { machineDefaults } from './composition-root';
@@ -13,11 +13,11 @@ export interface ResourceFlags {
 /**
  * Detects the resource limits once for this run and turns them into the defaults of threads, loader workers and
  * batch size; explicit flags win. Reads only /sys/fs/cgroup and the OS, logs nothing (the caller logs the plan
- * once the flags are known to be valid).
+ * once the flags are known to be valid). The detector comes from the composition root (`machineResources`).
  */
 export const planResources = async (
   flags: ResourceFlags,
-  detector = new ResourceDetectorAdapter(),
+  detector: Pick<ResourceDetectorAdapter, 'plan'>,
 ): Promise<{ plan: ResourcePlan; defaults: BenchmarkDefaults }> => {
   const plan = await detector.plan({
     threads: flags.threads,

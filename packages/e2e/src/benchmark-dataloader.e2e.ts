@@ -2,10 +2,12 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { MAOU_BIN, runMaou } from './run-maou';
+import { MAOU_BIN, oneLoaderPoint, runMaou } from './run-maou';
 
 const dir = mkdtempSync(join(tmpdir(), 'maou-e2e-dl-'));
 const env = { MAOU_BENCH_CACHE: join(dir, 'cache') };
+// the embedded sample data, made once in this run's cache
+const ON_SAMPLE_DATA = ['utility', 'benchmark-dataloader', '--sample-positions', '512'];
 
 describe('maou utility benchmark-dataloader (built binary)', () => {
   it('given bad grid or measurement flags, then exit 2 naming each flag before any data is touched', () => {
@@ -24,10 +26,7 @@ describe('maou utility benchmark-dataloader (built binary)', () => {
     const out = join(dir, 'dl.json');
     const r = runMaou(
       [
-        'utility',
-        'benchmark-dataloader',
-        '--sample-positions',
-        '512',
+        ...ON_SAMPLE_DATA,
         '--batch-size',
         '16',
         '--num-batches',
@@ -72,10 +71,7 @@ describe('maou utility benchmark-dataloader (built binary)', () => {
   it('given --enable-resource-monitoring on map-style data, then each point reports its loading threads, worker efficiency and cache hit rate', () => {
     const r = runMaou(
       [
-        'utility',
-        'benchmark-dataloader',
-        '--sample-positions',
-        '512',
+        ...ON_SAMPLE_DATA,
         '--batch-size',
         '16',
         '--num-batches',
@@ -115,33 +111,12 @@ describe('maou utility benchmark-dataloader (built binary)', () => {
   });
 
   it('given loader workers running, when Ctrl-C arrives, then the process ends promptly with 130, saying it was interrupted', async () => {
-    runMaou(
-      [
-        'utility',
-        'benchmark-dataloader',
-        '--sample-positions',
-        '512',
-        '--num-batches',
-        '1',
-        '--repeats',
-        '1',
-        '--workers',
-        '0',
-        '--consumption-steps',
-        '0',
-        '--log-level',
-        'silent',
-      ],
-      env,
-    );
+    runMaou([...ON_SAMPLE_DATA, ...oneLoaderPoint(1)], env);
     const child = spawn(
       process.execPath,
       [
         MAOU_BIN,
-        'utility',
-        'benchmark-dataloader',
-        '--sample-positions',
-        '512',
+        ...ON_SAMPLE_DATA,
         '--batch-size',
         '8',
         '--num-batches',

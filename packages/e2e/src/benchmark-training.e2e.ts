@@ -56,6 +56,10 @@ describe('maou utility benchmark-training (built binary)', () => {
       /--max-batches: must be an integer from 2 to 1,000,000,000: a batch time with an interval needs 2 measured batches/,
     ],
     [['--stage1-data-path', 'x.feather'], /--stage1-data-path: given, but --stage is 3: pass --stage 1/],
+    [
+      ['--gpu', 'cpu', '--find-max-batch'],
+      /--find-max-batch: cannot run with --gpu cpu: the cpu backend has no memory limit to search against; use --gpu .*--gpu wasm/,
+    ],
   ])('given %p, then exit 2 naming the flag before any data is read', (flags, message) => {
     const r = runMaou(['utility', 'benchmark-training', ...flags], env);
     expect(r.code).toBe(2);
@@ -255,6 +259,8 @@ describe('maou utility benchmark-training (built binary)', () => {
       model: { preset: 'lite', parameters: 1_912_505 },
     });
     expect(report.config.notes.join('\n')).toMatch(/using the embedded sample data, 512 positions/);
+    // the backend registry's placement, which decides whether GPU figures are the run's
+    expect(report.environment).toMatchObject({ backend: 'wasm', backend_placement: 'host' });
     expect(report.maou.training_metrics).toMatchObject({ total_batches: 8, data_load_method: 'map-style' });
     expect(report.maou.training_metrics.total_epoch_time).toBeCloseTo(
       report.batches.reduce((a: number, b: { wallMs: number }) => a + b.wallMs, 0) / 1000,
@@ -398,6 +404,25 @@ describe('maou utility benchmark-training (built binary)', () => {
     const r = runMaou(['utility', 'benchmark-compare', bogus, bogus], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bogus\.json: field 'command'/);
+  });
+
+  // The single run and the all-failed sweep above wrote out.json and all-failed.json.
+  it('given benchmark-compare of a report with a negative batch time, then exit 2 naming the file and the field', () => {
+    const damaged = join(dir, 'negative.json');
+    const report = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as { batches: { wallMs: number }[] };
+    report.batches[4]!.wallMs = -12;
+    writeFileSync(damaged, JSON.stringify(report));
+    const r = runMaou(['utility', 'benchmark-compare', join(dir, 'out.json'), damaged], env);
+    expect(r.stderr).toMatch(/negative\.json: field 'batches\[4\]\.wallMs' must be a duration ≥ 0, got -12/);
+    expect(r.code).toBe(2);
+  });
+
+  it('given benchmark-compare of a batch study, then exit 2 saying what the file is and what compare takes', () => {
+    const r = runMaou(['utility', 'benchmark-compare', join(dir, 'all-failed.json'), join(dir, 'out.json')], env);
+    expect(r.stderr).toMatch(
+      /all-failed\.json: a batch study \(field 'kind' is 'batch-study'.*; benchmark-compare compares two single runs: pass files from benchmark-training --output-json without those flags/,
+    );
+    expect(r.code).toBe(2);
   });
 
   it.each([

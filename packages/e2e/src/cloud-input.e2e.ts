@@ -1,47 +1,18 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { runMaou, runMaouAsync } from './run-maou';
-
-// s3rver ships no types and is CommonJS.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver = require('s3rver') as new (o: Record<string, unknown>) => {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-};
+import { oneLoaderPoint, runMaou, runMaouAsync, s3InputFlags, S3RVER_ENV, startLocalS3 } from './run-maou';
 
 const BUCKET = 'maou-e2e';
 const dir = mkdtempSync(join(tmpdir(), 'maou-e2e-cloud-'));
-// s3rver takes these fixed keys; the binary finds them where the AWS SDK looks.
-const env = {
-  MAOU_BENCH_CACHE: join(dir, 'cache'),
-  AWS_ACCESS_KEY_ID: 'S3RVER',
-  AWS_SECRET_ACCESS_KEY: 'S3RVER',
-  AWS_REGION: 'us-east-1',
-};
+const env = { MAOU_BENCH_CACHE: join(dir, 'cache'), ...S3RVER_ENV };
 
 describe('maou reading Stage 3 data from S3 (a local s3rver)', () => {
-  let server: InstanceType<typeof S3rver>;
-  let endpoint = '';
-  const cloudFlags = () => [
-    '--input-s3',
-    '--input-endpoint',
-    endpoint,
-    '--input-bucket-name',
-    BUCKET,
-    '--input-prefix',
-    'runs',
-    '--input-data-name',
-    'stage3',
-    '--input-local-cache-dir',
-    join(dir, 'objects'),
-  ];
+  let server: Awaited<ReturnType<typeof startLocalS3>>;
+  const cloudFlags = (dataName = 'stage3', cacheDir = join(dir, 'objects')) =>
+    s3InputFlags(server.endpoint, BUCKET, dataName, cacheDir);
 
   beforeAll(async () => {
-    server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(dir, 's3') });
-    endpoint = `http://127.0.0.1:${(await server.run()).port}`;
     const made = runMaou(
       [
         'utility',
@@ -58,28 +29,15 @@ describe('maou reading Stage 3 data from S3 (a local s3rver)', () => {
       env,
     );
     expect(made.code).toBe(0);
-    const client = new S3Client({
-      endpoint,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    });
-    await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
     const files = readdirSync(join(dir, 'gen')).filter((f) => f.endsWith('.feather'));
-    for (const f of files)
-      await client.send(
-        new PutObjectCommand({ Bucket: BUCKET, Key: `runs/stage3/${f}`, Body: readFileSync(join(dir, 'gen', f)) }),
-      );
-    // eight objects to sample from, for --seed
-    for (let i = 0; i < 8; i += 1)
-      await client.send(
-        new PutObjectCommand({
-          Bucket: BUCKET,
-          Key: `runs/many/part${i}.feather`,
-          Body: readFileSync(join(dir, 'gen', files[0]!)),
-        }),
-      );
-    client.destroy();
+    server = await startLocalS3(join(dir, 's3'), BUCKET, [
+      ...files.map((f) => ({ key: `runs/stage3/${f}`, file: join(dir, 'gen', f) })),
+      // eight objects to sample from, for --seed
+      ...Array.from({ length: 8 }, (_, i) => ({
+        key: `runs/many/part${i}.feather`,
+        file: join(dir, 'gen', files[0]!),
+      })),
+    ]);
   }, 240_000);
   afterAll(async () => {
     await server.close();
@@ -124,18 +82,9 @@ describe('maou reading Stage 3 data from S3 (a local s3rver)', () => {
         ...cloudFlags(),
         '--batch-size',
         '32',
-        '--num-batches',
-        '3',
-        '--repeats',
-        '1',
-        '--workers',
-        '0',
-        '--consumption-steps',
-        '0',
+        ...oneLoaderPoint(3),
         '--output-json',
         out,
-        '--log-level',
-        'silent',
       ],
       env,
     );
@@ -147,28 +96,18 @@ describe('maou reading Stage 3 data from S3 (a local s3rver)', () => {
   it('given --sample-ratio, when the binary runs with --seed 1, 2 and 1 again, then two seeds download different objects and a seed repeats its draw', async () => {
     const downloaded = async (seed: number, run: string): Promise<string[]> => {
       const cache = join(dir, `seeded-${run}`);
-      const flags = cloudFlags().map((f) => (f === 'stage3' ? 'many' : f === join(dir, 'objects') ? cache : f));
       const r = await runMaouAsync(
         [
           'utility',
           'benchmark-dataloader',
-          ...flags,
+          ...cloudFlags('many', cache),
           '--sample-ratio',
           '0.25',
           '--seed',
           String(seed),
           '--batch-size',
           '16',
-          '--num-batches',
-          '1',
-          '--repeats',
-          '1',
-          '--workers',
-          '0',
-          '--consumption-steps',
-          '0',
-          '--log-level',
-          'silent',
+          ...oneLoaderPoint(1),
         ],
         env,
       );
@@ -187,21 +126,7 @@ describe('maou reading Stage 3 data from S3 (a local s3rver)', () => {
 
   it('given a bucket with no data under the prefix, when benchmark-dataloader runs, then exit 1 naming the location and the flags', async () => {
     const r = await runMaouAsync(
-      [
-        'utility',
-        'benchmark-dataloader',
-        ...cloudFlags().map((f) => (f === 'stage3' ? 'missing' : f)),
-        '--num-batches',
-        '1',
-        '--repeats',
-        '1',
-        '--workers',
-        '0',
-        '--consumption-steps',
-        '0',
-        '--log-level',
-        'silent',
-      ],
+      ['utility', 'benchmark-dataloader', ...cloudFlags('missing'), ...oneLoaderPoint(1)],
       env,
     );
     expect(r.code).toBe(1);

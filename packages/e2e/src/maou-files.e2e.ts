@@ -1,26 +1,13 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 // Test fixtures only: files laid out as Polars and arrow-rs write them (the binary under test is still only run).
 import { toArrowRsLayout, writeWithPolars, writeWithPyarrow } from '../../infra/src/arrow/testing/foreign-ipc';
-import { runMaou, runMaouAsync } from './run-maou';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver = require('s3rver') as new (o: Record<string, unknown>) => {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-};
+import { oneLoaderPoint, runMaou, runMaouAsync, s3InputFlags, S3RVER_ENV, startLocalS3 } from './run-maou';
 
 const BUCKET = 'maou-files';
 const dir = mkdtempSync(join(tmpdir(), 'maou-e2e-files-'));
-const env = {
-  MAOU_BENCH_CACHE: join(dir, 'cache'),
-  AWS_ACCESS_KEY_ID: 'S3RVER',
-  AWS_SECRET_ACCESS_KEY: 'S3RVER',
-  AWS_REGION: 'us-east-1',
-};
+const env = { MAOU_BENCH_CACHE: join(dir, 'cache'), ...S3RVER_ENV };
 const RUN = [
   '--batch-size',
   '16',
@@ -89,52 +76,25 @@ const losses = (path: string): number[] =>
   (JSON.parse(readFileSync(path, 'utf8')).batches as { loss: number }[]).map((b) => b.loss);
 
 describe('maou files from Polars, arrow-rs and pyarrow train through the binary, locally and from S3', () => {
-  let server: InstanceType<typeof S3rver>;
-  let endpoint = '';
+  let server: Awaited<ReturnType<typeof startLocalS3>>;
   const local: Record<string, string> = {};
 
   beforeAll(async () => {
-    server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(dir, 's3') });
-    endpoint = `http://127.0.0.1:${(await server.run()).port}`;
-    const client = new S3Client({
-      endpoint,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    });
-    await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-    for (const layout of STAGE3_LAYOUTS) {
-      local[layout] = makeLayout(3, layout);
-      for (const f of readdirSafe(local[layout]!)) {
-        await client.send(
-          new PutObjectCommand({
-            Bucket: BUCKET,
-            Key: `runs/${layout}/${f}`,
-            Body: readFileSync(join(local[layout]!, f)),
-          }),
-        );
-      }
-    }
-    client.destroy();
+    for (const layout of STAGE3_LAYOUTS) local[layout] = makeLayout(3, layout);
+    server = await startLocalS3(
+      join(dir, 's3'),
+      BUCKET,
+      STAGE3_LAYOUTS.flatMap((layout) =>
+        readdirSafe(local[layout]!).map((f) => ({ key: `runs/${layout}/${f}`, file: join(local[layout]!, f) })),
+      ),
+    );
   }, 240_000);
   afterAll(async () => {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const s3Flags = (layout: Layout) => [
-    '--input-s3',
-    '--input-endpoint',
-    endpoint,
-    '--input-bucket-name',
-    BUCKET,
-    '--input-prefix',
-    'runs',
-    '--input-data-name',
-    layout,
-    '--input-local-cache-dir',
-    join(dir, `objects-${layout}`),
-  ];
+  const s3Flags = (layout: Layout) => s3InputFlags(server.endpoint, BUCKET, layout, join(dir, `objects-${layout}`));
 
   // Cloud sources are map-style (as in maou), so S3 runs are compared with local map-style runs; the rows written by
   // arrow-js (the files before Polars or the arrow-rs layout touched them) must give the same losses again.
@@ -179,18 +139,9 @@ describe('maou files from Polars, arrow-rs and pyarrow train through the binary,
             ...flags,
             '--batch-size',
             '16',
-            '--num-batches',
-            '3',
-            '--repeats',
-            '1',
-            '--workers',
-            '0',
-            '--consumption-steps',
-            '0',
+            ...oneLoaderPoint(3),
             '--output-json',
             out,
-            '--log-level',
-            'silent',
           ],
           env,
         );

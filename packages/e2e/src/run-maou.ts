@@ -1,4 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 /** Path of the built binary; e2e tests never import sources. */
@@ -27,3 +29,68 @@ export const runMaouAsync = (
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+
+/** The fixed keys s3rver takes, where the AWS SDK in the binary looks for them. */
+export const S3RVER_ENV = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' };
+
+type S3rverClass = new (o: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
+
+/**
+ * A real S3-compatible server (s3rver) on loopback, storing under `directory`, with `bucket` holding `objects`. The
+ * server and the SDK load here, not with this module, which every e2e spec imports.
+ */
+export const startLocalS3 = async (
+  directory: string,
+  bucket: string,
+  objects: readonly { readonly key: string; readonly file: string }[],
+): Promise<{ readonly endpoint: string; close(): Promise<void> }> => {
+  // s3rver ships no types and is CommonJS.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const S3rver = require('s3rver') as S3rverClass;
+  const { CreateBucketCommand, PutObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
+  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory });
+  const endpoint = `http://127.0.0.1:${(await server.run()).port}`;
+  const client = new S3Client({
+    endpoint,
+    region: S3RVER_ENV.AWS_REGION,
+    forcePathStyle: true,
+    credentials: { accessKeyId: S3RVER_ENV.AWS_ACCESS_KEY_ID, secretAccessKey: S3RVER_ENV.AWS_SECRET_ACCESS_KEY },
+  });
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    for (const { key, file } of objects)
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: readFileSync(file) }));
+  } finally {
+    client.destroy();
+  }
+  return { endpoint, close: () => server.close() };
+};
+
+/** The flags that point the binary at `s3://bucket/runs/<dataName>` on a local S3, downloading into `cacheDir`. */
+export const s3InputFlags = (endpoint: string, bucket: string, dataName: string, cacheDir: string): string[] => [
+  '--input-s3',
+  '--input-endpoint',
+  endpoint,
+  '--input-bucket-name',
+  bucket,
+  '--input-prefix',
+  'runs',
+  '--input-data-name',
+  dataName,
+  '--input-local-cache-dir',
+  cacheDir,
+];
+
+/** benchmark-dataloader's flags for one quick point: the loader alone (no model), no workers, one repeat, quiet. */
+export const oneLoaderPoint = (numBatches: number): string[] => [
+  '--num-batches',
+  String(numBatches),
+  '--repeats',
+  '1',
+  '--workers',
+  '0',
+  '--consumption-steps',
+  '0',
+  '--log-level',
+  'silent',
+];

@@ -3,6 +3,7 @@ export * from './clock/system-clock.adapter';
 export * from './report/html/html-report.writers';
 export * from './report/html/atomic-write';
 export * from './files/atomic-file';
+export type { FileLockOptions } from './files/file-lock';
 export * from './report/html/dataloader-report-page';
 export * from './environment/node-environment.adapter';
 export * from './report/json/json-report.writer';

@@ -14,9 +14,19 @@ export interface BackendChoice {
   readonly help: string;
   /** `host` computes on the CPU (these are tried, by priority, when no `--gpu` is given); `device` on a GPU */
   readonly placement: 'host' | 'device';
+  /** a training pass stops at a fixed per-instance heap (wasm32's 4 GiB), which `--find-max-batch` can search against */
+  readonly boundedHeap?: boolean;
   /** the device index when `value` (lower case) selects this backend, otherwise null */
   selects(value: string): number | null;
 }
+
+/**
+ * Whether a run's memory has a limit that a largest-batch search can find: a bounded heap, or GPU memory. The same
+ * rule as the search's own check of the started backend, here for the choice `--gpu` names, before anything runs.
+ * @public
+ */
+export const hasMemoryLimit = (b: Pick<BackendChoice, 'placement' | 'boundedHeap'>): boolean =>
+  b.placement === 'device' || b.boundedHeap === true;
 
 /** Makes a tfjs backend active in this process. @public */
 export interface ComputeBackendPort {

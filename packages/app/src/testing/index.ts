@@ -2,3 +2,4 @@ export * from './fake-clock';
 export * from './memory-logger';
 export * from './recording-progress';
 export * from './fake-loader-factory';
+export * from './training-use-case';

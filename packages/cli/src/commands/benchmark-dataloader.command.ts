@@ -15,7 +15,7 @@ import {
 } from '@maou/bench-infra';
 import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-dataloader.output';
 import { utilityCommand } from './command-module';
-import type { GlobalOptions } from '../composition-root';
+import { machineResources, type GlobalOptions } from '../composition-root';
 import { BACKENDS } from '../backends';
 import { planResources } from '../resource-plan';
 import { runCommand, type CommandSpec } from '../run-command';
@@ -25,7 +25,7 @@ type Valid = ValidatedDataloaderGrid & { readonly plan: ResourcePlan };
 const spec: CommandSpec<BenchmarkDataloaderArgs & GlobalOptions, Valid, BenchmarkDataloaderOutput> = {
   name: 'benchmark-dataloader',
   validate: async (args) => {
-    const { plan, defaults } = await planResources(args);
+    const { plan, defaults } = await planResources(args, machineResources());
     const grid = toBenchmarkDataloaderInput(args, defaults, plan.resources.cpuCores);
     return grid.ok ? ok({ ...grid.value, input: { ...grid.value.input, resourceLimits: plan.report }, plan }) : grid;
   },

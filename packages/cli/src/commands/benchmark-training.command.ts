@@ -21,7 +21,7 @@ import {
   type ResourcePlan,
 } from '@maou/bench-infra';
 import type { DependencyContainer } from 'tsyringe';
-import type { GlobalOptions } from '../composition-root';
+import { machineResources, type GlobalOptions } from '../composition-root';
 import { BACKENDS } from '../backends';
 import { planResources } from '../resource-plan';
 import { defaultCalibrationFile } from '../register-calibration';
@@ -89,7 +89,7 @@ const presentRun = (report: BenchmarkTrainingReport, exitCode: number | null): C
 const spec: CommandSpec<Args, Valid, Outcome> = {
   name: 'benchmark-training',
   validate: async (args) => {
-    const { plan, defaults } = await planResources(args);
+    const { plan, defaults } = await planResources(args, machineResources());
     const run = toTrainingRun(args, defaults);
     return run.ok ? ok({ ...run.value, plan }) : run;
   },

@@ -99,12 +99,22 @@ export interface ComputeConfig {
   readonly mixedPrecision?: boolean;
 }
 
+// The GPU backends by name, as they were when reports did not record the placement: only for those older reports.
+const GPU_BACKENDS_BEFORE_PLACEMENT: readonly string[] = ['webgpu', 'tensorflow-gpu'];
+
 /**
- * Backends that run on a GPU. Only on these is a GPU figure (utilisation, device memory) the run's own, which is why
- * maou samples the GPU only for a CUDA device.
+ * Whether a run's backend computed on a GPU: its placement in the backend registry, as the report records it. Only on
+ * a GPU is a GPU figure (utilisation, device memory) the run's own, which is why maou samples the GPU only for a CUDA
+ * device. A report without `backend_placement` predates the field and is judged by the backend's name.
  * @public
  */
-export const isGpuBackend = (name: string): boolean => name === 'webgpu' || name === 'tensorflow-gpu';
+export const isGpuBackend = (environment: {
+  readonly backend: string;
+  readonly backend_placement?: 'host' | 'device';
+}): boolean =>
+  environment.backend_placement === undefined
+    ? GPU_BACKENDS_BEFORE_PLACEMENT.includes(environment.backend)
+    : environment.backend_placement === 'device';
 
 /** When a run may stop before its batch cap: steady, and the interval's half-width within a share of the prediction. @public */
 export interface StoppingRule {

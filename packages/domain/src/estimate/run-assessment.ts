@@ -11,6 +11,14 @@ import { batchTrend, type BatchTrend } from './batch-trend';
  * @public
  */
 export const RUN_TO_RUN_SPREAD = 0.035;
+/**
+ * How much faster the batches still to come may run than the latest steady ones, which a capped run cannot see: after
+ * the first 40 % of 66 full epochs (both presets, batch 32–512, 48–1,000 batches, this process's CPU time per batch),
+ * the rest ran on average 2.5 % faster than the latest third before it (55 of 66 faster; docs/epoch-estimate.md).
+ * The low side of the interval starts from the batches to come this much faster.
+ * @public
+ */
+export const RESIDUAL_FALL = 0.025;
 /** Fewest steady batches an answer rests on. */
 export const MIN_STEADY_BATCHES = 20;
 /** Fewest undisturbed steady batches needed to leave the disturbed ones out. */
@@ -97,7 +105,12 @@ const falls = (t: BatchTrend | null): t is BatchTrend => Boolean(t?.significant 
  */
 export const assessRun = (
   s: RunSeries,
-  options: { readonly minWarmup: number; readonly batchesPerEpoch: number; readonly runToRun?: number },
+  options: {
+    readonly minWarmup: number;
+    readonly batchesPerEpoch: number;
+    readonly runToRun?: number;
+    readonly residualFall?: number;
+  },
 ): RunAssessment => {
   const n = s.wallMs.length;
   const { start, trending } = trendFreeStart(s, options.minWarmup);
@@ -136,6 +149,7 @@ export const assessRun = (
     quietObservedMs: sum(s.wallMs.map((_, i) => floor(i))),
     quietMeanMs: used.length ? sum(used.map(floor)) / used.length : stats.mean,
     runToRun: options.runToRun ?? RUN_TO_RUN_SPREAD,
+    residualFall: options.residualFall ?? RESIDUAL_FALL,
   };
   const { predictedMs, intervalMs } = projectEpoch(basis, options.batchesPerEpoch);
   const notes: string[] = [];
@@ -186,13 +200,15 @@ export interface ProjectionBasis {
   readonly quietObservedMs: number;
   readonly quietMeanMs: number;
   readonly runToRun: number;
+  /** share by which the batches to come may run faster than the steady mean (the low side allows it) */
+  readonly residualFall: number;
 }
 
 /**
  * The time of `totalBatches` batches: those run as observed, the rest at the steady mean. The interval adds in
  * quadrature the uncertainty of the mean, the noise of the batches to come and the run-to-run spread; a trend still
- * running widens it on its side to where the trend would take the rest, and a disturbed run reaches down to the
- * quiet floor.
+ * running widens it on its side to where the trend would take the rest; the low side starts from the rest run
+ * `residualFall` faster; and a disturbed run reaches down to the quiet floor.
  * @public
  */
 export const projectEpoch = (
@@ -208,7 +224,10 @@ export const projectEpoch = (
   const limit = MAX_TREND_SHIFT * b.meanMs;
   const horizon = Math.min(rest, b.batchesRun - b.steadyStart);
   const shift = (slope: number): number => Math.max(-limit, Math.min(limit, slope * horizon)) * rest;
-  let low = predicted - Math.sqrt(half ** 2 + Math.min(0, shift(b.trendMsPerBatch[0])) ** 2);
+  // A fall too late or too slow for the batches run to show (full epochs still had one after the cap): the low side
+  // starts from the batches to come that much faster, a systematic shift, so added outright rather than in quadrature.
+  const fall = b.residualFall * b.meanMs * rest;
+  let low = predicted - fall - Math.sqrt(half ** 2 + Math.min(0, shift(b.trendMsPerBatch[0])) ** 2);
   const high = predicted + Math.sqrt(half ** 2 + Math.max(0, shift(b.trendMsPerBatch[1])) ** 2);
   // The quiet floor is this run's CPU work over every core; a quiet run's own CPU work differs by the run-to-run
   // spread (a resnet epoch under the matrix's load: floor 8.80 s, quiet full epoch 8.70 s).

@@ -180,6 +180,9 @@ export interface EnvironmentInfo {
   readonly threads: number;
   readonly device: string;
   readonly backend_notes: readonly string[];
+  /** where the backend computed, from the backend registry: `host` (the CPU) or `device` (a GPU); absent in reports
+   * written before it was recorded */
+  readonly backend_placement?: 'host' | 'device';
   readonly maou_bench_version: string;
   /** how the backend ran a training step, where the trainer plans it (webgpu's planned step) */
   readonly backend_step?: BackendStepSummary;

@@ -49,7 +49,7 @@ const resourceKeys = (r: MaouViewSource, res: ResourceSummary | null): Partial<M
   if (!res) return {};
   const cores = r.resource_limits?.cpu_cores ?? r.environment.cpus;
   const memory = r.resource_limits?.memory_bytes ?? r.environment.memory_bytes;
-  const onGpu = isGpuBackend(r.environment.backend);
+  const onGpu = isGpuBackend(r.environment);
   return {
     resource_cpu_max_percent: res.cpu_percent.peak / cores,
     resource_memory_max_bytes: res.rss_bytes.peak,
@@ -179,7 +179,7 @@ const configuration = (r: MaouViewSource): MaouConfiguration => {
   const d = r.data_load_method;
   const num = (key: string): number => setting(c, key, 'number')!;
   return {
-    device: isGpuBackend(r.environment.backend) ? r.environment.device : 'cpu',
+    device: isGpuBackend(r.environment) ? r.environment.device : 'cpu',
     batch_size: r.training_metrics.batch_size,
     // effective values (what the loader used), where maou echoed the requested ones
     dataloader_workers: typeof d.workers === 'number' ? d.workers : num('loader.workers'),

@@ -1,6 +1,7 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { MemoryLogger } from '@maou/bench-app/testing';
 import { JsonCalibrationStoreAdapter } from './json-calibration-store.adapter';
 
@@ -38,5 +39,82 @@ describe('JsonCalibrationStoreAdapter', () => {
     ]);
     await store.save('k', 7);
     expect(await store.load('k')).toBe(7);
+  });
+});
+
+// Each child is a separate process with the compiled adapter (`pnpm build` first), as two maou runs would be: it says
+// `ready`, waits for the `go` file so that all of them save at once, then saves its own keys one after another.
+const COMPILED = resolve(__dirname, '..', '..', 'dist', 'calibration', 'json-calibration-store.adapter.js');
+const CHILD = `
+const { existsSync } = require('node:fs');
+const { JsonCalibrationStoreAdapter } = require(process.env.STORE_MODULE);
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const store = new JsonCalibrationStoreAdapter(process.env.STORE_PATH, quiet);
+process.stdout.write('ready\\n');
+const wait = () => (existsSync(process.env.GO_FILE) ? run() : setTimeout(wait, 2));
+const run = async () => {
+  for (let i = 0; i < Number(process.env.SAVES); i++) await store.save(process.env.CHILD_ID + '-' + i, { i });
+};
+wait();
+`;
+
+const saveFromChildren = async (path: string, children: number, saves: number): Promise<number[]> => {
+  const go = join(dir, 'go');
+  const procs = Array.from({ length: children }, (_, c) =>
+    spawn(process.execPath, ['-e', CHILD], {
+      env: {
+        ...process.env,
+        STORE_MODULE: COMPILED,
+        STORE_PATH: path,
+        GO_FILE: go,
+        CHILD_ID: `c${c}`,
+        SAVES: `${saves}`,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
+  await Promise.all(procs.map((p) => new Promise<void>((ready) => p.stdout.once('data', () => ready()))));
+  await writeFile(go, '');
+  return Promise.all(procs.map((p) => new Promise<number>((done) => p.once('exit', (code) => done(code ?? -1)))));
+};
+
+describe('JsonCalibrationStoreAdapter across processes', () => {
+  it('given several processes saving different keys at once, then every entry survives and no lock or temp file is left', async () => {
+    const path = join(dir, 'calibration.json');
+    const codes = await saveFromChildren(path, 5, 20);
+    expect(codes).toEqual([0, 0, 0, 0, 0]);
+    const keys = Object.keys(JSON.parse(await readFile(path, 'utf8')).entries as object);
+    const expected = Array.from({ length: 5 }, (_, c) => Array.from({ length: 20 }, (_, i) => `c${c}-${i}`)).flat();
+    expect(keys.sort()).toEqual(expected.sort());
+    expect((await readdir(dir)).sort()).toEqual(['calibration.json', 'go']);
+  });
+
+  it('given a lock left by a process that has ended, then a save removes it and goes on', async () => {
+    const path = join(dir, 'calibration.json');
+    const ended = spawnSync(process.execPath, ['-e', '0']).pid;
+    await writeFile(`${path}.lock`, JSON.stringify({ pid: ended, host: hostname(), token: 'gone' }));
+    await new JsonCalibrationStoreAdapter(path, new MemoryLogger()).save('k', 1);
+    expect(await readdir(dir)).toEqual(['calibration.json']);
+  });
+
+  it('given a lock from another machine older than staleMs, then a save removes it and goes on', async () => {
+    const path = join(dir, 'calibration.json');
+    await writeFile(`${path}.lock`, JSON.stringify({ pid: process.pid, host: `not-${hostname()}`, token: 'old' }));
+    const minuteAgo = new Date(Date.now() - 60_000);
+    await utimes(`${path}.lock`, minuteAgo, minuteAgo);
+    await new JsonCalibrationStoreAdapter(path, new MemoryLogger(), { staleMs: 30_000, timeoutMs: 5_000 }).save('k', 1);
+    expect(await readdir(dir)).toEqual(['calibration.json']);
+  });
+
+  it('given a lock a live process holds, then a save waits and fails naming the lock file, leaving the file as it was', async () => {
+    const path = join(dir, 'calibration.json');
+    const store = new JsonCalibrationStoreAdapter(path, new MemoryLogger(), { timeoutMs: 200 });
+    await store.save('kept', 1);
+    await writeFile(`${path}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), token: 'live' }));
+    await expect(store.save('k', 2)).rejects.toThrow(
+      `${path}: another process kept the lock ${path}.lock for over 0.2 s (held by process ${process.pid} on ${hostname()}); if no maou run is using ${path}, delete ${path}.lock`,
+    );
+    expect(JSON.parse(await readFile(path, 'utf8')).entries).toEqual({ kept: 1 });
+    expect((await readdir(dir)).sort()).toEqual(['calibration.json', 'calibration.json.lock']);
   });
 });

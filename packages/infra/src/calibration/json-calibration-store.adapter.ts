@@ -2,6 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CalibrationStorePort, LoggerPort } from '@maou/bench-app';
 import { writeFileAtomic } from '../files/atomic-file';
+import { withFileLock, type FileLockOptions } from '../files/file-lock';
 
 const FORMAT_VERSION = 1;
 interface StoreFile {
@@ -12,13 +13,15 @@ interface StoreFile {
 /**
  * Calibration results in one JSON file, keyed by environment signature. A file that cannot be read as this format
  * is ignored with a warning (and replaced on the next save); writes go to a temp file renamed over the old one, so a
- * crash never leaves a half-written file.
+ * crash never leaves a half-written file. A save reads, merges and writes under a lock file, so runs saving at once
+ * keep each other's entries.
  * @public
  */
 export class JsonCalibrationStoreAdapter implements CalibrationStorePort {
   constructor(
     private readonly path: string,
     private readonly logger: LoggerPort,
+    private readonly lock: FileLockOptions = {},
   ) {}
 
   async load(key: string): Promise<unknown | null> {
@@ -26,10 +29,16 @@ export class JsonCalibrationStoreAdapter implements CalibrationStorePort {
   }
 
   async save(key: string, value: unknown): Promise<void> {
-    const entries = { ...(await this.readEntries()), [key]: value };
-    const body: StoreFile = { formatVersion: FORMAT_VERSION, entries };
     await mkdir(dirname(this.path), { recursive: true });
-    await writeFileAtomic(this.path, `${JSON.stringify(body, null, 2)}\n`);
+    await withFileLock(
+      this.path,
+      async () => {
+        const entries = { ...(await this.readEntries()), [key]: value };
+        const body: StoreFile = { formatVersion: FORMAT_VERSION, entries };
+        await writeFileAtomic(this.path, `${JSON.stringify(body, null, 2)}\n`);
+      },
+      this.lock,
+    );
   }
 
   private async readEntries(): Promise<Record<string, unknown>> {

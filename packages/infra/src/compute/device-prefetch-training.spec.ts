@@ -1,13 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
-import {
-  BenchmarkTrainingUseCase,
-  type CalibrateLoaderUseCase,
-  type DataLoaderPort,
-  type DataSourcePort,
-} from '@maou/bench-app';
+import type { DataLoaderPort, DataSourcePort } from '@maou/bench-app';
 import { createTrainer, type Trainer } from '@maou/bench-engine';
-import { FakeClock, MemoryLogger } from '@maou/bench-app/testing';
+import { FakeClock, trainingUseCaseOver } from '@maou/bench-app/testing';
 import type { BenchmarkConfig, BenchmarkTrainingReport, HostBatch, Stage3Columns } from '@maou/bench-domain';
 import { randomBatch, TRAINING } from './testing/engine-fixtures';
 import { fastWasmBackend } from './testing/fast-wasm-backend';
@@ -68,32 +63,13 @@ const run = async (
     read: async () => ({}) as Stage3Columns,
     ioStats: () => null,
   };
-  const useCase = new BenchmarkTrainingUseCase(
-    new FakeClock(),
-    new MemoryLogger(),
-    { activate: async () => ({ name: 'wasm', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }) },
-    { open: async () => source },
-    { create: async () => loader },
-    (o) => (opts.wrap ?? ((t) => t))(createTrainer({ ...o, microBatchSize: opts.microBatchSize })),
-    { start: () => undefined, stop: async () => [], cpuCounters: () => null },
-    {
-      describe: () => ({
-        node: 'v20',
-        platform: 'linux',
-        arch: 'x64',
-        cpus: 2,
-        cpu_model: 'test',
-        memory_bytes: 1,
-        tfjs_version: '4.22.0',
-        maou_bench_version: '0.1.0',
-      }),
-    },
-    {
-      execute: async () => {
-        throw new Error('calibration is off');
-      },
-    } as unknown as CalibrateLoaderUseCase,
-  );
+  const useCase = trainingUseCaseOver({
+    clock: new FakeClock(),
+    backend: { name: 'wasm', version: '4.22.0', threads: 1, device: 'cpu', notes: [] },
+    source,
+    loader,
+    createTrainer: (o) => (opts.wrap ?? ((t) => t))(createTrainer({ ...o, microBatchSize: opts.microBatchSize })),
+  });
   const r = await useCase.execute({ config: cfg });
   if (!r.ok) throw new Error(r.error.message);
   return r.value.report;

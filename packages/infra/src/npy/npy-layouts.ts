@@ -12,57 +12,44 @@ export interface NpyLayout {
   readonly types: Readonly<Record<string, readonly [type: string, count: number]>>;
 }
 
-const BOARD_HAND = { boardIdPositions: ['u1', 81], piecesInHand: ['u1', 14] } as const;
+type Field = readonly [name: string, type: string, count: number];
+
+/**
+ * A layout from its fields in record order: numpy packs a structured dtype (no padding), so each field starts where
+ * the one before it ends, and the record is as long as its fields. A type's size is its code's digits (`u8`, `f2`).
+ */
+const packed = (name: NpyLayout['name'], stage: Stage, list: readonly Field[]): NpyLayout => {
+  const fields: Record<string, number> = {};
+  const types: Record<string, readonly [string, number]> = {};
+  let offset = 0;
+  for (const [field, type, count] of list) {
+    fields[field] = offset;
+    types[field] = [type, count];
+    offset += Number(type.slice(1)) * count;
+  }
+  return { name, stage, itemsize: offset, fields, types };
+};
+
+const ID: Field = ['id', 'u8', 1];
+const BOARD_HAND: readonly Field[] = [
+  ['boardIdPositions', 'u1', 81],
+  ['piecesInHand', 'u1', 14],
+];
+const TARGETS: readonly Field[] = [
+  ['moveLabel', 'f2', 1496],
+  ['resultValue', 'f2', 1],
+];
+// The legacy shards differ only in whether the 104 feature planes and the legal-move mask are bit-packed.
+const legacy = (name: 'legacy-standard' | 'legacy-packed', suffix: string, features: number, mask: number) =>
+  packed(name, 3, [ID, [`features${suffix}`, 'u1', features], ...TARGETS, [`legalMoveMask${suffix}`, 'u1', mask]]);
 
 /** @public */
 export const NPY_LAYOUTS: readonly NpyLayout[] = [
-  {
-    name: 'preprocessing',
-    stage: 3,
-    itemsize: 3097,
-    fields: { id: 0, boardIdPositions: 8, piecesInHand: 89, moveLabel: 103, resultValue: 3095 },
-    types: { id: ['u8', 1], ...BOARD_HAND, moveLabel: ['f2', 1496], resultValue: ['f2', 1] },
-  },
-  {
-    name: 'legacy-standard',
-    stage: 3,
-    itemsize: 12922,
-    fields: { id: 0, features: 8, moveLabel: 8432, resultValue: 11424, legalMoveMask: 11426 },
-    types: {
-      id: ['u8', 1],
-      features: ['u1', 8424],
-      moveLabel: ['f2', 1496],
-      resultValue: ['f2', 1],
-      legalMoveMask: ['u1', 1496],
-    },
-  },
-  {
-    name: 'legacy-packed',
-    stage: 3,
-    itemsize: 4242,
-    fields: { id: 0, features_packed: 8, moveLabel: 1061, resultValue: 4053, legalMoveMask_packed: 4055 },
-    types: {
-      id: ['u8', 1],
-      features_packed: ['u1', 1053],
-      moveLabel: ['f2', 1496],
-      resultValue: ['f2', 1],
-      legalMoveMask_packed: ['u1', 187],
-    },
-  },
-  {
-    name: 'stage1',
-    stage: 1,
-    itemsize: 184,
-    fields: { id: 0, boardIdPositions: 8, piecesInHand: 89, reachableSquares: 103 },
-    types: { id: ['u8', 1], ...BOARD_HAND, reachableSquares: ['u1', 81] },
-  },
-  {
-    name: 'stage2',
-    stage: 2,
-    itemsize: 1599,
-    fields: { id: 0, boardIdPositions: 8, piecesInHand: 89, legalMovesLabel: 103 },
-    types: { id: ['u8', 1], ...BOARD_HAND, legalMovesLabel: ['u1', 1496] },
-  },
+  packed('preprocessing', 3, [ID, ...BOARD_HAND, ...TARGETS]),
+  legacy('legacy-standard', '', 104 * 81, 1496),
+  legacy('legacy-packed', '_packed', Math.ceil((104 * 81) / 8), Math.ceil(1496 / 8)),
+  packed('stage1', 1, [ID, ...BOARD_HAND, ['reachableSquares', 'u1', 81]]),
+  packed('stage2', 2, [ID, ...BOARD_HAND, ['legalMovesLabel', 'u1', 1496]]),
 ];
 
 /**

@@ -141,7 +141,7 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
       "with --batch-sizes: critical batch size from the sweep's throughput, and the gradient noise scale measured from per-micro-batch gradient norms (an extra untimed pass at the largest size)",
     ),
     'find-max-batch': study.flag(
-      "largest batch that fits, doubling from --batch-size then bisecting. wasm: fits = each replica's share of the batch trains as one piece (no micro-batching) in its 4 GiB heap; larger batches still run as micro-batches. webgpu: the step completes without a GPU allocation failure",
+      "largest batch that fits, doubling from --batch-size then bisecting. wasm: fits = each replica's share of the batch trains as one piece (no micro-batching) in its 4 GiB heap; larger batches still run as micro-batches. webgpu: the step completes without a GPU allocation failure. Other backends (cpu, tensorflow) are refused",
     ),
     'find-max-batch-cap': study.num('--find-max-batch stops doubling at this many rows (default 65536)'),
     'output-json': output.str('write the JSON payload to this file'),

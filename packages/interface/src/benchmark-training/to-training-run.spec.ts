@@ -1,3 +1,4 @@
+import type { BackendChoice } from '@maou/bench-app';
 import { calibrationMode, toTrainingRun } from './to-training-run';
 
 // No --gpu in these flags, so no backend needs to be registered.
@@ -42,6 +43,36 @@ describe('toTrainingRun', () => {
         fixed: { workers: 1, prefetchFactor: undefined, batchSize: undefined },
         file: 'c.json',
       },
+    });
+  });
+
+  describe('--find-max-batch and the backend --gpu names', () => {
+    // Backends as infra's registry describes them (interface may not import infra): wasm has a bounded heap, cpu none.
+    const backend = (name: string, placement: BackendChoice['placement'], boundedHeap?: boolean): BackendChoice => ({
+      name,
+      usage: name === 'tensorflow-gpu' ? 'cuda:N' : name,
+      help: '',
+      placement,
+      ...(boundedHeap === undefined ? {} : { boundedHeap }),
+      selects: (v) => (v === name || (name === 'tensorflow-gpu' && v === 'cuda') ? 0 : null),
+    });
+    const registered = {
+      ...defaults,
+      backends: [backend('tensorflow-gpu', 'device'), backend('wasm', 'host', true), backend('cpu', 'host')],
+    };
+    const issues = (gpu: string | undefined): string[] => {
+      const r = toTrainingRun({ ...given, findMaxBatch: true, ...(gpu === undefined ? {} : { gpu }) }, registered);
+      return r.ok ? [] : r.error.map((i) => `${i.field}: ${i.message}`);
+    };
+
+    it('given --gpu cpu, then --find-max-batch is refused, naming both flags and the backends that can search', () => {
+      expect(issues('cpu')).toEqual([
+        '--find-max-batch: cannot run with --gpu cpu: the cpu backend has no memory limit to search against; use --gpu cuda:N or --gpu wasm',
+      ]);
+    });
+
+    it('given a bounded heap, a GPU, no --gpu or auto, then the search is accepted (the started backend decides)', () => {
+      expect([issues('wasm'), issues('cuda'), issues(undefined), issues('auto')]).toEqual([[], [], [], []]);
     });
   });
 });

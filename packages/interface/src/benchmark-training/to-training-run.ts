@@ -1,4 +1,4 @@
-import type { CalibrationMode } from '@maou/bench-app';
+import { hasMemoryLimit, type BackendChoice, type CalibrationMode } from '@maou/bench-app';
 import { checkBoundedNumbers, err, ok, type Result, type ValidationIssue } from '@maou/bench-domain';
 import { toBatchStudy, type ValidatedBatchStudy } from './batch-study-options';
 import type { BenchmarkTrainingArgs } from './raw-options';
@@ -50,6 +50,25 @@ const calibrationInStudy = (args: BenchmarkTrainingArgs): ValidationIssue[] => {
     : [];
 };
 
+// The search needs a memory limit to find (see `hasMemoryLimit`). Only a backend named by --gpu is known here; with no
+// --gpu or auto, the backend that starts decides, and the search itself refuses one without a limit.
+const searchWithoutLimit = (
+  args: BenchmarkTrainingArgs,
+  backend: string,
+  backends: readonly BackendChoice[],
+): ValidationIssue[] => {
+  const chosen = backends.find((b) => b.name === backend);
+  if (!args.findMaxBatch || chosen === undefined || hasMemoryLimit(chosen)) return [];
+  const bounded = backends.filter(hasMemoryLimit).map((b) => `--gpu ${b.usage}`);
+  const choices = bounded.length > 1 ? `${bounded.slice(0, -1).join(', ')} or ${bounded.at(-1)!}` : bounded.join('');
+  return [
+    {
+      field: '--find-max-batch',
+      message: `cannot run with --gpu ${args.gpu ?? chosen.usage}: the ${chosen.name} backend has no memory limit to search against; use ${choices}`,
+    },
+  ];
+};
+
 /** Every flag of `benchmark-training` checked before anything is touched; each issue names its flag. @public */
 export const toTrainingRun = (
   args: BenchmarkTrainingArgs,
@@ -62,6 +81,7 @@ export const toTrainingRun = (
     ...(study.ok ? [] : study.error),
     ...checkBoundedNumbers([['--calibration-budget', args.calibrationBudget, { min: 0.1, max: 3600 }]]),
     ...(study.ok && study.value ? calibrationInStudy(args) : []),
+    ...(validated.ok ? searchWithoutLimit(args, validated.value.config.compute.backend, defaults.backends) : []),
   ];
   if (!validated.ok || !study.ok || issues.length) return err(issues);
   const calibration: CalibrationRequest = {

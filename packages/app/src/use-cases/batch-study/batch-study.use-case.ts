@@ -19,6 +19,7 @@ import { TOKENS } from '../../ports/tokens';
 import type { BenchmarkTrainingError } from '../benchmark-training/benchmark-training.errors';
 import { BenchmarkTrainingUseCase, type TrainingSession } from '../benchmark-training/benchmark-training.use-case';
 import { during, settleSteps, StepFailure } from '../step-failure';
+import { backendFields } from '../backend-fields';
 import type { BatchStudyInput } from './batch-study.input';
 import { measureGradientNoise } from './gradient-noise-pass';
 import { searchMaxBatch } from './max-batch-probe';
@@ -92,11 +93,7 @@ export class BatchStudyUseCase {
       model: { preset: config.training.preset },
       environment: first?.environment ?? {
         ...this.environment.describe(),
-        backend: session.backend.name,
-        backend_version: session.backend.version,
-        threads: session.backend.threads,
-        device: session.backend.device,
-        backend_notes: session.backend.notes,
+        ...backendFields(session.backend),
       },
       sweep,
       critical_batch: criticalBatch,

@@ -23,6 +23,7 @@ import { bestAcrossBatchSizes, feedsModel, selectSetting } from './select-settin
 import { planMicroBatches } from '../micro-batch-plan';
 import { during, settleSteps, StepFailure } from '../step-failure';
 import { requireRows } from '../../loader/require-rows';
+import { backendFields } from '../backend-fields';
 
 const MONITOR_INTERVAL_MS = 100;
 
@@ -82,7 +83,7 @@ export class BenchmarkDataloaderUseCase {
             cfg,
             prefetch,
             model,
-            isGpuBackend(backend.name),
+            isGpuBackend(backendFields(backend)),
           );
           loaderMode = mode;
           log.info(

@@ -1,12 +1,10 @@
 import 'reflect-metadata';
 import '@tensorflow/tfjs-backend-cpu';
 import type { BenchmarkConfig, HostBatch, Stage3Columns } from '@maou/bench-domain';
-import { FakeClock, MemoryLogger } from '../../testing';
+import { FakeClock, trainingUseCaseOver } from '../../testing';
 import type { Trainer } from '@maou/bench-engine';
 import type { DataLoaderPort } from '../../ports/data-loader.port';
 import type { DataSourcePort, ShardRef } from '../../ports/data-source.port';
-import { BenchmarkTrainingUseCase } from './benchmark-training.use-case';
-import type { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loader.use-case';
 
 // Edges faked: a loader of N batches whose data wait and a trainer whose phases advance a fake clock.
 const batch = (size: number): HostBatch => ({
@@ -85,33 +83,14 @@ const setup = (opts: {
     read: async () => ({}) as Stage3Columns,
     ioStats: () => null,
   };
-  const useCase = new BenchmarkTrainingUseCase(
+  const useCase = trainingUseCaseOver({
     clock,
-    new MemoryLogger(),
-    { activate: async () => ({ name: 'cpu', version: '4.22.0', threads: 1, device: 'cpu', notes: [] }) },
-    { open: async () => source },
-    { create: async () => loader },
-    () => trainer,
-    { start: () => undefined, stop: async () => [], cpuCounters },
-    {
-      describe: () => ({
-        node: 'v20',
-        platform: 'linux',
-        arch: 'x64',
-        cpus: 2,
-        cpu_model: 'test',
-        memory_bytes: 1,
-        tfjs_version: '4.22.0',
-        maou_bench_version: '0.1.0',
-      }),
-    },
-    // calibration is off in these runs; the e2e suite runs it for real
-    {
-      execute: async () => {
-        throw new Error('calibration is off');
-      },
-    } as unknown as CalibrateLoaderUseCase,
-  );
+    backend: { name: 'cpu', version: '4.22.0', threads: 1, device: 'cpu', notes: [] },
+    source,
+    loader,
+    createTrainer: () => trainer,
+    cpuCounters,
+  });
   return useCase;
 };
 

@@ -40,6 +40,7 @@ import { prefetchesToDevice } from './prefetched-batches';
 import { runTrainingPass } from './training-pass';
 import { runValidationPass } from './validation-pass';
 import { requireRows } from '../../loader/require-rows';
+import { backendFields } from '../backend-fields';
 import { interruptedFailure, interruptionOf } from './interruption';
 import { StopWatch } from './stop-watch';
 
@@ -308,11 +309,7 @@ export class BenchmarkTrainingUseCase {
       config: { ...flattenConfig(config), notes: warnings },
       environment: {
         ...host,
-        backend: backend.name,
-        backend_version: backend.version,
-        threads: backend.threads,
-        device: backend.device,
-        backend_notes: backend.notes,
+        ...backendFields(backend),
         ...stepSummaryOf(trainer),
       },
       data_load_method: {

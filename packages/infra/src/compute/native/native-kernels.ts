@@ -12,8 +12,28 @@ export type CpuKernelChoice = 'auto' | 'wasm' | NativeIsa;
 /** The environment variable that chooses the convolution and matrix-product kernels of the wasm engine (read by every replica). @public */
 export const CPU_KERNELS_ENV = 'MAOU_CPU_KERNELS';
 
+/**
+ * The convolution kernels as both builds export them: the native addon (addon.cc) and conv-kernels.c (WebAssembly).
+ * Pointers are byte offsets into the tfjs heap. `Lead` is what comes first (the addon: the ISA and the heap's buffer;
+ * WebAssembly: nothing, the heap is its own Memory); `Rows` is x's and dy's row count where the build bounds its reads
+ * with them (the addon) and nothing where it does not (conv-kernels.c).
+ * @public
+ */
+export interface ConvKernels<Lead extends unknown[], Rows extends [rows: number] | []> {
+  conv_fwd(...args: [...Lead, ...ConvGeometry, x: number, ...mx: Rows, zrow: number, wp: number, y: number]): void;
+  conv_dx(...args: [...Lead, ...ConvGeometry, dy: number, wtp: number, dx: number, mx: number]): void;
+  conv_dw(
+    ...args: [...Lead, ...ConvPairs, x: number, ...mx: Rows, dy: number, ...my: Rows, dw: number, dense: number]
+  ): void;
+}
+
+/** The forward and input-gradient kernels' geometry: output pixels, taps, channels in and out, the tap index table. @public */
+export type ConvGeometry = [m: number, t: number, ci: number, co: number, ind: number];
+/** The filter-gradient kernel's geometry: taps, channels in and out, and its (start, pairs) table of pixel pairs. @public */
+export type ConvPairs = [t: number, ci: number, co: number, start: number, pairs: number];
+
 /** The addon's functions (src/compute/native/addon.cc): the first two arguments are the ISA and the heap's buffer. */
-export interface NativeAddon {
+export interface NativeAddon extends ConvKernels<[isa: number, heap: ArrayBuffer], [rows: number]> {
   supported(isa: number): boolean;
   pack(
     isa: number,
@@ -24,48 +44,6 @@ export interface NativeAddon {
     transposed: number,
     w: number,
     out: number,
-  ): void;
-  conv_fwd(
-    isa: number,
-    heap: ArrayBuffer,
-    m: number,
-    t: number,
-    ci: number,
-    co: number,
-    ind: number,
-    x: number,
-    mx: number,
-    zrow: number,
-    wp: number,
-    y: number,
-  ): void;
-  conv_dx(
-    isa: number,
-    heap: ArrayBuffer,
-    m: number,
-    t: number,
-    ci: number,
-    co: number,
-    ind: number,
-    dy: number,
-    wtp: number,
-    dx: number,
-    mx: number,
-  ): void;
-  conv_dw(
-    isa: number,
-    heap: ArrayBuffer,
-    t: number,
-    ci: number,
-    co: number,
-    start: number,
-    pairs: number,
-    x: number,
-    mx: number,
-    dy: number,
-    m: number,
-    dw: number,
-    dense: number,
   ): void;
 }
 

@@ -278,6 +278,27 @@ describe('maou payload view', () => {
     expect(toMaouPayload(gpuRun).configuration.device).toBe('cuda:0');
   });
 
+  it('given the placement the registry recorded, then it decides GPU figures and device; a report without it is judged by the backend name', () => {
+    const gpuRun = source();
+    const placed = (backend: string, backend_placement: 'host' | 'device' | undefined) =>
+      toMaouPayload(
+        source({
+          environment: { ...gpuRun.environment, backend, ...(backend_placement ? { backend_placement } : {}) },
+        }),
+      );
+    // a plug-in GPU backend no list of names knows
+    const plugIn = placed('vendor-gpu', 'device');
+    expect(plugIn.configuration.device).toBe('cuda:0');
+    expect(plugIn.training_metrics.resource_gpu_max_percent).toBe(42);
+    const host = placed('tensorflow-gpu', 'host');
+    expect(host.configuration.device).toBe('cpu');
+    expect(Object.keys(host.training_metrics).filter((k) => k.startsWith('resource_gpu'))).toEqual([]);
+    // reports from before the field: the names of the GPU backends of that time
+    expect(
+      [placed('tensorflow-gpu', undefined), placed('vendor-gpu', undefined)].map((p) => p.configuration.device),
+    ).toEqual(['cuda:0', 'cpu']);
+  });
+
   it('given a validation pass, then its block has the training breakdown with backward and optimiser at 0', () => {
     const v = toMaouPayload(source()).validation_metrics!;
     expect(v).toMatchObject({

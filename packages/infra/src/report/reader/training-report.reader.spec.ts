@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompareBenchmarksUseCase } from '@maou/bench-app';
@@ -36,5 +36,67 @@ describe('readTrainingReport', () => {
     await writeJsonReport({ ...version1(), schema_version: 3 }, join(dir, 'v3.json'));
     const r = await readTrainingReport(join(dir, 'v3.json'));
     expect(r.ok ? '' : r.error).toBe(`${join(dir, 'v3.json')}: field 'schema_version' is 3, expected one of 1, 2`);
+  });
+
+  type Fixture = ReturnType<typeof trainingReportFixture>;
+  const withBatch = (r: Fixture, i: number, wallMs: number): Fixture => ({
+    ...r,
+    batches: r.batches.map((b, j) => (j === i ? { ...b, wallMs } : b)),
+  });
+  const withMetric = (r: Fixture, name: string, v: number | null): Fixture => ({
+    ...r,
+    training_metrics: { ...r.training_metrics, [name]: v },
+  });
+  it.each<[string, (r: Fixture) => Fixture, string]>([
+    [
+      'a negative batch time',
+      (r) => withBatch(r, 3, -2.5),
+      "field 'batches[3].wallMs' must be a duration ≥ 0, got -2.5",
+    ],
+    [
+      'a negative samples/s',
+      (r) => withMetric(r, 'samples_per_second', -40),
+      "field 'training_metrics.samples_per_second' must be a rate ≥ 0, got -40",
+    ],
+    [
+      'samples/s written as null (how JSON writes NaN)',
+      (r) => withMetric(r, 'samples_per_second', null),
+      "field 'training_metrics.samples_per_second' must be a finite number, got null",
+    ],
+    [
+      'batch size 0',
+      (r) => withMetric(r, 'batch_size', 0),
+      "field 'training_metrics.batch_size' must be a whole number ≥ 1, got 0",
+    ],
+    [
+      'a fractional batch count',
+      (r) => withMetric(r, 'measured_batches', 2.5),
+      "field 'training_metrics.measured_batches' must be a whole number ≥ 0, got 2.5",
+    ],
+    [
+      'a negative warm-up time',
+      (r) => withMetric(r, 'warmup_total_ms', -1),
+      "field 'training_metrics.warmup_total_ms' must be a duration ≥ 0, got -1",
+    ],
+    [
+      'only warm-up batches',
+      (r) => ({ ...r, batches: r.batches.map((b) => ({ ...b, warmup: true })) }),
+      "field 'batches' has no steady-state batch (every one is warmup); there is nothing to compare",
+    ],
+  ])('given a report with %s, when read, then an error names the file and the field', async (what, damage, message) => {
+    const path = join(dir, `${what.replace(/\W+/g, '-')}.json`);
+    await writeJsonReport(damage(trainingReportFixture(40, '')), path);
+    const r = await readTrainingReport(path);
+    expect(r.ok ? 'accepted' : r.error).toBe(`${path}: ${message}`);
+  });
+
+  it('given a batch time too large for a double (1e999 in the file, Infinity once parsed), when read, then it is refused', async () => {
+    const path = join(dir, 'infinite.json');
+    await writeJsonReport(withBatch(trainingReportFixture(40, ''), 5, 123456.5), path);
+    await writeFile(path, (await readFile(path, 'utf8')).replace('123456.5', '1e999'));
+    const r = await readTrainingReport(path);
+    expect(r.ok ? 'accepted' : r.error).toBe(
+      `${path}: field 'batches[5].wallMs' must be a finite number, got Infinity`,
+    );
   });
 });

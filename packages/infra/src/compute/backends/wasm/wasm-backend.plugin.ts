@@ -33,6 +33,7 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
     usage: 'wasm',
     help: '',
     placement: 'host',
+    boundedHeap: true,
     dataParallel: true,
     selects: selectedByName('wasm'),
     priority: 10,

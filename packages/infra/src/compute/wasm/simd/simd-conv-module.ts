@@ -1,6 +1,13 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { ConvGeometryCache } from './conv-geometry-cache';
-import { cpuKernelSelection, type CpuKernelSelection, NATIVE_ISAS } from '../../native/native-kernels';
+import {
+  cpuKernelSelection,
+  type ConvGeometry,
+  type ConvKernels,
+  type ConvPairs,
+  type CpuKernelSelection,
+  NATIVE_ISAS,
+} from '../../native/native-kernels';
 import { CONV_KERNELS_WASM_BASE64 } from './conv-kernels.wasm';
 import { type HeapAllocator, heapOutput, perBackend, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
 
@@ -8,43 +15,10 @@ type Info = tf.TensorInfo;
 type Conv2DInfo = tf.backend_util.Conv2DInfo;
 
 /** The exports of conv-kernels.c; every pointer is a byte offset into the tfjs heap. */
-interface ConvExports {
+interface ConvExports extends ConvKernels<[], []> {
   zero(p: number, n: number): void;
   pack_w(k: number, n: number, w: number, out: number): void;
   pack_wt(k: number, n: number, w: number, out: number): void;
-  conv_fwd(
-    m: number,
-    t: number,
-    ci: number,
-    co: number,
-    ind: number,
-    x: number,
-    zrow: number,
-    wp: number,
-    y: number,
-  ): void;
-  conv_dx(
-    m: number,
-    t: number,
-    ci: number,
-    co: number,
-    ind: number,
-    dy: number,
-    wtp: number,
-    dx: number,
-    mx: number,
-  ): void;
-  conv_dw(
-    t: number,
-    ci: number,
-    co: number,
-    start: number,
-    pairs: number,
-    x: number,
-    dy: number,
-    dw: number,
-    dense: number,
-  ): void;
 }
 
 /**
@@ -52,43 +26,10 @@ interface ConvExports {
  * of scratch for the packed weights, and mx/my are the pixel (row) counts of x and dy.
  */
 interface ConvPasses {
-  forward(
-    m: number,
-    t: number,
-    ci: number,
-    co: number,
-    ind: number,
-    x: number,
-    mx: number,
-    zrow: number,
-    w: number,
-    packed: number,
-    y: number,
-  ): void;
-  inputGradient(
-    m: number,
-    t: number,
-    ci: number,
-    co: number,
-    ind: number,
-    dy: number,
-    w: number,
-    packed: number,
-    dx: number,
-    mx: number,
-  ): void;
+  forward(...args: [...ConvGeometry, x: number, mx: number, zrow: number, w: number, packed: number, y: number]): void;
+  inputGradient(...args: [...ConvGeometry, dy: number, w: number, packed: number, dx: number, mx: number]): void;
   filterGradient(
-    t: number,
-    ci: number,
-    co: number,
-    start: number,
-    pairs: number,
-    x: number,
-    mx: number,
-    dy: number,
-    my: number,
-    dw: number,
-    dense: boolean,
+    ...args: [...ConvPairs, x: number, mx: number, dy: number, my: number, dw: number, dense: boolean]
   ): void;
 }
 

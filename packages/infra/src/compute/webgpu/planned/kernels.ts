@@ -6,6 +6,7 @@ import {
   constI,
   elementwise,
   gemm,
+  gemmTile,
   GELU,
   NON_FINITE,
   rowKernel,
@@ -48,39 +49,143 @@ const convConsts = (c: ConvShape, batch: number): string =>
     constI('WOFF', c.wOff),
   ].join('\n');
 
-/** Input pixel (n, ih, iw, ci) of output (n, oh, ow) under filter tap (kh, kw), 0 outside the board. */
-const gatherInput = (src: string) =>
-  `let ih = oh * S - PAD + kh; let iw = ow * S - PAD + kw;
-   if (ih < 0 || ih >= H || iw < 0 || iw >= H) { return 0.0; }
-   return f32(${src}[((n * H + ih) * H + iw) * CI + ci]);`;
+/**
+ * Whether a convolution's GEMMs load four channels at once: both channel counts and the weight's offset in P
+ * multiples of 4 (so every vec4 is aligned and lies within one filter tap); otherwise they load scalars.
+ */
+const vectorized = (c: ConvShape): boolean => c.cin % 4 === 0 && c.cout % 4 === 0 && c.wOff % 4 === 0;
 
-/** z = conv(x): M = output pixels, N = output channels, K = taps × input channels. @public */
-export function convForward(c: ConvShape, batch: number, x: string, z: string): Dispatch {
+/**
+ * Where the batch norms keep their batch statistics: `S`, one buffer for the step, holds for each norm at its
+ * offset [mean, 1/√(var + ε), scale = γ/√(var + ε), shift = β − mean·scale], C floats each.
+ * @public
+ */
+export const NORM_STAT_ROWS = 4;
+
+/** A residual added before the ReLU: another tensor (identity shortcut) or a batch-normed projection. @public */
+export type Residual = { readonly tensor: string } | { readonly z: string; readonly sOff: number };
+
+/**
+ * What a kernel reads as an activation: a tensor, or relu(bn(z) [+ residual]) computed as it loads z
+ * (normalise-on-load: no separate batch-norm pass). `keep` names a buffer the loader also writes the
+ * activation into (the block outputs, which the next block's residual and the backward read).
+ * @public
+ */
+export type Activation =
+  | { readonly tensor: string }
+  | { readonly z: string; readonly sOff: number; readonly residual?: Residual; readonly keep?: string };
+
+/** Storage type of an activation binding: the plan's activation type (see wgsl's `activationType`), or its vec4. */
+const activationOf = (vec: boolean) => (vec ? ('vec4<act>' as const) : ('act' as const));
+
+/**
+ * Bindings and WGSL of `inAt(a)`: the activation at flat index a of a [.., channels] tensor, a vec4 of
+ * channels a…a+3 when `vec`. `keepWhen` (WGSL bool) says which loads write `keep`: each element exactly once.
+ */
+function activationReader(
+  src: Activation,
+  channels: number,
+  vec: boolean,
+  keepWhen = 'true',
+): { bindings: Binding[]; code: string } {
+  const T = vec ? 'vec4<f32>' : 'f32';
+  const type = vec ? ('vec4<f32>' as const) : undefined;
+  const actType = activationOf(vec);
+  const V = vec ? 4 : 1;
+  if ('tensor' in src) {
+    return {
+      bindings: [{ name: 'xin', buffer: src.tensor, type: actType }],
+      code: `fn inAt(a: i32) -> ${T} { return ${T}(xin[a / ${V}]); }`,
+    };
+  }
+  const bindings: Binding[] = [
+    { name: 'zin', buffer: src.z, type: actType },
+    { name: 'BNS', buffer: 'S', type },
+  ];
+  const affine = (z: string, sOff: number) =>
+    `${T}(${z}[q]) * BNS[${(sOff + 2 * channels) / V} + c] + BNS[${(sOff + 3 * channels) / V} + c]`;
+  let v = affine('zin', src.sOff);
+  if (src.residual && 'tensor' in src.residual) {
+    bindings.push({ name: 'res', buffer: src.residual.tensor, type: actType });
+    v += ` + ${T}(res[q])`;
+  } else if (src.residual) {
+    bindings.push({ name: 'zres', buffer: src.residual.z, type: actType });
+    v += ` + ${affine('zres', src.residual.sOff)}`;
+  }
+  if (src.keep) bindings.push({ name: 'keep', buffer: src.keep, type: actType, write: true });
+  return {
+    bindings,
+    code: `fn inAt(a: i32) -> ${T} {
+  let q = a / ${V}; let c = (a % ${channels}) / ${V};
+  let v = max(${v}, ${T}(0.0));
+  ${src.keep ? `if (${keepWhen}) { keep[q] = ${actType}(v); }` : ''}
+  return v;
+}`,
+  };
+}
+
+/** relu(bn(z)) > 0 at flat index i of channel c, the same arithmetic as `activationReader`'s (the ReLU mask). */
+const activeExpr = (z: string, sOff: number, channels: number) =>
+  `f32(${z}[i]) * BNS[${sOff + 2 * channels} + c] + BNS[${sOff + 3 * channels} + c] > 0.0`;
+
+/** Input pixel (n, ih, iw, ci) of output (n, oh, ow) under filter tap (kh, kw), 0 outside the board. */
+const gatherInput = (zero: string) =>
+  `let ih = oh * S - PAD + kh; let iw = ow * S - PAD + kw;
+   if (ih < 0 || ih >= H || iw < 0 || iw >= H) { return ${zero}; }
+   return inAt(((n * H + ih) * H + iw) * CI + ci);`;
+
+const zeroOf = (vec: boolean) => (vec ? 'vec4<f32>(0.0)' : '0.0');
+
+/**
+ * z = conv(x): M = output pixels, N = output channels, K = taps × input channels; the per-column statistics
+ * of z (for its batch norm) go into `stats` (see GemmOptions.columnStats). A 1×1 stride-1 convolution may keep
+ * its normalised input (`Activation.keep`): it loads every element once in its first column of tiles.
+ * @public
+ */
+export function convForward(c: ConvShape, batch: number, x: Activation, z: string, stats: string): Dispatch {
+  const vec = vectorized(c);
+  if ('keep' in x && x.keep && (c.k !== 1 || c.stride !== 1))
+    throw new Error(`${c.name}: only a 1×1 stride-1 convolution loads each input once, to keep it`);
+  const input = activationReader(x, c.cin, vec, 'tile_col == 0');
   return gemm(
     `${c.name} conv`,
     [
-      { name: 'x', buffer: x, type: 'act' },
-      { name: 'P', buffer: 'P' },
+      ...input.bindings,
+      { name: 'P', buffer: 'P', type: vec ? 'vec4<f32>' : undefined },
       { name: 'z', buffer: z, write: true, type: 'act' },
+      { name: 'stats', buffer: stats, write: true },
     ],
     {
       M: batch * c.oh * c.oh,
       N: c.cout,
       K: c.k * c.k * c.cin,
       consts: convConsts(c, batch),
+      helpers: input.code,
       loadA: `let ow = m % OH; let t = m / OH; let oh = t % OH; let n = t / OH;
-      let ci = k % CI; let tap = k / CI; let kw = tap % KS; let kh = tap / KS; ${gatherInput('x')}`,
-      loadB: 'return P[WOFF + k * CO + n];',
+      let ci = k % CI; let tap = k / CI; let kw = tap % KS; let kh = tap / KS; ${gatherInput(zeroOf(vec))}`,
+      loadB: vec ? 'return P[(WOFF + k * CO + n) / 4];' : 'return P[WOFF + k * CO + n];',
+      vecA: vec ? 'k' : undefined,
+      vecB: vec ? 'n' : undefined,
       store: 'z[m * CO + n] = act(acc);',
+      columnStats: 'stats',
     },
   );
 }
 
+/** Floats of the statistics lines `convForward` writes for its batch norm. @public */
+export function convStatsFloats(c: ConvShape, batch: number): number {
+  const M = batch * c.oh * c.oh;
+  return Math.ceil(M / gemmTile(M, c.cout)) * 2 * c.cout;
+}
+
 /** dx = conv_transpose(dz) (+ addend): M = input pixels, N = input channels, K = taps × output channels. @public */
 export function convInputGrad(c: ConvShape, batch: number, dz: string, dx: string, addend?: string): Dispatch {
+  const vec = vectorized(c);
+  const type = vec ? ('vec4<f32>' as const) : undefined;
+  const V = vec ? 4 : 1;
   const bindings: Binding[] = [
-    { name: 'dz', buffer: dz, type: 'act' },
-    { name: 'P', buffer: 'P' },
+    { name: 'dz', buffer: dz, type: activationOf(vec) },
+    { name: 'P', buffer: 'P', type },
     ...(addend ? [{ name: 'addend', buffer: addend, type: 'act' } as const] : []),
     { name: 'dx', buffer: dx, write: true, type: 'act' },
   ];
@@ -92,11 +197,13 @@ export function convInputGrad(c: ConvShape, batch: number, dz: string, dx: strin
     loadA: `let iw = m % H; let t = m / H; let ih = t % H; let n = t / H;
       let co = k % CO; let tap = k / CO; let kw = tap % KS; let kh = tap / KS;
       let ohs = ih + PAD - kh; let ows = iw + PAD - kw;
-      if (ohs < 0 || ows < 0 || ohs % S != 0 || ows % S != 0) { return 0.0; }
+      if (ohs < 0 || ows < 0 || ohs % S != 0 || ows % S != 0) { return ${zeroOf(vec)}; }
       let oh = ohs / S; let ow = ows / S;
-      if (oh >= OH || ow >= OH) { return 0.0; }
-      return f32(dz[((n * OH + oh) * OH + ow) * CO + co]);`,
-    loadB: 'let co = k % CO; let tap = k / CO; return P[WOFF + (tap * CI + n) * CO + co];',
+      if (oh >= OH || ow >= OH) { return ${zeroOf(vec)}; }
+      return ${vec ? 'vec4<f32>' : 'f32'}(dz[(((n * OH + oh) * OH + ow) * CO + co) / ${V}]);`,
+    loadB: `let co = k % CO; let tap = k / CO; return P[(WOFF + (tap * CI + n) * CO + co) / ${V}];`,
+    vecA: vec ? 'k' : undefined,
+    vecB: vec ? 'k' : undefined,
     store: `dx[m * CI + n] = act(acc${addend ? ' + f32(addend[m * CI + n])' : ''});`,
   });
 }
@@ -109,26 +216,34 @@ export function convInputGrad(c: ConvShape, batch: number, dz: string, dx: strin
 export function convFilterGrad(
   c: ConvShape,
   batch: number,
-  x: string,
+  x: Activation,
   dz: string,
   splits: number,
   scratch: string,
 ): Dispatch[] {
   const M = c.k * c.k * c.cin;
   const N = c.cout;
+  const vec = vectorized(c);
+  const input = activationReader(x, c.cin, vec);
   const out = splits > 1 ? { name: 'part', buffer: scratch, write: true } : { name: 'G', buffer: 'G', write: true };
-  const bindings: Binding[] = [{ name: 'x', buffer: x, type: 'act' }, { name: 'dz', buffer: dz, type: 'act' }, out];
-  const main = gemm(`${c.name} filter grad`, bindings, {
-    M,
-    N,
-    K: batch * c.oh * c.oh,
-    splits,
-    consts: convConsts(c, batch),
-    loadA: `let ci = m % CI; let tap = m / CI; let kw = tap % KS; let kh = tap / KS;
-      let ow = k % OH; let t = k / OH; let oh = t % OH; let n = t / OH; ${gatherInput('x')}`,
-    loadB: 'return f32(dz[k * CO + n]);',
-    store: splits > 1 ? 'part[split * M * N + m * N + n] = acc;' : 'G[WOFF + m * N + n] = acc;',
-  });
+  const main = gemm(
+    `${c.name} filter grad`,
+    [...input.bindings, { name: 'dz', buffer: dz, type: activationOf(vec) }, out],
+    {
+      M,
+      N,
+      K: batch * c.oh * c.oh,
+      splits,
+      consts: convConsts(c, batch),
+      helpers: input.code,
+      loadA: `let ci = m % CI; let tap = m / CI; let kw = tap % KS; let kh = tap / KS;
+      let ow = k % OH; let t = k / OH; let oh = t % OH; let n = t / OH; ${gatherInput(zeroOf(vec))}`,
+      loadB: vec ? 'return vec4<f32>(dz[(k * CO + n) / 4]);' : 'return f32(dz[k * CO + n]);',
+      vecA: vec ? 'm' : undefined,
+      vecB: vec ? 'n' : undefined,
+      store: splits > 1 ? 'part[split * M * N + m * N + n] = acc;' : 'G[WOFF + m * N + n] = acc;',
+    },
+  );
   if (splits === 1) return [main];
   const sum = elementwise(
     `${c.name} filter grad split sum`,
@@ -143,113 +258,89 @@ export function convFilterGrad(
   return [main, sum];
 }
 
-/** A batch norm: γ, β offsets in P/G, running statistics offset in R. @public */
+/** A batch norm: γ, β offsets in P/G, running statistics offset in R, batch statistics offset in S. @public */
 export interface NormShape {
   readonly name: string;
   readonly channels: number;
   readonly gammaOff: number;
   readonly betaOff: number;
   readonly runningOff: number;
+  readonly statsOff: number;
 }
 
 const EPS = 1e-5;
 const MOMENTUM = 0.1;
 
 /**
- * Batch statistics of z (two passes: mean, then the centred variance) into st = [mean, rstd], and the running
- * mean/variance update (unbiased variance), as torch's BatchNorm2d in training mode.
+ * Batch statistics of z from the lines its convolution wrote (per tile of rows: Σz and Σ(z − tile mean)²),
+ * combined in a fixed order (mean, then the centred variance as Σ M2ᵢ + nᵢ·(meanᵢ − mean)²), into S; and the
+ * running mean/variance update (unbiased variance), as torch's BatchNorm2d in training mode.
  * @public
  */
-export function normStatistics(bn: NormShape, rows: number, z: string, st: string): Dispatch {
+export function normFinish(bn: NormShape, rows: number, tileRows: number, stats: string): Dispatch {
+  const lines = Math.ceil(rows / tileRows);
   return channelReduce(
     `${bn.name} statistics`,
     [
-      { name: 'z', buffer: z, type: 'act' },
-      { name: 'st', buffer: st, write: true },
+      { name: 'stats', buffer: stats },
+      { name: 'P', buffer: 'P' },
+      { name: 'BNS', buffer: 'S', write: true },
       { name: 'R', buffer: 'R', write: true },
     ],
     {
-      rows,
+      rows: lines,
       channels: bn.channels,
-      consts: [constI('ROFF', bn.runningOff), constF('MOM', MOMENTUM), constF('EPS', EPS)].join('\n'),
-      prepass: 's0 += f32(z[i]);',
-      pass: 'let d = f32(z[i]) - p0 / f32(ROWS); s0 += d * d;',
-      finish: `let mean = p0 / f32(ROWS); let variance = t0 / f32(ROWS);
-    st[c] = mean; st[C + c] = inverseSqrt(variance + EPS);
+      consts: [
+        constI('ROFF', bn.runningOff),
+        constI('SOFF', bn.statsOff),
+        constI('GOFF', bn.gammaOff),
+        constI('BOFF', bn.betaOff),
+        constI('NPIX', rows),
+        constI('TR', tileRows),
+        constF('MOM', MOMENTUM),
+        constF('EPS', EPS),
+      ].join('\n'),
+      prepass: 's0 += stats[r * 2 * C + c];',
+      pass: `let cnt = f32(min(TR, NPIX - r * TR)); let d = stats[r * 2 * C + c] / cnt - p0 / f32(NPIX);
+      s0 += stats[r * 2 * C + C + c] + cnt * d * d;`,
+      finish: `let mean = p0 / f32(NPIX); let variance = t0 / f32(NPIX); let rstd = inverseSqrt(variance + EPS);
+    let scale = rstd * P[GOFF + c];
+    BNS[SOFF + c] = mean; BNS[SOFF + C + c] = rstd; BNS[SOFF + 2 * C + c] = scale;
+    BNS[SOFF + 3 * C + c] = P[BOFF + c] - mean * scale;
     R[ROFF + c] = R[ROFF + c] * (1.0 - MOM) + mean * MOM;
-    R[ROFF + C + c] = R[ROFF + C + c] * (1.0 - MOM) + variance * (f32(ROWS) / f32(max(ROWS - 1, 1))) * MOM;`,
+    R[ROFF + C + c] = R[ROFF + C + c] * (1.0 - MOM) + variance * (f32(NPIX) / f32(max(NPIX - 1, 1))) * MOM;`,
     },
   );
 }
 
-const normTerm = (z: string, st: string, g: string, b: string) =>
-  `((f32(${z}[i]) - ${st}[c]) * ${st}[C + c] * P[${g} + c] + P[${b} + c])`;
+/**
+ * Where a ReLU's output was positive, for its backward: the kept output (a block's output, y > 0) or, for a
+ * normalised-on-load activation, recomputed from its own z and S. @public
+ */
+export type ReluMask = { readonly y: string } | 'own';
+
+const xHat = (z: string, k: string) => `(f32(${z}[i]) - BNS[SOFF${k} + c]) * BNS[SOFF${k} + C + c]`;
 
 /**
- * y = relu(bn(z) [+ residual]): the residual is another tensor (identity shortcut) or a second batch norm of a
- * projection (`second`).
+ * Backward of relu(bn(z)), first half: g = dy where the ReLU was active; Σg and Σg·x̂ per channel into
+ * bs = [Σg, Σg·x̂], which are also dβ and dγ (written into G).
  * @public
  */
-export function normApply(
-  bn: NormShape,
-  total: number,
-  z: string,
-  st: string,
-  y: string,
-  residual?: { tensor: string } | { bn: NormShape; z: string; st: string },
-): Dispatch {
-  const bindings: Binding[] = [
-    { name: 'z', buffer: z, type: 'act' },
-    { name: 'st', buffer: st },
-    { name: 'P', buffer: 'P' },
-  ];
-  let extra = '';
-  const consts = [constI('C', bn.channels), constI('GOFF', bn.gammaOff), constI('BOFF', bn.betaOff)];
-  if (residual && 'tensor' in residual) {
-    bindings.push({ name: 'res', buffer: residual.tensor, type: 'act' });
-    extra = ' + f32(res[i])';
-  } else if (residual) {
-    bindings.push({ name: 'zs', buffer: residual.z, type: 'act' }, { name: 'sts', buffer: residual.st });
-    consts.push(constI('GOFF2', residual.bn.gammaOff), constI('BOFF2', residual.bn.betaOff));
-    extra = ` + ${normTerm('zs', 'sts', 'GOFF2', 'BOFF2')}`;
-  }
-  bindings.push({ name: 'y', buffer: y, write: true, type: 'act' });
-  return elementwise(
-    `${bn.name} apply`,
-    bindings,
-    total,
-    consts.join('\n'),
-    `    let c = i % C; y[i] = act(max(0.0, ${normTerm('z', 'st', 'GOFF', 'BOFF')}${extra}));`,
-  );
-}
-
-/**
- * Backward of relu(bn(z)), first half: g = dy where y > 0; Σg and Σg·x̂ per channel into bs = [Σg, Σg·x̂],
- * which are also dβ and dγ (written into G).
- * @public
- */
-export function normGradSums(
-  bn: NormShape,
-  rows: number,
-  dy: string,
-  y: string,
-  z: string,
-  st: string,
-  bs: string,
-): Dispatch {
+export function normGradSums(bn: NormShape, rows: number, dy: string, mask: ReluMask, z: string, bs: string): Dispatch {
   const bindings: Binding[] = [
     { name: 'dy', buffer: dy, type: 'act' },
-    { name: 'y', buffer: y, type: 'act' },
+    ...(mask === 'own' ? [] : [{ name: 'y', buffer: mask.y, type: 'act' } as const]),
     { name: 'z', buffer: z, type: 'act' },
-    { name: 'st', buffer: st },
+    { name: 'BNS', buffer: 'S' },
     { name: 'bs', buffer: bs, write: true },
     { name: 'G', buffer: 'G', write: true },
   ];
+  const active = mask === 'own' ? activeExpr('z', bn.statsOff, bn.channels) : 'f32(y[i]) > 0.0';
   return channelReduce(`${bn.name} grad sums`, bindings, {
     rows,
     channels: bn.channels,
-    consts: [constI('GOFF', bn.gammaOff), constI('BOFF', bn.betaOff)].join('\n'),
-    pass: 'let g = select(0.0, f32(dy[i]), y[i] > 0.0); s0 += g; s1 += g * (f32(z[i]) - st[c]) * st[C + c];',
+    consts: [constI('GOFF', bn.gammaOff), constI('BOFF', bn.betaOff), constI('SOFF', bn.statsOff)].join('\n'),
+    pass: `let g = select(0.0, f32(dy[i]), ${active}); s0 += g; s1 += g * ${xHat('z', '')};`,
     finish: 'bs[c] = t0; bs[C + c] = t1; G[BOFF + c] = t0; G[GOFF + c] = t1;',
   });
 }
@@ -258,39 +349,38 @@ export function normGradSums(
 export interface NormGradTerm {
   readonly bn: NormShape;
   readonly z: string;
-  readonly st: string;
   readonly bs: string;
   readonly dz: string;
 }
 
 /**
- * Backward of relu(bn(z)), second half: dz = γ·rstd·(g − Σg/n − x̂·Σg·x̂/n) with g = dy where y > 0; for a
- * block output also the shortcut's dz (projection) or g itself (identity shortcut, into `skip`).
+ * Backward of relu(bn(z)), second half: dz = γ·rstd·(g − Σg/n − x̂·Σg·x̂/n) with g = dy where the ReLU was
+ * active; for a block output also the shortcut's dz (projection) or g itself (identity shortcut, into `skip`).
  * @public
  */
 export function normInputGrad(
   rows: number,
   dy: string,
-  y: string,
+  mask: ReluMask,
   main: NormGradTerm,
   other?: NormGradTerm | { skip: string },
 ): Dispatch {
   const C = main.bn.channels;
   const bindings: Binding[] = [
     { name: 'dy', buffer: dy, type: 'act' },
-    { name: 'y', buffer: y, type: 'act' },
+    ...(mask === 'own' ? [] : [{ name: 'y', buffer: mask.y, type: 'act' } as const]),
     { name: 'P', buffer: 'P' },
+    { name: 'BNS', buffer: 'S' },
   ];
   const consts = [constI('C', C), constF('NR', rows)];
   const term = (t: NormGradTerm, k: string) => {
     bindings.push(
       { name: `z${k}`, buffer: t.z, type: 'act' },
-      { name: `st${k}`, buffer: t.st },
       { name: `bs${k}`, buffer: t.bs },
       { name: `dz${k}`, buffer: t.dz, write: true, type: 'act' },
     );
-    consts.push(constI(`GOFF${k}`, t.bn.gammaOff));
-    return `    dz${k}[i] = act(P[GOFF${k} + c] * st${k}[C + c] * (g - bs${k}[c] / NR - (f32(z${k}[i]) - st${k}[c]) * st${k}[C + c] * bs${k}[C + c] / NR));`;
+    consts.push(constI(`GOFF${k}`, t.bn.gammaOff), constI(`SOFF${k}`, t.bn.statsOff));
+    return `    dz${k}[i] = act(P[GOFF${k} + c] * BNS[SOFF${k} + C + c] * (g - bs${k}[c] / NR - ${xHat(`z${k}`, k)} * bs${k}[C + c] / NR));`;
   };
   const lines = [term(main, 'a')];
   if (other && 'skip' in other) {
@@ -299,26 +389,30 @@ export function normInputGrad(
   } else if (other) {
     lines.push(term(other, 'b'));
   }
+  const active = mask === 'own' ? activeExpr('za', main.bn.statsOff, C) : 'f32(y[i]) > 0.0';
   return elementwise(
     `${main.bn.name} input grad`,
     bindings,
     rows * C,
     consts.join('\n'),
-    `    let c = i % C; let g = select(0.0, f32(dy[i]), y[i] > 0.0);\n${lines.join('\n')}`,
+    `    let c = i % C; let g = select(0.0, f32(dy[i]), ${active});\n${lines.join('\n')}`,
   );
 }
 
-/** Global average pool over the board, forward and backward. @public */
-export function poolForward(batch: number, hw: number, channels: number, y: string, feat: string): Dispatch {
+/**
+ * Global average pool over the board, forward (reading the last block's output as it is normalised, and keeping
+ * it for the backward) and backward.
+ * @public
+ */
+export function poolForward(batch: number, hw: number, channels: number, y: Activation, feat: string): Dispatch {
+  const input = activationReader(y, channels, false);
   return elementwise(
     'global average pool',
-    [
-      { name: 'y', buffer: y, type: 'act' },
-      { name: 'feat', buffer: feat, write: true },
-    ],
+    [...input.bindings, { name: 'feat', buffer: feat, write: true }],
     batch * channels,
     [constI('HW', hw), constI('C', channels)].join('\n'),
-    '    let n = i / C; let c = i % C; var s = 0.0; for (var p = 0; p < HW; p++) { s += f32(y[(n * HW + p) * C + c]); } feat[i] = s / f32(HW);',
+    '    let n = i / C; let c = i % C; var s = 0.0; for (var p = 0; p < HW; p++) { s += inAt((n * HW + p) * C + c); } feat[i] = s / f32(HW);',
+    input.code,
   );
 }
 

@@ -7,6 +7,7 @@ import { useLavapipe } from '../lavapipe-env';
 import { startWebgpuBackend } from '../webgpu-backend.plugin';
 import { planSettings, PlannedWebgpuTrainer, type PlannedTrainerOptions } from './planned-trainer';
 import { describeStep } from './step-description';
+import { isActivation } from './wgsl';
 
 const gpu = useLavapipe();
 if (!gpu.available) console.warn(`mixed-precision planned step specs skipped: ${gpu.reason}`);
@@ -78,7 +79,7 @@ describe('mixed-precision plan (no GPU)', () => {
     const f32 = describeStep(planSettings(optionsFor('resnet', 3, false)), 4);
     const f16 = describeStep(planSettings(optionsFor('resnet', 3, true)), 4);
     expect(f32.halfBuffers.size).toBe(0);
-    for (const name of ['x0', 'dx0', 'layer1.0.1.z', 'layer1.0.a1', 'layer4.0.y', 'layer4.0.dy', 'layer1.0.1.dz'])
+    for (const name of ['x0', 'dx0', 'layer1.0.1.z', 'layer1.0.da2', 'layer4.0.y', 'layer4.0.dy', 'layer1.0.1.dz'])
       expect(f16.halfBuffers).toContain(name);
     for (const name of [
       'P',
@@ -92,10 +93,12 @@ describe('mixed-precision plan (no GPU)', () => {
       'logits',
       'dlogits',
       'loss',
-      'layer1.0.1.st',
+      'S',
+      'layer1.0.1.stats',
+      'layer1.0.1.bs',
     ])
       expect(f16.halfBuffers).not.toContain(name);
-    const usesAct = f16.dispatches.filter((d) => d.bindings.some((b) => b.type === 'act'));
+    const usesAct = f16.dispatches.filter((d) => d.bindings.some(isActivation));
     expect(usesAct.length).toBeGreaterThan(100);
     expect(usesAct.every((d) => d.code.startsWith('enable f16;') && d.code.includes('alias act = f16;'))).toBe(true);
     expect(f32.dispatches.every((d) => !d.code.includes('f16'))).toBe(true);

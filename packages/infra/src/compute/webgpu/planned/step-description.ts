@@ -16,11 +16,13 @@ import {
   lossTotal,
   multiLabelLoss,
   type MultiLabelSettings,
-  normApply,
+  type Activation,
+  convStatsFloats,
+  normFinish,
   normGradSums,
   normInputGrad,
   NORM_PARTS,
-  normStatistics,
+  NORM_STAT_ROWS,
   type NormShape,
   parameterUpdate,
   poolBackward,
@@ -30,7 +32,7 @@ import {
   type UpdateSettings,
 } from './kernels';
 import { scaleLossGradients, SCALE_FLOATS, updateLossScale } from './loss-scaling';
-import { activationType, type ActivationType, BIG_TILE, type Dispatch, TILE } from './wgsl';
+import { activationType, type ActivationType, type Dispatch, gemmTile, isActivation } from './wgsl';
 
 /** A trainable tensor of the flat parameter buffer, in the engine's parameter order. @public */
 export interface FlatParameter {
@@ -153,6 +155,7 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
   };
   const runningOffsets = new Map<string, number>();
   let runningFloats = 0;
+  let statsFloats = 0;
   const buffers = new Map<string, number>();
   const buf = (name: string, floats: number): string => {
     buffers.set(name, floats);
@@ -166,8 +169,10 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
       gammaOff: off(`${name}.bn.weight`),
       betaOff: off(`${name}.bn.bias`),
       runningOff: runningFloats,
+      statsOff: statsFloats,
     };
     runningFloats += 2 * channels;
+    statsFloats += NORM_STAT_ROWS * channels;
     return n;
   };
   const conv = (name: string, cin: number, cout: number, k: number, stride: number, h: number): ConvShape => ({
@@ -215,11 +220,11 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
   const minSplitRows = s.minSplitRows ?? 256;
   const splitsFor = (c: ConvShape): number => {
     const [m, n] = [c.k * c.k * c.cin, c.cout];
-    const edge = m >= BIG_TILE && n >= BIG_TILE ? BIG_TILE : TILE;
+    const edge = gemmTile(m, n);
     const tiles = Math.ceil(m / edge) * Math.ceil(n / edge);
     return Math.max(1, Math.min(32, Math.ceil(256 / tiles), Math.floor((B * c.oh * c.oh) / minSplitRows)));
   };
-  const filterGrad = (c: ConvShape, x: string, dz: string) => {
+  const filterGrad = (c: ConvShape, x: Activation, dz: string) => {
     const splits = splitsFor(c);
     const scratch = splits > 1 ? buf(`${c.name}.split`, splits * c.k * c.k * c.cin * c.cout) : '';
     d.push(...convFilterGrad(c, B, x, dz, splits, scratch));
@@ -237,41 +242,35 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
     }),
   );
 
-  // Forward through the blocks: each conv's raw output z, its statistics st, and the ReLU'd activation.
-  let x = 'x0';
+  // Forward through the blocks. Each convolution writes its raw output z and the statistics lines of z; a tiny
+  // dispatch turns those into its batch norm's statistics in S. Nothing applies the norms: each consumer reads
+  // relu(bn(z) [+ residual]) as it loads z, and a block's output y is kept by the next block's first convolution
+  // (1×1, stride 1, so it loads each element once) or by the pool.
+  let x: Activation = { tensor: 'x0' };
   const inputs: string[] = [];
+  const forward = (c: ConvShape, bn: NormShape, input: Activation): { z: string; sOff: number } => {
+    const z = buf(`${c.name}.z`, act(c));
+    const stats = buf(`${c.name}.stats`, convStatsFloats(c, B));
+    const rows = B * c.oh * c.oh;
+    d.push(convForward(c, B, input, z, stats), normFinish(bn, rows, gemmTile(rows, c.cout), stats));
+    return { z, sOff: bn.statsOff };
+  };
   for (const b of blocks) {
-    inputs.push(x);
+    const input: string = 'keep' in x && x.keep ? x.keep : 'x0';
+    inputs.push(input);
     const n = b.norms;
-    const stages: [ConvShape, NormShape, string][] = [
-      [b.reduce, n.reduce!, x],
-      [b.spatial, n.spatial!, `${b.prefix}.a1`],
-      [b.expand, n.expand!, `${b.prefix}.a2`],
-    ];
-    stages.forEach(([c, bn, input], j) => {
-      const z = buf(`${c.name}.z`, act(c));
-      const st = buf(`${c.name}.st`, 2 * c.cout);
-      d.push(convForward(c, B, input, z), normStatistics(bn, B * c.oh * c.oh, z, st));
-      if (j < 2) d.push(normApply(bn, act(c), z, st, buf(`${b.prefix}.a${j + 1}`, act(c))));
-    });
-    if (b.shortcut) {
-      const c = b.shortcut;
-      d.push(
-        convForward(c, B, x, buf(`${c.name}.z`, act(c))),
-        normStatistics(n.shortcut!, B * c.oh * c.oh, `${c.name}.z`, buf(`${c.name}.st`, 2 * c.cout)),
-      );
-    }
-    const y = buf(`${b.prefix}.y`, act(b.expand));
-    const residual = b.shortcut
-      ? { bn: n.shortcut!, z: `${b.shortcut.name}.z`, st: `${b.shortcut.name}.st` }
-      : { tensor: x };
-    d.push(normApply(n.expand!, act(b.expand), `${b.expand.name}.z`, `${b.expand.name}.st`, y, residual));
-    x = y;
+    const a1 = forward(b.reduce, n.reduce!, x);
+    const a2 = forward(b.spatial, n.spatial!, a1);
+    const z3 = forward(b.expand, n.expand!, a2);
+    const shortcut = b.shortcut ? forward(b.shortcut, n.shortcut!, { tensor: input }) : null;
+    const residual = shortcut ?? { tensor: input };
+    x = { ...z3, residual, keep: buf(`${b.prefix}.y`, act(b.expand)) };
   }
   const last = blocks.at(-1)!;
   const hw = last.expand.oh * last.expand.oh;
   buf('feat', B * channels);
   d.push(poolForward(B, hw, channels, x, 'feat'));
+  const activation = (c: ConvShape, bn: NormShape): Activation => ({ z: `${c.name}.z`, sOff: bn.statsOff });
 
   // Heads, loss and the heads' backward, down to dfeat.
   const dense = (name: string, inputs: number, outputs: number): DenseShape => ({
@@ -347,45 +346,38 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
     const b = blocks[i]!;
     const n = b.norms;
     const input = inputs[i]!;
-    const y = `${b.prefix}.y`;
+    const y = { y: `${b.prefix}.y` };
     const term = (c: ConvShape, bn: NormShape) => ({
       bn,
       z: `${c.name}.z`,
-      st: `${c.name}.st`,
       bs: buf(`${c.name}.bs`, 2 * c.cout),
       dz: buf(`${c.name}.dz`, act(c)),
     });
     const t3 = term(b.expand, n.expand!);
-    d.push(normGradSums(n.expand!, B * b.expand.oh * b.expand.oh, dy, y, t3.z, t3.st, t3.bs));
+    d.push(normGradSums(n.expand!, B * b.expand.oh * b.expand.oh, dy, y, t3.z, t3.bs));
     let skip: string;
     if (b.shortcut) {
       const ts = term(b.shortcut, n.shortcut!);
-      d.push(normGradSums(n.shortcut!, B * b.shortcut.oh * b.shortcut.oh, dy, y, ts.z, ts.st, ts.bs));
+      d.push(normGradSums(n.shortcut!, B * b.shortcut.oh * b.shortcut.oh, dy, y, ts.z, ts.bs));
       d.push(normInputGrad(B * b.expand.oh * b.expand.oh, dy, y, t3, ts));
-      filterGrad(b.shortcut, input, ts.dz);
+      filterGrad(b.shortcut, { tensor: input }, ts.dz);
       skip = buf(`${b.shortcut.name}.dx`, B * b.shortcut.h * b.shortcut.h * b.shortcut.cin);
       d.push(convInputGrad(b.shortcut, B, ts.dz, skip));
     } else {
       skip = buf(`${b.prefix}.skip`, act(b.expand));
       d.push(normInputGrad(B * b.expand.oh * b.expand.oh, dy, y, t3, { skip }));
     }
-    filterGrad(b.expand, `${b.prefix}.a2`, t3.dz);
+    filterGrad(b.expand, activation(b.spatial, n.spatial!), t3.dz);
     d.push(convInputGrad(b.expand, B, t3.dz, buf(`${b.prefix}.da2`, act(b.spatial))));
-    const inner: [ConvShape, NormShape, string, string, string, string][] = [
-      [b.spatial, n.spatial!, `${b.prefix}.da2`, `${b.prefix}.a2`, `${b.prefix}.a1`, `${b.prefix}.da1`],
-      [
-        b.reduce,
-        n.reduce!,
-        `${b.prefix}.da1`,
-        `${b.prefix}.a1`,
-        input,
-        i === 0 ? 'dx0' : `${blocks[i - 1]!.prefix}.dy`,
-      ],
+    // The inner norms' ReLU masks come from their own z (their outputs were never stored).
+    const inner: [ConvShape, NormShape, string, Activation, string][] = [
+      [b.spatial, n.spatial!, `${b.prefix}.da2`, activation(b.reduce, n.reduce!), `${b.prefix}.da1`],
+      [b.reduce, n.reduce!, `${b.prefix}.da1`, { tensor: input }, i === 0 ? 'dx0' : `${blocks[i - 1]!.prefix}.dy`],
     ];
-    for (const [c, bn, dOut, out, inp, dIn] of inner) {
+    for (const [c, bn, dOut, inp, dIn] of inner) {
       const t = term(c, bn);
       const rows = B * c.oh * c.oh;
-      d.push(normGradSums(bn, rows, dOut, out, t.z, t.st, t.bs), normInputGrad(rows, dOut, out, t));
+      d.push(normGradSums(bn, rows, dOut, 'own', t.z, t.bs), normInputGrad(rows, dOut, 'own', t));
       filterGrad(c, inp, t.dz);
       buf(dIn, B * c.h * c.h * c.cin);
       d.push(convInputGrad(c, B, t.dz, dIn, c === b.reduce ? skip : undefined));
@@ -413,6 +405,7 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
   for (const name of ['P', 'G', 'M', 'D']) buffers.set(name, parameterFloats);
   if (s.update.optimizer === 'adamw') buffers.set('V', parameterFloats);
   buffers.set('R', runningFloats);
+  buffers.set('S', statsFloats);
   const phaseStarts = { loss: phaseLoss, backward: phaseBackward, optimizer: phaseOptimizer };
   const precision = s.activations ?? 'f32';
   const dispatches = d.map((x) => activationType(x, precision));
@@ -433,7 +426,7 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
 function activationBuffers(dispatches: readonly Dispatch[]): Set<string> {
   const act = new Set<string>();
   const plain = new Set<string>();
-  for (const d of dispatches) for (const b of d.bindings) (b.type === 'act' ? act : plain).add(b.buffer);
+  for (const d of dispatches) for (const b of d.bindings) (isActivation(b) ? act : plain).add(b.buffer);
   const both = [...act].filter((b) => plain.has(b));
   if (both.length) throw new Error(`planned step: buffers bound as activations and as f32: ${both.join(', ')}`);
   return act;

@@ -7,7 +7,7 @@ export interface Binding {
   readonly buffer: string;
   readonly write?: boolean;
   /** 'act': an activation or activation gradient, stored as the plan's activation type (see `activationType`) */
-  readonly type?: 'f32' | 'i32' | 'act';
+  readonly type?: 'f32' | 'i32' | 'vec4<f32>' | 'act' | 'vec4<act>';
 }
 
 /** One dispatch of the step: its shader, bindings and workgroup counts. @public */
@@ -24,13 +24,16 @@ const MAX_GROUPS = 4096;
 
 const ACT_F32 = 'alias act = f32;';
 
+/** Whether the binding holds activations (scalar or vec4), stored as the plan's activation type. @public */
+export const isActivation = (b: Binding): boolean => b.type === 'act' || b.type === 'vec4<act>';
+
 /**
  * Kernels read activations as `f32(x[i])` and store them as `act(v)`, so their arithmetic is f32 whatever `act`
  * is; the alias starts as f32 and `activationType` binds it per plan.
  */
 const header = (bindings: readonly Binding[]): string =>
   [
-    ...(bindings.some((b) => b.type === 'act') ? [ACT_F32] : []),
+    ...(bindings.some((b) => isActivation(b)) ? [ACT_F32] : []),
     ...bindings.map(
       (b, i) =>
         `@group(0) @binding(${i}) var<storage, ${b.write ? 'read_write' : 'read'}> ${b.name}: array<${b.type ?? 'f32'}>;`,
@@ -79,134 +82,157 @@ ${body}
   return { label, code, bindings, workgroups: [Math.max(1, Math.min(MAX_GROUPS, Math.ceil(total / THREADS))), 1, 1] };
 }
 
-/** Tile edge of the GEMM kernels (TILE×TILE outputs per workgroup, one per thread). */
+/** Tile edge of the GEMM kernels' K steps, and of their output tile when M or N is small (one output per thread). */
 export const TILE = 16;
 
-/**
- * C[M,N] = Σ_k A(m,k)·B(k,n) with A, B and the store given as WGSL expressions of (m, k), (k, n) and
- * (m, n, acc): one generator serves the convolutions as implicit GEMMs (forward, input and filter
- * gradients), the dense layers and their gradients. `splits` > 1 cuts K into that many ranges (grid z);
- * the store then sees `split` and writes a partial sum.
- * @public
- */
-export function gemm(
-  label: string,
-  bindings: readonly Binding[],
-  o: {
-    readonly M: number;
-    readonly N: number;
-    readonly K: number;
-    readonly consts: string;
-    readonly loadA: string;
-    readonly loadB: string;
-    readonly store: string;
-    readonly splits?: number;
-    readonly helpers?: string;
-  },
-): Dispatch {
-  const splits = o.splits ?? 1;
-  const chunk = Math.ceil(o.K / splits / TILE) * TILE;
-  if (o.M >= BIG_TILE && o.N >= BIG_TILE) return blockedGemm(label, bindings, o, splits, chunk);
-  const code = `${gemmPrelude(bindings, o, chunk, TILE)}
-@compute @workgroup_size(${TILE}, ${TILE})
-fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let row = i32(wg.y) * ${TILE} + i32(lid.y);
-  let col = i32(wg.x) * ${TILE} + i32(lid.x);
-  let split = i32(wg.z);
-  let k_begin = split * CHUNK;
-  let k_end = min(K, k_begin + CHUNK);
-  var acc = 0.0;
-  for (var k0 = k_begin; k0 < k_end; k0 += ${TILE}) {
-    let ka = k0 + i32(lid.x);
-    var a = 0.0;
-    if (row < M && ka < k_end) { a = loadA(row, ka); }
-    As[lid.y][lid.x] = a;
-    let kb = k0 + i32(lid.y);
-    var b = 0.0;
-    if (kb < k_end && col < N) { b = loadB(kb, col); }
-    Bs[lid.y][lid.x] = b;
-    workgroupBarrier();
-    for (var kk = 0u; kk < ${TILE}u; kk++) { acc = fma(As[lid.y][kk], Bs[kk][lid.x], acc); }
-    workgroupBarrier();
-  }
-  if (row < M && col < N) { store(row, col, split, acc); }
-}`;
-  return { label, code, bindings, workgroups: [Math.ceil(o.N / TILE), Math.ceil(o.M / TILE), splits] };
-}
-
-/** Bindings, shapes, the operand loaders and the store of a GEMM shader; tiles are `width` wide, TILE deep. */
-function gemmPrelude(
-  bindings: readonly Binding[],
-  o: Parameters<typeof gemm>[2],
-  chunk: number,
-  width: number,
-): string {
-  return `${header(bindings)}
-${o.consts}
-${[i32c('M', o.M), i32c('N', o.N), i32c('K', o.K), i32c('CHUNK', chunk)].join('\n')}
-${o.helpers ?? ''}
-var<workgroup> As: array<array<f32, ${width}>, ${TILE}>;
-var<workgroup> Bs: array<array<f32, ${width}>, ${TILE}>;
-fn loadA(m: i32, k: i32) -> f32 { ${o.loadA} }
-fn loadB(k: i32, n: i32) -> f32 { ${o.loadB} }
-fn store(m: i32, n: i32, split: i32, acc: f32) { ${o.store} }`;
-}
-
-/** Edge of the register-blocked GEMM's tile: 16×16 threads, each 4×4 outputs. */
+/** Edge of the register-blocked GEMM's output tile: 16×16 threads, each 4×4 outputs. */
 export const BIG_TILE = 64;
 
+/** Edge of the output tile `gemm` uses for an M×N product (rows of one tile share one line of `columnStats`). @public */
+export function gemmTile(M: number, N: number): number {
+  return M >= BIG_TILE && N >= BIG_TILE ? BIG_TILE : TILE;
+}
+
+/** The operands and epilogue of a GEMM dispatch (see `gemm`). @public */
+export interface GemmOptions {
+  readonly M: number;
+  readonly N: number;
+  readonly K: number;
+  readonly consts: string;
+  /** body of `loadA(m, k)`: f32, or with `vecA` the vec4 of A at (m..m+3, k) ('m') or (m, k..k+3) ('k') */
+  readonly loadA: string;
+  /** body of `loadB(k, n)`: f32, or with `vecB` the vec4 of B at (k..k+3, n) ('k') or (k, n..n+3) ('n') */
+  readonly loadB: string;
+  readonly vecA?: 'm' | 'k';
+  readonly vecB?: 'k' | 'n';
+  readonly store: string;
+  readonly splits?: number;
+  readonly helpers?: string;
+  /**
+   * A bound buffer that gets, for each tile of rows (wg.y) and column n, the sum of C over the tile's rows at
+   * [wg.y·2N + n] and their sum of squares about the tile's mean at [wg.y·2N + N + n] (batch-norm statistics
+   * without another pass over C; a fixed order, so deterministic). Only without splits.
+   */
+  readonly columnStats?: string;
+}
+
 /**
- * The GEMM for large M and N: a 64×64 output tile per workgroup, 4×4 outputs per thread (rows ty + 16i,
- * columns tx + 16j), A and B staged through workgroup memory 16 K-steps at a time, 4 loads of each per thread.
+ * C[M,N] = Σ_k A(m,k)·B(k,n) with A, B and the store given as WGSL of (m, k), (k, n) and (m, n, acc): one
+ * generator serves the convolutions as implicit GEMMs (forward, input and filter gradients), the dense layers and
+ * their gradients. 16×16 threads each own P×P outputs (rows ty + 16i, columns tx + 16j) of a 16P-edge tile
+ * (P = 4 for large M and N, else 1); A and B are staged through workgroup memory 16 K-steps at a time, four at
+ * a time where the operand has vec4 loads. `splits` > 1 cuts K into that many ranges (grid z); the store then
+ * sees `split` and writes a partial sum.
+ * @public
  */
-function blockedGemm(
-  label: string,
-  bindings: readonly Binding[],
-  o: Parameters<typeof gemm>[2],
-  splits: number,
-  chunk: number,
-): Dispatch {
-  const code = `${gemmPrelude(bindings, o, chunk, BIG_TILE)}
+export function gemm(label: string, bindings: readonly Binding[], o: GemmOptions): Dispatch {
+  const splits = o.splits ?? 1;
+  const chunk = Math.ceil(o.K / splits / TILE) * TILE;
+  const W = gemmTile(o.M, o.N);
+  const P = W / TILE;
+  if (o.columnStats && splits > 1) throw new Error(`${label}: column statistics need one K split`);
+  const extent = { m: o.M, n: o.N, k: o.K };
+  for (const axis of [o.vecA, o.vecB])
+    if (axis && extent[axis] % 4 !== 0) throw new Error(`${label}: vec4 loads along ${axis} need it a multiple of 4`);
+  const code = `${header(bindings)}
+${o.consts}
+${[i32c('M', o.M), i32c('N', o.N), i32c('K', o.K), i32c('CHUNK', chunk)].join('\n')}
+var<private> tile_col: i32;
+${o.helpers ?? ''}
+var<workgroup> As: array<array<f32, ${W}>, ${TILE}>;
+var<workgroup> Bs: array<array<f32, ${W}>, ${TILE}>;
+fn loadA(m: i32, k: i32) -> ${o.vecA ? 'vec4<f32>' : 'f32'} { ${o.loadA} }
+fn loadB(k: i32, n: i32) -> ${o.vecB ? 'vec4<f32>' : 'f32'} { ${o.loadB} }
+fn store(m: i32, n: i32, split: i32, acc: f32) { ${o.store} }
+${o.columnStats ? `var<workgroup> red: array<array<f32, ${W}>, ${TILE}>;\nvar<workgroup> tile_mean: array<f32, ${W}>;` : ''}
 @compute @workgroup_size(${TILE}, ${TILE})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   let tx = i32(lid.x);
   let ty = i32(lid.y);
   let t = ty * ${TILE} + tx;
-  let row0 = i32(wg.y) * ${BIG_TILE};
-  let col0 = i32(wg.x) * ${BIG_TILE};
+  let row0 = i32(wg.y) * ${W};
+  let col0 = i32(wg.x) * ${W};
+  tile_col = i32(wg.x);
   let split = i32(wg.z);
   let k_begin = split * CHUNK;
   let k_end = min(K, k_begin + CHUNK);
-  var acc: array<array<f32, 4>, 4>;
+  var acc: array<array<f32, ${P}>, ${P}>;
   for (var k0 = k_begin; k0 < k_end; k0 += ${TILE}) {
-    for (var j = 0; j < 4; j++) {
-      let idx = t + j * 256;
-      let am = idx / ${TILE}; let ak = idx % ${TILE};
-      var a = 0.0;
-      if (row0 + am < M && k0 + ak < k_end) { a = loadA(row0 + am, k0 + ak); }
-      As[ak][am] = a;
-      let bk = idx / ${BIG_TILE}; let bn = idx % ${BIG_TILE};
-      var b = 0.0;
-      if (k0 + bk < k_end && col0 + bn < N) { b = loadB(k0 + bk, col0 + bn); }
-      Bs[bk][bn] = b;
-    }
+${stageTile('A', W, o.vecA === undefined ? undefined : o.vecA === 'k' ? 'k' : 'o')}
+${stageTile('B', W, o.vecB === undefined ? undefined : o.vecB === 'k' ? 'k' : 'o')}
     workgroupBarrier();
     for (var kk = 0; kk < ${TILE}; kk++) {
-      var av: array<f32, 4>;
-      var bv: array<f32, 4>;
-      for (var i = 0; i < 4; i++) { av[i] = As[kk][ty + 16 * i]; bv[i] = Bs[kk][tx + 16 * i]; }
-      for (var i = 0; i < 4; i++) { for (var j = 0; j < 4; j++) { acc[i][j] = fma(av[i], bv[j], acc[i][j]); } }
+      var av: array<f32, ${P}>;
+      var bv: array<f32, ${P}>;
+      for (var i = 0; i < ${P}; i++) { av[i] = As[kk][ty + ${TILE} * i]; bv[i] = Bs[kk][tx + ${TILE} * i]; }
+      for (var i = 0; i < ${P}; i++) { for (var j = 0; j < ${P}; j++) { acc[i][j] = fma(av[i], bv[j], acc[i][j]); } }
     }
     workgroupBarrier();
   }
-  for (var i = 0; i < 4; i++) {
-    for (var j = 0; j < 4; j++) {
-      let m = row0 + ty + 16 * i; let n = col0 + tx + 16 * j;
+  for (var i = 0; i < ${P}; i++) {
+    for (var j = 0; j < ${P}; j++) {
+      let m = row0 + ty + ${TILE} * i; let n = col0 + tx + ${TILE} * j;
       if (m < M && n < N) { store(m, n, split, acc[i][j]); }
     }
   }
+${o.columnStats ? columnStatsEpilogue(o.columnStats, W, P) : ''}
 }`;
-  return { label, code, bindings, workgroups: [Math.ceil(o.N / BIG_TILE), Math.ceil(o.M / BIG_TILE), splits] };
+  return { label, code, bindings, workgroups: [Math.ceil(o.N / W), Math.ceil(o.M / W), splits] };
+}
+
+/**
+ * Loads one K-step of operand A (As[k][m], rows row0…) or B (Bs[k][n], columns col0…) into workgroup memory:
+ * TILE×W values, all 256 threads taking turns; `vec` says the loader returns four values along k or along the
+ * other axis (m or n), which must then be a multiple of 4 so a vector is wholly inside or outside the matrix.
+ */
+function stageTile(which: 'A' | 'B', W: number, vec?: 'k' | 'o'): string {
+  const V = vec ? 4 : 1;
+  // consecutive threads walk the axis along which memory is contiguous: k for A's scalar loads, n for B's
+  const fastK = vec ? vec === 'k' : which === 'A';
+  const fast = (fastK ? TILE : W) / V;
+  const [base, bound, tile] = which === 'A' ? ['row0', 'M', 'As'] : ['col0', 'N', 'Bs'];
+  const call = which === 'A' ? `loadA(${base} + o, k0 + kk)` : `loadB(k0 + kk, ${base} + o)`;
+  const stores =
+    V === 1
+      ? `${tile}[kk][o] = v;`
+      : [0, 1, 2, 3]
+          .map((q) => (vec === 'k' ? `${tile}[kk + ${q}][o] = v[${q}];` : `${tile}[kk][o + ${q}] = v[${q}];`))
+          .join(' ');
+  return `    for (var e = t; e < ${(TILE * W) / V}; e += 256) {
+      let f = (e % ${fast}) * ${V}; let s = e / ${fast};
+      let kk = ${fastK ? 'f' : 's'}; let o = ${fastK ? 's' : 'f'};
+      var v = ${V === 1 ? '0.0' : 'vec4<f32>(0.0)'};
+      if (${base} + o < ${bound} && k0 + kk < k_end) { v = ${call}; }
+      ${stores}
+    }`;
+}
+
+/** Per-column sum and centred sum of squares of this workgroup's rows (see GemmOptions.columnStats). */
+function columnStatsEpilogue(out: string, W: number, P: number): string {
+  const columnTotals = (write: string) => `  for (var c = t; c < ${W}; c += 256) {
+    var s = 0.0;
+    for (var r = 0; r < ${TILE}; r++) { s += red[r][c]; }
+    ${write}
+  }
+  workgroupBarrier();`;
+  const rowsHere = `f32(min(${W}, M - row0))`;
+  return `  let line = i32(wg.y) * 2 * N;
+  for (var j = 0; j < ${P}; j++) {
+    var s = 0.0;
+    for (var i = 0; i < ${P}; i++) { if (row0 + ty + ${TILE} * i < M) { s += acc[i][j]; } }
+    red[ty][tx + ${TILE} * j] = s;
+  }
+  workgroupBarrier();
+${columnTotals(`tile_mean[c] = s / ${rowsHere}; if (col0 + c < N) { ${out}[line + col0 + c] = s; }`)}
+  for (var j = 0; j < ${P}; j++) {
+    var s = 0.0;
+    for (var i = 0; i < ${P}; i++) {
+      if (row0 + ty + ${TILE} * i < M) { let d = acc[i][j] - tile_mean[tx + ${TILE} * j]; s += d * d; }
+    }
+    red[ty][tx + ${TILE} * j] = s;
+  }
+  workgroupBarrier();
+${columnTotals(`if (col0 + c < N) { ${out}[line + N + col0 + c] = s; }`)}`;
 }
 
 /**
