@@ -18,8 +18,11 @@ describe('maou utility benchmark-training --gpu webgpu (built binary)', () => {
     expect(r.stderr).toMatch(/--mixed-precision: needs --gpu webgpu .*got --gpu wasm/);
   });
 
+  // One f32 run of the fewest steps that give a profile (one warm-up, one profiled), on the planned-step spec's lite
+  // Stage 3 case at its batch of 3, so Mesa's shader cache serves the shaders both compile: a cold cache costs
+  // lavapipe minutes. The f16 step's numerics are checked in mixed-precision.spec.ts, its refusal above.
   (runs ? it : it.skip)(
-    'on lavapipe: --enable-profiling gives per-kernel GPU times of the planned step, --mixed-precision its f16 step and loss scale',
+    'on lavapipe: --enable-profiling gives per-kernel GPU times of the planned step in every phase',
     () => {
       if (!lavapipe.env) throw new Error(`lavapipe is set up but unusable: ${lavapipe.reason}`);
       const json = join(dir, 'report.json');
@@ -34,22 +37,21 @@ describe('maou utility benchmark-training --gpu webgpu (built binary)', () => {
           '--sample-positions',
           '64',
           '--batch-size',
-          '4',
+          '3',
           '--warmup-batches',
           '1',
           '--max-batches',
-          '3',
+          '2',
           '--enable-profiling',
           '--trace-path',
           join(dir, 'trace.json'),
-          '--mixed-precision',
           '--output-json',
           json,
           '--log-level',
           'silent',
         ],
         { ...plain, ...lavapipe.env },
-        900_000,
+        600_000,
       );
       if (r.code !== 0) console.error(r.stderr);
       expect(r.code).toBe(0);
@@ -62,25 +64,17 @@ describe('maou utility benchmark-training --gpu webgpu (built binary)', () => {
         config: Record<string, unknown>;
       };
       expect(report.environment.backend).toBe('webgpu');
-      expect(report.config['training.mixedPrecision']).toBe(true);
+      expect(report.config['training.mixedPrecision']).toBe(false);
       // GPU timestamps of the planned step's own kernels (labels from the plan), in every phase
       const kernels = report.profile.by_kernel.map((k) => k.kernel);
-      expect(kernels).toEqual(
-        expect.arrayContaining(['stage 3 loss', 'adamw update', 'loss scale', 'loss scale update']),
-      );
+      expect(kernels).toEqual(expect.arrayContaining(['stage 3 loss', 'adamw update']));
+      expect(kernels).not.toContain('loss scale');
       expect(kernels.some((k) => / conv$/.test(k))).toBe(true);
       expect(report.profile.by_kernel.every((k) => k.total_ms >= 0 && k.calls >= 1)).toBe(true);
       expect(Object.keys(report.profile.by_phase).sort()).toEqual(['backward', 'forward', 'loss', 'optimizer']);
-      expect(report.environment.backend_step).toMatchObject({
-        precision: 'mixed',
-        mixed_precision: { activations: 'f16', master_weights: 'f32', initial_loss_scale: 65536 },
-      });
-      const mp = report.environment.backend_step.mixed_precision as { loss_scale: number; skipped_steps: number };
-      // each skipped step halved the scale once: nothing else changes it within 2,000 steps
-      expect(mp.loss_scale).toBe(65536 / 2 ** mp.skipped_steps);
+      expect(report.environment.backend_step).toMatchObject({ precision: 'f32' });
       expect(r.stdout).toMatch(/Top kernels/);
-      expect(r.stdout).toMatch(/Precision\s+mixed: f16 activations, f32 weights and optimiser; loss scale/);
     },
-    900_000,
+    600_000,
   );
 });
