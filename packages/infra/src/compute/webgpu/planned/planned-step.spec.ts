@@ -135,6 +135,9 @@ async function expectEngineGradients(
     600_000,
   );
 
+  // Batches of 2–4 rows are badly conditioned here: a 1e-6 relative change of the weights moves the engine's own
+  // resnet gradients by up to 13 % (Stage 2, 4 rows; docs/webgpu.md), so each stage uses a batch on which the float32
+  // references agree. A float64 reference would remove this choice.
   it.each([3, 1, 2] as const)(
     'resnet Stage %i: loss and every gradient match the engine; the step is at most 300 dispatches',
     async (stage) => {
@@ -145,20 +148,25 @@ async function expectEngineGradients(
   );
 
   it.each([
-    // AdamW is not compared here: its first step is lr·sign(g), so parameters whose gradient is float32 noise (the
-    // hand bias, removed by the batch norms) move by ±lr in either implementation.
     [
       'sgd with momentum and weight decay',
       { optimizer: 'sgd', momentum: 0.9, gradientClip: 0, weightDecay: 0.01, learningRate: 0.05 },
     ],
+    // With AdamW's usual eps (1e-8) a first step moves every weight by ±lr whatever its gradient's size, so weights
+    // whose gradient is float32 noise (the hand bias, which the batch norms remove) move either way in either
+    // implementation. An eps above that noise keeps the update proportional to the gradient where it is noise.
+    [
+      'adamw with clipping and decoupled weight decay',
+      { optimizer: 'adamw', eps: 1e-3, gradientClip: 0.5, weightDecay: 0.01, learningRate: 0.01 },
+    ],
   ] as const)(
-    "%s: the weights after one update are the engine optimiser's (lite, Stage 3)",
+    "%s: the weights after two updates are the engine optimiser's (lite, Stage 3)",
     async (_, extra) => {
       const o = optionsFor('lite', 3, extra);
-      // Batch 3 reuses the pipelines of the first test; the batch is the Stage 3 gradient spec's. On some random batches of 3 rows the
-      // gradients of the cpu backend, the tfjs webgpu path and the planned step differ from each other by up to a
-      // few per cent (badly conditioned batch norms of a tiny batch, docs/webgpu.md); this batch is not one of them.
-      const batches = [randomBatch(3, 3, 8)];
+      // Batch 3 reuses the pipelines of the first test. On some random batches of 3 rows the gradients of the cpu
+      // backend, the tfjs webgpu path and the planned step differ from each other by up to a few per cent (badly
+      // conditioned batch norms of a tiny batch, docs/webgpu.md); these batches are not among them.
+      const batches = [randomBatch(3, 3, 8), randomBatch(3, 3, 9)];
       await tf.setBackend('cpu');
       const engine = createTrainer(o) as TfjsTrainer;
       const engineLosses: number[] = [];
