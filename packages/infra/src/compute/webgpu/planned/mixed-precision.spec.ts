@@ -110,6 +110,24 @@ describe('mixed-precision plan (no GPU)', () => {
     expect(labels.indexOf('loss scale')).toBe(labels.indexOf('loss total') + 1);
     expect(labels.at(-1)).toBe('loss scale update');
   });
+
+  it.each([
+    ['lite', 1],
+    ['lite', 2],
+    ['resnet', 1],
+    ['resnet', 2],
+  ] as const)(
+    '%s Stage %i: no buffer is bound both as an activation and as f32, and vec4 activations are loaded as f16',
+    (preset, stage) => {
+      const o = optionsFor(preset, stage, true, { stage2HiddenDim: 16 });
+      // describeStep refuses a buffer bound both ways (it would be read with the wrong element size)
+      const f16 = describeStep(planSettings(o), 3);
+      expect(f16.halfBuffers).toContain('x0');
+      const vec = f16.dispatches.filter((d) => d.bindings.some((b) => b.type === 'vec4<act>'));
+      expect(vec.length).toBeGreaterThan(0);
+      expect(vec.every((d) => d.code.includes('alias act = f16;') && d.code.includes('array<vec4<act>>'))).toBe(true);
+    },
+  );
 });
 
 (gpu.available ? describe : describe.skip)('mixed-precision planned WebGPU step (lavapipe, shader-f16)', () => {
