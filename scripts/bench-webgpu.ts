@@ -4,11 +4,13 @@
  *
  *   pnpm bench:webgpu -- --preset lite,resnet --batch 256 --steps 10 [--step planned|tfjs|both] [--kernels fast|stock|both]
  *     [--profile] [--uploads pooled|stock] [--backend cpu] [--tf-flag WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE=64]
- *     [--loss-every N] [--dispatch-count-only]
+ *     [--loss-every N] [--dispatch-count-only] [--mixed-precision [both]]
  *
  * `--step planned` (the default) runs the planned step (one submission per step, planned/planned-trainer.ts) and
  * `tfjs` the engine's step on tfjs-webgpu; `both` alternates them A/B/A/B. `--dispatch-count-only` prints the
- * planned step's dispatches per step for each preset, stage and batch without a GPU.
+ * planned step's dispatches per step for each preset, stage and batch without a GPU. `--mixed-precision` runs the
+ * planned step with f16 activations and loss scaling (needs shader-f16); `--mixed-precision both` alternates
+ * f32 and mixed A/B/A/B.
  *
  * Run through scripts/pack-webgpu-bench.cjs, which transpiles the sources it needs with swc (no build).
  */
@@ -80,9 +82,19 @@ function syntheticBatch(size: number, seed: number) {
 const clock = { now: () => performance.now(), wallTime: () => new Date() };
 
 const lossEvery = Number(arg('loss-every', '1'));
+const precisions: boolean[] = !flag('mixed-precision')
+  ? [false]
+  : arg('mixed-precision', '') === 'both'
+    ? [false, true, false, true]
+    : [true];
 
-async function run(preset: Preset, batch: number, fast: boolean, step: 'planned' | 'tfjs'): Promise<void> {
-  const options = { stage: 3 as const, training: { ...training, preset }, totalSteps: 10_000, seed: 7 };
+async function run(preset: Preset, batch: number, fast: boolean, step: 'planned' | 'tfjs', mixed = false) {
+  const options = {
+    stage: 3 as const,
+    training: { ...training, preset, mixedPrecision: mixed },
+    totalSteps: 10_000,
+    seed: 7,
+  };
   const reference = createTrainer(options);
   const planned = step === 'planned' ? new PlannedWebgpuTrainer(options, reference, { lossEvery }) : null;
   const trainer = planned ?? reference;
@@ -120,6 +132,8 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
     batch,
     ...(planned
       ? {
+          precision: mixed ? 'mixed (f16 activations)' : 'f32',
+          ...(mixed ? { lossScale: planned.lossScale?.scale, skippedSteps: planned.lossScale?.skippedSteps } : {}),
           dispatchesPerStep: planned.lastDispatchCount,
           hostMsPerStep: +hostMs[Math.floor(hostMs.length / 2)]!.toFixed(2),
           lossEvery,
@@ -203,7 +217,7 @@ async function main(): Promise<void> {
   for (const fast of kernels === 'both' ? [false, true] : [kernels === 'fast']) {
     if (backendName === 'webgpu') {
       const started = await startWebgpuBackend(
-        { backend: 'webgpu', deviceIndex: 0, threads: 'auto' },
+        { backend: 'webgpu', deviceIndex: 0, threads: 'auto', mixedPrecision: precisions.includes(true) },
         { fastKernels: fast, pooledUploads: arg('uploads', 'pooled') === 'pooled' },
       );
       if (!started.ok) throw new Error(started.error);
@@ -217,7 +231,9 @@ async function main(): Promise<void> {
       tf.env().set(k, v === 'true' ? true : v === 'false' ? false : Number(v));
     }
     for (const preset of presets)
-      for (const batch of batches) for (const kind of stepKinds) await run(preset, batch, fast, kind);
+      for (const batch of batches)
+        for (const kind of stepKinds)
+          for (const mixed of kind === 'planned' ? precisions : [false]) await run(preset, batch, fast, kind, mixed);
   }
 }
 

@@ -78,6 +78,11 @@ export interface TrainingConfig {
   readonly stage2Clip: number;
   readonly stage2HiddenDim: number;
   readonly stage2HeadDropout: number;
+  /**
+   * `--mixed-precision` (webgpu's planned step only): f16 activations, f32 master weights, dynamic loss scaling, as
+   * maou's AMP on CUDA. Absent or false: f32 throughout.
+   */
+  readonly mixedPrecision?: boolean;
 }
 
 /**
@@ -90,6 +95,8 @@ export interface ComputeConfig {
   readonly backend: string;
   readonly deviceIndex: number;
   readonly threads: number | 'auto';
+  /** `--mixed-precision`: the device is created with the f16 feature it needs (webgpu: shader-f16) */
+  readonly mixedPrecision?: boolean;
 }
 
 // The GPU backends by name, as they were when reports did not record the placement: only for those older reports.

@@ -195,7 +195,23 @@ export interface BackendStepSummary {
   readonly submits_per_step: number;
   /** median host milliseconds per measured step for uploading the batch, encoding and submitting (not the GPU wait) */
   readonly host_ms_per_step: number | null;
+  /** 'mixed' with `--mixed-precision` (details in `mixed_precision`), else 'f32' */
+  readonly precision?: 'f32' | 'mixed';
+  readonly mixed_precision?: MixedPrecisionSummary;
   readonly notes: readonly string[];
+}
+
+/** What `--mixed-precision` ran with, and the dynamic loss scaling's state at the end of the run. @public */
+export interface MixedPrecisionSummary {
+  readonly activations: 'f16';
+  readonly master_weights: 'f32';
+  readonly initial_loss_scale: number;
+  /** the loss scale after the last step whose loss was read (null before any) */
+  readonly loss_scale: number | null;
+  /** optimiser steps skipped because a gradient was inf or NaN (the scale then halves) */
+  readonly skipped_steps: number | null;
+  /** good steps in a row after which the scale doubles */
+  readonly growth_interval: number;
 }
 
 /** The versioned payload of one `benchmark-training` run. @public */

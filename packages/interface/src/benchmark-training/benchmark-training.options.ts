@@ -77,6 +77,9 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
     compilation: device.flag('accepted; tfjs has no graph compiler (see --help notes)'),
     'stage12-compilation': device.flag('accepted; as --compilation for Stages 1 and 2'),
     'detect-anomaly': device.flag('stop at the first non-finite loss or gradient, naming batch and tensor'),
+    'mixed-precision': device.flag(
+      "with --gpu webgpu on an adapter with shader-f16: f16 activations, f32 master weights and optimiser, dynamic loss scaling (maou's AMP on CUDA); refused on every other backend",
+    ),
     'test-ratio': pipeline.num('validation share, 0 < r < 1 (default 0.2)'),
     'batch-size': pipeline.num('batch size, 1 to 65,536 (default 256)'),
     'dataloader-workers': pipeline.num(

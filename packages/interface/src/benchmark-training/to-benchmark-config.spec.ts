@@ -29,6 +29,20 @@ const issuesOf = (raw: RawBenchmarkTrainingOptions): string[] => {
 };
 
 describe('toBenchmarkConfig', () => {
+  it('given --mixed-precision, then it needs --gpu webgpu (refused for cuda:0, wasm and no --gpu), and reaches training and compute', () => {
+    for (const gpu of [undefined, 'wasm', 'cuda:0'])
+      expect(issuesOf({ mixedPrecision: true, gpu })).toEqual([
+        expect.stringMatching(/^--mixed-precision: needs --gpu webgpu/),
+      ]);
+    const r = toBenchmarkConfig(
+      { mixedPrecision: true, gpu: 'webgpu' },
+      { ...defaults, backends: [named('webgpu', 'device')] },
+    );
+    if (!r.ok) throw new Error('expected ok');
+    expect(r.value.config.training.mixedPrecision).toBe(true);
+    expect(r.value.config.compute.mixedPrecision).toBe(true);
+  });
+
   it('given no options, then maou defaults (ResNet preset, clipping at 1.0) on the embedded sample data, with a note saying so', () => {
     const r = toBenchmarkConfig({}, defaults);
     if (!r.ok) throw new Error('expected ok');

@@ -105,6 +105,11 @@ export const toBenchmarkConfig = (
     backend: 'auto',
     deviceIndex: 0,
   });
+  if (raw.mixedPrecision && device.backend !== 'webgpu')
+    issues.push({
+      field: '--mixed-precision',
+      message: `needs --gpu webgpu (f16 activations run only on the WebGPU planned step; got ${raw.gpu === undefined ? 'no --gpu' : `--gpu ${raw.gpu}`}); maou's AMP is CUDA-only too`,
+    });
   const source = pickDataSource(raw, stage, defaults);
   if ('issues' in source) issues.push(...source.issues);
   if (issues.length || 'issues' in source) return err(issues);
@@ -150,8 +155,13 @@ export const toBenchmarkConfig = (
       stage2Clip: raw.stage2Clip ?? 0,
       stage2HiddenDim: raw.stage2HiddenDim ?? 128,
       stage2HeadDropout: raw.stage2HeadDropout ?? 0,
+      mixedPrecision: raw.mixedPrecision ?? false,
     },
-    compute: { ...device, threads: raw.threads ?? defaults.threads ?? 'auto' },
+    compute: {
+      ...device,
+      threads: raw.threads ?? defaults.threads ?? 'auto',
+      ...(raw.mixedPrecision ? { mixedPrecision: true } : {}),
+    },
     warmupBatches: raw.warmupBatches ?? 10,
     maxBatches: raw.fullEpoch ? null : (raw.maxBatches ?? 100),
     ...(raw.fullEpoch

@@ -38,11 +38,15 @@ const adapterInfo = (adapter: DawnAdapter): GpuAdapterInfo => ({
 });
 
 /** The same device request as tfjs-backend-webgpu's own factory, on the adapter we already hold. */
-async function createBackend(adapter: DawnAdapter, pooledUploads: boolean): Promise<tf.KernelBackend> {
+async function createBackend(adapter: DawnAdapter, pooledUploads: boolean, f16: boolean): Promise<tf.KernelBackend> {
   const module = load('@tensorflow/tfjs-backend-webgpu') as WebgpuModule;
   const limits = adapter.limits;
   const device = await adapter.requestDevice({
-    requiredFeatures: adapter.features.has('timestamp-query') ? ['timestamp-query'] : [],
+    requiredFeatures: [
+      ...(adapter.features.has('timestamp-query') ? ['timestamp-query'] : []),
+      // only when asked: a device with shader-f16 may have other limits or a slower path on some drivers
+      ...(f16 ? ['shader-f16'] : []),
+    ],
     requiredLimits: {
       maxComputeWorkgroupStorageSize: limits.maxComputeWorkgroupStorageSize,
       maxComputeWorkgroupsPerDimension: limits.maxComputeWorkgroupsPerDimension,
@@ -73,6 +77,10 @@ export async function startWebgpuBackend(
   const adapter = await gpu.value.requestAdapter({ powerPreference: 'high-performance' });
   if (!adapter) return err(describeNoAdapter(diagnoseVulkan(defaultVulkanSearch())));
   const info = adapterInfo(adapter);
+  if (config.mixedPrecision && !adapter.features.has('shader-f16'))
+    return err(
+      `--mixed-precision needs the WebGPU adapter feature shader-f16 (f16 activations), which ${info.description || 'this adapter'} lacks; leave --mixed-precision out to train in f32`,
+    );
   if (config.backend === 'auto' && info.softwareFallback) {
     return err(`WebGPU found only a software adapter (${info.description}); pass --gpu webgpu to use it anyway`);
   }
@@ -88,7 +96,8 @@ export async function startWebgpuBackend(
   if (!tf.findBackend(NAME)) {
     load('@tensorflow/tfjs-backend-webgpu');
     if (tf.findBackendFactory(NAME)) tf.removeBackend(NAME);
-    tf.registerBackend(NAME, () => createBackend(adapter, options.pooledUploads ?? true), 1);
+    const f16 = config.mixedPrecision === true;
+    tf.registerBackend(NAME, () => createBackend(adapter, options.pooledUploads ?? true, f16), 1);
     registerRankSafeSum(NAME);
   }
   const fast = options.fastKernels ?? true;

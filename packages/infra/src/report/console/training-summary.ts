@@ -41,6 +41,23 @@ const stoppingRows = (e: BenchmarkTrainingReport['epoch_estimate']): string[] =>
   return rows;
 };
 
+/** The planned step's shape and precision (webgpu), when the trainer reported one. */
+const backendStepRows = (b: BenchmarkTrainingReport['environment']['backend_step']): string[] => {
+  if (!b) return [];
+  const host = b.host_ms_per_step === null ? '' : `, ${ms(b.host_ms_per_step)} host per step`;
+  const rows = [row('Backend step', `${b.dispatches_per_step} dispatches, ${b.submits_per_step} submit${host}`)];
+  const mp = b.mixed_precision;
+  if (mp)
+    rows.push(
+      row(
+        'Precision',
+        `mixed: ${mp.activations} activations, ${mp.master_weights} weights and optimiser; loss scale ${mp.loss_scale ?? 'n/a'} (from ${mp.initial_loss_scale}), ${mp.skipped_steps ?? 'n/a'} skipped step(s)`,
+      ),
+    );
+  else if (b.precision) rows.push(row('Precision', b.precision));
+  return rows;
+};
+
 /** The human summary of one run, as printed on stdout. @public */
 export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
   const m = r.training_metrics;
@@ -52,6 +69,7 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
       'Backend',
       `${r.environment.backend} ${r.environment.backend_version}, ${r.environment.threads} thread(s), ${r.environment.device}`,
     ),
+    ...backendStepRows(r.environment.backend_step),
     ...(r.interruption
       ? [
           row(

@@ -40,6 +40,7 @@ async function run(dispatches: Dispatch[], init: Record<string, Float32Array>): 
   const description: StepDescription = {
     batch: 0,
     buffers,
+    halfBuffers: new Set(),
     dispatches,
     offsets: new Map(),
     runningOffsets: new Map(),

@@ -8,6 +8,7 @@ import {
   gemm,
   gemmTile,
   GELU,
+  NON_FINITE,
   rowKernel,
   SIGMOID,
   SOFTPLUS,
@@ -74,6 +75,9 @@ export type Activation =
   | { readonly tensor: string }
   | { readonly z: string; readonly sOff: number; readonly residual?: Residual; readonly keep?: string };
 
+/** Storage type of an activation binding: the plan's activation type (see wgsl's `activationType`), or its vec4. */
+const activationOf = (vec: boolean) => (vec ? ('vec4<act>' as const) : ('act' as const));
+
 /**
  * Bindings and WGSL of `inAt(a)`: the activation at flat index a of a [.., channels] tensor, a vec4 of
  * channels a…a+3 when `vec`. `keepWhen` (WGSL bool) says which loads write `keep`: each element exactly once.
@@ -86,34 +90,35 @@ function activationReader(
 ): { bindings: Binding[]; code: string } {
   const T = vec ? 'vec4<f32>' : 'f32';
   const type = vec ? ('vec4<f32>' as const) : undefined;
+  const actType = activationOf(vec);
   const V = vec ? 4 : 1;
   if ('tensor' in src) {
     return {
-      bindings: [{ name: 'xin', buffer: src.tensor, type }],
-      code: `fn inAt(a: i32) -> ${T} { return xin[a / ${V}]; }`,
+      bindings: [{ name: 'xin', buffer: src.tensor, type: actType }],
+      code: `fn inAt(a: i32) -> ${T} { return ${T}(xin[a / ${V}]); }`,
     };
   }
   const bindings: Binding[] = [
-    { name: 'zin', buffer: src.z, type },
+    { name: 'zin', buffer: src.z, type: actType },
     { name: 'BNS', buffer: 'S', type },
   ];
   const affine = (z: string, sOff: number) =>
-    `${z}[q] * BNS[${(sOff + 2 * channels) / V} + c] + BNS[${(sOff + 3 * channels) / V} + c]`;
+    `${T}(${z}[q]) * BNS[${(sOff + 2 * channels) / V} + c] + BNS[${(sOff + 3 * channels) / V} + c]`;
   let v = affine('zin', src.sOff);
   if (src.residual && 'tensor' in src.residual) {
-    bindings.push({ name: 'res', buffer: src.residual.tensor, type });
-    v += ' + res[q]';
+    bindings.push({ name: 'res', buffer: src.residual.tensor, type: actType });
+    v += ` + ${T}(res[q])`;
   } else if (src.residual) {
-    bindings.push({ name: 'zres', buffer: src.residual.z, type });
+    bindings.push({ name: 'zres', buffer: src.residual.z, type: actType });
     v += ` + ${affine('zres', src.residual.sOff)}`;
   }
-  if (src.keep) bindings.push({ name: 'keep', buffer: src.keep, type, write: true });
+  if (src.keep) bindings.push({ name: 'keep', buffer: src.keep, type: actType, write: true });
   return {
     bindings,
     code: `fn inAt(a: i32) -> ${T} {
   let q = a / ${V}; let c = (a % ${channels}) / ${V};
   let v = max(${v}, ${T}(0.0));
-  ${src.keep ? `if (${keepWhen}) { keep[q] = v; }` : ''}
+  ${src.keep ? `if (${keepWhen}) { keep[q] = ${actType}(v); }` : ''}
   return v;
 }`,
   };
@@ -121,7 +126,7 @@ function activationReader(
 
 /** relu(bn(z)) > 0 at flat index i of channel c, the same arithmetic as `activationReader`'s (the ReLU mask). */
 const activeExpr = (z: string, sOff: number, channels: number) =>
-  `${z}[i] * BNS[${sOff + 2 * channels} + c] + BNS[${sOff + 3 * channels} + c] > 0.0`;
+  `f32(${z}[i]) * BNS[${sOff + 2 * channels} + c] + BNS[${sOff + 3 * channels} + c] > 0.0`;
 
 /** Input pixel (n, ih, iw, ci) of output (n, oh, ow) under filter tap (kh, kw), 0 outside the board. */
 const gatherInput = (zero: string) =>
@@ -147,7 +152,7 @@ export function convForward(c: ConvShape, batch: number, x: Activation, z: strin
     [
       ...input.bindings,
       { name: 'P', buffer: 'P', type: vec ? 'vec4<f32>' : undefined },
-      { name: 'z', buffer: z, write: true },
+      { name: 'z', buffer: z, write: true, type: 'act' },
       { name: 'stats', buffer: stats, write: true },
     ],
     {
@@ -161,7 +166,7 @@ export function convForward(c: ConvShape, batch: number, x: Activation, z: strin
       loadB: vec ? 'return P[(WOFF + k * CO + n) / 4];' : 'return P[WOFF + k * CO + n];',
       vecA: vec ? 'k' : undefined,
       vecB: vec ? 'n' : undefined,
-      store: 'z[m * CO + n] = acc;',
+      store: 'z[m * CO + n] = act(acc);',
       columnStats: 'stats',
     },
   );
@@ -178,11 +183,11 @@ export function convInputGrad(c: ConvShape, batch: number, dz: string, dx: strin
   const vec = vectorized(c);
   const type = vec ? ('vec4<f32>' as const) : undefined;
   const V = vec ? 4 : 1;
-  const bindings = [
-    { name: 'dz', buffer: dz, type },
+  const bindings: Binding[] = [
+    { name: 'dz', buffer: dz, type: activationOf(vec) },
     { name: 'P', buffer: 'P', type },
-    ...(addend ? [{ name: 'addend', buffer: addend }] : []),
-    { name: 'dx', buffer: dx, write: true },
+    ...(addend ? [{ name: 'addend', buffer: addend, type: 'act' } as const] : []),
+    { name: 'dx', buffer: dx, write: true, type: 'act' },
   ];
   return gemm(`${c.name} input grad`, bindings, {
     M: batch * c.h * c.h,
@@ -195,11 +200,11 @@ export function convInputGrad(c: ConvShape, batch: number, dz: string, dx: strin
       if (ohs < 0 || ows < 0 || ohs % S != 0 || ows % S != 0) { return ${zeroOf(vec)}; }
       let oh = ohs / S; let ow = ows / S;
       if (oh >= OH || ow >= OH) { return ${zeroOf(vec)}; }
-      return dz[(((n * OH + oh) * OH + ow) * CO + co) / ${V}];`,
+      return ${vec ? 'vec4<f32>' : 'f32'}(dz[(((n * OH + oh) * OH + ow) * CO + co) / ${V}]);`,
     loadB: `let co = k % CO; let tap = k / CO; return P[(WOFF + (tap * CI + n) * CO + co) / ${V}];`,
     vecA: vec ? 'k' : undefined,
     vecB: vec ? 'k' : undefined,
-    store: `dx[m * CI + n] = acc${addend ? ' + addend[m * CI + n]' : ''};`,
+    store: `dx[m * CI + n] = act(acc${addend ? ' + f32(addend[m * CI + n])' : ''});`,
   });
 }
 
@@ -223,7 +228,7 @@ export function convFilterGrad(
   const out = splits > 1 ? { name: 'part', buffer: scratch, write: true } : { name: 'G', buffer: 'G', write: true };
   const main = gemm(
     `${c.name} filter grad`,
-    [...input.bindings, { name: 'dz', buffer: dz, type: vec ? ('vec4<f32>' as const) : undefined }, out],
+    [...input.bindings, { name: 'dz', buffer: dz, type: activationOf(vec) }, out],
     {
       M,
       N,
@@ -233,7 +238,7 @@ export function convFilterGrad(
       helpers: input.code,
       loadA: `let ci = m % CI; let tap = m / CI; let kw = tap % KS; let kh = tap / KS;
       let ow = k % OH; let t = k / OH; let oh = t % OH; let n = t / OH; ${gatherInput(zeroOf(vec))}`,
-      loadB: vec ? 'return dz[(k * CO + n) / 4];' : 'return dz[k * CO + n];',
+      loadB: vec ? 'return vec4<f32>(dz[(k * CO + n) / 4]);' : 'return f32(dz[k * CO + n]);',
       vecA: vec ? 'm' : undefined,
       vecB: vec ? 'n' : undefined,
       store: splits > 1 ? 'part[split * M * N + m * N + n] = acc;' : 'G[WOFF + m * N + n] = acc;',
@@ -314,7 +319,7 @@ export function normFinish(bn: NormShape, rows: number, tileRows: number, stats:
  */
 export type ReluMask = { readonly y: string } | 'own';
 
-const xHat = (z: string, k: string) => `(${z}[i] - BNS[SOFF${k} + c]) * BNS[SOFF${k} + C + c]`;
+const xHat = (z: string, k: string) => `(f32(${z}[i]) - BNS[SOFF${k} + c]) * BNS[SOFF${k} + C + c]`;
 
 /**
  * Backward of relu(bn(z)), first half: g = dy where the ReLU was active; Σg and Σg·x̂ per channel into
@@ -323,19 +328,19 @@ const xHat = (z: string, k: string) => `(${z}[i] - BNS[SOFF${k} + c]) * BNS[SOFF
  */
 export function normGradSums(bn: NormShape, rows: number, dy: string, mask: ReluMask, z: string, bs: string): Dispatch {
   const bindings: Binding[] = [
-    { name: 'dy', buffer: dy },
-    ...(mask === 'own' ? [] : [{ name: 'y', buffer: mask.y }]),
-    { name: 'z', buffer: z },
+    { name: 'dy', buffer: dy, type: 'act' },
+    ...(mask === 'own' ? [] : [{ name: 'y', buffer: mask.y, type: 'act' } as const]),
+    { name: 'z', buffer: z, type: 'act' },
     { name: 'BNS', buffer: 'S' },
     { name: 'bs', buffer: bs, write: true },
     { name: 'G', buffer: 'G', write: true },
   ];
-  const active = mask === 'own' ? activeExpr('z', bn.statsOff, bn.channels) : 'y[i] > 0.0';
+  const active = mask === 'own' ? activeExpr('z', bn.statsOff, bn.channels) : 'f32(y[i]) > 0.0';
   return channelReduce(`${bn.name} grad sums`, bindings, {
     rows,
     channels: bn.channels,
     consts: [constI('GOFF', bn.gammaOff), constI('BOFF', bn.betaOff), constI('SOFF', bn.statsOff)].join('\n'),
-    pass: `let g = select(0.0, dy[i], ${active}); s0 += g; s1 += g * ${xHat('z', '')};`,
+    pass: `let g = select(0.0, f32(dy[i]), ${active}); s0 += g; s1 += g * ${xHat('z', '')};`,
     finish: 'bs[c] = t0; bs[C + c] = t1; G[BOFF + c] = t0; G[GOFF + c] = t1;',
   });
 }
@@ -362,35 +367,35 @@ export function normInputGrad(
 ): Dispatch {
   const C = main.bn.channels;
   const bindings: Binding[] = [
-    { name: 'dy', buffer: dy },
-    ...(mask === 'own' ? [] : [{ name: 'y', buffer: mask.y }]),
+    { name: 'dy', buffer: dy, type: 'act' },
+    ...(mask === 'own' ? [] : [{ name: 'y', buffer: mask.y, type: 'act' } as const]),
     { name: 'P', buffer: 'P' },
     { name: 'BNS', buffer: 'S' },
   ];
   const consts = [constI('C', C), constF('NR', rows)];
   const term = (t: NormGradTerm, k: string) => {
     bindings.push(
-      { name: `z${k}`, buffer: t.z },
+      { name: `z${k}`, buffer: t.z, type: 'act' },
       { name: `bs${k}`, buffer: t.bs },
-      { name: `dz${k}`, buffer: t.dz, write: true },
+      { name: `dz${k}`, buffer: t.dz, write: true, type: 'act' },
     );
     consts.push(constI(`GOFF${k}`, t.bn.gammaOff), constI(`SOFF${k}`, t.bn.statsOff));
-    return `    dz${k}[i] = P[GOFF${k} + c] * BNS[SOFF${k} + C + c] * (g - bs${k}[c] / NR - ${xHat(`z${k}`, k)} * bs${k}[C + c] / NR);`;
+    return `    dz${k}[i] = act(P[GOFF${k} + c] * BNS[SOFF${k} + C + c] * (g - bs${k}[c] / NR - ${xHat(`z${k}`, k)} * bs${k}[C + c] / NR));`;
   };
   const lines = [term(main, 'a')];
   if (other && 'skip' in other) {
-    bindings.push({ name: 'skip', buffer: other.skip, write: true });
-    lines.push('    skip[i] = g;');
+    bindings.push({ name: 'skip', buffer: other.skip, write: true, type: 'act' });
+    lines.push('    skip[i] = act(g);');
   } else if (other) {
     lines.push(term(other, 'b'));
   }
-  const active = mask === 'own' ? activeExpr('za', main.bn.statsOff, C) : 'y[i] > 0.0';
+  const active = mask === 'own' ? activeExpr('za', main.bn.statsOff, C) : 'f32(y[i]) > 0.0';
   return elementwise(
     `${main.bn.name} input grad`,
     bindings,
     rows * C,
     consts.join('\n'),
-    `    let c = i % C; let g = select(0.0, dy[i], ${active});\n${lines.join('\n')}`,
+    `    let c = i % C; let g = select(0.0, f32(dy[i]), ${active});\n${lines.join('\n')}`,
   );
 }
 
@@ -417,11 +422,11 @@ export function poolBackward(batch: number, hw: number, channels: number, dfeat:
     'global average pool grad',
     [
       { name: 'dfeat', buffer: dfeat },
-      { name: 'dy', buffer: dy, write: true },
+      { name: 'dy', buffer: dy, write: true, type: 'act' },
     ],
     batch * hw * channels,
     [constI('HW', hw), constI('C', channels)].join('\n'),
-    '    let c = i % C; let n = i / (HW * C); dy[i] = dfeat[n * C + c] / f32(HW);',
+    '    let c = i % C; let n = i / (HW * C); dy[i] = act(dfeat[n * C + c] / f32(HW));',
   );
 }
 
@@ -515,15 +520,15 @@ export function stemForward(batch: number, o: { embOff: number; handW: number; h
       { name: 'ids', buffer: 'ids', type: 'i32' },
       { name: 'hands', buffer: 'hands' },
       { name: 'P', buffer: 'P' },
-      { name: 'x0', buffer: 'x0', write: true },
+      { name: 'x0', buffer: 'x0', write: true, type: 'act' },
     ],
     batch * 81 * 64,
     [constI('EOFF', o.embOff), constI('HW', o.handW), constI('HB', o.handB)].join('\n'),
     `    let ch = i % 64; let pos = i / 64; let n = pos / 81;
-    if (ch < 32) { x0[i] = P[EOFF + ids[pos] * 32 + ch]; } else {
+    if (ch < 32) { x0[i] = act(P[EOFF + ids[pos] * 32 + ch]); } else {
       let c = ch - 32; var s = P[HB + c];
       for (var k = 0; k < 14; k++) { s += hands[n * 14 + k] * P[HW + k * 32 + c]; }
-      x0[i] = s;
+      x0[i] = act(s);
     }`,
   );
 }
@@ -534,12 +539,12 @@ export function embeddingGrad(batch: number, embOff: number, vocabulary: number)
     'embedding grad',
     [
       { name: 'ids', buffer: 'ids', type: 'i32' },
-      { name: 'dx0', buffer: 'dx0' },
+      { name: 'dx0', buffer: 'dx0', type: 'act' },
       { name: 'G', buffer: 'G', write: true },
     ],
     vocabulary * 32,
     [constI('EOFF', embOff), constI('POS', batch * 81)].join('\n'),
-    '    let v = i / 32; let c = i % 32; var s = 0.0; for (var p = 0; p < POS; p++) { if (ids[p] == v) { s += dx0[p * 64 + c]; } } G[EOFF + i] = s;',
+    '    let v = i / 32; let c = i % 32; var s = 0.0; for (var p = 0; p < POS; p++) { if (ids[p] == v) { s += f32(dx0[p * 64 + c]); } } G[EOFF + i] = s;',
   );
 }
 
@@ -548,12 +553,12 @@ export function handGrad(batch: number): Dispatch {
   return elementwise(
     'hand projection output grad',
     [
-      { name: 'dx0', buffer: 'dx0' },
+      { name: 'dx0', buffer: 'dx0', type: 'act' },
       { name: 'dh', buffer: 'dhand', write: true },
     ],
     batch * 32,
     '',
-    '    let n = i / 32; let c = i % 32; var s = 0.0; for (var p = 0; p < 81; p++) { s += dx0[(n * 81 + p) * 64 + 32 + c]; } dh[i] = s;',
+    '    let n = i / 32; let c = i % 32; var s = 0.0; for (var p = 0; p < 81; p++) { s += f32(dx0[(n * 81 + p) * 64 + 32 + c]); } dh[i] = s;',
   );
 }
 
@@ -717,10 +722,13 @@ export interface UpdateSettings {
 /**
  * One dispatch over the flat parameter buffer: gradient clipping by the global norm (from the partial sums),
  * then AdamW (decoupled decay where D = 1) or SGD with momentum (L2 decay where D = 1), torch semantics.
- * hyper = [lr, 1 − β1^t, √(1 − β2^t), first step ? 1 : 0].
+ * hyper = [lr, 1 − β1^t, √(1 − β2^t), first step ? 1 : 0]. With `lossScaled` (mixed precision) G holds the
+ * gradients times the loss scale `scale[0]`: they are divided by it, the step is skipped when their squared norm
+ * (the norm parts, always computed then) is inf or NaN, and t counts the applied steps (`scale[3]`), as PyTorch's
+ * GradScaler skips `optimizer.step`.
  * @public
  */
-export function parameterUpdate(parameters: number, s: UpdateSettings): Dispatch {
+export function parameterUpdate(parameters: number, s: UpdateSettings, lossScaled = false): Dispatch {
   const adam = s.optimizer === 'adamw';
   const bindings = [
     { name: 'P', buffer: 'P', write: true },
@@ -729,7 +737,8 @@ export function parameterUpdate(parameters: number, s: UpdateSettings): Dispatch
     ...(adam ? [{ name: 'Vel', buffer: 'V', write: true }] : []),
     { name: 'D', buffer: 'D' },
     { name: 'hyper', buffer: 'hyper' },
-    ...(s.clip > 0 ? [{ name: 'part', buffer: 'normParts' }] : []),
+    ...(s.clip > 0 || lossScaled ? [{ name: 'part', buffer: 'normParts' }] : []),
+    ...(lossScaled ? [{ name: 'scale', buffer: 'scale' }] : []),
   ];
   const header = bindings
     .map((b, i) => `@group(0) @binding(${i}) var<storage, ${b.write ? 'read_write' : 'read'}> ${b.name}: array<f32>;`)
@@ -744,18 +753,26 @@ export function parameterUpdate(parameters: number, s: UpdateSettings): Dispatch
 ${constI('NP', parameters)}
 ${[constF('B1', s.beta1), constF('B2', s.beta2), constF('EPS', s.eps), constF('WD', s.weightDecay), constF('MOMENTUM', s.momentum), constF('MAXNORM', s.clip)].join('\n')}
 var<workgroup> red: array<f32, ${NORM_PARTS}>;
+${lossScaled ? NON_FINITE : ''}
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   var coef = 1.0;
   ${
-    s.clip > 0
+    s.clip > 0 || lossScaled
       ? `red[lid.x] = part[lid.x];
   workgroupBarrier();
-  for (var k = 128u; k > 0u; k >>= 1u) { if (lid.x < k) { red[lid.x] += red[lid.x + k]; } workgroupBarrier(); }
-  coef = min(1.0, MAXNORM / (sqrt(red[0]) + 1e-6));`
+  for (var k = 128u; k > 0u; k >>= 1u) { if (lid.x < k) { red[lid.x] += red[lid.x + k]; } workgroupBarrier(); }`
       : ''
   }
-  let lr = hyper[0]; let bc1 = hyper[1]; let bc2 = hyper[2]; let first = hyper[3];
+  ${lossScaled ? 'let unscale = 1.0 / scale[0]; if (non_finite(red[0])) { return; }' : 'let unscale = 1.0;'}
+  ${s.clip > 0 ? 'coef = min(1.0, MAXNORM / (sqrt(red[0]) * unscale + 1e-6));' : ''}
+  coef = coef * unscale;
+  ${
+    lossScaled
+      ? `let t = scale[3] + 1.0;
+  let lr = hyper[0]; let bc1 = 1.0 - pow(B1, t); let bc2 = sqrt(1.0 - pow(B2, t)); let first = select(0.0, 1.0, t == 1.0);`
+      : 'let lr = hyper[0]; let bc1 = hyper[1]; let bc2 = hyper[2]; let first = hyper[3];'
+  }
   let stride = i32(nwg.x) * 256;
   for (var i = i32(gid.x); i < NP; i += stride) {
     let g = G[i] * coef;

@@ -9,7 +9,17 @@ import {
 import { type StepDescription } from './step-description';
 
 /** Buffers that outlive one batch size: parameters, gradients, optimiser state, running statistics. */
-export const SHARED_BUFFERS: ReadonlySet<string> = new Set(['P', 'G', 'M', 'V', 'D', 'R', 'hyper', 'normParts']);
+export const SHARED_BUFFERS: ReadonlySet<string> = new Set([
+  'P',
+  'G',
+  'M',
+  'V',
+  'D',
+  'R',
+  'hyper',
+  'normParts',
+  'scale',
+]);
 
 interface Encoded {
   readonly pipeline: GpuComputePipeline;
@@ -42,7 +52,7 @@ export class MaterializedStep {
       let b = SHARED_BUFFERS.has(name) ? shared.get(name) : undefined;
       if (!b) {
         b = device.createBuffer({
-          size: Math.max(16, Math.ceil((floats * 4) / 16) * 16),
+          size: Math.max(16, Math.ceil((floats * (description.halfBuffers.has(name) ? 2 : 4)) / 16) * 16),
           usage: USAGE.STORAGE | USAGE.COPY_DST | USAGE.COPY_SRC,
           label: name,
         });

@@ -10,7 +10,15 @@ import {
   type UploadedBatch,
 } from '@maou/bench-engine';
 import { type BackendStepSummary, type HostBatch, type PhaseKernels } from '@maou/bench-domain';
-import { type GpuBuffer, type GpuComputePipeline, type GpuDevice, MAP_READ, USAGE } from './gpu-types';
+import {
+  type GpuBuffer,
+  type GpuCommandEncoder,
+  type GpuComputePipeline,
+  type GpuDevice,
+  MAP_READ,
+  USAGE,
+} from './gpu-types';
+import { LOSS_SCALING, SCALE_FLOATS } from './loss-scaling';
 import { MaterializedStep, SHARED_BUFFERS } from './materialize';
 import { describeStep, flatParameters, type PlanSettings, type StepDescription } from './step-description';
 
@@ -23,6 +31,17 @@ export interface PlannedTrainerOptions {
   readonly lossEvery?: number;
   /** filter gradients split K only when each split keeps this many output pixels (tests lower it) */
   readonly minSplitRows?: number;
+  /** mixed precision: the first loss scale (default PyTorch's 65,536; tests force an overflow with a huge one) */
+  readonly initialLossScale?: number;
+  /** mixed precision: good steps before the loss scale doubles (default 2,000) */
+  readonly scaleGrowthInterval?: number;
+}
+
+/** Loss-scaling state as last read back with a loss (mixed precision). @public */
+export interface LossScaleState {
+  readonly scale: number;
+  readonly goodSteps: number;
+  readonly skippedSteps: number;
 }
 
 type Clock = Parameters<Trainer['step']>[1];
@@ -64,6 +83,7 @@ export const planSettings = (o: TrainerOptions, minSplitRows?: number): PlanSett
       clip: t.gradientClip,
     },
     minSplitRows,
+    activations: t.mixedPrecision ? 'f16' : 'f32',
   };
 };
 
@@ -75,6 +95,23 @@ function activeDevice(): GpuDevice {
 }
 
 const stripUid = (name: string) => name.replace(/#.*$/, '');
+
+/** A ring slot: the loss, then (mixed precision) loss scale, good steps, skipped steps. */
+const RING_BYTES = 16;
+/** Shared buffers whose size the plan gives (the rest are parameter-sized, or R). */
+const SIZED_BY_PLAN = new Set(['scale', 'normParts', 'hyper']);
+
+/** IEEE half floats to f32 (for reading f16 buffers back in tests). */
+function halfToFloat(h: Uint16Array): Float32Array {
+  const out = new Float32Array(h.length);
+  h.forEach((x, i) => {
+    const sign = x & 0x8000 ? -1 : 1;
+    const e = (x >> 10) & 0x1f;
+    const m = x & 0x3ff;
+    out[i] = sign * (e === 0 ? m * 2 ** -24 : e === 31 ? (m ? Number.NaN : Infinity) : (1 + m / 1024) * 2 ** (e - 15));
+  });
+  return out;
+}
 
 /** Compiled pipelines by shader source, per device: trainers of the same shapes (a new run, a test) reuse them. */
 const pipelineCache = new WeakMap<GpuDevice, Map<string, GpuComputePipeline>>();
@@ -114,6 +151,10 @@ export class PlannedWebgpuTrainer implements Trainer {
   /** host time of the last step: batch upload, encoding and submit (not the wait for the GPU) */
   lastHostMs = 0;
   private readonly hostMs: number[] = [];
+  private readonly mixed: boolean;
+  private readonly initialLossScale: number;
+  /** loss scale, good steps in a row and skipped steps, read with the last loss (mixed precision) */
+  lossScale: LossScaleState | null = null;
 
   constructor(
     private readonly options: TrainerOptions,
@@ -129,7 +170,13 @@ export class PlannedWebgpuTrainer implements Trainer {
     this.parameterCount = reference.parameterCount;
     this.multiplyAddsPerSample = reference.multiplyAddsPerSample;
     this.device = activeDevice();
-    this.settings = planSettings(options, o.minSplitRows);
+    this.mixed = options.training.mixedPrecision === true;
+    if (this.mixed && !this.device.features.has('shader-f16'))
+      throw new Error(
+        '--mixed-precision needs the WebGPU device feature shader-f16, which this device was not created with (the adapter lacks it)',
+      );
+    this.initialLossScale = o.initialLossScale ?? LOSS_SCALING.initialScale;
+    this.settings = { ...planSettings(options, o.minSplitRows), scaleGrowthInterval: o.scaleGrowthInterval };
     this.schedule = createLrSchedule(
       options.training.lrScheduler,
       options.training.learningRate,
@@ -137,7 +184,7 @@ export class PlannedWebgpuTrainer implements Trainer {
     );
     this.lossEvery = Math.max(1, Math.floor(o.lossEvery ?? 1));
     this.ring = Array.from({ length: this.lossEvery }, () =>
-      this.device.createBuffer({ size: 8, usage: USAGE.MAP_READ | USAGE.COPY_DST, label: 'loss ring' }),
+      this.device.createBuffer({ size: RING_BYTES, usage: USAGE.MAP_READ | USAGE.COPY_DST, label: 'loss ring' }),
     );
   }
 
@@ -163,10 +210,23 @@ export class PlannedWebgpuTrainer implements Trainer {
       dispatches_per_step: this.lastDispatchCount,
       submits_per_step: 1,
       host_ms_per_step: measured.length ? +measured[Math.floor(measured.length / 2)]!.toFixed(3) : null,
+      precision: this.mixed ? 'mixed' : 'f32',
+      ...(this.mixed
+        ? {
+            mixed_precision: {
+              activations: 'f16',
+              master_weights: 'f32',
+              initial_loss_scale: this.initialLossScale,
+              loss_scale: this.lossScale?.scale ?? null,
+              skipped_steps: this.lossScale?.skippedSteps ?? null,
+              growth_interval: this.settings.scaleGrowthInterval ?? LOSS_SCALING.growthInterval,
+            },
+          }
+        : {}),
       notes: [
         'phases are not separated inside the one submission: a step\'s GPU time shows as "other" in the phase breakdown; --enable-profiling gives per-kernel GPU time from timestamp queries',
         this.lossEvery === 1
-          ? 'the loss is read back after every step (a 4-byte mapped ring slot)'
+          ? 'the loss is read back after every step (a 16-byte mapped ring slot: the loss, and with --mixed-precision the loss-scaling state)'
           : `the loss is read back every ${this.lossEvery} steps`,
       ],
     };
@@ -204,7 +264,7 @@ export class PlannedWebgpuTrainer implements Trainer {
     const encoder = this.device.createCommandEncoder();
     plan.encode(encoder);
     this.lastDispatchCount = plan.dispatchCount;
-    encoder.copyBufferToBuffer(plan.buffers.get('loss')!, 0, this.ring[slot]!, 0, 4);
+    this.copyLoss(encoder, plan, this.ring[slot]!);
     this.device.queue.submit([encoder.finish()]);
     this.lastHostMs = clock.now() - t0;
     this.hostMs.push(this.lastHostMs);
@@ -224,12 +284,7 @@ export class PlannedWebgpuTrainer implements Trainer {
     const n = this.pendingSlots;
     this.pendingSlots = 0;
     const read: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const b = this.ring[i]!;
-      await b.mapAsync(MAP_READ, 0, 8);
-      read.push(new Float32Array(b.getMappedRange(0, 8).slice(0))[0]!);
-      b.unmap();
-    }
+    for (let i = 0; i < n; i++) read.push(await this.readSlot(this.ring[i]!));
     this.losses.push(...read);
     return read;
   }
@@ -270,16 +325,14 @@ export class PlannedWebgpuTrainer implements Trainer {
     plan.encode(encoder, { set, first: 0 });
     encoder.resolveQuerySet(set, 0, 2 * n, resolved, 0);
     encoder.copyBufferToBuffer(resolved, 0, staging, 0, 16 * n);
-    encoder.copyBufferToBuffer(plan.buffers.get('loss')!, 0, this.ring[0]!, 0, 4);
+    this.copyLoss(encoder, plan, this.ring[0]!);
     this.device.queue.submit([encoder.finish()]);
     const hostMs = clock.now() - t0;
     await staging.mapAsync(MAP_READ);
     const stamps = new BigInt64Array(staging.getMappedRange().slice(0));
     staging.unmap();
     [set, resolved, staging].forEach((o) => o.destroy());
-    await this.ring[0]!.mapAsync(MAP_READ, 0, 8);
-    const loss = new Float32Array(this.ring[0]!.getMappedRange(0, 8).slice(0))[0]!;
-    this.ring[0]!.unmap();
+    const loss = await this.readSlot(this.ring[0]!);
     const labels = plan.labels();
     const kernels = labels.map((name, i) => ({ name, ms: Number(stamps[2 * i + 1]! - stamps[2 * i]!) / 1e6 }));
     const starts = plan.description.phaseStarts;
@@ -308,16 +361,23 @@ export class PlannedWebgpuTrainer implements Trainer {
     const src = batch === undefined ? this.shared.get(name) : (await this.plan(batch)).buffers.get(name);
     if (!src) throw new Error(`no buffer ${name}`);
     const d = this.description(batch ?? 1);
-    const floats = batch !== undefined ? d.buffers.get(name)! : name === 'R' ? d.runningFloats : d.parameterFloats;
-    const staging = this.device.createBuffer({ size: floats * 4, usage: USAGE.MAP_READ | USAGE.COPY_DST });
+    const floats =
+      batch !== undefined || SIZED_BY_PLAN.has(name)
+        ? d.buffers.get(name)!
+        : name === 'R'
+          ? d.runningFloats
+          : d.parameterFloats;
+    const half = batch !== undefined && d.halfBuffers.has(name);
+    const bytes = Math.ceil((floats * (half ? 2 : 4)) / 4) * 4;
+    const staging = this.device.createBuffer({ size: bytes, usage: USAGE.MAP_READ | USAGE.COPY_DST });
     const encoder = this.device.createCommandEncoder();
-    encoder.copyBufferToBuffer(src, 0, staging, 0, floats * 4);
+    encoder.copyBufferToBuffer(src, 0, staging, 0, bytes);
     this.device.queue.submit([encoder.finish()]);
     await staging.mapAsync(MAP_READ);
-    const out = new Float32Array(staging.getMappedRange().slice(0));
+    const raw = staging.getMappedRange().slice(0);
     staging.unmap();
     staging.destroy();
-    return out;
+    return half ? halfToFloat(new Uint16Array(raw, 0, floats)) : new Float32Array(raw);
   }
 
   /** Engine parameter names with their offsets in the flat buffers. */
@@ -395,6 +455,7 @@ export class PlannedWebgpuTrainer implements Trainer {
     q.writeBuffer(shared('P'), 0, P);
     q.writeBuffer(shared('D'), 0, D);
     q.writeBuffer(shared('R'), 0, R);
+    if (this.mixed) q.writeBuffer(shared('scale'), 0, Float32Array.of(this.initialLossScale, 0, 0, 0));
     // M, V and G start at zero: WebGPU clears every new buffer.
     await q.onSubmittedWorkDone();
   }
@@ -424,6 +485,20 @@ export class PlannedWebgpuTrainer implements Trainer {
         step === 1 ? 1 : 0,
       ),
     );
+  }
+
+  /** The loss into a ring slot, and with mixed precision the loss-scaling state after it. */
+  private copyLoss(encoder: GpuCommandEncoder, plan: MaterializedStep, slot: GpuBuffer): void {
+    encoder.copyBufferToBuffer(plan.buffers.get('loss')!, 0, slot, 0, 4);
+    if (this.mixed) encoder.copyBufferToBuffer(this.shared.get('scale')!, 0, slot, 4, 4 * (SCALE_FLOATS - 1));
+  }
+
+  private async readSlot(slot: GpuBuffer): Promise<number> {
+    await slot.mapAsync(MAP_READ, 0, RING_BYTES);
+    const v = new Float32Array(slot.getMappedRange(0, RING_BYTES).slice(0));
+    slot.unmap();
+    if (this.mixed) this.lossScale = { scale: v[1]!, goodSteps: v[2]!, skippedSteps: v[3]! };
+    return v[0]!;
   }
 
   /** Weights and running statistics from the GPU into the reference network's variables. */

@@ -31,7 +31,8 @@ import {
   stemForward,
   type UpdateSettings,
 } from './kernels';
-import { type Dispatch, gemmTile } from './wgsl';
+import { scaleLossGradients, SCALE_FLOATS, updateLossScale } from './loss-scaling';
+import { activationType, type ActivationType, type Dispatch, gemmTile, isActivation } from './wgsl';
 
 /** A trainable tensor of the flat parameter buffer, in the engine's parameter order. @public */
 export interface FlatParameter {
@@ -52,12 +53,21 @@ export interface PlanSettings {
   readonly update: UpdateSettings;
   /** filter gradients split K when each split keeps at least this many output pixels (default 256) */
   readonly minSplitRows?: number;
+  /**
+   * 'f16' (`--mixed-precision`): activations and their gradients stored as f16, with dynamic loss scaling; parameters,
+   * gradients, optimiser state and all arithmetic stay f32. Default 'f32'.
+   */
+  readonly activations?: ActivationType;
+  /** good steps before the loss scale doubles (default PyTorch's 2,000; tests lower it) */
+  readonly scaleGrowthInterval?: number;
 }
 
 /** The whole step as data: buffer sizes (floats) and the dispatches in order, before any GPU object exists. @public */
 export interface StepDescription {
   readonly batch: number;
   readonly buffers: ReadonlyMap<string, number>;
+  /** buffers stored as f16 (2 bytes an element; the rest are 4) */
+  readonly halfBuffers: ReadonlySet<string>;
   readonly dispatches: readonly Dispatch[];
   /** flat offsets of every parameter (by engine name) in P and G */
   readonly offsets: ReadonlyMap<string, number>;
@@ -205,6 +215,7 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
 
   const d: Dispatch[] = [];
   const B = batch;
+  const scaled = s.activations === 'f16';
   const act = (c: ConvShape) => B * c.oh * c.oh * c.cout;
   const minSplitRows = s.minSplitRows ?? 256;
   const splitsFor = (c: ConvShape): number => {
@@ -288,6 +299,7 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
     d.push(stage3Loss(B, MOVE_LABELS, s.policyLossRatio, s.valueLossRatio));
     phaseLoss = lossStart();
     d.push(lossTotal(B));
+    if (scaled) d.push(scaleLossGradients(B, MOVE_LABELS, true));
     d.push(denseParamGrad(policy, B, 'feat', 'dlogits'), denseParamGrad(value, B, 'feat', 'dvalue'));
     d.push(
       denseInputGrad(value, B, 'dvalue', 'dfeatValue'),
@@ -310,6 +322,7 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
       d.push(multiLabelLoss(B, classes, settings));
       phaseLoss = lossStart();
       d.push(lossTotal(B));
+      if (scaled) d.push(scaleLossGradients(B, classes, false));
       d.push(
         denseParamGrad(outLayer, B, 'hidden', 'dlogits'),
         denseInputGrad(outLayer, B, 'dlogits', 'dhiddenPre', { geluPre: 'hiddenPre' }),
@@ -320,11 +333,12 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
       d.push(denseForward(head, B, 'feat', 'logits'), multiLabelLoss(B, classes, settings));
       phaseLoss = lossStart();
       d.push(lossTotal(B));
+      if (scaled) d.push(scaleLossGradients(B, classes, false));
       d.push(denseParamGrad(head, B, 'feat', 'dlogits'), denseInputGrad(head, B, 'dlogits', 'dfeat'));
     }
   }
 
-  const phaseBackward = phaseLoss + 2;
+  const phaseBackward = phaseLoss + (scaled ? 3 : 2);
   // Backward through the blocks, last first.
   let dy = buf(`${last.prefix}.dy`, act(last.expand));
   d.push(poolBackward(B, hw, channels, 'dfeat', dy));
@@ -379,24 +393,41 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
   // Update.
   const phaseOptimizer = d.length;
   buf('hyper', 4);
-  if (s.update.clip > 0) {
+  if (s.update.clip > 0 || scaled) {
     buf('normParts', NORM_PARTS);
     d.push(gradientNormParts(parameterFloats));
   }
-  d.push(parameterUpdate(parameterFloats, s.update));
+  d.push(parameterUpdate(parameterFloats, s.update, scaled));
+  if (scaled) {
+    buf('scale', SCALE_FLOATS);
+    d.push(updateLossScale({ growthInterval: s.scaleGrowthInterval }));
+  }
   for (const name of ['P', 'G', 'M', 'D']) buffers.set(name, parameterFloats);
   if (s.update.optimizer === 'adamw') buffers.set('V', parameterFloats);
   buffers.set('R', runningFloats);
   buffers.set('S', statsFloats);
   const phaseStarts = { loss: phaseLoss, backward: phaseBackward, optimizer: phaseOptimizer };
+  const precision = s.activations ?? 'f32';
+  const dispatches = d.map((x) => activationType(x, precision));
   return {
     batch,
     buffers,
-    dispatches: d,
+    halfBuffers: precision === 'f16' ? activationBuffers(d) : new Set(),
+    dispatches,
     offsets,
     runningOffsets,
     parameterFloats,
     runningFloats,
     phaseStarts,
   };
+}
+
+/** Buffers bound as activations; one bound both ways would be read with the wrong element size, so it is refused. */
+function activationBuffers(dispatches: readonly Dispatch[]): Set<string> {
+  const act = new Set<string>();
+  const plain = new Set<string>();
+  for (const d of dispatches) for (const b of d.bindings) (isActivation(b) ? act : plain).add(b.buffer);
+  const both = [...act].filter((b) => plain.has(b));
+  if (both.length) throw new Error(`planned step: buffers bound as activations and as f32: ${both.join(', ')}`);
+  return act;
 }

@@ -6,7 +6,8 @@ export interface Binding {
   readonly name: string;
   readonly buffer: string;
   readonly write?: boolean;
-  readonly type?: 'f32' | 'i32' | 'vec4<f32>';
+  /** 'act': an activation or activation gradient, stored as the plan's activation type (see `activationType`) */
+  readonly type?: 'f32' | 'i32' | 'vec4<f32>' | 'act' | 'vec4<act>';
 }
 
 /** One dispatch of the step: its shader, bindings and workgroup counts. @public */
@@ -21,13 +22,32 @@ const THREADS = 256;
 /** Grid-stride kernels never ask for more workgroups than this (the per-dimension limit is 65,535). */
 const MAX_GROUPS = 4096;
 
+const ACT_F32 = 'alias act = f32;';
+
+/** Whether the binding holds activations (scalar or vec4), stored as the plan's activation type. @public */
+export const isActivation = (b: Binding): boolean => b.type === 'act' || b.type === 'vec4<act>';
+
+/**
+ * Kernels read activations as `f32(x[i])` and store them as `act(v)`, so their arithmetic is f32 whatever `act`
+ * is; the alias starts as f32 and `activationType` binds it per plan.
+ */
 const header = (bindings: readonly Binding[]): string =>
-  bindings
-    .map(
+  [
+    ...(bindings.some((b) => isActivation(b)) ? [ACT_F32] : []),
+    ...bindings.map(
       (b, i) =>
         `@group(0) @binding(${i}) var<storage, ${b.write ? 'read_write' : 'read'}> ${b.name}: array<${b.type ?? 'f32'}>;`,
-    )
-    .join('\n');
+    ),
+  ].join('\n');
+
+/** Storage type of activations: f32, or f16 (mixed precision; needs the device feature shader-f16). @public */
+export type ActivationType = 'f32' | 'f16';
+
+/** The dispatch with its activation buffers stored as `type` (its math stays f32). @public */
+export function activationType(d: Dispatch, type: ActivationType): Dispatch {
+  if (type === 'f32' || !d.code.includes(ACT_F32)) return d;
+  return { ...d, code: `enable f16;\n${d.code.replace(ACT_F32, 'alias act = f16;')}` };
+}
 
 const i32c = (name: string, v: number): string => `const ${name}: i32 = ${Math.trunc(v)};`;
 const f32c = (name: string, v: number): string =>
@@ -313,6 +333,11 @@ ${body}
   return { label, code, bindings, workgroups: [rows, 1, 1] };
 }
 
+/**
+ * Whether x is inf or NaN, by its bits: WGSL lets a compiler assume finite floats, so comparisons could be folded
+ * away.
+ */
+export const NON_FINITE = 'fn non_finite(x: f32) -> bool { return (bitcast<u32>(x) & 0x7f800000u) == 0x7f800000u; }';
 /** Numerically safe softplus, log(1 + e^x). */
 export const SOFTPLUS = 'fn softplus(x: f32) -> f32 { return max(x, 0.0) + log(1.0 + exp(-abs(x))); }';
 /** σ(x) without overflow. */
