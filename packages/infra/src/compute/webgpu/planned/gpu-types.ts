@@ -35,6 +35,12 @@ export interface GpuCommandEncoder {
   finish(): unknown;
 }
 
+/** A buffer binding: the whole buffer, or `size` bytes from `offset`. @public */
+export interface BindGroupEntry {
+  readonly binding: number;
+  readonly resource: { readonly buffer: GpuBuffer; readonly offset?: number; readonly size?: number };
+}
+
 /** @public */
 export interface GpuDevice {
   readonly features: ReadonlySet<string>;
@@ -51,10 +57,7 @@ export interface GpuDevice {
     compute: { module: unknown; entryPoint: string };
     label?: string;
   }): GpuComputePipeline;
-  createBindGroup(d: {
-    layout: unknown;
-    entries: { binding: number; resource: { buffer: GpuBuffer } }[];
-  }): GpuBindGroup;
+  createBindGroup(d: { layout: unknown; entries: BindGroupEntry[] }): GpuBindGroup;
   createCommandEncoder(): GpuCommandEncoder;
   createQuerySet(d: { type: 'timestamp'; count: number }): { destroy(): void };
   pushErrorScope(filter: 'validation' | 'out-of-memory' | 'internal'): void;

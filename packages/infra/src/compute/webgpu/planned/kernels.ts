@@ -4,6 +4,7 @@ import {
   channelReduce,
   constF,
   constI,
+  dispatch,
   elementwise,
   gemm,
   gemmTile,
@@ -15,7 +16,8 @@ import {
 } from './wgsl';
 
 // The kernels of the planned step, one generator per layer kind. Parameters, their gradients and the batch-norm
-// running statistics live in flat buffers `P`, `G` and `R`, addressed at constant offsets.
+// running statistics live in flat buffers `P`, `G` and `R`, addressed at offsets the kernels get in their uniform
+// (every layer-dependent number is a `constI`/`constF`, never spliced into the WGSL, so layers share shaders).
 
 /** A convolution of the network: NHWC input h×h×cin, HWIO weight at `wOff` in P (and its gradient in G). @public */
 export interface ConvShape {
@@ -87,7 +89,7 @@ function activationReader(
   channels: number,
   vec: boolean,
   keepWhen = 'true',
-): { bindings: Binding[]; code: string } {
+): { bindings: Binding[]; consts: string; code: string } {
   const T = vec ? 'vec4<f32>' : 'f32';
   const type = vec ? ('vec4<f32>' as const) : undefined;
   const actType = activationOf(vec);
@@ -95,6 +97,7 @@ function activationReader(
   if ('tensor' in src) {
     return {
       bindings: [{ name: 'xin', buffer: src.tensor, type: actType }],
+      consts: '',
       code: `fn inAt(a: i32) -> ${T} { return ${T}(xin[a / ${V}]); }`,
     };
   }
@@ -102,21 +105,31 @@ function activationReader(
     { name: 'zin', buffer: src.z, type: actType },
     { name: 'BNS', buffer: 'S', type },
   ];
-  const affine = (z: string, sOff: number) =>
-    `${T}(${z}[q]) * BNS[${(sOff + 2 * channels) / V} + c] + BNS[${(sOff + 3 * channels) / V} + c]`;
-  let v = affine('zin', src.sOff);
+  // scale and shift of a norm in S, counted in loads of V floats
+  const consts = [
+    constI('XCH', channels),
+    constI('XSC', (src.sOff + 2 * channels) / V),
+    constI('XSH', (src.sOff + 3 * channels) / V),
+  ];
+  const affine = (z: string, k: string) => `${T}(${z}[q]) * BNS[${k}SC + c] + BNS[${k}SH + c]`;
+  let v = affine('zin', 'X');
   if (src.residual && 'tensor' in src.residual) {
     bindings.push({ name: 'res', buffer: src.residual.tensor, type: actType });
     v += ` + ${T}(res[q])`;
   } else if (src.residual) {
     bindings.push({ name: 'zres', buffer: src.residual.z, type: actType });
-    v += ` + ${affine('zres', src.residual.sOff)}`;
+    consts.push(
+      constI('RSC', (src.residual.sOff + 2 * channels) / V),
+      constI('RSH', (src.residual.sOff + 3 * channels) / V),
+    );
+    v += ` + ${affine('zres', 'R')}`;
   }
   if (src.keep) bindings.push({ name: 'keep', buffer: src.keep, type: actType, write: true });
   return {
     bindings,
+    consts: consts.join('\n'),
     code: `fn inAt(a: i32) -> ${T} {
-  let q = a / ${V}; let c = (a % ${channels}) / ${V};
+  let q = a / ${V}; let c = (a % XCH) / ${V};
   let v = max(${v}, ${T}(0.0));
   ${src.keep ? `if (${keepWhen}) { keep[q] = ${actType}(v); }` : ''}
   return v;
@@ -125,8 +138,8 @@ function activationReader(
 }
 
 /** relu(bn(z)) > 0 at flat index i of channel c, the same arithmetic as `activationReader`'s (the ReLU mask). */
-const activeExpr = (z: string, sOff: number, channels: number) =>
-  `f32(${z}[i]) * BNS[${sOff + 2 * channels} + c] + BNS[${sOff + 3 * channels} + c] > 0.0`;
+const activeExpr = (z: string, sOff: string) =>
+  `f32(${z}[i]) * BNS[${sOff} + 2 * C + c] + BNS[${sOff} + 3 * C + c] > 0.0`;
 
 /** Input pixel (n, ih, iw, ci) of output (n, oh, ow) under filter tap (kh, kw), 0 outside the board. */
 const gatherInput = (zero: string) =>
@@ -159,7 +172,7 @@ export function convForward(c: ConvShape, batch: number, x: Activation, z: strin
       M: batch * c.oh * c.oh,
       N: c.cout,
       K: c.k * c.k * c.cin,
-      consts: convConsts(c, batch),
+      consts: `${convConsts(c, batch)}\n${input.consts}`,
       helpers: input.code,
       loadA: `let ow = m % OH; let t = m / OH; let oh = t % OH; let n = t / OH;
       let ci = k % CI; let tap = k / CI; let kw = tap % KS; let kh = tap / KS; ${gatherInput(zeroOf(vec))}`,
@@ -234,7 +247,7 @@ export function convFilterGrad(
       N,
       K: batch * c.oh * c.oh,
       splits,
-      consts: convConsts(c, batch),
+      consts: `${convConsts(c, batch)}\n${input.consts}`,
       helpers: input.code,
       loadA: `let ci = m % CI; let tap = m / CI; let kw = tap % KS; let kh = tap / KS;
       let ow = k % OH; let t = k / OH; let oh = t % OH; let n = t / OH; ${gatherInput(zeroOf(vec))}`,
@@ -335,7 +348,7 @@ export function normGradSums(bn: NormShape, rows: number, dy: string, mask: Relu
     { name: 'bs', buffer: bs, write: true },
     { name: 'G', buffer: 'G', write: true },
   ];
-  const active = mask === 'own' ? activeExpr('z', bn.statsOff, bn.channels) : 'f32(y[i]) > 0.0';
+  const active = mask === 'own' ? activeExpr('z', 'SOFF') : 'f32(y[i]) > 0.0';
   return channelReduce(`${bn.name} grad sums`, bindings, {
     rows,
     channels: bn.channels,
@@ -389,7 +402,7 @@ export function normInputGrad(
   } else if (other) {
     lines.push(term(other, 'b'));
   }
-  const active = mask === 'own' ? activeExpr('za', main.bn.statsOff, C) : 'f32(y[i]) > 0.0';
+  const active = mask === 'own' ? activeExpr('za', 'SOFFa') : 'f32(y[i]) > 0.0';
   return elementwise(
     `${main.bn.name} input grad`,
     bindings,
@@ -410,7 +423,7 @@ export function poolForward(batch: number, hw: number, channels: number, y: Acti
     'global average pool',
     [...input.bindings, { name: 'feat', buffer: feat, write: true }],
     batch * channels,
-    [constI('HW', hw), constI('C', channels)].join('\n'),
+    [constI('HW', hw), constI('C', channels), input.consts].join('\n'),
     '    let n = i / C; let c = i % C; var s = 0.0; for (var p = 0; p < HW; p++) { s += inAt((n * HW + p) * C + c); } feat[i] = s / f32(HW);',
     input.code,
   );
@@ -779,10 +792,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     ${update}
   }
 }`;
-  return {
-    label: `${s.optimizer} update`,
-    code,
-    bindings,
-    workgroups: [Math.max(1, Math.min(4096, Math.ceil(parameters / 256))), 1, 1],
-  };
+  return dispatch(`${s.optimizer} update`, bindings, code, [
+    Math.max(1, Math.min(4096, Math.ceil(parameters / 256))),
+    1,
+    1,
+  ]);
 }

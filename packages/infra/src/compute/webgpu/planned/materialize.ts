@@ -1,4 +1,5 @@
 import {
+  type BindGroupEntry,
   type GpuBindGroup,
   type GpuBuffer,
   type GpuCommandEncoder,
@@ -7,6 +8,7 @@ import {
   USAGE,
 } from './gpu-types';
 import { type StepDescription } from './step-description';
+import { type Dispatch, UNIFORM_SLOT } from './wgsl';
 
 /** Buffers that outlive one batch size: parameters, gradients, optimiser state, running statistics. */
 export const SHARED_BUFFERS: ReadonlySet<string> = new Set([
@@ -36,6 +38,7 @@ interface Encoded {
 export class MaterializedStep {
   readonly buffers = new Map<string, GpuBuffer>();
   private readonly encoded: Encoded[] = [];
+  private uniforms: GpuBuffer | undefined;
 
   private constructor(readonly description: StepDescription) {}
 
@@ -60,7 +63,8 @@ export class MaterializedStep {
       }
       step.buffers.set(name, b);
     }
-    for (const d of description.dispatches) {
+    const uniforms = uniformBuffer(device, description.dispatches);
+    description.dispatches.forEach((d, i) => {
       let pipeline = pipelines.get(d.code);
       if (!pipeline) {
         pipeline = device.createComputePipeline({
@@ -70,18 +74,24 @@ export class MaterializedStep {
         });
         pipelines.set(d.code, pipeline);
       }
-      const entries = d.bindings.map((b, binding) => {
+      const entries: BindGroupEntry[] = d.bindings.map((b, binding) => {
         const buffer = step.buffers.get(b.buffer);
         if (!buffer) throw new Error(`planned step: dispatch '${d.label}' binds unknown buffer '${b.buffer}'`);
         return { binding, resource: { buffer } };
       });
+      if (uniforms && d.uniforms.length)
+        entries.push({
+          binding: d.bindings.length,
+          resource: { buffer: uniforms, offset: i * UNIFORM_SLOT, size: UNIFORM_SLOT },
+        });
       step.encoded.push({
         pipeline,
         group: device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries }),
         workgroups: d.workgroups,
         label: d.label,
       });
-    }
+    });
+    if (uniforms) step.uniforms = uniforms;
     const oom = await device.popErrorScope();
     const invalid = await device.popErrorScope();
     if (oom) throw new Error(`planned webgpu step (batch ${description.batch}): out of GPU memory: ${oom.message}`);
@@ -136,5 +146,27 @@ export class MaterializedStep {
   /** Frees this plan's own buffers (the shared ones stay). */
   dispose(): void {
     for (const [name, b] of this.buffers) if (!SHARED_BUFFERS.has(name)) b.destroy();
+    this.uniforms?.destroy();
   }
+}
+
+/** One uniform buffer for the plan: dispatch i's fields of `u` at i·UNIFORM_SLOT, written once at set-up. */
+function uniformBuffer(device: GpuDevice, dispatches: readonly Dispatch[]): GpuBuffer | undefined {
+  if (!dispatches.some((d) => d.uniforms.length)) return undefined;
+  const bytes = new ArrayBuffer(dispatches.length * UNIFORM_SLOT);
+  const view = new DataView(bytes);
+  dispatches.forEach((d, i) =>
+    d.uniforms.forEach((u, j) => {
+      const at = i * UNIFORM_SLOT + 4 * j;
+      if (u.type === 'i32') view.setInt32(at, u.value, true);
+      else view.setFloat32(at, u.value, true);
+    }),
+  );
+  const buffer = device.createBuffer({
+    size: bytes.byteLength,
+    usage: USAGE.UNIFORM | USAGE.COPY_DST,
+    label: 'shapes',
+  });
+  device.queue.writeBuffer(buffer, 0, new Uint8Array(bytes));
+  return buffer;
 }

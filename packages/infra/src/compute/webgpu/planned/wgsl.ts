@@ -1,5 +1,6 @@
-// WGSL sources of the planned training step. Every shape is a constant of its shader, so each kernel is compiled
-// for the layer it serves; the step description names the buffers each binding gets.
+// WGSL sources of the planned training step. A kernel declares its layer's shapes and offsets as module-scope
+// constants; `dispatch` moves them into a uniform, so the shader text depends only on the kind of kernel and its
+// tile, and layers of one kind share one compiled pipeline. The step description names the buffers each binding gets.
 
 /** A storage binding of a kernel: the buffer's name in the step description and whether the kernel writes it. @public */
 export interface Binding {
@@ -10,12 +11,55 @@ export interface Binding {
   readonly type?: 'f32' | 'i32' | 'vec4<f32>' | 'act' | 'vec4<act>';
 }
 
-/** One dispatch of the step: its shader, bindings and workgroup counts. @public */
+/** A field of a kernel's uniform `u`: one of its layer's shapes or offsets. @public */
+export interface Uniform {
+  readonly name: string;
+  readonly type: 'i32' | 'f32';
+  readonly value: number;
+}
+
+/** One dispatch of the step: its shader, bindings, uniform values and workgroup counts. @public */
 export interface Dispatch {
   readonly label: string;
   readonly code: string;
   readonly bindings: readonly Binding[];
+  /** the fields of `u`, bound after the storage bindings (none: no uniform binding) */
+  readonly uniforms: readonly Uniform[];
   readonly workgroups: readonly [number, number, number];
+}
+
+/** Bytes of each dispatch's slice of the uniform buffer (WebGPU's minUniformBufferOffsetAlignment is at most 256). @public */
+export const UNIFORM_SLOT = 256;
+
+const MODULE_CONSTANT = /^const (\w+): (i32|f32) = (.+);$/;
+
+/**
+ * The dispatch of `code`, with its module-scope `const NAME: i32|f32 = v;` lines turned into fields of a uniform
+ * struct `u` (each use of NAME becomes u.NAME). Constant-folded shapes made every layer its own shader: ~200
+ * pipelines per plan, each compiled for seconds by lavapipe's LLVM (and by a GPU driver at set-up).
+ * @public
+ */
+export function dispatch(
+  label: string,
+  bindings: readonly Binding[],
+  code: string,
+  workgroups: readonly [number, number, number],
+): Dispatch {
+  const uniforms: Uniform[] = [];
+  const body = code
+    .split('\n')
+    .filter((line) => {
+      const m = MODULE_CONSTANT.exec(line);
+      if (m) uniforms.push({ name: m[1]!, type: m[2] as 'i32' | 'f32', value: Number(m[3]) });
+      return !m;
+    })
+    .join('\n');
+  if (!uniforms.length) return { label, code, bindings, uniforms, workgroups };
+  if (4 * uniforms.length > UNIFORM_SLOT) throw new Error(`${label}: ${uniforms.length} uniforms exceed one slot`);
+  const names = new RegExp(`(?<![.\\w])(${uniforms.map((u) => u.name).join('|')})(?!\\w)`, 'g');
+  const struct = `struct Shape { ${uniforms.map((u) => `${u.name}: ${u.type}`).join(', ')} }
+@group(0) @binding(${bindings.length}) var<uniform> u: Shape;`;
+  return { label, code: `${struct}\n${body.replace(names, 'u.$1')}`, bindings, uniforms, workgroups };
 }
 
 const THREADS = 256;
@@ -79,7 +123,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 ${body}
   }
 }`;
-  return { label, code, bindings, workgroups: [Math.max(1, Math.min(MAX_GROUPS, Math.ceil(total / THREADS))), 1, 1] };
+  return dispatch(label, bindings, code, [Math.max(1, Math.min(MAX_GROUPS, Math.ceil(total / THREADS))), 1, 1]);
 }
 
 /** Tile edge of the GEMM kernels' K steps, and of their output tile when M or N is small (one output per thread). */
@@ -177,7 +221,7 @@ ${stageTile('B', W, o.vecB === undefined ? undefined : o.vecB === 'k' ? 'k' : 'o
   }
 ${o.columnStats ? columnStatsEpilogue(o.columnStats, W, P) : ''}
 }`;
-  return { label, code, bindings, workgroups: [Math.ceil(o.N / W), Math.ceil(o.M / W), splits] };
+  return dispatch(label, bindings, code, [Math.ceil(o.N / W), Math.ceil(o.M / W), splits]);
 }
 
 /**
@@ -292,7 +336,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
     ${o.finish}
   }
 }`;
-  return { label, code, bindings, workgroups: [Math.ceil(o.channels / 64), 1, 1] };
+  return dispatch(label, bindings, code, [Math.ceil(o.channels / 64), 1, 1]);
 }
 
 /**
@@ -330,7 +374,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
   let t = lid.x;
 ${body}
 }`;
-  return { label, code, bindings, workgroups: [rows, 1, 1] };
+  return dispatch(label, bindings, code, [rows, 1, 1]);
 }
 
 /**
