@@ -4,11 +4,13 @@ import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
- * A temporary name no other writer uses: in the target's directory (a rename within one filesystem is atomic), hidden,
- * with this process's id and random bytes, so two writers of one path, in one process or two, never share it.
+ * A name beside `path` that no other writer uses: in its directory (a rename or link within one filesystem is
+ * atomic), hidden, with this process's id and random bytes, so two writers of one path, in one process or two, never
+ * share it; `what` says what it is for. The file lock's names come from here too.
+ * @public
  */
-const tempPathFor = (path: string): string =>
-  join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+export const siblingPath = (path: string, what: string): string =>
+  join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.${what}`);
 
 /**
  * The one way this project replaces a file: write a unique temporary file beside it, flush it to disk, rename it over
@@ -17,7 +19,7 @@ const tempPathFor = (path: string): string =>
  * @public
  */
 export const writeFileAtomic = async (path: string, content: Uint8Array | string): Promise<void> => {
-  const temp = tempPathFor(path);
+  const temp = siblingPath(path, 'tmp');
   try {
     const file = await open(temp, 'wx');
     try {
@@ -35,7 +37,7 @@ export const writeFileAtomic = async (path: string, content: Uint8Array | string
 
 /** {@link writeFileAtomic}, synchronously: for the interrupt path, where the process exits right after. @public */
 export const writeFileAtomicSync = (path: string, content: Uint8Array | string): void => {
-  const temp = tempPathFor(path);
+  const temp = siblingPath(path, 'tmp');
   try {
     const fd = openSync(temp, 'wx');
     try {

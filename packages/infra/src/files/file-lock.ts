@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { siblingPath } from './atomic-file';
 
 /** How long to wait for a lock, and when a left-over lock counts as abandoned. @public */
 export interface FileLockOptions {
@@ -18,8 +19,6 @@ interface Holder {
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 const codeOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException).code;
-const uniqueName = (path: string, what: string): string =>
-  `${path}.${process.pid}.${randomBytes(6).toString('hex')}.${what}`;
 
 const alive = (pid: number): boolean => {
   try {
@@ -60,7 +59,7 @@ const removeIfAbandoned = async (lock: string, staleMs: number): Promise<boolean
   const seen = await inspect(lock);
   if (seen === null) return true;
   if (!abandoned(seen, staleMs)) return false;
-  const moved = uniqueName(lock, 'stale');
+  const moved = siblingPath(lock, 'stale');
   try {
     await rename(lock, moved);
   } catch (e) {
@@ -83,7 +82,7 @@ const removeIfAbandoned = async (lock: string, staleMs: number): Promise<boolean
 
 /** Creates the lock file with its holder already in it (written beside it, then hard-linked: atomic, exclusive). */
 const tryCreate = async (lock: string, holder: Holder): Promise<boolean> => {
-  const temp = uniqueName(lock, 'new');
+  const temp = siblingPath(lock, 'new');
   await writeFile(temp, JSON.stringify(holder), { flag: 'wx' });
   try {
     await link(temp, lock);
