@@ -721,7 +721,11 @@ export function gradientNormParts(parameters: number): Dispatch {
   );
 }
 
-/** Optimiser settings baked into the update kernel; lr and the bias corrections come per step in `hyper`. @public */
+/**
+ * Optimiser settings, fixed for a run (the update kernel reads them from its uniform); lr and the bias corrections
+ * come per step in `hyper`.
+ * @public
+ */
 export interface UpdateSettings {
   readonly optimizer: 'adamw' | 'sgd';
   readonly beta1: number;

@@ -91,7 +91,7 @@ export class MaterializedStep {
         label: d.label,
       });
     });
-    if (uniforms) step.uniforms = uniforms;
+    step.uniforms = uniforms;
     const oom = await device.popErrorScope();
     const invalid = await device.popErrorScope();
     if (oom) throw new Error(`planned webgpu step (batch ${description.batch}): out of GPU memory: ${oom.message}`);
