@@ -3,25 +3,24 @@ import 'reflect-metadata';
 import yargs, { type Argv } from 'yargs';
 import { withUtilityCommands } from './commands/utility-commands';
 import { withVersionAndCompletion } from './completion';
+import { GLOBAL_OPTIONS } from './global-options';
+import { usageFailure } from './usage-failure';
 
 /** The `maou` command tree. */
 export const buildCli = (argv: readonly string[]): Argv =>
   withVersionAndCompletion(yargs([...argv]).scriptName('maou'))
-    .option('log-level', {
-      choices: ['debug', 'info', 'warn', 'error', 'silent'] as const,
-      default: 'warn' as const,
-      describe: 'JSON log level on stderr',
-      global: true,
-    })
+    .option('log-level', { ...GLOBAL_OPTIONS['log-level'], global: true })
     .command('utility', 'benchmarks and data tools', (y) =>
       withUtilityCommands(y).demandCommand(1, 'name a utility command'),
     )
     .demandCommand(1, 'name a command')
     .strict()
-    .fail((msg, error, y) => {
-      if (error) throw error;
-      y.showHelp();
-      process.stderr.write(`\nmaou: ${msg}\n`);
-      process.exit(2);
+    .recommendCommands()
+    // `run()` reports the exit code; the host process is never exited from here.
+    .exitProcess(false)
+    .fail((msg, error, usage) => {
+      // yargs' own parse errors (a flag missing its value) come as a YError; anything else is a real failure
+      if (error && error.name !== 'YError') throw error;
+      throw usageFailure(msg ?? error?.message ?? 'invalid command line', usage, argv);
     })
     .help();

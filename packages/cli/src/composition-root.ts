@@ -11,8 +11,19 @@ import {
   CompareBenchmarksUseCase,
   GenerateSampleDataUseCase,
   TOKENS,
+  type CalibrationStorePort,
+  type ClockPort,
+  type ComputeBackendPort,
+  type DataLoaderFactoryPort,
+  type DataSourceFactoryPort,
+  type EnvironmentPort,
+  type LoggerPort,
+  type ProgressPort,
+  type RecordIoPort,
+  type ResourceMonitorPort,
+  type SampleDataGeneratorPort,
 } from '@maou/bench-app';
-import { createTrainer } from '@maou/bench-engine';
+import { createTrainer, type TrainerFactory } from '@maou/bench-engine';
 import {
   DataLoaderFactoryAdapter,
   NodeEnvironmentAdapter,
@@ -65,26 +76,53 @@ export const machineDefaults = (): { sampleCacheDir: string } => ({
  */
 export const machineResources = (): ResourceDetectorAdapter => new ResourceDetectorAdapter();
 
-/** The one place that maps tokens to adapters; each command gets its own child container. */
-export const createContainer = (options: ContainerOptions): DependencyContainer => {
+/** Every port the container binds, by its `TOKENS` key. @public */
+export interface Ports {
+  readonly Clock: ClockPort;
+  readonly Logger: LoggerPort;
+  readonly Environment: EnvironmentPort;
+  readonly ComputeBackend: ComputeBackendPort;
+  readonly DataLoaderFactory: DataLoaderFactoryPort;
+  readonly TrainerFactory: TrainerFactory;
+  readonly ResourceMonitor: ResourceMonitorPort;
+  readonly RecordIo: RecordIoPort;
+  readonly SampleDataGenerator: SampleDataGeneratorPort;
+  readonly Progress: ProgressPort;
+  readonly CalibrationStore: CalibrationStorePort;
+  readonly DataSourceFactory: DataSourceFactoryPort;
+}
+
+/** Adapters that replace the default ones, by port; every port not named keeps its real adapter. @public */
+export type PortOverrides = Partial<Ports>;
+
+/**
+ * The one place that maps tokens to adapters; each command (and each library run) gets its own child container.
+ * An override replaces that port's adapter; the defaults built after it (the loader factory, the sources, progress…)
+ * are given the overriding clock, logger and progress, so a swapped port is seen everywhere.
+ * @public
+ */
+export const createContainer = (options: ContainerOptions, overrides: PortOverrides = {}): DependencyContainer => {
   const child = container.createChildContainer();
-  const clock = new SystemClockAdapter();
-  const logger = PinoLoggerAdapter.create(options.logLevel);
-  child.registerInstance(TOKENS.Logger, logger);
-  child.registerInstance(TOKENS.Clock, clock);
-  child.registerInstance(TOKENS.Environment, new NodeEnvironmentAdapter(cliVersion()));
-  child.registerInstance(TOKENS.ComputeBackend, new TfjsComputeBackendAdapter(BACKENDS));
-  child.registerInstance(TOKENS.DataLoaderFactory, new DataLoaderFactoryAdapter({ logger }));
-  child.registerInstance(
-    TOKENS.TrainerFactory,
-    plannedStepOnWebgpu(dataParallelWhereSupported(BACKENDS, createTrainer)),
-  );
-  child.registerInstance(TOKENS.ResourceMonitor, new ProcessResourceMonitorAdapter(clock));
-  child.registerInstance(TOKENS.RecordIo, new RecordIoAdapter());
-  child.registerInstance(TOKENS.SampleDataGenerator, new SampleDataGeneratorAdapter());
-  registerProgress(child, options);
-  registerCalibration(child, options.calibrationFile);
-  registerSources(child);
+  const bind = <K extends keyof Ports>(key: K, make: () => Ports[K]): Ports[K] => {
+    const adapter = overrides[key] ?? make();
+    child.registerInstance(TOKENS[key], adapter);
+    return adapter;
+  };
+  const clock = bind('Clock', () => new SystemClockAdapter());
+  const logger = bind('Logger', () => PinoLoggerAdapter.create(options.logLevel));
+  bind('Environment', () => new NodeEnvironmentAdapter(cliVersion()));
+  bind('ComputeBackend', () => new TfjsComputeBackendAdapter(BACKENDS));
+  bind('DataLoaderFactory', () => new DataLoaderFactoryAdapter({ logger }));
+  bind('TrainerFactory', () => plannedStepOnWebgpu(dataParallelWhereSupported(BACKENDS, createTrainer)));
+  bind('ResourceMonitor', () => new ProcessResourceMonitorAdapter(clock));
+  bind('RecordIo', () => new RecordIoAdapter());
+  bind('SampleDataGenerator', () => new SampleDataGeneratorAdapter());
+  if (overrides.Progress) child.registerInstance(TOKENS.Progress, overrides.Progress);
+  else registerProgress(child, options);
+  if (overrides.CalibrationStore) child.registerInstance(TOKENS.CalibrationStore, overrides.CalibrationStore);
+  else registerCalibration(child, options.calibrationFile);
+  if (overrides.DataSourceFactory) child.registerInstance(TOKENS.DataSourceFactory, overrides.DataSourceFactory);
+  else registerSources(child);
   registerUseCases(child);
   return child;
 };

@@ -1,9 +1,7 @@
 #!/usr/bin/env node
-import { buildCli } from './cli';
+// The `maou` binary; the package's entry point for code is index.ts, which runs nothing when imported.
+import { run } from './run';
 
-buildCli(process.argv.slice(2))
-  .parseAsync()
-  .catch((error: unknown) => {
-    process.stderr.write(`maou: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = process.exitCode || 1;
-  });
+void run(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

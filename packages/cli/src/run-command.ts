@@ -1,8 +1,9 @@
 import type { DependencyContainer } from 'tsyringe';
-import { formatIssues, type Result, type ValidationIssue } from '@maou/bench-domain';
+import { err, formatIssues, ok, type Result, type ValidationIssue } from '@maou/bench-domain';
 import { writeJsonReport } from '@maou/bench-infra';
-import { createContainer, type ContainerOptions, type GlobalOptions } from './composition-root';
+import { createContainer, type ContainerOptions, type GlobalOptions, type PortOverrides } from './composition-root';
 import { emitResult } from './output/emit-result';
+import { helpPointer } from './usage-error';
 import { runOutputIssues, type RunOutputs } from './output/run-output-checks';
 
 /** The output flags a command may have; the runner writes each. */
@@ -42,6 +43,56 @@ export interface CommandSpec<A extends GlobalOptions & OutputFlags, V, O> {
   present(out: O, valid: V, args: A): CommandView;
 }
 
+/** The spec's checks and every output path it will write: the issues, or the validated options. No I/O but stat. */
+export const checkCommand = async <A extends GlobalOptions & OutputFlags, V, O>(
+  spec: CommandSpec<A, V, O>,
+  args: A,
+): Promise<Result<V, ValidationIssue[]>> => {
+  const checked = await spec.validate(args);
+  const issues: ValidationIssue[] = [
+    ...(checked.ok ? [] : checked.error),
+    ...runOutputIssues({
+      outputJson: args.outputJson,
+      reportHtml: args.reportHtml,
+      ...(checked.ok ? spec.outputs?.(args, checked.value) : {}),
+    }),
+  ];
+  return checked.ok && !issues.length ? checked : err(issues);
+};
+
+/** A finished run: what it produced, and how it was shown. */
+export interface CommandOutcome<O> {
+  readonly value: O;
+  readonly view: CommandView;
+}
+
+/**
+ * Runs a checked command on a container from the composition root (`overrides` replace ports) and writes
+ * `--output-json` and `--report-html`; a failed run's stub still goes to `--output-json`. Shared by the command line
+ * and the library entry points.
+ */
+export const executeCommand = async <A extends GlobalOptions & OutputFlags, V, O>(
+  spec: CommandSpec<A, V, O>,
+  args: A,
+  valid: V,
+  overrides?: PortOverrides,
+): Promise<Result<CommandOutcome<O>, CommandFailure>> => {
+  const container = createContainer({ logLevel: args.logLevel, ...spec.container?.(args, valid) }, overrides);
+  const result = await spec.run(container, valid, args);
+  if (!result.ok) {
+    if (result.error.outputJson !== undefined && args.outputJson)
+      await writeJsonReport(result.error.outputJson, args.outputJson);
+    return result;
+  }
+  const view = spec.present(result.value, valid, args);
+  if (args.outputJson) await writeJsonReport(view.payload, args.outputJson);
+  if (args.reportHtml && view.writeHtml) {
+    const html = await view.writeHtml(args.reportHtml);
+    if (!html.ok) return err({ code: 1, message: html.error.message });
+  }
+  return ok({ value: result.value, view });
+};
+
 /**
  * Validates, checks every output path, resolves and runs, then writes the result: `--output-json`, `--report-html`,
  * stdout. Exit codes: 2 bad flags or an unwritable path (before anything is read), 1 a failed run, 130/143 a signal.
@@ -54,30 +105,12 @@ export const runCommand = async <A extends GlobalOptions & OutputFlags, V, O>(
     process.stderr.write(`maou ${spec.name}: ${message}\n`);
     process.exitCode = code;
   };
-  const checked = await spec.validate(args);
-  const issues: ValidationIssue[] = [
-    ...(checked.ok ? [] : checked.error),
-    ...runOutputIssues({
-      outputJson: args.outputJson,
-      reportHtml: args.reportHtml,
-      ...(checked.ok ? spec.outputs?.(args, checked.value) : {}),
-    }),
-  ];
-  if (!checked.ok || issues.length) return fail(2, `invalid options\n${formatIssues(issues)}`);
-  const valid = checked.value;
-  const container = createContainer({ logLevel: args.logLevel, ...spec.container?.(args, valid) });
-  const result = await spec.run(container, valid, args);
-  if (!result.ok) {
-    if (result.error.outputJson !== undefined && args.outputJson)
-      await writeJsonReport(result.error.outputJson, args.outputJson);
-    return fail(result.error.code, result.error.message);
-  }
-  const view = spec.present(result.value, valid, args);
-  if (args.outputJson) await writeJsonReport(view.payload, args.outputJson);
-  if (args.reportHtml && view.writeHtml) {
-    const html = await view.writeHtml(args.reportHtml);
-    if (!html.ok) return fail(1, html.error.message);
-  }
+  const checked = await checkCommand(spec, args);
+  if (!checked.ok)
+    return fail(2, `invalid options\n${formatIssues(checked.error)}\n${helpPointer(`utility ${spec.name}`)}`);
+  const done = await executeCommand(spec, args, checked.value);
+  if (!done.ok) return fail(done.error.code, done.error.message);
+  const { view } = done.value;
   emitResult(view.payload, view.text, args);
   if (view.exit) fail(view.exit.code, view.exit.message);
 };

@@ -30,9 +30,13 @@ import { utilityCommand } from './command-module';
 import { presentBatchStudy, runBatchStudy } from './benchmark-training.study';
 import { interruptedStub, watchTrainingInterrupts } from './benchmark-training.interrupt';
 
+/** Every flag of `benchmark-training`: the run's table (with this binary's backends) and calibration's. */
+export const BENCHMARK_TRAINING_TABLE = { ...benchmarkTrainingOptions(BACKENDS.byPriority()), ...CALIBRATION_OPTIONS };
+
 type Args = BenchmarkTrainingArgs & GlobalOptions;
 type Valid = ValidatedTrainingRun & { readonly plan: ResourcePlan };
-type Outcome =
+/** What a `benchmark-training` run produced: one measured run, or a batch study. */
+export type Outcome =
   | { readonly kind: 'run'; readonly report: BenchmarkTrainingReport; readonly exitCode: number | null }
   | { readonly kind: 'study'; readonly report: BatchStudyReport };
 
@@ -86,7 +90,8 @@ const presentRun = (report: BenchmarkTrainingReport, exitCode: number | null): C
   ...(report.interruption ? { exit: { code: exitCode ?? 130, message: interruptionText(report.interruption) } } : {}),
 });
 
-const spec: CommandSpec<Args, Valid, Outcome> = {
+/** `benchmark-training` as the runner drives it; `benchmarkTraining()` drives the same spec. */
+export const benchmarkTrainingSpec: CommandSpec<Args, Valid, Outcome> = {
   name: 'benchmark-training',
   validate: async (args) => {
     const { plan, defaults } = await planResources(args, machineResources());
@@ -117,7 +122,7 @@ export const benchmarkTrainingCommand = utilityCommand({
   describe: 'Time a single-epoch dry run of the training stack and predict the epoch',
   builder: (y) =>
     y
-      .options({ ...benchmarkTrainingOptions(BACKENDS.byPriority()), ...CALIBRATION_OPTIONS })
+      .options(BENCHMARK_TRAINING_TABLE)
       .example(
         '$0 utility benchmark-training --max-batches 20 --warmup-batches 5',
         'benchmark on the embedded sample data',
@@ -134,5 +139,5 @@ export const benchmarkTrainingCommand = utilityCommand({
         '$0 utility benchmark-training --gpu wasm --find-max-batch',
         'the largest batch that trains as one piece in the wasm heap',
       ),
-  handler: (args) => runCommand(spec, args),
+  handler: (args) => runCommand(benchmarkTrainingSpec, args),
 });

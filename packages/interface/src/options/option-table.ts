@@ -12,24 +12,27 @@ export interface OptionSpec {
   readonly choices?: readonly string[];
   /** the heading it shows under in `--help` */
   readonly group?: string;
+  /** a value flag given without its value is a usage error, not the default (every number and string flag) */
+  readonly requiresArg?: boolean;
 }
 
 /** A command's flag table, keyed by the kebab-case flag name. @public */
 export type OptionTable = Readonly<Record<string, OptionSpec>>;
 
+// Number and string flags require their value: `--batch-size` at the end of the line is an error, not the default.
 // Extras (a default, `array: true`, a group) are spread in beside a helper inside an `as const` table, so their literal
 // types reach `RawOptions`: `{ ...num('rows'), default: 3 }`.
 /** A number flag. @public */
-export const num = (describe: string) => ({ type: 'number', describe }) as const;
+export const num = (describe: string) => ({ type: 'number', describe, requiresArg: true }) as const;
 /** A string flag. @public */
-export const str = (describe: string) => ({ type: 'string', describe }) as const;
+export const str = (describe: string) => ({ type: 'string', describe, requiresArg: true }) as const;
 /** A boolean flag. @public */
 export const flag = (describe: string) => ({ type: 'boolean', describe }) as const;
 
 /** Flag makers whose flags all show under one heading of `--help`. @public */
 export const optionGroup = (group: string) => ({
-  num: (describe: string) => ({ type: 'number', describe, group }) as const,
-  str: (describe: string) => ({ type: 'string', describe, group }) as const,
+  num: (describe: string) => ({ type: 'number', describe, group, requiresArg: true }) as const,
+  str: (describe: string) => ({ type: 'string', describe, group, requiresArg: true }) as const,
   flag: (describe: string) => ({ type: 'boolean', describe, group }) as const,
 });
 

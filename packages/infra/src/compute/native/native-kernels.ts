@@ -72,7 +72,7 @@ function notBuiltReason(dir: string): string {
   } catch {
     // no status: the build never ran
   }
-  return `not built (${path.join(dir, 'maou-kernels.node')} is missing; run: node scripts/build-native-kernels.cjs)`;
+  return `not built (${path.join(dir, 'maou-kernels.node')} is missing; reinstall @maou/bench-infra, or run: node scripts/build-native-kernels.cjs in its folder)`;
 }
 
 /**

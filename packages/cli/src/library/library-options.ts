@@ -1,0 +1,39 @@
+import { err, ok, type Result, type ValidationIssue } from '@maou/bench-domain';
+import type { OptionSpec, OptionTable } from '@maou/bench-interface';
+import { closestName } from '../suggest';
+
+const camelCase = (flag: string): string => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+const typeIssue = (spec: OptionSpec, value: unknown): string | null => {
+  const values = spec.array ? (Array.isArray(value) ? (value as unknown[]) : null) : [value];
+  if (!values) return `expected an array of ${spec.type}s, got ${JSON.stringify(value)}`;
+  const wrong = values.find((v) => typeof v !== spec.type);
+  if (wrong !== undefined) return `expected a ${spec.type}, got ${JSON.stringify(wrong)}`;
+  const outside = spec.choices && values.find((v) => !spec.choices?.includes(v as string));
+  return outside ? `${JSON.stringify(outside)} is not one of ${spec.choices?.join(', ')}` : null;
+};
+
+/**
+ * Options given in code, read the way yargs reads the same flag table: camelCase names, the table's defaults filled
+ * in, and (as the command line's strict parse) an unknown name or a value of the wrong type or outside `choices`
+ * refused, with the closest known name suggested. Each issue names the option as the caller wrote it.
+ */
+export const readOptions = <T>(table: OptionTable, given: object): Result<T, ValidationIssue[]> => {
+  const specs = new Map(Object.entries(table).map(([flag, spec]) => [camelCase(flag), spec]));
+  const issues: ValidationIssue[] = [];
+  const read: Record<string, unknown> = {};
+  for (const [name, spec] of specs) if (spec.default !== undefined) read[name] = spec.default;
+  for (const [name, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    const spec = specs.get(name);
+    if (!spec) {
+      const near = closestName(name, [...specs.keys()]);
+      issues.push({ field: name, message: `unknown option${near ? `; did you mean ${near}?` : ''}` });
+      continue;
+    }
+    const wrong = typeIssue(spec, value);
+    if (wrong) issues.push({ field: name, message: wrong });
+    read[name] = value;
+  }
+  return issues.length ? err(issues) : ok(read as T);
+};
