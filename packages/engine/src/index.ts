@@ -1,6 +1,8 @@
 // The training engine on tfjs-core (the tfjs-core of this project): what app, infra and cli use, nothing else.
 // It imports only @maou/bench-domain and tfjs; no ports, no tsyringe, no reflect-metadata.
 
+import './tfjs-declarations';
+
 // Trainers: one network with its loss, optimiser and LR schedule, stepped on host batches.
 export type { EvalResult, StepResult, Trainer, TrainerFactory, TrainerOptions } from './trainer';
 export { createTrainer, TfjsTrainer } from './tfjs-trainer';

@@ -1,6 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { ok } from '@maou/bench-domain';
 import { selectedByName, type BackendPlugin } from '../../backend-plugin';
+// require, not import(): a native import() fails where code runs in a vm without ESM support (a consumer's jest).
+import { requireModule } from '../../../sources/shared/optional-module';
 
 /** Pure-JS tfjs backend: a correctness reference, about 40× slower than wasm for training. @public */
 export const cpuBackendPlugin: BackendPlugin = {
@@ -12,7 +14,7 @@ export const cpuBackendPlugin: BackendPlugin = {
   selects: selectedByName('cpu'),
   priority: 0,
   async start() {
-    await import('@tensorflow/tfjs-backend-cpu');
+    await requireModule('@tensorflow/tfjs-backend-cpu');
     await tf.setBackend('cpu');
     await tf.ready();
     return ok({

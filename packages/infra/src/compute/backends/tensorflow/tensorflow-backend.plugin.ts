@@ -1,6 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { err, ok } from '@maou/bench-domain';
 import { selectedByName, type BackendPlugin } from '../../backend-plugin';
+// require, not import(): a native import() fails where code runs in a vm without ESM support (a consumer's jest).
+import { requireModule } from '../../../sources/shared/optional-module';
 
 type NativeSpec = Pick<BackendPlugin, 'usage' | 'help' | 'placement' | 'selects' | 'priority'> & {
   readonly name: 'tensorflow' | 'tensorflow-gpu';
@@ -29,7 +31,7 @@ export function createNativeBackendPlugin(spec: NativeSpec): BackendPlugin {
       }
       const pkg: string = spec.packageName;
       try {
-        await import(pkg);
+        await requireModule(pkg);
       } catch (e) {
         return err({
           backend: spec.name,

@@ -1,16 +1,19 @@
 import * as tf from '@tensorflow/tfjs-core';
+import type * as TfjsWasm from '@tensorflow/tfjs-backend-wasm';
 import { err, ok } from '@maou/bench-domain';
 import { selectedByName, type BackendPlugin } from '../../backend-plugin';
 import { deriveSettings } from '../../../resources/resource-decisions';
 import { readUsableResources } from '../../../resources/resource-detector.adapter';
 import { installWasmKernels, type WasmKernelSet } from '../../wasm/register-wasm-kernels';
 import { CPU_KERNELS_ENV, cpuKernelSelection, describeCpuKernels } from '../../native/native-kernels';
+// require, not import(): a native import() fails where code runs in a vm without ESM support (a consumer's jest).
+import { requireModule } from '../../../sources/shared/optional-module';
 
 let installed: WasmKernelSet | null = null;
 
 /** Makes tfjs-wasm with this project's kernels the active backend of this thread; returns its package version. @internal */
 export async function startWasmBackend(kernels: WasmKernelSet): Promise<{ version: string; kernels: WasmKernelSet }> {
-  const wasm = await import('@tensorflow/tfjs-backend-wasm');
+  const wasm = await requireModule<typeof TfjsWasm>('@tensorflow/tfjs-backend-wasm');
   if (installed === null) {
     installWasmKernels(kernels);
     installed = kernels;

