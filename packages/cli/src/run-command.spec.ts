@@ -60,7 +60,7 @@ describe('runCommand', () => {
       stdout: '',
       code: 2,
       stderr:
-        'maou demo: invalid options\n--n: must be non-negative, got -1\n--report-html: directory /proc/self is not writable\n',
+        "maou demo: invalid options\n--n: must be non-negative, got -1\n--report-html: directory /proc/self is not writable\nRun 'maou utility demo --help' for the flags.\n",
     });
     expect(runs).toEqual([]);
   });
