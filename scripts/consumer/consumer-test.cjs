@@ -128,6 +128,10 @@ try {
     run(node, ['dist/example.js'], scratch);
     const report = JSON.parse(fs.readFileSync(path.join(scratch, 'report.json'), 'utf8'));
     if (report.command !== 'benchmark-training') throw new Error('report.json is not a benchmark-training report');
+    const schema = path.join(scratch, 'node_modules/@maou/cli/schemas/benchmark-training-report.schema.json');
+    const { $id } = JSON.parse(fs.readFileSync(schema, 'utf8'));
+    if (report.$schema !== $id)
+      throw new Error(`report.json names $schema ${report.$schema}; the shipped schema is ${$id}`);
     step(`Node ${version}: jest, one adapter swapped`);
     run(node, ['node_modules/jest/bin/jest.js', '--ci', '--runInBand'], scratch);
   }

@@ -13,3 +13,4 @@ export { createContainer, type ContainerOptions, type PortOverrides, type Ports 
 export { BenchmarkRunError, UsageError } from './usage-error';
 export { TOKENS } from '@maou/bench-app';
 export type { BatchStudyReport, BenchmarkTrainingReport } from '@maou/bench-domain';
+export { REPORT_SCHEMAS, reportSchemaPath, type ReportSchemaName } from './report-schemas/report-schemas';

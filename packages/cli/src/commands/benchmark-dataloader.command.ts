@@ -19,6 +19,7 @@ import { machineResources, type GlobalOptions } from '../composition-root';
 import { BACKENDS } from '../backends';
 import { planResources } from '../resource-plan';
 import { runCommand, type CommandSpec } from '../run-command';
+import { withSchema } from '../report-schemas/report-schemas';
 
 type Valid = ValidatedDataloaderGrid & { readonly plan: ResourcePlan };
 
@@ -50,7 +51,7 @@ const spec: CommandSpec<BenchmarkDataloaderArgs & GlobalOptions, Valid, Benchmar
   present: (out, { input, warnings }) => {
     const text = renderDataloaderBenchmark(out, input);
     return {
-      payload: dataloaderBenchmarkJson(out, input, text, warnings),
+      payload: withSchema('benchmark-dataloader-report', dataloaderBenchmarkJson(out, input, text, warnings)),
       text,
       writeHtml: (path) => writeDataloaderHtmlReport(out, path),
     };

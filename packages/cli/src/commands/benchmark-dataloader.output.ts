@@ -1,4 +1,11 @@
-import type { BenchmarkDataloaderInput, BenchmarkDataloaderOutput, GridPoint } from '@maou/bench-app';
+import type {
+  BenchmarkDataloaderInput,
+  BenchmarkDataloaderOutput,
+  GridPoint,
+  PointResources,
+  Recommendation,
+} from '@maou/bench-app';
+import type { ResourceLimitsReport } from '@maou/bench-domain';
 import { sampleDataNote } from '@maou/bench-infra';
 
 const n = (v: number | null | undefined, digits = 0): string =>
@@ -79,13 +86,54 @@ const resourceCells = (r: GridPoint['resources']): string[] => {
   ];
 };
 
+/** One loader setting in maou's `all_results` layout, plus our spread, wait and resources. */
+export interface DataloaderResultJson {
+  readonly num_workers: number;
+  readonly prefetch_factor: number | null;
+  readonly pin_memory: boolean;
+  readonly batch_size: number;
+  /** seconds, at the median rate */
+  readonly avg_batch_time: number;
+  readonly batches_processed: number;
+  readonly samples_per_second: GridPoint['samplesPerSecond'];
+  readonly p95_wait_ms: number;
+  readonly keeps_model_fed: boolean | null;
+  readonly resources: PointResources | null;
+}
+
+/** The JSON `benchmark-dataloader` writes (maou's keys, then ours); its JSON Schema is generated from this type. */
+export interface DataloaderBenchmarkReport {
+  readonly benchmark_results: { readonly Summary: string; readonly Recommendations: string; readonly Insights: string };
+  readonly optimal_config: Omit<
+    DataloaderResultJson,
+    'batches_processed' | 'samples_per_second' | 'p95_wait_ms' | 'keeps_model_fed' | 'resources'
+  > & {
+    readonly samples_per_second: number;
+  };
+  readonly all_results: readonly DataloaderResultJson[];
+  readonly resource_limits: ResourceLimitsReport | null;
+  readonly notes: readonly string[];
+  readonly null_reasons: Readonly<Record<string, string>>;
+  readonly model_samples_per_second: Readonly<Record<string, number | null>>;
+  readonly per_batch_size: readonly Recommendation[];
+  readonly recommended: Recommendation;
+  readonly device: string;
+  readonly backend: string;
+  readonly loader_mode: string;
+  readonly dataset: string;
+  readonly batch_size: number;
+  readonly num_batches: number;
+  readonly repeats: number;
+  readonly noise_margin: number;
+}
+
 /** JSON: maou's `benchmark-dataloader` layout, plus the grid, the spread and the model's rate. */
 export const dataloaderBenchmarkJson = (
   out: BenchmarkDataloaderOutput,
   input: BenchmarkDataloaderInput,
   text: string,
   notes: readonly string[],
-): unknown => {
+): DataloaderBenchmarkReport => {
   const best = out.points.find(
     (p) =>
       p.batchSize === out.recommended.batchSize &&

@@ -29,6 +29,7 @@ import { runCommand, type CommandSpec, type CommandView } from '../run-command';
 import { utilityCommand } from './command-module';
 import { presentBatchStudy, runBatchStudy } from './benchmark-training.study';
 import { interruptedStub, watchTrainingInterrupts } from './benchmark-training.interrupt';
+import { withSchema } from '../report-schemas/report-schemas';
 
 /** Every flag of `benchmark-training`: the run's table (with this binary's backends) and calibration's. */
 export const BENCHMARK_TRAINING_TABLE = { ...benchmarkTrainingOptions(BACKENDS.byPriority()), ...CALIBRATION_OPTIONS };
@@ -83,7 +84,7 @@ const runTraining = async (
 };
 
 const presentRun = (report: BenchmarkTrainingReport, exitCode: number | null): CommandView => ({
-  payload: report,
+  payload: withSchema('benchmark-training-report', report),
   text: renderTrainingSummary(report),
   writeHtml: (path) => writeTrainingHtmlReport(report, path),
   // A run cut short by a signal reports what it measured, then exits as the signal asks.

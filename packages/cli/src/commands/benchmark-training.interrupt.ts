@@ -1,14 +1,24 @@
 import { interruptionText } from '@maou/bench-app';
 import { REPORT_SCHEMA_VERSION, type Interruption } from '@maou/bench-domain';
 import { watchInterrupts, writeJsonNow, type InterruptWatch } from '@maou/bench-infra';
+import { withSchema } from '../report-schemas/report-schemas';
 
 /** What `--output-json` holds when a run stopped before it measured anything. */
-export const interruptedStub = (interruption: Interruption) => ({
-  schema_version: REPORT_SCHEMA_VERSION,
-  command: 'benchmark-training',
-  interrupted: true,
-  interruption,
-});
+export interface InterruptedTrainingStub {
+  readonly schema_version: typeof REPORT_SCHEMA_VERSION;
+  readonly command: 'benchmark-training';
+  readonly interrupted: true;
+  readonly interruption: Interruption;
+}
+
+/** The stub of a run stopped before it measured anything, as written (naming its schema). */
+export const interruptedStub = (interruption: Interruption) =>
+  withSchema<InterruptedTrainingStub>('benchmark-training-report', {
+    schema_version: REPORT_SCHEMA_VERSION,
+    command: 'benchmark-training',
+    interrupted: true,
+    interruption,
+  });
 
 /**
  * SIGINT/SIGTERM for `benchmark-training`: `batchDone` counts batches for the message ("interrupted after N of M

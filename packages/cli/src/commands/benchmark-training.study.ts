@@ -11,6 +11,7 @@ import type { ValidatedBatchStudy } from '@maou/bench-interface';
 import { renderBatchStudySummary, writeBatchStudyHtmlReport, type ResourcePlan } from '@maou/bench-infra';
 import type { DependencyContainer } from 'tsyringe';
 import type { CommandFailure, CommandView } from '../run-command';
+import { withSchema } from '../report-schemas/report-schemas';
 
 /**
  * `benchmark-training` with `--batch-sizes`, `--learning-rates` or `--find-max-batch`: runs the batch study with a
@@ -62,7 +63,7 @@ export const presentBatchStudy = (report: BatchStudyReport): CommandView => {
     first &&
     (report.sweep!.type === 'batch_size' ? `batch size ${first.batch_size}` : `learning rate ${first.learning_rate}`);
   return {
-    payload: report,
+    payload: withSchema('batch-study-report', report),
     text: renderBatchStudySummary(report),
     writeHtml: (path) => writeBatchStudyHtmlReport(report, path),
     ...(allFailed
