@@ -122,6 +122,7 @@ describe(`benchmark-training interrupted at random points (seed ${seed})`, () =>
     expect(groupAlive(r.pgid)).toBe(false);
     expect(temporaries(dir)).toEqual([]);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({
+      $schema: 'urn:maou-bench:schema:benchmark-dataloader-report:1',
       command: 'benchmark-dataloader',
       interrupted: true,
       interruption: { reason: 'SIGTERM' },

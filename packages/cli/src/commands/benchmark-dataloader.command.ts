@@ -20,6 +20,7 @@ import { BACKENDS } from '../backends';
 import { planResources } from '../resource-plan';
 import { runCommand, type CommandSpec } from '../run-command';
 import { withSchema } from '../report-schemas/report-schemas';
+import { interruptedDataloaderStub } from './benchmark-dataloader.output';
 
 type Valid = ValidatedDataloaderGrid & { readonly plan: ResourcePlan };
 
@@ -39,8 +40,7 @@ const spec: CommandSpec<BenchmarkDataloaderArgs & GlobalOptions, Valid, Benchmar
       process.stderr.write(
         `maou benchmark-dataloader: interrupted (${reason}) before the grid was complete; nothing measured is reported\n`,
       );
-      if (args.outputJson)
-        writeJsonNow(args.outputJson, { command: 'benchmark-dataloader', interrupted: true, interruption: { reason } });
+      if (args.outputJson) writeJsonNow(args.outputJson, interruptedDataloaderStub(reason));
     });
     const result = await container
       .resolve(BenchmarkDataloaderUseCase)

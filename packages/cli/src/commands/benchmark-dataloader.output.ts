@@ -6,6 +6,7 @@ import type {
   Recommendation,
 } from '@maou/bench-app';
 import type { ResourceLimitsReport } from '@maou/bench-domain';
+import { withSchema } from '../report-schemas/report-schemas';
 import { sampleDataNote } from '@maou/bench-infra';
 
 const n = (v: number | null | undefined, digits = 0): string =>
@@ -193,3 +194,18 @@ export const dataloaderBenchmarkJson = (
     noise_margin: input.noiseMargin,
   };
 };
+
+/** What `--output-json` holds when a signal ended the grid: nothing measured is kept. */
+export interface InterruptedDataloaderStub {
+  readonly command: 'benchmark-dataloader';
+  readonly interrupted: true;
+  readonly interruption: { readonly reason: string };
+}
+
+/** The stub of a grid a signal ended, as written (naming its schema). */
+export const interruptedDataloaderStub = (reason: string) =>
+  withSchema<InterruptedDataloaderStub>('benchmark-dataloader-report', {
+    command: 'benchmark-dataloader',
+    interrupted: true,
+    interruption: { reason },
+  });

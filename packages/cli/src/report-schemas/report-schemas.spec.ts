@@ -3,6 +3,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv from 'ajv';
+import { toJson } from '@maou/bench-infra';
+import { interruptedDataloaderStub } from '../commands/benchmark-dataloader.output';
+import { interruptedStub } from '../commands/benchmark-training.interrupt';
 import { run } from '../run';
 import { REPORT_SCHEMAS, reportSchemaPath, type ReportSchemaName } from './report-schemas';
 
@@ -84,5 +87,13 @@ describe('report JSON Schemas against real output', () => {
     );
     expect(loader.$schema).toBe(REPORT_SCHEMAS['benchmark-dataloader-report'].id);
     expectValid('benchmark-dataloader-report', loader);
+  });
+
+  it('the stubs a signal leaves in --output-json name and conform to their command’s schema', () => {
+    const training = JSON.parse(
+      toJson(interruptedStub({ reason: 'SIGINT', completed_batches: 0, planned_batches: 3 })),
+    );
+    expectValid('benchmark-training-report', training);
+    expectValid('benchmark-dataloader-report', JSON.parse(toJson(interruptedDataloaderStub('SIGTERM'))));
   });
 });

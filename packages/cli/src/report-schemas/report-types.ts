@@ -1,7 +1,7 @@
 // The root types of the JSON files the commands write, as scripts/generate-report-schemas.cjs turns them into the
 // JSON Schemas in packages/cli/schemas/. Types only: nothing here runs.
 import type { BatchStudyReport, BenchmarkTrainingReport } from '@maou/bench-domain';
-import type { DataloaderBenchmarkReport } from '../commands/benchmark-dataloader.output';
+import type { DataloaderBenchmarkReport, InterruptedDataloaderStub } from '../commands/benchmark-dataloader.output';
 import type { InterruptedTrainingStub } from '../commands/benchmark-training.interrupt';
 
 /** A payload as written: `$schema` names its schema (`REPORT_SCHEMAS[…].id`). */
@@ -13,5 +13,5 @@ export type BenchmarkTrainingJson = Written<BenchmarkTrainingReport> | Written<I
 /** `benchmark-training --batch-sizes/--learning-rates/--find-max-batch --output-json`. */
 export type BatchStudyJson = Written<BatchStudyReport>;
 
-/** `benchmark-dataloader --output-json`. */
-export type BenchmarkDataloaderJson = Written<DataloaderBenchmarkReport>;
+/** `benchmark-dataloader --output-json`: the report, or the stub of a grid a signal ended. */
+export type BenchmarkDataloaderJson = Written<DataloaderBenchmarkReport> | Written<InterruptedDataloaderStub>;

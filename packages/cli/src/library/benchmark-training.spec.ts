@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TOKENS, type ProgressPort } from '@maou/bench-app';
+import { RecordingProgress } from '@maou/bench-app/testing';
+import { SystemClockAdapter } from '@maou/bench-infra';
+import { createContainer } from '../composition-root';
+import { REPORT_SCHEMAS } from '../report-schemas/report-schemas';
+import { UsageError } from '../usage-error';
+import { benchmarkTraining, benchmarkTrainingStudy, type BenchmarkTrainingOptions } from './benchmark-training';
+
+// benchmarkTraining(): the command's options, defaults and checks, with every default adapter, from code.
+const dir = mkdtempSync(join(tmpdir(), 'maou-library-'));
+const small: BenchmarkTrainingOptions = {
+  modelArchitecture: 'lite',
+  samplePositions: 256,
+  sampleCacheDir: join(dir, 'sample'),
+  batchSize: 16,
+  warmupBatches: 1,
+  maxBatches: 3,
+  calibrate: false,
+  logLevel: 'silent',
+};
+
+const usage = async (options: object): Promise<UsageError> => {
+  const e: unknown = await benchmarkTraining(options as BenchmarkTrainingOptions).catch((x: unknown) => x);
+  if (!(e instanceof UsageError)) throw new Error(`expected a UsageError, got ${String(e)}`);
+  return e;
+};
+
+describe('benchmarkTraining', () => {
+  it('runs on the default adapters, reports to a swapped progress port, writes --output-json with $schema', async () => {
+    const progress = new RecordingProgress();
+    const file = join(dir, 'report.json');
+    const report = await benchmarkTraining({ ...small, outputJson: file }, { overrides: { Progress: progress } });
+    expect(report).toMatchObject({ command: 'benchmark-training', stage: 3, model: { preset: 'lite' } });
+    expect(report.training_metrics.samples_per_second).toBeGreaterThan(0);
+    expect(progress.tasks.find((t) => t.start.label === 'benchmark batches')?.outcome).toBe('done');
+    const written = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(written.$schema).toBe(REPORT_SCHEMAS['benchmark-training-report'].id);
+  });
+
+  it.each([
+    [{ batchSize: 0 }, '--batch-size: must be an integer from 1 to 65,536, got 0'],
+    [{ batchSise: 8 }, 'batchSise: unknown option; did you mean batchSize?'],
+    [{ batchSize: '8' }, 'batchSize: expected a number, got "8"'],
+    [{ logLevel: 'loud' }, 'logLevel: "loud" is not one of debug, info, warn, error, silent'],
+    [{ stage1DataPath: 'a.feather' }, 'stage1DataPath: expected an array of strings, got "a.feather"'],
+    [{ batchSizes: ['8'] }, 'batchSizes: a batch study: call benchmarkTrainingStudy()'],
+  ])('refuses %j before any I/O: %s', async (options, message) => {
+    const e = await usage({ ...small, ...options });
+    expect(e.message).toContain(message);
+    expect(e.exitCode).toBe(2);
+  });
+
+  it('benchmarkTrainingStudy needs a study flag', async () => {
+    await expect(benchmarkTrainingStudy(small)).rejects.toThrow(/give batchSizes, learningRates or findMaxBatch/);
+  });
+});
+
+describe('createContainer overrides', () => {
+  it('replaces exactly the port named, and the defaults built after it use the override', () => {
+    const progress = new RecordingProgress();
+    const c = createContainer({ logLevel: 'silent' }, { Progress: progress });
+    expect(c.resolve<ProgressPort>(TOKENS.Progress)).toBe(progress);
+    expect(c.resolve(TOKENS.Clock)).toBeInstanceOf(SystemClockAdapter);
+    const plain = createContainer({ logLevel: 'silent' });
+    expect(plain.resolve(TOKENS.Progress)).not.toBe(progress);
+  });
+});
