@@ -7,8 +7,9 @@
 // disturbed: a stand-in for a quiet machine when the runs were taken on a busy one (it keeps the shape of the
 // step's own transient, which other processes' load hides in wall time).
 // `--looks 0.01,0.02,0.05` replays short looks at the epoch instead (cap = that share of it, at least 20 batches;
-// the rule may stop sooner; `--no-rule` runs each look to its cap) and prints maou's own formula beside ours: mean
-// batch time after `--warmup-batches` × batches per epoch, from the same batches.
+// the rule may stop sooner; `--no-rule` runs each look to its cap; a look of 1 is the default run, no cap, where the
+// rule and its 60 s budget decide) and prints maou's own formula beside ours: mean batch time after
+// `--warmup-batches` × batches per epoch, from the same batches (maou's default 100 for the default run).
 // `--candidates` adds, per look, the error of other ways to project the same batches (docs/epoch-estimate.md).
 // Usage: pnpm bench:epoch:replay full-1.json ... [--cap-fraction 0.4 | --looks 0.01,0.05] [--cpu-proxy] [--candidates]
 import { readFileSync } from 'node:fs';
@@ -75,7 +76,9 @@ const replay = (file: string, look: number): Row => {
   const actual = batches.reduce((s, b) => s + b.wallMs, 0);
   const [lo, hi] = a.intervalMs;
   const err = a.predictedMs / actual - 1;
-  const measured = batches.slice(Math.min(warmup, k - 2), k).map((b) => b.wallMs);
+  // maou's formula over the batches maou would have run: the look's, or its default 100 where the rule decided
+  const maouRan = look >= 1 ? Math.min(k, 100) : k;
+  const measured = batches.slice(Math.min(warmup, maouRan - 2), maouRan).map((b) => b.wallMs);
   const maou = (measured.reduce((s, x) => s + x, 0) / measured.length) * n;
   const inside = actual >= lo && actual <= hi;
   const candidates = Object.fromEntries(

@@ -19,6 +19,7 @@ export const candidatePredictions = (
   const trim = Math.floor(sorted.length * 0.1);
   return {
     'as shipped': a.predictedMs,
+    'fall not in the point (before)': observed + a.meanMs * rest,
     'all steady, not the third': observed + mean(steady) * rest,
     'warm-up at the third': a.meanMs * batchesPerEpoch,
     'warm-up at all steady': mean(steady) * batchesPerEpoch,
