@@ -21,7 +21,7 @@ export const estimateEpoch = (
     predicted_ms: a.predictedMs,
     predicted_ms_ci95: a.intervalMs,
     warmup_cost_ms: m.warmup_total_ms,
-    method: `${m.total_batches} batches as run (warm-up ${a.steadyStart} batches, ${seconds(m.warmup_total_ms)}) + steady mean ${a.meanMs.toFixed(1)} ms × ${rest} remaining batches, ${(a.basis.residualFall * 100).toFixed(1)} % faster (the fall full epochs still had later); interval = 95 % CI of the mean (block means) × remaining, noise of the remaining batches, run-to-run spread ${(a.basis.runToRun * 100).toFixed(1)} %, that fall ± itself, in quadrature${a.trending ? ', widened for the trend' : ''}${a.disturbed ? ', down to the quiet floor' : ''}`,
+    method: `${m.total_batches} batches as run (warm-up ${a.steadyStart} batches, ${seconds(m.warmup_total_ms)}) + steady mean ${a.meanMs.toFixed(1)} ms × ${rest} remaining batches, up to ${(a.basis.residualFall * 100).toFixed(1)} % faster (the fall full epochs still had after 20–400 batches, less after more); interval = 95 % CI of the mean (block means) × remaining, noise of the remaining batches, run-to-run spread ${(a.basis.runToRun * 100).toFixed(1)} %, that fall ± itself, in quadrature${a.trending ? ', widened for the trend' : ''}${a.disturbed ? ', down to the quiet floor' : ''}`,
     half_width_fraction: a.halfWidthFraction,
     trend: a.trend,
     trending: a.trending,

@@ -71,6 +71,14 @@ describe('assessRun', () => {
     expect(Math.abs(a.predictedMs / truth - 1)).toBeLessThan(0.005);
   });
 
+  it('given a long look, then less of the fall is ahead of it', () => {
+    const wall = epoch(12, 1200, { decay: 0, noise: 0.004 });
+    const a = assessRun(quiet(wall), { minWarmup: 3, batchesPerEpoch: 3000, runToRun: 0 });
+    const plain = a.basis.observedMs + a.meanMs * 1800;
+    // a third of the 2.5 % (400 of 1,200 batches), not all of it
+    expect(1 - (a.predictedMs - a.basis.observedMs) / (plain - a.basis.observedMs)).toBeCloseTo(0.025 / 3, 6);
+  });
+
   // What the interval promises: run the stopping rule on many simulated epochs and compare with each epoch's total.
   it('given 200 simulated epochs stopped by the rule, then the interval covers the full epoch at least 95 % of the time', () => {
     let covered = 0;
