@@ -108,6 +108,35 @@ describe('assessRun', () => {
     expect(covered / trials).toBeGreaterThanOrEqual(0.95);
   });
 
+  // Issue 30: with no cap typed, the rule and the 60 s budget decide; on a long epoch it must get to ±5 % in time.
+  it('given 2,000-batch epochs and no cap, then the rule reaches ±5 % within the 60 s budget and covers the epoch', () => {
+    const outcomes = Array.from({ length: 8 }, (_, t) => {
+      const full = epoch(500 + t, 2000, { floor: 35 });
+      let elapsed = 0;
+      let n = 0;
+      let reason = null;
+      while (!reason) {
+        elapsed += full[n++]!;
+        const a = assessRun(quiet(full.slice(0, n)), { minWarmup: 10, batchesPerEpoch: 2000 });
+        reason = decideStop(a, {
+          batches: n,
+          batchesPerEpoch: 2000,
+          cap: 2000,
+          elapsedMs: elapsed,
+          budgetMs: 60_000,
+          targetPrecision: 0.05,
+          minBatches: 12,
+        });
+      }
+      const a = assessRun(quiet(full.slice(0, n)), { minWarmup: 10, batchesPerEpoch: 2000 });
+      const truth = full.reduce((s, x) => s + x, 0);
+      return { reason, elapsed, covered: truth >= a.intervalMs[0] && truth <= a.intervalMs[1] };
+    });
+    expect(outcomes.map((o) => o.reason)).toEqual(outcomes.map(() => 'precision-reached'));
+    expect(Math.max(...outcomes.map((o) => o.elapsed))).toBeLessThan(60_000);
+    expect(outcomes.filter((o) => o.covered).length).toBeGreaterThanOrEqual(7);
+  });
+
   it('given a few disturbed batches, then they are left out and said to be; given most, then the low end is the quiet floor', () => {
     const wall = epoch(7, 60, { decay: 0 });
     const some = wall.map((w, i) => (i % 10 === 5 ? w * 3 : w));
