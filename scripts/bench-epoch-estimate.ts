@@ -47,9 +47,9 @@ const c = (
   load = false,
 ): Case => ({ stage, preset, batch, epoch, files, loader, look, load });
 
-// Interleaved so that a run cut short still has a mix. Quiet-machine minutes per row (full epoch + short run + data)
-// are about samples × 0.6 ms (lite) or × 4 ms (resnet) plus ~20 %; the whole matrix ~95 min on the 2-core VM.
-// Large batches keep 500–1,000-batch epochs: 2,000 batches of 1,024 would be a 20-minute full epoch per row.
+// Interleaved so that a run cut short still has a mix. A row's full epoch takes about samples × 0.5–1 ms (lite) or
+// × 2.5–5.5 ms (resnet) on the quiet 2-core VM, so the matrix is ~100 min there (row 11 alone ~11 min). Large
+// batches and most resnet rows keep 500–1,000-batch epochs: 2,000 batches of 1,024 would be 17 minutes a row.
 const MATRIX: Case[] = [
   c(3, 'lite', 32, 2000, 4, 'map', 0.05),
   c(3, 'lite', 64, 2000, 16, 'stream', 0.02),
@@ -65,10 +65,10 @@ const MATRIX: Case[] = [
   c(3, 'lite', 256, 1000, 8, 's3', null),
   c(2, 'resnet', 128, 1000, 8, 'stream', 0.05),
   c(3, 'lite', 128, 2000, 16, 'stream', 0.01, true),
-  c(1, 'resnet', 64, 2000, 8, 'map', 0.02),
+  c(1, 'resnet', 64, 1000, 8, 'map', 0.02),
   c(3, 'lite', 512, 1000, 16, 'stream', 0.03),
   c(3, 'lite', 96, 4000, 40, 'stream', 0.01),
-  c(3, 'resnet', 32, 2000, 8, 's3', 0.05),
+  c(3, 'resnet', 32, 1000, 8, 's3', 0.05),
   c(2, 'lite', 32, 4000, 8, 'map', 0.01),
   c(3, 'lite', 48, 3000, 24, 'stream', 0.02),
   c(3, 'lite', 64, 2000, 8, 's3', 0.02, true),
@@ -97,23 +97,36 @@ const run = (args: string[], env: Record<string, string> = {}): Promise<number> 
     );
   });
 
-/** Fresh data for `c`: enough rows for its epoch after the validation split, in `c.files` files. */
+/**
+ * Fresh data for `c`: enough rows for its epoch after the validation split, in `c.files` files. Two files are
+ * generated with the seed and copied round-robin into the rest: random legal games cost more to generate than to
+ * train on, and the batch time does not depend on which positions repeat.
+ */
 const generate = async (c: Case, seed: number, dir: string): Promise<void> => {
   const positions = Math.ceil((c.epoch * c.batch) / 0.8) + c.batch;
+  const perFile = Math.ceil(positions / c.files);
+  const src = `${dir}-gen`;
   await run([
     'utility',
     'generate-sample-data',
     '--stage',
     String(c.stage),
     '--positions',
-    String(positions),
+    String(perFile * Math.min(2, c.files)),
     '--output-dir',
-    dir,
+    src,
     '--seed',
     String(seed),
     '--rows-per-file',
-    String(Math.ceil(positions / c.files)),
+    String(perFile),
   ]);
+  const made = readdirSync(src)
+    .filter((f) => f.endsWith('.feather'))
+    .sort();
+  mkdirSync(dir, { recursive: true });
+  for (let k = 0; k < c.files; k++)
+    copyFileSync(join(src, made[k % made.length]!), join(dir, `part${String(k).padStart(4, '0')}.feather`));
+  rmSync(src, { recursive: true, force: true });
 };
 
 interface Report {
