@@ -75,8 +75,8 @@ describe('assessRun', () => {
     const wall = epoch(12, 1200, { decay: 0, noise: 0.004 });
     const a = assessRun(quiet(wall), { minWarmup: 3, batchesPerEpoch: 3000, runToRun: 0 });
     const plain = a.basis.observedMs + a.meanMs * 1800;
-    // a third of the 2.5 % (400 of 1,200 batches), not all of it
-    expect(1 - (a.predictedMs - a.basis.observedMs) / (plain - a.basis.observedMs)).toBeCloseTo(0.025 / 3, 6);
+    // (400 / 1,200)² of the 2.5 %, not all of it
+    expect(1 - (a.predictedMs - a.basis.observedMs) / (plain - a.basis.observedMs)).toBeCloseTo(0.025 / 9, 6);
   });
 
   // What the interval promises: run the stopping rule on many simulated epochs and compare with each epoch's total.

@@ -22,8 +22,8 @@ export const RUN_TO_RUN_SPREAD = 0.035;
 export const RESIDUAL_FALL = 0.025;
 /**
  * The fall was measured on cuts of 20–400 batches (docs/epoch-estimate.md): it is the tail of the start-up transient,
- * so a run that has seen more batches has less of it ahead; beyond this many it shrinks in proportion (a 2,000-batch
- * lite epoch recorded for issue 30 had none left after 1,089 batches).
+ * so a run that has seen more batches has less of it ahead; beyond this many it shrinks with the square of the
+ * ratio (two 2,000-batch lite epochs recorded for issue 30 had none left after 614 and 1,087 batches).
  */
 const FALL_MEASURED_TO = 400;
 /** Fewest steady batches an answer rests on. */
@@ -225,7 +225,7 @@ export const projectEpoch = (
   const rest = Math.max(0, totalBatches - b.batchesRun);
   // A fall too late or too slow for the batches run to show (full epochs still had one after the cap): counted in
   // the prediction, since a one-sided allowance left the point high by it; its spread is as large as itself.
-  const fall = b.residualFall * Math.min(1, FALL_MEASURED_TO / b.batchesRun) * b.meanMs * rest;
+  const fall = b.residualFall * Math.min(1, (FALL_MEASURED_TO / b.batchesRun) ** 2) * b.meanMs * rest;
   const predicted = b.observedMs + b.meanMs * rest - fall;
   const stat = Math.sqrt((rest * b.meanHalfWidthMs) ** 2 + 1.96 ** 2 * b.sdMs ** 2 * rest);
   const half = Math.sqrt(stat ** 2 + (b.runToRun * predicted) ** 2 + fall ** 2);
