@@ -11,8 +11,9 @@
 // rule and its 60 s budget decide) and prints maou's own formula beside ours: mean batch time after
 // `--warmup-batches` × batches per epoch, from the same batches (maou's default 100 for the default run).
 // `--candidates` adds, per look, the error of other ways to project the same batches (docs/epoch-estimate.md).
-// Usage: pnpm bench:epoch:replay full-1.json ... [--cap-fraction 0.4 | --looks 0.01,0.05] [--cpu-proxy] [--candidates]
+// Usage (reports may be gzipped, .json.gz): pnpm bench:epoch:replay full-1.json ... [--cap-fraction 0.4 | --looks 0.01,0.05] [--cpu-proxy] [--candidates]
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { basename } from 'node:path';
 import type { BatchTiming } from '@maou/bench-domain';
 // The stop watch is the use case's own (not in app's public entry), so the bench reaches into the source: the very
@@ -26,7 +27,7 @@ const arg = (name: string, fallback: string): string => {
   return i > 0 ? process.argv[i + 1]! : fallback;
 };
 const valued = new Set(['--cap-fraction', '--looks']);
-const files = process.argv.slice(2).filter((a, i, all) => a.endsWith('.json') && !valued.has(all[i - 1]!));
+const files = process.argv.slice(2).filter((a, i, all) => /\.json(\.gz)?$/.test(a) && !valued.has(all[i - 1]!));
 const looks = arg('looks', '') ? arg('looks', '').split(',').map(Number) : [Number(arg('cap-fraction', '0.4'))];
 const useRule = !process.argv.includes('--no-rule');
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
@@ -36,16 +37,17 @@ const median = (xs: readonly number[]): number => {
 };
 
 const load = (file: string): { batches: BatchTiming[]; warmup: number } => {
-  const report = JSON.parse(readFileSync(file, 'utf8'));
-  const raw = report.batches as BatchTiming[];
+  const raw = readFileSync(file);
+  const report = JSON.parse((file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8'));
+  const timings = report.batches as BatchTiming[];
   const batches = process.argv.includes('--cpu-proxy')
-    ? raw.map((b) => ({
+    ? timings.map((b) => ({
         ...b,
         wallMs: b.cpu ? b.cpu.processMs / b.cpu.cores : b.wallMs,
         cpu: undefined,
         disturbed: false,
       }))
-    : raw;
+    : timings;
   return { batches, warmup: report.config?.warmup_batches ?? report.training_metrics?.warmup_batches ?? 10 };
 };
 
