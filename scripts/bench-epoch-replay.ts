@@ -6,41 +6,67 @@
 // `--cpu-proxy` replays each batch at this process's CPU time over every core instead of its wall time, none
 // disturbed: a stand-in for a quiet machine when the runs were taken on a busy one (it keeps the shape of the
 // step's own transient, which other processes' load hides in wall time).
-// Usage: pnpm bench:epoch:replay full-1.json full-2.json ... [--cap-fraction 0.4] [--cpu-proxy]
+// `--looks 0.01,0.02,0.05` replays short looks at the epoch instead (cap = that share of it, at least 20 batches;
+// the rule may stop sooner; `--no-rule` runs each look to its cap; a look of 1 is the default run, no cap, where the
+// rule and its 60 s budget decide) and prints maou's own formula beside ours: mean batch time after
+// `--warmup-batches` × batches per epoch, from the same batches (maou's default 100 for the default run).
+// `--candidates` adds, per look, the error of other ways to project the same batches (docs/epoch-estimate.md).
+// Usage (reports may be gzipped, .json.gz): pnpm bench:epoch:replay full-1.json ... [--cap-fraction 0.4 | --looks 0.01,0.05] [--cpu-proxy] [--candidates]
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { basename } from 'node:path';
 import type { BatchTiming } from '@maou/bench-domain';
 // The stop watch is the use case's own (not in app's public entry), so the bench reaches into the source: the very
 // rule the command runs, not a copy.
 // eslint-disable-next-line no-restricted-imports
 import { StopWatch } from '../packages/app/src/use-cases/benchmark-training/stop-watch';
+import { candidatePredictions } from './epoch-candidates';
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1]! : fallback;
 };
-const capFraction = Number(arg('cap-fraction', '0.4'));
-const files = process.argv.slice(2).filter((a, i, all) => a.endsWith('.json') && all[i - 1] !== '--cap-fraction');
+const valued = new Set(['--cap-fraction', '--looks']);
+const files = process.argv.slice(2).filter((a, i, all) => /\.json(\.gz)?$/.test(a) && !valued.has(all[i - 1]!));
+const looks = arg('looks', '') ? arg('looks', '').split(',').map(Number) : [Number(arg('cap-fraction', '0.4'))];
+const useRule = !process.argv.includes('--no-rule');
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s[Math.floor((s.length - 1) / 2)]! + s[Math.ceil((s.length - 1) / 2)]!) / 2 : Number.NaN;
+};
 
-const rows = files.map((file) => {
-  const report = JSON.parse(readFileSync(file, 'utf8'));
-  const raw = report.batches as BatchTiming[];
+const load = (file: string): { batches: BatchTiming[]; warmup: number } => {
+  const raw = readFileSync(file);
+  const report = JSON.parse((file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8'));
+  const timings = report.batches as BatchTiming[];
   const batches = process.argv.includes('--cpu-proxy')
-    ? raw.map((b) => ({
+    ? timings.map((b) => ({
         ...b,
         wallMs: b.cpu ? b.cpu.processMs / b.cpu.cores : b.wallMs,
         cpu: undefined,
         disturbed: false,
       }))
-    : raw;
-  const warmup = report.config?.warmup_batches ?? report.training_metrics?.warmup_batches ?? 5;
+    : timings;
+  return { batches, warmup: report.config?.warmup_batches ?? report.training_metrics?.warmup_batches ?? 10 };
+};
+
+interface Row {
+  err: number;
+  maouErr: number;
+  inside: boolean;
+  candidates: Record<string, number>;
+}
+
+const replay = (file: string, look: number): Row => {
+  const { batches, warmup } = load(file);
   const n = batches.length;
-  const cap = Math.max(20, Math.floor(capFraction * n));
-  const watch = new StopWatch(
-    { targetPrecision: 0.05, timeBudgetMs: 60_000 },
-    { warmup, planned: cap, batchesPerEpoch: n },
-  );
+  const cap = Math.min(n, Math.max(20, Math.floor(look * n)));
+  const watch = new StopWatch(useRule ? { targetPrecision: 0.05, timeBudgetMs: 60_000 } : null, {
+    warmup,
+    planned: cap,
+    batchesPerEpoch: n,
+  });
   let k = 0;
   let elapsed = 0;
   while (k < cap) {
@@ -52,16 +78,32 @@ const rows = files.map((file) => {
   const actual = batches.reduce((s, b) => s + b.wallMs, 0);
   const [lo, hi] = a.intervalMs;
   const err = a.predictedMs / actual - 1;
+  // maou's formula over the batches maou would have run: the look's, or its default 100 where the rule decided
+  const maouRan = look >= 1 ? Math.min(k, 100) : k;
+  const measured = batches.slice(Math.min(warmup, maouRan - 2), maouRan).map((b) => b.wallMs);
+  const maou = (measured.reduce((s, x) => s + x, 0) / measured.length) * n;
   const inside = actual >= lo && actual <= hi;
-  console.log(
-    `${basename(file).padEnd(22)} ${String(k).padStart(4)}/${String(n).padEnd(5)} predict ${(a.predictedMs / 1000).toFixed(2).padStart(7)} ${`${(lo / 1000).toFixed(2)}–${(hi / 1000).toFixed(2)}`.padStart(13)} actual ${(actual / 1000).toFixed(2).padStart(7)} ${pct(err).padStart(8)} ${inside ? 'yes' : 'NO '} ±${pct(a.halfWidthFraction)} ${epochExtras.stopping?.reason} ${a.trending ? 'trending' : ''}${a.disturbed ? ' disturbed' : ''}`,
+  const candidates = Object.fromEntries(
+    Object.entries(candidatePredictions(batches.slice(0, k), a, n)).map(([name, ms]) => [name, ms / actual - 1]),
   );
-  return { err: Math.abs(err), inside };
-});
-const sorted = rows.map((r) => r.err).sort((x, y) => x - y);
-const median = sorted.length
-  ? (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) / 2
-  : Number.NaN;
-console.log(
-  `n=${rows.length}  coverage ${rows.filter((r) => r.inside).length}/${rows.length}  median |error| ${pct(median)}  worst ${pct(Math.max(...sorted))}`,
-);
+  console.log(
+    `${basename(file).padEnd(26)} ${String(k).padStart(4)}/${String(n).padEnd(5)} predict ${(a.predictedMs / 1000).toFixed(2).padStart(7)} ${`${(lo / 1000).toFixed(2)}–${(hi / 1000).toFixed(2)}`.padStart(13)} actual ${(actual / 1000).toFixed(2).padStart(7)} ${pct(err).padStart(8)} ${inside ? 'yes' : 'NO '} ±${pct(a.halfWidthFraction)}  maou ${(maou / 1000).toFixed(2).padStart(7)} ${pct(maou / actual - 1).padStart(8)}  ${epochExtras.stopping?.reason} ${a.trending ? 'trending' : ''}${a.disturbed ? ' disturbed' : ''}`,
+  );
+  return { err: Math.abs(err), maouErr: Math.abs(maou / actual - 1), inside, candidates };
+};
+
+for (const look of looks) {
+  console.log(`look ${pct(look)} of each epoch (at least 20 batches)${useRule ? ', stopping rule on' : ''}`);
+  const rows = files.map((f) => replay(f, look));
+  const errs = rows.map((r) => r.err);
+  console.log(
+    `n=${rows.length}  coverage ${rows.filter((r) => r.inside).length}/${rows.length}  median |error| ${pct(median(errs))}  worst ${pct(Math.max(...errs))}  maou's formula: median |error| ${pct(median(rows.map((r) => r.maouErr)))}  worst ${pct(Math.max(...rows.map((r) => r.maouErr)))}`,
+  );
+  if (process.argv.includes('--candidates'))
+    for (const name of Object.keys(rows[0]?.candidates ?? {})) {
+      const e = rows.map((r) => r.candidates[name]!);
+      console.log(
+        `  candidate ${name.padEnd(28)} median error ${pct(median(e)).padStart(7)}  median |error| ${pct(median(e.map(Math.abs))).padStart(7)}  worst |error| ${pct(Math.max(...e.map(Math.abs))).padStart(7)}`,
+      );
+    }
+}

@@ -179,6 +179,13 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
         true,
       );
       expect(point.batches.map((b) => b.loss)).toEqual(single.batches.map((b) => b.loss));
+      // the point's headline figures are the single run's epoch estimate and its interval, not a second ±
+      const headline = okPoint(r.value, batch);
+      const e = single.epoch_estimate;
+      expect(headline.epoch_ms_ci95).toEqual(e.predicted_ms_ci95);
+      expect(headline.epoch_half_width_fraction).toBe(e.half_width_fraction);
+      expect(headline.samples_per_second).toBeCloseTo((e.samples_per_epoch * 1000) / e.predicted_ms, 9);
+      expect(headline.samples_per_second_ci95[0]).toBeCloseTo((e.samples_per_epoch * 1000) / e.predicted_ms_ci95[1], 9);
     }
   }, 240_000);
 

@@ -11,8 +11,13 @@ export interface SweepPointOk {
   readonly status: 'ok';
   readonly batch_size: number;
   readonly learning_rate: number;
+  /** samples of an epoch ÷ the epoch estimate: the single run's estimator, warm-up once, its interval inverted */
   readonly samples_per_second: number;
   readonly samples_per_second_ci95: readonly [number, number];
+  /** the point's own epoch estimate and interval, as a single run at this setting reports them */
+  readonly epoch_ms: number;
+  readonly epoch_ms_ci95: readonly [number, number];
+  readonly epoch_half_width_fraction: number;
   readonly batch_ms_mean: number;
   readonly batch_ms_ci95: readonly [number, number];
   readonly measured_batches: number;

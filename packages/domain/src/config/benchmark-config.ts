@@ -122,6 +122,11 @@ export interface StoppingRule {
   readonly targetPrecision: number;
   /** wall time of the training batches after which the run stops with what it has */
   readonly timeBudgetMs: number;
+  /**
+   * false: nobody typed `--max-batches`, so the rule and the budget decide how long to measure, and `maxBatches` (maou's
+   * default 100) only bounds validation and the maou block; true or absent: the cap binds the training pass too.
+   */
+  readonly capGiven?: boolean;
 }
 
 /** Everything one `benchmark-training` run needs, validated. @public */

@@ -1,7 +1,7 @@
 import { closePhases, type BatchTiming } from '../timing/phases';
 import { computeTrainingMetrics } from '../timing/training-metrics';
 import { estimateEpoch, estimateFromSample } from './epoch-estimate';
-import { assessRun } from './run-assessment';
+import { assessRun, RESIDUAL_FALL } from './run-assessment';
 
 const b = (i: number, ms: number): BatchTiming => ({
   index: i,
@@ -24,7 +24,7 @@ describe('epoch estimates', () => {
 
   it('adds the batches run as they took and the steady mean for the remaining batches', () => {
     const e = estimateEpoch(m, 101, 1010, a);
-    expect(e.predicted_ms).toBeCloseTo(500 + 400 + 100 * 96, 9);
+    expect(e.predicted_ms).toBeCloseTo(500 + 400 + 100 * 96 * (1 - RESIDUAL_FALL), 9);
     expect(e.predicted_ms_ci95[0]).toBeLessThan(e.predicted_ms);
     expect(e.predicted_ms_ci95[1]).toBeGreaterThan(e.predicted_ms);
     expect(e.method).toMatch(/warm-up/);
@@ -34,7 +34,7 @@ describe('epoch estimates', () => {
     const e = estimateEpoch(m, 101, 1010, a);
     const s = estimateFromSample(m, e, 0.1, a);
     expect(s.full_samples_per_epoch).toBe(10100);
-    expect(s.full_epoch_ms).toBeCloseTo(500 + 400 + 100 * (1010 - 5), 6);
+    expect(s.full_epoch_ms).toBeCloseTo(500 + 400 + 100 * (1010 - 5) * (1 - RESIDUAL_FALL), 6);
     expect(s.full_epoch_ms_ci95[1] - s.full_epoch_ms).toBeGreaterThan(e.predicted_ms_ci95[1] - e.predicted_ms);
     expect(s.method).toMatch(/not divided/);
   });

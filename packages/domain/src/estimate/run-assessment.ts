@@ -12,13 +12,20 @@ import { batchTrend, type BatchTrend } from './batch-trend';
  */
 export const RUN_TO_RUN_SPREAD = 0.035;
 /**
- * How much faster the batches still to come may run than the latest steady ones, which a capped run cannot see: after
+ * How much faster the batches still to come run than the latest steady ones, which a capped run cannot see: after
  * the first 40 % of 66 full epochs (both presets, batch 32–512, 48–1,000 batches, this process's CPU time per batch),
  * the rest ran on average 2.5 % faster than the latest third before it (55 of 66 faster; docs/epoch-estimate.md).
- * The low side of the interval starts from the batches to come this much faster.
+ * The prediction counts the batches to come this much faster (until issue 30 only the low side did, so the point
+ * ran high by it), and the interval allows the fall to be anywhere from none to twice that.
  * @public
  */
 export const RESIDUAL_FALL = 0.025;
+/**
+ * The fall was measured on cuts of 20–400 batches (docs/epoch-estimate.md): it is the tail of the start-up transient,
+ * so a run that has seen more batches has less of it ahead; beyond this many it shrinks with the square of the
+ * ratio (two 2,000-batch lite epochs recorded for issue 30 had none left after 614 and 1,087 batches).
+ */
+const FALL_MEASURED_TO = 400;
 /** Fewest steady batches an answer rests on. */
 export const MIN_STEADY_BATCHES = 20;
 /** Fewest undisturbed steady batches needed to leave the disturbed ones out. */
@@ -200,15 +207,15 @@ export interface ProjectionBasis {
   readonly quietObservedMs: number;
   readonly quietMeanMs: number;
   readonly runToRun: number;
-  /** share by which the batches to come may run faster than the steady mean (the low side allows it) */
+  /** share by which the batches to come run faster than the steady mean (the prediction counts it, ± itself) */
   readonly residualFall: number;
 }
 
 /**
- * The time of `totalBatches` batches: those run as observed, the rest at the steady mean. The interval adds in
- * quadrature the uncertainty of the mean, the noise of the batches to come and the run-to-run spread; a trend still
- * running widens it on its side to where the trend would take the rest; the low side starts from the rest run
- * `residualFall` faster; and a disturbed run reaches down to the quiet floor.
+ * The time of `totalBatches` batches: those run as observed, the rest at the steady mean less the residual fall. The
+ * interval adds in quadrature the uncertainty of the mean, the noise of the batches to come, the run-to-run spread
+ * and that of the fall (none to twice the expected); a trend still running widens it on its side to where the trend
+ * would take the rest; and a disturbed run reaches down to the quiet floor.
  * @public
  */
 export const projectEpoch = (
@@ -216,18 +223,18 @@ export const projectEpoch = (
   totalBatches: number,
 ): { predictedMs: number; intervalMs: readonly [number, number] } => {
   const rest = Math.max(0, totalBatches - b.batchesRun);
-  const predicted = b.observedMs + b.meanMs * rest;
+  // A fall too late or too slow for the batches run to show (full epochs still had one after the cap): counted in
+  // the prediction, since a one-sided allowance left the point high by it; its spread is as large as itself.
+  const fall = b.residualFall * Math.min(1, (FALL_MEASURED_TO / b.batchesRun) ** 2) * b.meanMs * rest;
+  const predicted = b.observedMs + b.meanMs * rest - fall;
   const stat = Math.sqrt((rest * b.meanHalfWidthMs) ** 2 + 1.96 ** 2 * b.sdMs ** 2 * rest);
-  const half = Math.sqrt(stat ** 2 + (b.runToRun * predicted) ** 2);
+  const half = Math.sqrt(stat ** 2 + (b.runToRun * predicted) ** 2 + fall ** 2);
   // Any slope the steady batches allow may run on for as many batches again as they span: the side it points to
   // widens by what that would add to the rest of the epoch (a fading transient cannot hide in noise this way).
   const limit = MAX_TREND_SHIFT * b.meanMs;
   const horizon = Math.min(rest, b.batchesRun - b.steadyStart);
   const shift = (slope: number): number => Math.max(-limit, Math.min(limit, slope * horizon)) * rest;
-  // A fall too late or too slow for the batches run to show (full epochs still had one after the cap): the low side
-  // starts from the batches to come that much faster, a systematic shift, so added outright rather than in quadrature.
-  const fall = b.residualFall * b.meanMs * rest;
-  let low = predicted - fall - Math.sqrt(half ** 2 + Math.min(0, shift(b.trendMsPerBatch[0])) ** 2);
+  let low = predicted - Math.sqrt(half ** 2 + Math.min(0, shift(b.trendMsPerBatch[0])) ** 2);
   const high = predicted + Math.sqrt(half ** 2 + Math.max(0, shift(b.trendMsPerBatch[1])) ** 2);
   // The quiet floor is this run's CPU work over every core; a quiet run's own CPU work differs by the run-to-run
   // spread (a resnet epoch under the matrix's load: floor 8.80 s, quiet full epoch 8.70 s).

@@ -68,6 +68,14 @@ describe('recommendation rules', () => {
     const rules = recommend(ctx(run(0, 60))).map((r) => r.rule);
     expect(rules).toEqual(expect.arrayContaining(['variability', 'more-batches']));
   });
+  it('given a loose epoch estimate, then more-batches says the same ± as the estimate', () => {
+    const c = ctx(run(0, 60));
+    const r = recommend(c).find((x) => x.rule === 'more-batches')!;
+    expect(r.message).toContain(`±${(c.epoch.half_width_fraction! * 100).toFixed(1)} %`);
+    // the mean batch time's own interval is a different, narrower figure: the rule must not print it
+    const [lo, hi] = c.metrics.batch_ms.ci95;
+    expect(r.message).not.toContain(`±${(((hi - lo) / 2 / c.metrics.batch_ms.mean) * 100).toFixed(1)} %`);
+  });
   it('given the cpu backend and a large wasm batch, then both backend rules are evaluated on their own conditions', () => {
     expect(recommend(ctx(run(0), { backend: 'cpu' })).map((r) => r.rule)).toContain('cpu-backend');
     expect(recommend(ctx(run(0), { batchSize: 1024 })).map((r) => r.rule)).toContain('wasm-heap');

@@ -57,9 +57,10 @@ export const RECOMMENDATION_RULES: readonly RecommendationRule[] = [
       evidence: `batch_ms stdev/mean ${cv.toFixed(3)} > ${T.variability}`,
     };
   }),
-  rule('more-batches', ({ metrics: m }) => {
-    const [lo, hi] = m.batch_ms.ci95;
-    const half = (hi - lo) / 2 / m.batch_ms.mean;
+  // The epoch interval's own half-width, the one the summary prints (the batch-time mean's was a second, different ±).
+  rule('more-batches', ({ metrics: m, epoch: e }) => {
+    const [lo, hi] = e.predicted_ms_ci95;
+    const half = e.half_width_fraction ?? (hi - lo) / 2 / e.predicted_ms;
     if (!(half > T.ciHalfWidth)) return null;
     const needed = Math.ceil(m.measured_batches * (half / T.ciHalfWidth) ** 2);
     return {
@@ -67,7 +68,7 @@ export const RECOMMENDATION_RULES: readonly RecommendationRule[] = [
       message: `The estimate is loose (±${pct(half)}); measure more batches for a ±${pct(T.ciHalfWidth)} interval.`,
       flag: '--max-batches',
       value: String(m.steady_state_start + needed),
-      evidence: `95 % CI half-width ${half.toFixed(3)} of mean batch time > ${T.ciHalfWidth}`,
+      evidence: `epoch estimate's 95 % interval half-width ${half.toFixed(3)} of the prediction > ${T.ciHalfWidth}`,
     };
   }),
   rule('late-steady-state', ({ metrics: m, settings: s }) => {

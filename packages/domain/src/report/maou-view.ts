@@ -68,7 +68,9 @@ const resourceKeys = (r: MaouViewSource, res: ResourceSummary | null): Partial<M
 };
 
 const trainingMetrics = (r: MaouViewSource): MaouMetrics => {
-  const all = r.batches;
+  // maou measures `--max-batches` batches (default 100); our stopping rule may run on past them when no cap was typed
+  const cap = r.config.max_batches;
+  const all = typeof cap === 'number' ? r.batches.slice(0, cap) : r.batches;
   const warm = all.filter((b) => b.warmup);
   const measured = all.filter((b) => !b.warmup);
   const measuredMs = sum(measured.map((b) => b.wallMs));

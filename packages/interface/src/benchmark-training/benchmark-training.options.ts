@@ -112,7 +112,9 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
     'stage2-head-dropout': heads.num('default 0'),
     'stage2-test-ratio': heads.num('Stage 2 validation share, 0 = no split'),
     'warmup-batches': run.num('batches before measuring (default 10)'),
-    'max-batches': run.num('batch cap, at least 2 (default 100)'),
+    'max-batches': run.num(
+      "batch cap, at least 2; default: none, the stopping rule decides (maou's 100 still bounds validation and the maou block)",
+    ),
     'full-epoch': run.flag('run the whole epoch (ignores --max-batches, --target-precision and --time-budget)'),
     'target-precision': run.num(
       'stop once the batch time is steady and the epoch interval is within ± this share of the prediction (default 0.05; 0 = run to the cap)',

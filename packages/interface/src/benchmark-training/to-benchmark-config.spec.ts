@@ -64,7 +64,8 @@ describe('toBenchmarkConfig', () => {
     );
     expect(c.warmupBatches).toBe(10);
     expect(c.maxBatches).toBe(100);
-    expect(c.stopping).toEqual({ targetPrecision: 0.05, timeBudgetMs: 60_000 });
+    // no --max-batches typed: the stopping rule decides; maou's 100 stays for validation and the maou block
+    expect(c.stopping).toEqual({ targetPrecision: 0.05, timeBudgetMs: 60_000, capGiven: false });
     expect(c.compute.backend).toBe('host');
   });
 
@@ -189,7 +190,13 @@ describe('toBenchmarkConfig', () => {
     expect(s3.value.config.maxBatches).toBeNull();
     expect(s3.value.config.stopping).toBeUndefined();
     const tuned = toBenchmarkConfig({ targetPrecision: 0.02, timeBudget: 5 }, defaults);
-    expect(tuned.ok && tuned.value.config.stopping).toEqual({ targetPrecision: 0.02, timeBudgetMs: 5000 });
+    expect(tuned.ok && tuned.value.config.stopping).toEqual({
+      targetPrecision: 0.02,
+      timeBudgetMs: 5000,
+      capGiven: false,
+    });
+    const capped = toBenchmarkConfig({ maxBatches: 40 }, defaults);
+    expect(capped.ok && [capped.value.config.maxBatches, capped.value.config.stopping?.capGiven]).toEqual([40, true]);
     const bq = toBenchmarkConfig({ inputDatasetId: 'ds', inputTableName: 'tb', seed: 7 }, defaults);
     if (!bq.ok) throw new Error('expected ok');
     // --seed reaches the sampler through the spec

@@ -166,7 +166,13 @@ export const toBenchmarkConfig = (
     maxBatches: raw.fullEpoch ? null : (raw.maxBatches ?? 100),
     ...(raw.fullEpoch
       ? {}
-      : { stopping: { targetPrecision: raw.targetPrecision ?? 0.05, timeBudgetMs: (raw.timeBudget ?? 60) * 1000 } }),
+      : {
+          stopping: {
+            targetPrecision: raw.targetPrecision ?? 0.05,
+            timeBudgetMs: (raw.timeBudget ?? 60) * 1000,
+            capGiven: raw.maxBatches !== undefined,
+          },
+        }),
     runValidation: raw.runValidation ?? false,
     sampleRatio: raw.sampleRatio ?? null,
     enableProfiling: raw.enableProfiling ?? false,

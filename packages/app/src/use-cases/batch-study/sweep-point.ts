@@ -18,11 +18,19 @@ export const toSweepPoint = (
   if (!r.ok) return { status: 'failed', ...base, error_kind: r.error.kind, reason: r.error.message };
   const report = r.value.report;
   const m = report.training_metrics;
+  // The point's figures come from the same epoch estimator a single run uses, so its interval is the one that run
+  // would print (the mean batch time's narrower interval was a second, different ±).
+  const e = report.epoch_estimate;
+  const [lo, hi] = e.predicted_ms_ci95;
+  const rate = (ms: number): number => (ms > 0 ? (e.samples_per_epoch * 1000) / ms : Number.POSITIVE_INFINITY);
   return {
     status: 'ok',
     ...base,
-    samples_per_second: m.samples_per_second,
-    samples_per_second_ci95: m.samples_per_second_ci95,
+    samples_per_second: rate(e.predicted_ms),
+    samples_per_second_ci95: [rate(hi), rate(lo)],
+    epoch_ms: e.predicted_ms,
+    epoch_ms_ci95: e.predicted_ms_ci95,
+    epoch_half_width_fraction: e.half_width_fraction ?? (hi - lo) / 2 / e.predicted_ms,
     batch_ms_mean: m.batch_ms.mean,
     batch_ms_ci95: m.batch_ms.ci95,
     measured_batches: m.measured_batches,

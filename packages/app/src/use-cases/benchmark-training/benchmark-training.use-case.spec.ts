@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import '@tensorflow/tfjs-backend-cpu';
 import type { BenchmarkConfig, HostBatch, Stage3Columns } from '@maou/bench-domain';
+import { RESIDUAL_FALL } from '@maou/bench-domain';
 import { FakeClock, trainingUseCaseOver } from '../../testing';
 import type { Trainer } from '@maou/bench-engine';
 import type { DataLoaderPort } from '../../ports/data-loader.port';
@@ -158,7 +159,8 @@ describe('BenchmarkTrainingUseCase', () => {
     expect(m.samples_per_second).toBeCloseTo(80, 9);
     expect(m.phase_share.dataWait).toBeCloseTo(0.1, 9);
     for (const b of report.batches) expect(Object.values(b.phases).reduce((a, x) => a + x, 0)).toBeCloseTo(b.wallMs, 9);
-    expect(report.epoch_estimate.predicted_ms).toBeCloseTo(1010 + 100 + 100 * 48, 6);
+    // the batches to come count the residual fall full epochs still had (RESIDUAL_FALL)
+    expect(report.epoch_estimate.predicted_ms).toBeCloseTo(1010 + 9 * 100 + 40 * 100 * (1 - RESIDUAL_FALL), 6);
     expect(report.model.parameters).toBe(1_912_505);
   });
 
@@ -172,7 +174,11 @@ describe('BenchmarkTrainingUseCase', () => {
     });
     if (!capped.ok || !full.ok) throw new Error('expected ok');
     const actual = full.value.report.batches.reduce((a, b) => a + b.wallMs, 0);
-    expect(capped.value.report.epoch_estimate.predicted_ms).toBeCloseTo(actual, 6);
+    // a steady process has no residual fall: the prediction is that much under, and the interval still covers it
+    const e = capped.value.report.epoch_estimate;
+    expect(e.predicted_ms).toBeCloseTo(actual - RESIDUAL_FALL * 100 * 40, 6);
+    expect(actual).toBeGreaterThanOrEqual(e.predicted_ms_ci95[0]);
+    expect(actual).toBeLessThanOrEqual(e.predicted_ms_ci95[1]);
   });
 
   it('given --run-validation, then an inference pass is reported with its own metrics', async () => {
@@ -353,7 +359,7 @@ describe('BenchmarkTrainingUseCase', () => {
     });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.report.estimation?.full_samples_per_epoch).toBe(480);
-    expect(r.value.report.estimation?.full_epoch_ms).toBeCloseTo(200 + 100 * 58, 6);
+    expect(r.value.report.estimation?.full_epoch_ms).toBeCloseTo(10 * 100 + 50 * 100 * (1 - RESIDUAL_FALL), 6);
   });
 
   describe('stopping rule', () => {
@@ -387,6 +393,34 @@ describe('BenchmarkTrainingUseCase', () => {
       expect(e.stopping?.reason).toBe('time-budget');
       expect(e.stopping!.time_to_answer_ms).toBeGreaterThanOrEqual(3000);
       expect(e.notes?.join(' ')).toMatch(/time budget \(3 s\) ran out/);
+    });
+
+    // noisy enough that 100 batches do not reach ±5 %, steady enough that the rule gets there well within the budget
+    const noisy = (i: number): number => (i < 2 ? 400 : 100 * (1 + 0.6 * Math.sin(i * 12.9898) ** 2));
+
+    it("given no --max-batches, then the stopping rule decides past maou's 100, and the maou block keeps 100", async () => {
+      const r = await setup({ batches: 5000, waitMs: 0, stepMs: noisy }).execute({
+        config: config({ maxBatches: 100, stopping: { ...rule, capGiven: false } }),
+      });
+      if (!r.ok) throw new Error(r.error.message);
+      const { report } = r.value;
+      expect(report.epoch_estimate.stopping).toMatchObject({ reason: 'precision-reached' });
+      expect(report.epoch_estimate.stopping!.batches).toBeGreaterThan(100);
+      expect(report.epoch_estimate.half_width_fraction).toBeLessThanOrEqual(0.05);
+      expect(report.maou.training_metrics.total_batches).toBe(100);
+      expect(report.config.max_batches_given).toBe(false);
+    });
+
+    it('given a typed --max-batches that comes first, then the answer says what the cap cost', async () => {
+      const r = await setup({ batches: 5000, waitMs: 0, stepMs: noisy }).execute({
+        config: config({ maxBatches: 100, stopping: { ...rule, capGiven: true } }),
+      });
+      if (!r.ok) throw new Error(r.error.message);
+      const e = r.value.report.epoch_estimate;
+      expect(e.stopping).toMatchObject({ reason: 'max-batches', batches: 100 });
+      expect(e.notes?.join(' ')).toContain(
+        `it cost precision, ±${(e.half_width_fraction! * 100).toFixed(1)} % instead; without --max-batches the stopping rule decides`,
+      );
     });
 
     it('given other processes busy for a stretch of the run, then those batches are flagged and left out of the mean', async () => {

@@ -134,7 +134,11 @@ export class BenchmarkTrainingUseCase {
       : requested;
     const loader = await during('datasource', () => this.loaders.create(source, config.loader));
     const trainBatches = loader.batchesPerEpoch.train;
-    const planned = config.maxBatches === null ? trainBatches : Math.min(config.maxBatches, trainBatches);
+    // Without a cap the user typed, the stopping rule and its time budget decide (maou's 100 stays in the maou block).
+    const planned =
+      config.maxBatches === null || config.stopping?.capGiven === false
+        ? trainBatches
+        : Math.min(config.maxBatches, trainBatches);
     if (planned < 2) {
       await loader.close();
       throw new StepFailure({

@@ -10,6 +10,8 @@ export const flattenConfig = (c: BenchmarkConfig): Record<string, unknown> => ({
   'compute.threads': c.compute.threads,
   warmup_batches: c.warmupBatches,
   max_batches: c.maxBatches,
+  // false: maou's default cap, which bounds validation and the maou block while the stopping rule decides the rest
+  max_batches_given: c.stopping?.capGiven ?? c.maxBatches !== null,
   target_precision: c.stopping?.targetPrecision ?? null,
   time_budget_s: c.stopping ? c.stopping.timeBudgetMs / 1000 : null,
   run_validation: c.runValidation,

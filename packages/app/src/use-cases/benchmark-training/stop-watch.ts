@@ -73,7 +73,7 @@ export class StopWatch {
       assessment.halfWidthFraction > this.rule.targetPrecision
     )
       notes.push(
-        `the batch cap (--max-batches ${this.run.planned}) came before the interval reached ±${(this.rule.targetPrecision * 100).toFixed(1)} %`,
+        `the batch cap (--max-batches ${this.run.planned}) came before the interval reached ±${(this.rule.targetPrecision * 100).toFixed(1)} %: it cost precision, ±${(assessment.halfWidthFraction * 100).toFixed(1)} % instead; without --max-batches the stopping rule decides, within the ${(this.rule.timeBudgetMs / 1000).toFixed(0)} s budget`,
       );
     const contention = summarizeContention(series.wallMs, series.cpu, series.disturbed);
     return {

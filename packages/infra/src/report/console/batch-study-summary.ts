@@ -8,7 +8,8 @@ const gib = (b: number): string => `${(b / 2 ** 30).toFixed(2)} GiB`;
 const pointRow = (p: SweepPoint, label: string, efficiency: string): string => {
   if (p.status === 'failed') return `    ${label.padStart(10)}   failed — ${p.error_kind}: ${p.reason}`;
   const [lo, hi] = p.samples_per_second_ci95;
-  return `    ${label.padStart(10)} ${p.samples_per_second.toFixed(1).padStart(11)}  ${`${rate(lo)}–${rate(hi)}`.padEnd(17)} ${ms(p.batch_ms_mean).padStart(10)}  ${efficiency.padEnd(20)} ${p.final_loss.toFixed(4).padStart(10)}  (${p.measured_batches} measured)`;
+  const epoch = `${ms(p.epoch_ms)} ±${(p.epoch_half_width_fraction * 100).toFixed(1)} %`;
+  return `    ${label.padStart(10)} ${p.samples_per_second.toFixed(1).padStart(11)}  ${`${rate(lo)}–${rate(hi)}`.padEnd(17)} ${epoch.padStart(17)} ${ms(p.batch_ms_mean).padStart(10)}  ${efficiency.padEnd(20)} ${p.final_loss.toFixed(4).padStart(10)}  (${p.measured_batches} measured)`;
 };
 
 const sweepLines = (r: BatchStudyReport): string[] => {
@@ -24,7 +25,7 @@ const sweepLines = (r: BatchStudyReport): string[] => {
   return [
     '',
     `  ${bySize ? 'Batch-size' : 'Learning-rate'} sweep (each point a full measured run)`,
-    `    ${(bySize ? 'batch' : 'lr').padStart(10)} ${'samples/s'.padStart(11)}  ${'95% CI'.padEnd(17)} ${'batch time'.padStart(10)}  ${(eff ? 'scaling efficiency' : '').padEnd(20)} ${'final loss'.padStart(10)}`,
+    `    ${(bySize ? 'batch' : 'lr').padStart(10)} ${'samples/s'.padStart(11)}  ${'95% CI'.padEnd(17)} ${'epoch (95 %)'.padStart(17)} ${'batch time'.padStart(10)}  ${(eff ? 'scaling efficiency' : '').padEnd(20)} ${'final loss'.padStart(10)}`,
     ...r.sweep.points.map((p) => pointRow(p, bySize ? String(p.batch_size) : String(p.learning_rate), efficiency(p))),
   ];
 };

@@ -1,5 +1,5 @@
 import type { BatchStudyReport, SweepPointOk } from '@maou/bench-domain';
-import { PALETTE, baseOption, mib, round } from './chart-format';
+import { PALETTE, baseOption, formatInterval, formatMs, mib, round } from './chart-format';
 import type { ChartSpec, ReportPage, TableSpec } from './report-page';
 import { recommendationsTable } from './training-summary-charts';
 
@@ -153,6 +153,7 @@ const pointsTable = (r: BatchStudyReport): TableSpec => ({
     'status',
     'samples/s',
     '95 % interval',
+    'epoch (95 % interval)',
     'batch ms',
     'measured batches',
     'first → last loss',
@@ -165,12 +166,13 @@ const pointsTable = (r: BatchStudyReport): TableSpec => ({
           'ok',
           round(p.samples_per_second, 1),
           `[${round(p.samples_per_second_ci95[0], 1)}, ${round(p.samples_per_second_ci95[1], 1)}]`,
+          `${formatMs(p.epoch_ms)} ${formatInterval(p.epoch_ms_ci95[0], p.epoch_ms_ci95[1])} ±${(p.epoch_half_width_fraction * 100).toFixed(1)} %`,
           round(p.batch_ms_mean, 2),
           p.measured_batches,
           `${round(p.initial_loss, 4)} → ${round(p.final_loss, 4)}`,
           null,
         ]
-      : [label(r, p), 'failed', null, null, null, null, null, `${p.error_kind}: ${p.reason}`],
+      : [label(r, p), 'failed', null, null, null, null, null, null, `${p.error_kind}: ${p.reason}`],
   ),
   emptyText: 'No sweep was run.',
 });

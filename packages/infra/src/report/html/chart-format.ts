@@ -33,6 +33,9 @@ export const formatInterval = (lo: number, hi: number): string => {
   return `[${round(lo / unit.ms)}, ${round(hi / unit.ms)}] ${unit.name}`;
 };
 
+/** A share as a percentage with one decimal, the same everywhere (round() would keep 0.172 beside 16.5). @internal */
+export const percent = (share: number): string => `${(share * 100).toFixed(1)} %`;
+
 /** Bytes as MiB for plotting. @internal */
 export const mib = (bytes: number): number => round(bytes / 1_048_576, 1);
 

@@ -13,10 +13,13 @@ interface Interval {
 const intervalRow = (interval: Interval, k: number) => {
   const unit = timeUnitFor(interval.ci[1]);
   const scale = (ms: number): number => round(ms / unit.ms, 3);
+  // Padded by 60 % of the interval on each side so the box reads as an interval, but never below 0 s: an epoch
+  // takes no negative time (a boundary gap let the axis start at −3 s).
+  const pad = Math.max(0.6 * (interval.ci[1] - interval.ci[0]), 0.05 * interval.ci[1]);
+  const axis = { min: scale(Math.max(0, interval.ci[0] - pad)), max: scale(interval.ci[1] + pad) };
   return {
     grid: { left: 170, right: 40, top: 40 + 90 * k, height: 40 },
-    // The boundary gap pads the axis so the box reads as an interval rather than filling the axis.
-    xAxis: { type: 'value', name: unit.name, gridIndex: k, scale: true, boundaryGap: ['60%', '60%'] },
+    xAxis: { type: 'value', name: unit.name, gridIndex: k, ...axis },
     yAxis: { type: 'category', data: [interval.label], gridIndex: k },
     series: [
       {

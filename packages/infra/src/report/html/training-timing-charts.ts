@@ -1,5 +1,5 @@
 import { PHASES, type BenchmarkTrainingReport } from '@maou/bench-domain';
-import { PALETTE, baseOption, round } from './chart-format';
+import { PALETTE, baseOption, percent, round } from './chart-format';
 import type { ChartSpec } from './report-page';
 
 type Batch = BenchmarkTrainingReport['batches'][number];
@@ -68,7 +68,7 @@ export const batchTimeChart = (report: BenchmarkTrainingReport): ChartSpec => {
 export const phaseBreakdownChart = (report: BenchmarkTrainingReport): ChartSpec => ({
   id: 'phases',
   title: 'Phase breakdown per batch',
-  caption: `Steady-state share: ${PHASES.map((p) => `${PHASE_LABELS[p]} ${round(report.training_metrics.phase_share[p] * 100, 1)} %`).join(', ')}.`,
+  caption: `Steady-state share: ${PHASES.map((p) => `${PHASE_LABELS[p]} ${percent(report.training_metrics.phase_share[p])}`).join(', ')}.`,
   height: 360,
   option: {
     ...baseOption,
