@@ -34,6 +34,7 @@ type Phases = { hostToDevice: number; forward: number; loss: number; backward: n
 export class TfjsTrainer implements Trainer {
   readonly stage: Stage;
   readonly parameterCount: number;
+  readonly trainableParameterCount: number;
   readonly multiplyAddsPerSample: number;
   readonly network: ShogiNetwork;
   private readonly objective: StageObjective;
@@ -69,11 +70,15 @@ export class TfjsTrainer implements Trainer {
       rng: new SeededRandom(options.seed),
       dropoutRng:
         options.replica === undefined ? undefined : new SeededRandom(options.seed + 7919 * (options.replica + 1)),
+      vit: t.vit,
+      gradientCheckpointing: t.gradientCheckpointing,
     });
-    const params = this.network.store.parameters;
+    // Frozen parameters get no gradient (the tape walk skips what only they feed) and no optimiser state.
+    const params = this.network.trainableParameters(t.trainableLayers ?? null);
     this.variables = params.map((p) => p.variable);
     this.names = params.map((p) => p.name);
     this.parameterCount = this.network.parameterCount();
+    this.trainableParameterCount = params.reduce((n, p) => n + p.variable.size, 0);
     this.multiplyAddsPerSample = this.network.multiplyAddsPerSample();
     this.objective = createObjective(options.stage, t);
     this.optimizer = new Optimizer(params, {

@@ -1,5 +1,4 @@
-import type { ModelPreset } from '@maou/bench-domain';
-import { heapSafeMicroBatch, type BackendInfo } from '@maou/bench-engine';
+import { heapSafeMicroBatch, type BackendInfo, type NetworkChoice } from '@maou/bench-engine';
 
 /**
  * Rows per forward/backward pass for this backend (micro-batching when a replica's share of the batch would not fit
@@ -7,11 +6,11 @@ import { heapSafeMicroBatch, type BackendInfo } from '@maou/bench-engine';
  * @public
  */
 export function planMicroBatches(
-  preset: ModelPreset,
+  network: NetworkChoice,
   batchSize: number,
   backend: BackendInfo,
 ): { microBatchSize?: number; note?: string } {
-  const micro = heapSafeMicroBatch(preset, backend.heapLimitBytes);
+  const micro = heapSafeMicroBatch(network, backend.heapLimitBytes);
   if (micro === undefined) return {};
   const perReplica = Math.ceil(batchSize / Math.max(1, backend.threads));
   if (perReplica <= micro) return { microBatchSize: micro };

@@ -1,7 +1,20 @@
 import type { Stage } from '../data/stage';
 
-/** Network preset: `resnet` (maou's default) or `lite`, the shogi-optimised configuration. @public */
-export type ModelPreset = 'lite' | 'resnet';
+/** The convolutional presets: `resnet` (maou's default) and `lite`, the shogi-optimised configuration. @public */
+export type ResNetPreset = 'lite' | 'resnet';
+/** `--model-architecture`: a ResNet preset, or maou's token backbones `mlp-mixer` and `vit`. @public */
+export type ModelPreset = ResNetPreset | 'mlp-mixer' | 'vit';
+/** @public */
+export const isResNetPreset = (p: ModelPreset): p is ResNetPreset => p === 'lite' || p === 'resnet';
+
+/** The ViT's shape (`--vit-*`); maou's `VisionTransformerConfig` defaults are 512, 6, 8, 4.0 and 0.1. @public */
+export interface VitSettings {
+  readonly embedDim: number;
+  readonly numLayers: number;
+  readonly numHeads: number;
+  readonly mlpRatio: number;
+  readonly dropout: number;
+}
 /** @public */
 export type OptimizerName = 'adamw' | 'sgd';
 /** @public */
@@ -83,6 +96,15 @@ export interface TrainingConfig {
    * maou's AMP on CUDA. Absent or false: f32 throughout.
    */
   readonly mixedPrecision?: boolean;
+  /** `--vit-*` overrides (only with `vit`); absent fields take maou's defaults */
+  readonly vit?: Partial<VitSettings>;
+  /** `--gradient-checkpointing` (ViT): blocks recompute their activations in backward */
+  readonly gradientCheckpointing?: boolean;
+  /**
+   * `--freeze-backbone` (0) / `--trainable-layers N`: the trailing backbone groups that train; absent or null trains
+   * everything
+   */
+  readonly trainableLayers?: number | null;
 }
 
 /**

@@ -152,7 +152,7 @@ export class BenchmarkTrainingUseCase {
         { requested: config.warmupBatches, used: warmup, planned },
         'warm-up clamped to leave two measured batches',
       );
-    const micro = planMicroBatches(config.training.preset, config.loader.batchSize, backend);
+    const micro = planMicroBatches(config.training, config.loader.batchSize, backend);
     if (micro.note) {
       log.warn({ note: micro.note }, 'option note');
       warnings = [...warnings, micro.note];
