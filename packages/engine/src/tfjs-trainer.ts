@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { type GradientNormSample, type HostBatch, type Stage } from '@maou/bench-domain';
+import { effectiveTrainableLayers, type GradientNormSample, type HostBatch, type Stage } from '@maou/bench-domain';
 import { firstNonFinite, NonFiniteValueError } from './anomaly';
 import {
   type DeviceBatch,
@@ -74,7 +74,7 @@ export class TfjsTrainer implements Trainer {
       gradientCheckpointing: t.gradientCheckpointing,
     });
     // Frozen parameters get no gradient (the tape walk skips what only they feed) and no optimiser state.
-    const params = this.network.trainableParameters(t.trainableLayers ?? null);
+    const params = this.network.trainableParameters(effectiveTrainableLayers(t));
     this.variables = params.map((p) => p.variable);
     this.names = params.map((p) => p.name);
     this.parameterCount = this.network.parameterCount();

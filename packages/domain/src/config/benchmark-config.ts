@@ -100,12 +100,20 @@ export interface TrainingConfig {
   readonly vit?: Partial<VitSettings>;
   /** `--gradient-checkpointing` (ViT): blocks recompute their activations in backward */
   readonly gradientCheckpointing?: boolean;
-  /**
-   * `--freeze-backbone` (0) / `--trainable-layers N`: the trailing backbone groups that train; absent or null trains
-   * everything
-   */
+  /** `--freeze-backbone` as given (maou's configuration echoes it) */
+  readonly freezeBackbone?: boolean;
+  /** `--trainable-layers N` as given: the trailing backbone groups that train; wins over `freezeBackbone` */
   readonly trainableLayers?: number | null;
 }
+
+/**
+ * The trailing backbone groups that train, as maou resolves its two flags: `--trainable-layers` when given (it wins
+ * over `--freeze-backbone`), else 0 with `--freeze-backbone`, else null (no freezing).
+ * @public
+ */
+export const effectiveTrainableLayers = (
+  t: Pick<TrainingConfig, 'freezeBackbone' | 'trainableLayers'>,
+): number | null => t.trainableLayers ?? (t.freezeBackbone ? 0 : null);
 
 /**
  * Compute backend request: the name of a registered backend (the registry in infra owns the names; the interface

@@ -304,6 +304,7 @@ export class BenchmarkTrainingUseCase {
       model: {
         preset: config.training.preset,
         parameters: trainer.parameterCount,
+        trainable_parameters: trainer.trainableParameterCount ?? trainer.parameterCount,
         multiply_adds_per_sample: trainer.multiplyAddsPerSample,
       },
       config: { ...flattenConfig(config), notes: warnings },

@@ -9,7 +9,13 @@ import {
   type TrainerOptions,
   type UploadedBatch,
 } from '@maou/bench-engine';
-import { type BackendStepSummary, type HostBatch, isResNetPreset, type PhaseKernels } from '@maou/bench-domain';
+import {
+  type BackendStepSummary,
+  effectiveTrainableLayers,
+  type HostBatch,
+  isResNetPreset,
+  type PhaseKernels,
+} from '@maou/bench-domain';
 import {
   type GpuBuffer,
   type GpuCommandEncoder,
@@ -50,8 +56,7 @@ type Clock = Parameters<Trainer['step']>[1];
 export function plannedStepRefusal(options: TrainerOptions): string | null {
   const t = options.training;
   if (!isResNetPreset(t.preset)) return `--model-architecture ${t.preset} (the plan builds the ResNet presets)`;
-  if (t.trainableLayers !== undefined && t.trainableLayers !== null)
-    return `--freeze-backbone / --trainable-layers ${t.trainableLayers}`;
+  if (effectiveTrainableLayers(t) !== null) return '--freeze-backbone / --trainable-layers';
   if (t.gradientAccumulationSteps > 1) return `--gradient-accumulation-steps ${t.gradientAccumulationSteps}`;
   if (options.stage === 2 && t.stage2HiddenDim > 0 && t.stage2HeadDropout > 0)
     return `--stage2-head-dropout ${t.stage2HeadDropout}`;
