@@ -25,4 +25,12 @@ describe('micro-batches that fit the heap', () => {
       planMicroBatches({ preset: 'lite' }, 100_000, { ...wasm(1), name: 'webgpu', heapLimitBytes: undefined }),
     ).toEqual({});
   });
+
+  it('given a ViT, then the note says layer norm keeps the step the whole batch; a ResNet preset names batch norm', () => {
+    const vit = planMicroBatches({ preset: 'vit' }, 4096, wasm(2));
+    expect(vit.note).toMatch(/\(layer norm is per row: the same step as the whole batch\)$/);
+    expect(planMicroBatches({ preset: 'resnet' }, 4096, wasm(2)).note).toMatch(
+      /\(batch norm normalises each micro-batch\)$/,
+    );
+  });
 });

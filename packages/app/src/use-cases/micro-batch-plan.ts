@@ -1,8 +1,10 @@
+import { isResNetPreset } from '@maou/bench-domain';
 import { heapSafeMicroBatch, type BackendInfo, type NetworkChoice } from '@maou/bench-engine';
 
 /**
  * Rows per forward/backward pass for this backend (micro-batching when a replica's share of the batch would not fit
- * its heap), and a note for the report when that changes the step: batch norm then normalises each micro-batch.
+ * its heap), and a note for the report: with batch norm (the ResNet presets) each micro-batch is then normalised on its
+ * own; the token backbones' layer norm is per row, so their step stays the whole batch's.
  * @public
  */
 export function planMicroBatches(
@@ -17,6 +19,6 @@ export function planMicroBatches(
   const gib = (backend.heapLimitBytes! / 2 ** 30).toFixed(0);
   return {
     microBatchSize: micro,
-    note: `batch ${batchSize} is ${perReplica} rows per replica, more than fit a ${gib} GiB ${backend.name} heap: each replica runs micro-batches of ${micro} rows with their gradients summed (batch norm normalises each micro-batch)`,
+    note: `batch ${batchSize} is ${perReplica} rows per replica, more than fit a ${gib} GiB ${backend.name} heap: each replica runs micro-batches of ${micro} rows with their gradients summed ${isResNetPreset(network.preset) ? '(batch norm normalises each micro-batch)' : '(layer norm is per row: the same step as the whole batch)'}`,
   };
 }
