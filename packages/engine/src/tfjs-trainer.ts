@@ -72,6 +72,7 @@ export class TfjsTrainer implements Trainer {
         options.replica === undefined ? undefined : new SeededRandom(options.seed + 7919 * (options.replica + 1)),
       vit: t.vit,
       gradientCheckpointing: t.gradientCheckpointing,
+      frozenBackbone: effectiveTrainableLayers(t) === 0,
     });
     // Frozen parameters get no gradient (the tape walk skips what only they feed) and no optimiser state.
     const params = this.network.trainableParameters(effectiveTrainableLayers(t));

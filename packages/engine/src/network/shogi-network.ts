@@ -12,6 +12,7 @@ import { Dense } from '../nn/dense';
 import { dropoutSeeds } from '../nn/dropout';
 import { embeddingLookup } from '../nn/embedding';
 import { gelu } from '../nn/gelu';
+import { offTape } from '../nn/off-tape';
 import { type Parameter, ParameterStore } from '../nn/parameter-store';
 import { type SeededRandom } from '../nn/seeded-random';
 import { type Backbone } from './backbone';
@@ -48,6 +49,8 @@ export interface NetworkOptions {
   readonly gradientCheckpointing?: boolean;
   /** `mlp-mixer` only: a smaller mixer than maou's (maou's CLI has no such flags; specs use it to stay cheap) */
   readonly mixer?: Partial<MixerShape>;
+  /** stem and backbone all frozen (`--freeze-backbone`): they run off the gradient tape, keeping no activations */
+  readonly frozenBackbone?: boolean;
 }
 
 /**
@@ -76,10 +79,9 @@ export class ShogiNetwork {
   }
 
   apply(inputs: NetworkInputs, training: boolean): NetworkOutputs {
-    const batch = inputs.boardIds.shape[0];
-    const ids = tf.reshape(inputs.boardIds, [-1]) as tf.Tensor1D;
-    const board = tf.reshape(embeddingLookup(this.embedding as tf.Tensor2D, ids), [batch, 81, STEM.embedding]);
-    const features = this.backbone.apply(board as tf.Tensor3D, this.hand.apply(inputs.hands), training);
+    const features = this.options.frozenBackbone
+      ? offTape(() => this.features(inputs, training), [inputs.boardIds, inputs.hands])
+      : this.features(inputs, training);
     return this.applyHeads(features, training);
   }
 
@@ -111,6 +113,13 @@ export class ShogiNetwork {
 
   dispose(): void {
     this.store.dispose();
+  }
+
+  private features(inputs: NetworkInputs, training: boolean): tf.Tensor2D {
+    const batch = inputs.boardIds.shape[0];
+    const ids = tf.reshape(inputs.boardIds, [-1]) as tf.Tensor1D;
+    const board = tf.reshape(embeddingLookup(this.embedding as tf.Tensor2D, ids), [batch, 81, STEM.embedding]);
+    return this.backbone.apply(board as tf.Tensor3D, this.hand.apply(inputs.hands), training);
   }
 
   private buildHeads(store: ParameterStore, c: number): Dense[] {

@@ -17,7 +17,12 @@ import { fastWasmBackend } from './testing/fast-wasm-backend';
 // backend: loss and every gradient, every stage, dropout on (its masks are drawn on the host, so both backends
 // use the same). Then gradient checkpointing (same gradients, masks replayed) and freezing (the frozen
 // parameters' gradients are never computed), and central finite differences with dropout off.
-type Variant = { readonly preset: 'mlp-mixer' | 'vit'; readonly dropout: number; readonly checkpointing?: boolean };
+type Variant = {
+  readonly preset: 'mlp-mixer' | 'vit';
+  readonly dropout: number;
+  readonly checkpointing?: boolean;
+  readonly frozenBackbone?: boolean;
+};
 
 const build = (v: Variant, stage: Stage) =>
   new ShogiNetwork({
@@ -29,6 +34,7 @@ const build = (v: Variant, stage: Stage) =>
     vit: { embedDim: 16, numLayers: 2, numHeads: 2, mlpRatio: 2, dropout: v.dropout },
     mixer: { embedDim: 16, tokenDim: 8, channelDim: 32, depth: 2, dropout: v.dropout },
     gradientCheckpointing: v.checkpointing,
+    frozenBackbone: v.frozenBackbone,
   });
 
 async function lossAndGrads(net: ShogiNetwork, stage: Stage, batch: HostBatch, trainable: number | null = null) {
@@ -174,6 +180,31 @@ describe('token backbones train on wasm as on cpu', () => {
       const sameInFull = frozen.names.map((n) => full.grads[full.names.indexOf(n)]!);
       expect(relDiff(frozen.grads, sameInFull)).toBeLessThan(1e-6);
       expect(frozen.kernels).toBeLessThan(full.kernels);
+    },
+  );
+
+  it.each(['mlp-mixer', 'vit'] as const)(
+    "%s with --freeze-backbone: the heads get the full step's gradients, and the frozen layers keep no activations",
+    async (preset) => {
+      await tf.setBackend('wasm');
+      const batch = randomBatch(3, 16, 41);
+      const measure = async (frozenBackbone: boolean) => {
+        const net = build({ preset, dropout: 0, frozenBackbone }, 3);
+        let result: Awaited<ReturnType<typeof lossAndGrads>> | undefined;
+        const info = await tf.profile(async () => {
+          result = await lossAndGrads(net, 3, batch, 0);
+          return [];
+        });
+        net.dispose();
+        return { ...result!, peak: info.peakBytes };
+      };
+      const taped = await measure(false);
+      const off = await measure(true);
+      expect(off.names).toEqual(taped.names);
+      expect(off.names.every((n) => /^(policy_head|value_head)/.test(n))).toBe(true);
+      expect(off.loss).toBeCloseTo(taped.loss, 5);
+      expect(relDiff(off.grads, taped.grads)).toBeLessThan(1e-6);
+      expect(off.peak).toBeLessThan(taped.peak);
     },
   );
 });
