@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { type GradientNormSample, type HostBatch, type Stage } from '@maou/bench-domain';
+import { effectiveTrainableLayers, type GradientNormSample, type HostBatch, type Stage } from '@maou/bench-domain';
 import { firstNonFinite, NonFiniteValueError } from './anomaly';
 import {
   type DeviceBatch,
@@ -34,6 +34,7 @@ type Phases = { hostToDevice: number; forward: number; loss: number; backward: n
 export class TfjsTrainer implements Trainer {
   readonly stage: Stage;
   readonly parameterCount: number;
+  readonly trainableParameterCount: number;
   readonly multiplyAddsPerSample: number;
   readonly network: ShogiNetwork;
   private readonly objective: StageObjective;
@@ -69,11 +70,16 @@ export class TfjsTrainer implements Trainer {
       rng: new SeededRandom(options.seed),
       dropoutRng:
         options.replica === undefined ? undefined : new SeededRandom(options.seed + 7919 * (options.replica + 1)),
+      vit: t.vit,
+      gradientCheckpointing: t.gradientCheckpointing,
+      frozenBackbone: effectiveTrainableLayers(t) === 0,
     });
-    const params = this.network.store.parameters;
+    // Frozen parameters get no gradient (the tape walk skips what only they feed) and no optimiser state.
+    const params = this.network.trainableParameters(effectiveTrainableLayers(t));
     this.variables = params.map((p) => p.variable);
     this.names = params.map((p) => p.name);
     this.parameterCount = this.network.parameterCount();
+    this.trainableParameterCount = params.reduce((n, p) => n + p.variable.size, 0);
     this.multiplyAddsPerSample = this.network.multiplyAddsPerSample();
     this.objective = createObjective(options.stage, t);
     this.optimizer = new Optimizer(params, {

@@ -43,6 +43,8 @@ export interface EvalResult {
 export interface Trainer {
   readonly stage: Stage;
   readonly parameterCount: number;
+  /** parameters the optimiser updates (`--freeze-backbone` / `--trainable-layers` leave the rest); absent: all */
+  readonly trainableParameterCount?: number;
   readonly multiplyAddsPerSample: number;
   step(batch: HostBatch | UploadedBatch, clock: MonotonicClock): Promise<StepResult>;
   evaluate(batch: HostBatch | UploadedBatch, clock: MonotonicClock): Promise<EvalResult>;

@@ -1,7 +1,20 @@
 import type { Stage } from '../data/stage';
 
-/** Network preset: `resnet` (maou's default) or `lite`, the shogi-optimised configuration. @public */
-export type ModelPreset = 'lite' | 'resnet';
+/** The convolutional presets: `resnet` (maou's default) and `lite`, the shogi-optimised configuration. @public */
+export type ResNetPreset = 'lite' | 'resnet';
+/** `--model-architecture`: a ResNet preset, or maou's token backbones `mlp-mixer` and `vit`. @public */
+export type ModelPreset = ResNetPreset | 'mlp-mixer' | 'vit';
+/** @public */
+export const isResNetPreset = (p: ModelPreset): p is ResNetPreset => p === 'lite' || p === 'resnet';
+
+/** The ViT's shape (`--vit-*`); maou's `VisionTransformerConfig` defaults are 512, 6, 8, 4.0 and 0.1. @public */
+export interface VitSettings {
+  readonly embedDim: number;
+  readonly numLayers: number;
+  readonly numHeads: number;
+  readonly mlpRatio: number;
+  readonly dropout: number;
+}
 /** @public */
 export type OptimizerName = 'adamw' | 'sgd';
 /** @public */
@@ -83,7 +96,24 @@ export interface TrainingConfig {
    * maou's AMP on CUDA. Absent or false: f32 throughout.
    */
   readonly mixedPrecision?: boolean;
+  /** `--vit-*` overrides (only with `vit`); absent fields take maou's defaults */
+  readonly vit?: Partial<VitSettings>;
+  /** `--gradient-checkpointing` (ViT): blocks recompute their activations in backward */
+  readonly gradientCheckpointing?: boolean;
+  /** `--freeze-backbone` as given (maou's configuration echoes it) */
+  readonly freezeBackbone?: boolean;
+  /** `--trainable-layers N` as given: the trailing backbone groups that train; wins over `freezeBackbone` */
+  readonly trainableLayers?: number | null;
 }
+
+/**
+ * The trailing backbone groups that train, as maou resolves its two flags: `--trainable-layers` when given (it wins
+ * over `--freeze-backbone`), else 0 with `--freeze-backbone`, else null (no freezing).
+ * @public
+ */
+export const effectiveTrainableLayers = (
+  t: Pick<TrainingConfig, 'freezeBackbone' | 'trainableLayers'>,
+): number | null => t.trainableLayers ?? (t.freezeBackbone ? 0 : null);
 
 /**
  * Compute backend request: the name of a registered backend (the registry in infra owns the names; the interface

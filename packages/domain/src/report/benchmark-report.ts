@@ -220,7 +220,13 @@ export interface BenchmarkTrainingReport {
   readonly command: 'benchmark-training';
   readonly created_at: string;
   readonly stage: 1 | 2 | 3;
-  readonly model: { readonly preset: string; readonly parameters: number; readonly multiply_adds_per_sample: number };
+  readonly model: {
+    readonly preset: string;
+    readonly parameters: number;
+    /** what the optimiser updates (`--freeze-backbone` / `--trainable-layers`); absent in reports before it */
+    readonly trainable_parameters?: number;
+    readonly multiply_adds_per_sample: number;
+  };
   readonly config: Readonly<Record<string, unknown>>;
   readonly environment: EnvironmentInfo;
   readonly data_load_method: Readonly<Record<string, unknown>>;

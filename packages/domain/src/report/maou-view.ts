@@ -112,7 +112,7 @@ const trainingMetrics = (r: MaouViewSource): MaouMetrics => {
     // float32 weights; batch-norm running statistics are not counted
     model_info: {
       total_parameters: r.model.parameters,
-      trainable_parameters: r.model.parameters,
+      trainable_parameters: r.model.trainable_parameters ?? r.model.parameters,
       model_memory_bytes: r.model.parameters * 4,
     },
   };
@@ -202,8 +202,11 @@ const configuration = (r: MaouViewSource): MaouConfiguration => {
     value_loss_ratio: num('training.valueLossRatio'),
     // tfjs has no graph compiler: --compilation is accepted and nothing is compiled (the flag's note says so)
     compilation: false,
-    freeze_backbone: false,
-    trainable_layers: null,
+    // as given, as maou echoes them (reports before these flags have neither key)
+    freeze_backbone:
+      c['training.freezeBackbone'] === undefined ? false : setting(c, 'training.freezeBackbone', 'boolean')!,
+    trainable_layers:
+      c['training.trainableLayers'] === undefined ? null : setting(c, 'training.trainableLayers', 'number', true),
   };
 };
 

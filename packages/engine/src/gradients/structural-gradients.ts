@@ -21,7 +21,7 @@ function tileGrad(dy: tf.Tensor, xShape: readonly number[], reps: readonly numbe
   return tf.reshape(tf.sum(tf.reshape(dy, split), axes), xShape as number[]);
 }
 
-/** Gradients of reshaping, reduction, matmul and convolution kernels. @public */
+/** Gradients of reshaping, reduction, matmul, softmax and convolution kernels. @public */
 export const STRUCTURAL_GRADIENTS: readonly Grad[] = [
   {
     kernelName: 'Reshape',
@@ -79,6 +79,36 @@ export const STRUCTURAL_GRADIENTS: readonly Grad[] = [
           axis,
         ));
       return Object.fromEntries(s.map((_, i) => [String(i), () => parts()[i]]));
+    },
+  },
+  {
+    kernelName: 'Transpose',
+    gradFunc: (dy, _s, attrs) => {
+      const perm = (attrs as Attrs as { perm: number[] }).perm;
+      const inverse = perm.map((_, i) => perm.indexOf(i));
+      return { x: () => tf.transpose(dy as tf.Tensor, inverse) };
+    },
+  },
+  {
+    kernelName: 'SplitV',
+    inputsToSave: ['x'],
+    gradFunc: (dy, s, attrs) => {
+      // The engine hands zeros for outputs nothing used, so every part has its dy.
+      const axis = tf.util.parseAxisParam((attrs as Attrs as { axis: number }).axis, s[0].shape)[0]!;
+      return { x: () => tf.concat(dy as unknown as tf.Tensor[], axis) };
+    },
+  },
+  {
+    kernelName: 'Softmax',
+    outputsToSave: [true],
+    gradFunc: (dy, s, attrs) => {
+      const dim = (attrs as Attrs as { dim: number }).dim;
+      return {
+        logits: () => {
+          const dyTimesY = tf.mul(dy as tf.Tensor, s[0]);
+          return tf.sub(dyTimesY, tf.mul(tf.sum(dyTimesY, dim, true), s[0]));
+        },
+      };
     },
   },
   {

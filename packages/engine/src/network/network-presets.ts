@@ -1,4 +1,4 @@
-import { type ModelPreset } from '@maou/bench-domain';
+import { type ResNetPreset, type VitSettings } from '@maou/bench-domain';
 
 /** Blocks per stage and bottleneck widths of a preset (shared/DESIGN.md "Networks"). @public */
 export interface NetworkShape {
@@ -10,10 +10,28 @@ export interface NetworkShape {
 export const STAGE_STRIDES: readonly number[] = [1, 2, 2, 2];
 
 /** @public */
-export const NETWORK_PRESETS: Readonly<Record<ModelPreset, NetworkShape>> = {
+export const NETWORK_PRESETS: Readonly<Record<ResNetPreset, NetworkShape>> = {
   lite: { blocks: [2, 2, 2, 1], widths: [24, 48, 96, 144] },
   resnet: { blocks: [2, 2, 2, 2], widths: [64, 128, 256, 512] },
 };
 
 /** Board-ID vocabulary, embedding width and hand projection width of maou's stem. @public */
 export const STEM = { vocabulary: 256, embedding: 32, hand: 32 } as const;
+
+/** maou's MLP-Mixer shape (`ShogiMLPMixer` defaults; the benchmark passes no overrides). @public */
+export interface MixerShape {
+  readonly embedDim: number;
+  readonly tokenDim: number;
+  readonly channelDim: number;
+  readonly depth: number;
+  readonly dropout: number;
+}
+
+/** @public */
+export const MIXER_DEFAULTS: MixerShape = { embedDim: 256, tokenDim: 128, channelDim: 1024, depth: 16, dropout: 0.15 };
+
+/** maou's `VisionTransformerConfig` defaults, which `--vit-*` override. @public */
+export const VIT_DEFAULTS: VitSettings = { embedDim: 512, numLayers: 6, numHeads: 8, mlpRatio: 4, dropout: 0.1 };
+
+/** Tokens of the token backbones: one per board square. @public */
+export const BOARD_TOKENS = 81;

@@ -1,11 +1,25 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { BOARD_SQUARES, HAND_KINDS, MOVE_LABELS, type ModelPreset, type Stage } from '@maou/bench-domain';
+import {
+  BOARD_SQUARES,
+  HAND_KINDS,
+  isResNetPreset,
+  MOVE_LABELS,
+  type ModelPreset,
+  type Stage,
+  type VitSettings,
+} from '@maou/bench-domain';
 import { Dense } from '../nn/dense';
+import { dropoutSeeds } from '../nn/dropout';
 import { embeddingLookup } from '../nn/embedding';
-import { ParameterStore } from '../nn/parameter-store';
+import { gelu } from '../nn/gelu';
+import { offTape } from '../nn/off-tape';
+import { type Parameter, ParameterStore } from '../nn/parameter-store';
 import { type SeededRandom } from '../nn/seeded-random';
-import { BottleneckBlock } from './bottleneck-block';
-import { NETWORK_PRESETS, type NetworkShape, STAGE_STRIDES, STEM } from './network-presets';
+import { type Backbone } from './backbone';
+import { MlpMixerBackbone } from './mlp-mixer-backbone';
+import { MIXER_DEFAULTS, type MixerShape, STEM, VIT_DEFAULTS } from './network-presets';
+import { ResNetBackbone } from './resnet-backbone';
+import { VitBackbone } from './vit-backbone';
 
 /** Device inputs of one batch: board ids [B,81] int32 and hands [B,14] float32. @public */
 export interface NetworkInputs {
@@ -29,60 +43,45 @@ export interface NetworkOptions {
   readonly rng: SeededRandom;
   /** dropout's own stream (data-parallel replicas: one each, so their masks differ); defaults to `rng` */
   readonly dropoutRng?: SeededRandom;
+  /** `vit` only: `--vit-*` overrides of maou's defaults */
+  readonly vit?: Partial<VitSettings>;
+  /** `vit` only: recompute each encoder block in backward */
+  readonly gradientCheckpointing?: boolean;
+  /** `mlp-mixer` only: a smaller mixer than maou's (maou's CLI has no such flags; specs use it to stay cheap) */
+  readonly mixer?: Partial<MixerShape>;
+  /** stem and backbone all frozen (`--freeze-backbone`): they run off the gradient tape, keeping no activations */
+  readonly frozenBackbone?: boolean;
 }
 
 /**
- * maou's shogi network on tfjs-core, NHWC: embedding 256×32 of board ids plus a 14→32 hand projection
- * broadcast over the board (64 channels), bottleneck stages, global average pool, then the stage's heads.
+ * maou's shogi network on tfjs-core: embedding 256×32 of board ids and a 14→32 hand projection, a backbone
+ * (ResNet, MLP-Mixer or ViT, each combining the two as maou does), then the stage's heads on pooled features.
  * @public
  */
 export class ShogiNetwork {
   readonly store: ParameterStore;
   readonly featureChannels: number;
+  readonly backbone: Backbone;
   private readonly embedding: tf.Variable;
   private readonly hand: Dense;
-  private readonly blocks: BottleneckBlock[] = [];
   private readonly heads: Dense[];
   private readonly dropout: number;
 
   constructor(private readonly options: NetworkOptions) {
-    const shape = NETWORK_PRESETS[options.preset] as NetworkShape | undefined;
-    if (!shape)
-      throw new Error(`unknown network preset '${options.preset}' (known: ${Object.keys(NETWORK_PRESETS).join(', ')})`);
     const store = new ParameterStore(options.rng);
     this.store = store;
     this.embedding = store.embedding('embedding.weight', STEM.vocabulary, STEM.embedding);
     this.hand = new Dense(store, 'hand_projection', HAND_KINDS, STEM.hand);
-    let channels = STEM.embedding + STEM.hand;
-    shape.blocks.forEach((count, stageIndex) => {
-      for (let i = 0; i < count; i++) {
-        const stride = i === 0 ? STAGE_STRIDES[stageIndex] : 1;
-        const block = new BottleneckBlock(
-          store,
-          `layer${stageIndex + 1}.${i}`,
-          channels,
-          shape.widths[stageIndex],
-          stride,
-        );
-        this.blocks.push(block);
-        channels = block.outChannels;
-      }
-    });
-    this.featureChannels = channels;
-    this.heads = this.buildHeads(store, channels);
+    this.backbone = buildBackbone(store, options);
+    this.featureChannels = this.backbone.featureChannels;
+    this.heads = this.buildHeads(store, this.featureChannels);
     this.dropout = options.stage === 2 && options.stage2HiddenDim > 0 ? options.stage2Dropout : 0;
   }
 
   apply(inputs: NetworkInputs, training: boolean): NetworkOutputs {
-    const batch = inputs.boardIds.shape[0];
-    const ids = tf.reshape(inputs.boardIds, [-1]) as tf.Tensor1D;
-    const board = tf.reshape(embeddingLookup(this.embedding as tf.Tensor2D, ids), [batch, 9, 9, STEM.embedding]);
-    const hand = tf.reshape(this.hand.apply(inputs.hands), [batch, 1, 1, STEM.hand]);
-    // Broadcast by adding a zero board: tfjs-wasm's Tile (what broadcastTo runs) took ~15 ms here at batch 128.
-    const handPlanes = tf.add(hand, tf.zeros([1, 9, 9, STEM.hand]));
-    let x = tf.concat([board, handPlanes], 3) as tf.Tensor4D;
-    for (const block of this.blocks) x = block.apply(x, training);
-    const features = tf.mean(x, [1, 2]) as tf.Tensor2D;
+    const features = this.options.frozenBackbone
+      ? offTape(() => this.features(inputs, training), [inputs.boardIds, inputs.hands])
+      : this.features(inputs, training);
     return this.applyHeads(features, training);
   }
 
@@ -90,19 +89,37 @@ export class ShogiNetwork {
     return this.store.count();
   }
 
-  /** Multiply-adds of one forward pass per sample (convolutions and linear layers, as torch hooks count). */
+  /**
+   * What trains under maou's benchmark freezing (`freeze_except_last_n(n)`, then the hand projection): the board
+   * embedding, the hand projection and every backbone parameter freeze, then the last `n` freezable groups (all of
+   * them when n exceeds their count) and, when n > 0, the backbone's output norm train again; the heads always
+   * train. null: everything trains.
+   */
+  trainableParameters(trainableLayers: number | null): Parameter[] {
+    const all = this.store.parameters;
+    if (trainableLayers === null) return [...all];
+    const groups = this.backbone.groups;
+    const kept = groups.slice(groups.length - Math.min(trainableLayers, groups.length)).flat();
+    const thawed = new Set<Parameter>([...kept, ...(trainableLayers > 0 ? this.backbone.outputNorm : [])]);
+    const stem = [this.embedding, this.hand.weight, this.hand.bias];
+    const frozen = new Set<Parameter>([...all.filter((p) => stem.includes(p.variable)), ...this.backbone.parameters]);
+    return all.filter((p) => !frozen.has(p) || thawed.has(p));
+  }
+
+  /** Multiply-adds of one forward pass per sample (convolutions, linear layers and attention products). */
   multiplyAddsPerSample(): number {
-    let h = 9;
-    let total = this.hand.macs();
-    for (const block of this.blocks) {
-      total += block.macs(h);
-      h = block.outSize(h);
-    }
-    return total + this.heads.reduce((s, d) => s + d.macs(), 0);
+    return this.hand.macs() + this.backbone.macs() + this.heads.reduce((s, d) => s + d.macs(), 0);
   }
 
   dispose(): void {
     this.store.dispose();
+  }
+
+  private features(inputs: NetworkInputs, training: boolean): tf.Tensor2D {
+    const batch = inputs.boardIds.shape[0];
+    const ids = tf.reshape(inputs.boardIds, [-1]) as tf.Tensor1D;
+    const board = tf.reshape(embeddingLookup(this.embedding as tf.Tensor2D, ids), [batch, 81, STEM.embedding]);
+    return this.backbone.apply(board as tf.Tensor3D, this.hand.apply(inputs.hands), training);
   }
 
   private buildHeads(store: ParameterStore, c: number): Dense[] {
@@ -134,7 +151,12 @@ export class ShogiNetwork {
   }
 }
 
-/** Exact (erf) GELU, as torch's default. */
-function gelu(x: tf.Tensor2D): tf.Tensor2D {
-  return tf.mul(tf.mul(x, 0.5), tf.add(tf.erf(tf.mul(x, Math.SQRT1_2)), 1));
+function buildBackbone(store: ParameterStore, o: NetworkOptions): Backbone {
+  const dropoutRng = o.dropoutRng ?? o.rng;
+  const seedsFor = (training: boolean) => dropoutSeeds(dropoutRng, training);
+  if (isResNetPreset(o.preset)) return new ResNetBackbone(store, o.preset);
+  if (o.preset === 'mlp-mixer') return new MlpMixerBackbone(store, { ...MIXER_DEFAULTS, ...o.mixer }, seedsFor);
+  if (o.preset === 'vit')
+    return new VitBackbone(store, { ...VIT_DEFAULTS, ...o.vit }, o.gradientCheckpointing ?? false, seedsFor);
+  throw new Error(`unknown network preset '${String(o.preset)}' (known: lite, resnet, mlp-mixer, vit)`);
 }

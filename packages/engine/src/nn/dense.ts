@@ -11,9 +11,17 @@ export class Dense {
     name: string,
     readonly inFeatures: number,
     readonly outFeatures: number,
+    /** a normal weight of this std and a zero bias instead of torch's default (maou's ViT token projection) */
+    normalStd?: number,
   ) {
-    this.weight = store.weight(`${name}.weight`, [inFeatures, outFeatures], inFeatures);
-    this.bias = store.bias(`${name}.bias`, outFeatures, inFeatures);
+    this.weight =
+      normalStd === undefined
+        ? store.weight(`${name}.weight`, [inFeatures, outFeatures], inFeatures)
+        : store.normal(`${name}.weight`, [inFeatures, outFeatures], normalStd);
+    this.bias =
+      normalStd === undefined
+        ? store.bias(`${name}.bias`, outFeatures, inFeatures)
+        : store.zeros(`${name}.bias`, outFeatures);
   }
 
   apply(x: tf.Tensor2D): tf.Tensor2D {

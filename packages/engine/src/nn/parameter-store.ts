@@ -38,6 +38,31 @@ export class ParameterStore {
     return this.add(name, tf.tensor2d(this.rng.normalArray(rows * dim), [rows, dim]), true);
   }
 
+  /** torch's trunc_normal_(std) (cut at ±2, i.e. far beyond ±2·std for small std: a plain normal here). */
+  normal(name: string, shape: number[], std: number): tf.Variable {
+    const n = shape.reduce((a, b) => a * b, 1);
+    return this.add(
+      name,
+      tf.tensor(
+        this.rng.normalArray(n).map((v) => v * std),
+        shape,
+      ),
+      true,
+    );
+  }
+
+  /** A zero bias (maou's ViT initialises its token projection's bias so). */
+  zeros(name: string, size: number): tf.Variable {
+    return this.add(name, tf.zeros([size]), false);
+  }
+
+  /** The parameters `build` adds, in order (a freezable group of layers). */
+  collect(build: () => void): Parameter[] {
+    const start = this.parameters.length;
+    build();
+    return this.parameters.slice(start);
+  }
+
   /** Norm-layer scale or shift: never decayed. */
   norm(name: string, size: number, value: number): tf.Variable {
     return this.add(name, tf.fill([size], value), false);

@@ -55,14 +55,15 @@ export class TapeRecorder {
     try {
       return tf.tidy(() => walkBackwards(tape, y, xs));
     } finally {
-      this.clear();
+      // A gradient node that differentiates on its own (gradient checkpointing) replaces the engine's tape.
+      this.clear(tape);
     }
   }
 
   /** Drops the recorded tape (also after an error). */
-  clear(): void {
+  clear(tape: readonly TapeNode[] = this.engine.state.activeTape ?? []): void {
     this.end();
-    for (const node of this.engine.state.activeTape ?? []) for (const t of node.saved ?? []) t.dispose();
+    for (const node of tape) for (const t of node.saved ?? []) t.dispose();
     this.engine.state.activeTape = null;
   }
 }

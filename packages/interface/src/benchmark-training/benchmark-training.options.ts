@@ -1,6 +1,7 @@
 import type { BackendChoice } from '@maou/bench-app';
 import { optionGroup, type OptionTable } from '../options/option-table';
 import { describeGpuChoices, describeHostBackends } from './choices';
+import { MODEL_OPTIONS } from './model-options';
 
 const cloud = optionGroup('Cloud input (Stage 3):');
 const data = optionGroup('Data:');
@@ -72,8 +73,9 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
       'backend threads; on wasm, data-parallel replicas in worker threads (default: one per usable core, up to 8)',
     ),
     'model-architecture': device.str(
-      "resnet (maou's default: 17.0 M parameters) or lite (1.9 M, the shogi-optimised preset, 7–11× faster to train here)",
+      "resnet (maou's default: 17.0 M parameters), mlp-mixer (9.2 M) and vit (19.8 M) as maou builds them, or lite (1.9 M, the shogi-optimised preset, 7–11× faster to train here)",
     ),
+    ...MODEL_OPTIONS,
     compilation: device.flag('accepted; tfjs has no graph compiler (see --help notes)'),
     'stage12-compilation': device.flag('accepted; as --compilation for Stages 1 and 2'),
     'detect-anomaly': device.flag('stop at the first non-finite loss or gradient, naming batch and tensor'),

@@ -36,15 +36,16 @@ export const parseOptimizer = (raw: string): Parsed<OptimizerName> => {
     : { issue: { field: '--optimizer', message: `must be 'adamw' or 'sgd', got '${raw}'` } };
 };
 
-/** `--model-architecture`: maou's `resnet`, and `lite`, the shogi-optimised default. */
+/** `--model-architecture`: maou's `resnet`, `mlp-mixer` and `vit`, and `lite`, the shogi-optimised preset. */
 export const parseArchitecture = (raw: string): Parsed<ModelPreset> => {
   const v = raw.toLowerCase();
-  if (v === 'lite' || v === 'resnet') return { value: v };
-  const why =
-    v === 'mlp-mixer' || v === 'vit'
-      ? `'${raw}' is a maou backbone this tool does not build yet`
-      : `unknown architecture '${raw}'`;
-  return { issue: { field: '--model-architecture', message: `${why}; choose lite or resnet` } };
+  if (v === 'lite' || v === 'resnet' || v === 'mlp-mixer' || v === 'vit') return { value: v };
+  return {
+    issue: {
+      field: '--model-architecture',
+      message: `unknown architecture '${raw}'; choose resnet, mlp-mixer, vit or lite`,
+    },
+  };
 };
 
 const usageOf = (b: BackendChoice): string => (b.help ? `${b.usage} (${b.help})` : b.usage);

@@ -80,7 +80,7 @@ describe('toBenchmarkConfig', () => {
     [{ optimizerBeta1: 0.9, optimizerBeta2: 0.8 }, /^--optimizer-beta2: must be greater than --optimizer-beta1/],
     [{ optimizer: 'adam' }, /^--optimizer: must be 'adamw' or 'sgd'/],
     [{ lrScheduler: 'linear' }, /^--lr-scheduler: unknown scheduler/],
-    [{ modelArchitecture: 'vit' }, /^--model-architecture: 'vit' is a maou backbone/],
+    [{ modelArchitecture: 'convnext' }, /^--model-architecture: unknown architecture 'convnext'/],
     [{ gpu: 'tpu' }, /^--gpu: unknown device/],
     [{ inputCacheMode: 'disk' }, /^--input-cache-mode:/],
     [{ maxBatches: 0 }, /^--max-batches:/],

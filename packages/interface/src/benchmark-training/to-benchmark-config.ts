@@ -10,6 +10,7 @@ import {
 } from '@maou/bench-domain';
 import { parseArchitecture, parseDevice, parseOptimizer, parseScheduler } from './choices';
 import { pickDataSource, type SourceDefaults } from './data-source-spec';
+import { checkModelOptions } from './model-options';
 import { checkNumbers } from './numeric-rules';
 import type { RawBenchmarkTrainingOptions as Raw } from './raw-options';
 
@@ -110,6 +111,8 @@ export const toBenchmarkConfig = (
       field: '--mixed-precision',
       message: `needs --gpu webgpu (f16 activations run only on the WebGPU planned step; got ${raw.gpu === undefined ? 'no --gpu' : `--gpu ${raw.gpu}`}); maou's AMP is CUDA-only too`,
     });
+  const modelChecks = checkModelOptions(raw, preset, stage);
+  issues.push(...modelChecks.issues);
   const source = pickDataSource(raw, stage, defaults);
   if ('issues' in source) issues.push(...source.issues);
   if (issues.length || 'issues' in source) return err(issues);
@@ -120,7 +123,7 @@ export const toBenchmarkConfig = (
     stage,
     source: source.spec,
     loader: {
-      batchSize: raw.batchSize ?? defaults.batchSize ?? 256,
+      batchSize: modelChecks.batchSize ?? raw.batchSize ?? defaults.batchSize ?? 256,
       workers: raw.dataloaderWorkers ?? defaults.workers,
       prefetchFactor: raw.prefetchFactor ?? 2,
       pinMemory: raw.pinMemory ?? false,
@@ -156,6 +159,7 @@ export const toBenchmarkConfig = (
       stage2HiddenDim: raw.stage2HiddenDim ?? 128,
       stage2HeadDropout: raw.stage2HeadDropout ?? 0,
       mixedPrecision: raw.mixedPrecision ?? false,
+      ...modelChecks.fields,
     },
     compute: {
       ...device,
@@ -179,5 +183,5 @@ export const toBenchmarkConfig = (
     enableResourceMonitoring: raw.enableResourceMonitoring ?? false,
     compilation: raw.compilation ?? false,
   };
-  return ok({ config, warnings: [...notes(raw), ...source.warnings] });
+  return ok({ config, warnings: [...notes(raw), ...modelChecks.warnings, ...source.warnings] });
 };

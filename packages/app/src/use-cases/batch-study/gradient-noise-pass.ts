@@ -23,7 +23,7 @@ export const noisePieceRows = (config: BenchmarkConfig, session: TrainingSession
   const perReplica = Math.ceil(config.loader.batchSize / replicas);
   const piecesPerReplica = Math.ceil(MIN_PIECES / replicas);
   const rows = Math.max(1, Math.floor(perReplica / piecesPerReplica));
-  const heapSafe = planMicroBatches(config.training.preset, config.loader.batchSize, session.backend).microBatchSize;
+  const heapSafe = planMicroBatches(config.training, config.loader.batchSize, session.backend).microBatchSize;
   return heapSafe === undefined ? rows : Math.min(rows, heapSafe);
 };
 

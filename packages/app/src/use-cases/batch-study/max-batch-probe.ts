@@ -6,9 +6,8 @@ import {
   type BenchmarkConfig,
   type HostBatch,
   type MaxBatchResult,
-  type ModelPreset,
 } from '@maou/bench-domain';
-import { heapSafeMicroBatch, type TrainerFactory, type BackendInfo } from '@maou/bench-engine';
+import { heapSafeMicroBatch, type NetworkChoice, type TrainerFactory, type BackendInfo } from '@maou/bench-engine';
 import type { TrainingSession } from '../benchmark-training/benchmark-training.use-case';
 import { StepFailure } from '../step-failure';
 import { tileBatch } from './tile-batch';
@@ -22,9 +21,9 @@ const TRY_STEPS = 2;
 const replicasOf = (backend: BackendInfo): number => Math.max(1, backend.replicas ?? 1);
 
 /** What "fits" means on a backend; null where there is no memory limit to search against. @public */
-export const fitDefinition = (backend: BackendInfo, preset: ModelPreset): string | null => {
+export const fitDefinition = (backend: BackendInfo, network: NetworkChoice): string | null => {
   if (backend.heapLimitBytes !== undefined) {
-    const planned = heapSafeMicroBatch(preset, backend.heapLimitBytes);
+    const planned = heapSafeMicroBatch(network, backend.heapLimitBytes);
     return (
       `a training step whose share of the batch on each of the ${replicasOf(backend)} replica(s) runs forward and backward as one piece, ` +
       "without micro-batching, inside that replica's 4 GiB wasm heap. Any batch still runs: a benchmark run cuts each replica's share " +
@@ -64,7 +63,7 @@ export const searchMaxBatch = async (
   cap = MAX_BATCH_CAP,
 ): Promise<MaxBatchResult> => {
   const { backend } = session;
-  const definition = fitDefinition(backend, config.training.preset);
+  const definition = fitDefinition(backend, config.training);
   if (definition === null) {
     throw new StepFailure({
       kind: 'backend-unavailable',

@@ -213,7 +213,7 @@ export class BenchmarkDataloaderUseCase {
     return during('loader-failed', () =>
       measureConsumption(this.createTrainer, {
         backend,
-        microBatchSize: planMicroBatches(input.training.preset, batchSize, backend).microBatchSize,
+        microBatchSize: planMicroBatches(input.training, batchSize, backend).microBatchSize,
         stage: input.stage,
         training: input.training,
         seed: input.loader.seed,

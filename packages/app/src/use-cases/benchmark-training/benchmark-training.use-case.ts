@@ -156,7 +156,7 @@ export class BenchmarkTrainingUseCase {
         { requested: config.warmupBatches, used: warmup, planned },
         'warm-up clamped to leave two measured batches',
       );
-    const micro = planMicroBatches(config.training.preset, config.loader.batchSize, backend);
+    const micro = planMicroBatches(config.training, config.loader.batchSize, backend);
     if (micro.note) {
       log.warn({ note: micro.note }, 'option note');
       warnings = [...warnings, micro.note];
@@ -308,6 +308,7 @@ export class BenchmarkTrainingUseCase {
       model: {
         preset: config.training.preset,
         parameters: trainer.parameterCount,
+        trainable_parameters: trainer.trainableParameterCount ?? trainer.parameterCount,
         multiply_adds_per_sample: trainer.multiplyAddsPerSample,
       },
       config: { ...flattenConfig(config), notes: warnings },

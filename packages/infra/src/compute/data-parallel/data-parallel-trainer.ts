@@ -41,7 +41,8 @@ const work = (phases: object): number =>
 export class DataParallelTrainer implements Trainer {
   readonly stage: Stage;
   private readonly pool: ReplicaPool;
-  private sizes: { parameterCount: number; multiplyAddsPerSample: number } | null = null;
+  private sizes: { parameterCount: number; trainableParameterCount: number; multiplyAddsPerSample: number } | null =
+    null;
   private startup: Promise<void> | null = null;
   private learningRate: number;
 
@@ -73,13 +74,21 @@ export class DataParallelTrainer implements Trainer {
     return this.started().parameterCount;
   }
 
+  get trainableParameterCount(): number {
+    return this.started().trainableParameterCount;
+  }
+
   get multiplyAddsPerSample(): number {
     return this.started().multiplyAddsPerSample;
   }
 
   ready(): Promise<void> {
     this.startup ??= this.pool.started.then((r) => {
-      this.sizes = { parameterCount: r.parameterCount, multiplyAddsPerSample: r.multiplyAddsPerSample };
+      this.sizes = {
+        parameterCount: r.parameterCount,
+        trainableParameterCount: r.trainableParameterCount,
+        multiplyAddsPerSample: r.multiplyAddsPerSample,
+      };
     });
     return this.startup;
   }
@@ -129,7 +138,7 @@ export class DataParallelTrainer implements Trainer {
     this.pool.close();
   }
 
-  private started(): { parameterCount: number; multiplyAddsPerSample: number } {
+  private started(): { parameterCount: number; trainableParameterCount: number; multiplyAddsPerSample: number } {
     if (!this.sizes) throw new Error('data-parallel trainer: await ready() before reading its sizes');
     return this.sizes;
   }

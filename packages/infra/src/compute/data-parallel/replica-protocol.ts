@@ -39,6 +39,7 @@ export type FromReplica =
   | {
       readonly type: 'ready';
       readonly parameterCount: number;
+      readonly trainableParameterCount: number;
       readonly multiplyAddsPerSample: number;
       readonly exchangeFloats: number;
       readonly learningRate: number;

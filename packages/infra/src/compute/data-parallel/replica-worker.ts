@@ -104,12 +104,13 @@ async function start(): Promise<void> {
   if (init.replicas > 1) await warmUp(init.options);
   const t = new TfjsTrainer({ ...init.options, replica: init.replica }, exchange);
   trainer = t;
-  const { parameters, buffers } = t.network.store;
-  // Gradients, batch-norm buffers, and one float for the rows behind those buffers.
-  const exchangeFloats = [...parameters.map((p) => p.variable), ...buffers].reduce((n, v) => n + v.size, 0) + 1;
+  const { buffers } = t.network.store;
+  // Gradients (of the parameters that train), batch-norm buffers, and one float for the rows behind those buffers.
+  const exchangeFloats = t.trainableParameterCount + buffers.reduce((n, v) => n + v.size, 0) + 1;
   send({
     type: 'ready',
     parameterCount: t.parameterCount,
+    trainableParameterCount: t.trainableParameterCount,
     multiplyAddsPerSample: t.multiplyAddsPerSample,
     exchangeFloats,
     learningRate: t.currentLearningRate(),

@@ -345,3 +345,23 @@ describe('maou payload view', () => {
     expect(parseReference(text.slice(text.indexOf('### 5.2 '), text.indexOf('### 5.3 ')))).toEqual(reference);
   });
 });
+
+describe('maou view of the model flags of maou HEAD', () => {
+  it('given a frozen ViT run, then model_info counts the trainable parameters and configuration echoes the flags as given', () => {
+    const base = source();
+    const p = toMaouPayload(
+      source({
+        model: { preset: 'vit', parameters: 19_766_713, trainable_parameters: 767_961, multiply_adds_per_sample: 1 },
+        config: { ...base.config, 'training.freezeBackbone': true, 'training.trainableLayers': null },
+      }),
+    );
+    expect(p.training_metrics.model_info).toEqual({
+      total_parameters: 19_766_713,
+      trainable_parameters: 767_961,
+      model_memory_bytes: 19_766_713 * 4,
+    });
+    expect(p.configuration).toMatchObject({ model_architecture: 'vit', freeze_backbone: true, trainable_layers: null });
+    const partial = toMaouPayload(source({ config: { ...base.config, 'training.trainableLayers': 2 } }));
+    expect(partial.configuration).toMatchObject({ freeze_backbone: false, trainable_layers: 2 });
+  });
+});

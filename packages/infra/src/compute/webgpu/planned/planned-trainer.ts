@@ -9,7 +9,13 @@ import {
   type TrainerOptions,
   type UploadedBatch,
 } from '@maou/bench-engine';
-import { type BackendStepSummary, type HostBatch, type PhaseKernels } from '@maou/bench-domain';
+import {
+  type BackendStepSummary,
+  effectiveTrainableLayers,
+  type HostBatch,
+  isResNetPreset,
+  type PhaseKernels,
+} from '@maou/bench-domain';
 import {
   type GpuBuffer,
   type GpuCommandEncoder,
@@ -49,6 +55,8 @@ type Clock = Parameters<Trainer['step']>[1];
 /** Why the planned step cannot run a configuration, or null when it can. @public */
 export function plannedStepRefusal(options: TrainerOptions): string | null {
   const t = options.training;
+  if (!isResNetPreset(t.preset)) return `--model-architecture ${t.preset} (the plan builds the ResNet presets)`;
+  if (effectiveTrainableLayers(t) !== null) return '--freeze-backbone / --trainable-layers';
   if (t.gradientAccumulationSteps > 1) return `--gradient-accumulation-steps ${t.gradientAccumulationSteps}`;
   if (options.stage === 2 && t.stage2HiddenDim > 0 && t.stage2HeadDropout > 0)
     return `--stage2-head-dropout ${t.stage2HeadDropout}`;
@@ -60,6 +68,7 @@ export function plannedStepRefusal(options: TrainerOptions): string | null {
 /** The plan's settings from the trainer's options. @public */
 export const planSettings = (o: TrainerOptions, minSplitRows?: number): PlanSettings => {
   const t = o.training;
+  if (!isResNetPreset(t.preset)) throw new Error(`the planned step builds the ResNet presets, not ${t.preset}`);
   return {
     preset: t.preset,
     stage: o.stage,

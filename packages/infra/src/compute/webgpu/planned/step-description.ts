@@ -1,5 +1,5 @@
 import { NETWORK_PRESETS, STAGE_STRIDES, STEM } from '@maou/bench-engine';
-import { BOARD_SQUARES, HAND_KINDS, MOVE_LABELS, type ModelPreset, type Stage } from '@maou/bench-domain';
+import { BOARD_SQUARES, HAND_KINDS, MOVE_LABELS, type ResNetPreset, type Stage } from '@maou/bench-domain';
 import {
   convFilterGrad,
   convForward,
@@ -43,7 +43,7 @@ export interface FlatParameter {
 
 /** What the plan needs beyond the preset: the stage's head and loss, and the optimiser. @public */
 export interface PlanSettings {
-  readonly preset: ModelPreset;
+  readonly preset: ResNetPreset;
   readonly stage: Stage;
   readonly stage2HiddenDim: number;
   readonly policyLossRatio: number;
@@ -92,7 +92,7 @@ interface Block {
 }
 
 /** The engine's parameter list of a preset and stage, in its order (checked against the engine's store at set-up). @public */
-export function flatParameters(preset: ModelPreset, stage: Stage, stage2HiddenDim: number): FlatParameter[] {
+export function flatParameters(preset: ResNetPreset, stage: Stage, stage2HiddenDim: number): FlatParameter[] {
   const out: FlatParameter[] = [
     { name: 'embedding.weight', size: STEM.vocabulary * STEM.embedding, decay: true },
     { name: 'hand_projection.weight', size: HAND_KINDS * STEM.hand, decay: true },
