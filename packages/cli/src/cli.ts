@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import yargs, { type Argv } from 'yargs';
 import { withUtilityCommands } from './commands/utility-commands';
 import { withVersionAndCompletion } from './completion';
+import { refuseRepeatedFlags, type DeclaredOptions } from './repeated-flags';
 
 /** The `maou` command tree. */
 export const buildCli = (argv: readonly string[]): Argv =>
@@ -18,8 +19,11 @@ export const buildCli = (argv: readonly string[]): Argv =>
     )
     .demandCommand(1, 'name a command')
     .strict()
+    // yargs passes its declared options here (its typings say aliases).
+    .check((parsed, options) => refuseRepeatedFlags(parsed, options as unknown as DeclaredOptions))
     .fail((msg, error, y) => {
-      if (error) throw error;
+      // A check's message arrives as `error` too, as a string: only a real exception is rethrown.
+      if (error instanceof Error) throw error;
       y.showHelp();
       process.stderr.write(`\nmaou: ${msg}\n`);
       process.exit(2);

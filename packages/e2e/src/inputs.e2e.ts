@@ -60,4 +60,27 @@ describe('benchmark-training inputs (built binary)', () => {
         `${join(home, '.cache')} (the nearest existing part of ${join(home, '.cache', 'maou-bench', 'sample')}) is not a directory\n`,
     });
   });
+
+  it('a one-value flag given twice: exit 2 naming the flag and both values (was "got 6,400"); list flags may repeat', () => {
+    const r = runMaou(['utility', 'benchmark-training', '--max-batches', '6', '--max-batches', '400']);
+    expect({ code: r.code, last: r.stderr.trim().split('\n').at(-1) }).toEqual({
+      code: 2,
+      last: 'maou: --max-batches was given 2 times (6, 400); give it once',
+    });
+    const list = runMaou([
+      'utility',
+      'benchmark-io',
+      '--rows',
+      '8',
+      '--repeats',
+      '1',
+      '--formats',
+      'npy:none',
+      '--formats',
+      'feather:none',
+      '--json',
+    ]);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout).formats).toHaveLength(2);
+  });
 });
