@@ -14,6 +14,10 @@
  * Outcomes per input: rejected (a typed error naming the file), accepted (read without complaint: the silent-acceptance
  * rate, expected for body flips that keep values in range), unnamed (a typed error without the file), untyped, hang,
  * crash. Exits 1 unless unnamed, untyped, hangs and crashes are all 0. `--seed` and the input number replay an input.
+ *
+ * Then the "hostile but valid" class: pyarrow-written Stage 3 files with extreme shapes (10 M rows of empty lists,
+ * 10 k columns, duplicate names, dictionary and all-null columns), each in a fresh child, with its outcome, peak RSS
+ * and time; `--hostile-scale 5` multiplies the sizes (50 M rows, 50 k columns), `--hostile-scale 0` skips it.
  */
 import { join } from 'node:path';
 
@@ -27,6 +31,13 @@ interface Figures {
   readonly maxChildRssBytes: number;
   readonly elapsedMs: number;
 }
+type RunHostile = (o: {
+  scale: number;
+  heapMb: number;
+  timeoutMs: number;
+}) => Promise<
+  { name: string; bytes: number; outcome: string; ok: boolean; childRssBytes: number; elapsedMs: number }[]
+>;
 type RunFuzz = (o: {
   seed: number;
   perReader: number;
@@ -41,8 +52,9 @@ type RunFuzz = (o: {
 
 // The built runner (the package script compiles first); it forks one child process per slot.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { runFuzz } = require(join(__dirname, '..', 'packages/infra/dist/fuzz-testing/fuzz-runner.js')) as {
+const { runFuzz, runHostile } = require(join(__dirname, '..', 'packages/infra/dist/fuzz-testing/fuzz-runner.js')) as {
   runFuzz: RunFuzz;
+  runHostile: RunHostile;
 };
 
 const arg = (name: string, fallback: string): string => {
@@ -109,6 +121,14 @@ const main = async (): Promise<void> => {
       ? 'OK: every damaged input was rejected with the file named or read as valid; no untyped error, hang or crash\n'
       : `FAILED: ${bad} problem input(s); replay with --seed ${seed}\n`,
   );
+  const scale = Number(arg('hostile-scale', '1'));
+  const hostile =
+    scale > 0 ? await runHostile({ scale, heapMb: Number(arg('heap-mb', '512')), timeoutMs: 120_000 }) : [];
+  for (const h of hostile)
+    process.stdout.write(
+      `hostile ${h.name} (x${scale}, ${(h.bytes / 1e6).toFixed(1)} MB): ${h.outcome}, peak child RSS ${(h.childRssBytes / 2 ** 20).toFixed(0)} MiB, ${(h.elapsedMs / 1000).toFixed(1)} s\n`,
+    );
+  bad += hostile.filter((h) => !h.ok).length;
   process.exitCode = bad === 0 ? 0 : 1;
 };
 

@@ -4,6 +4,7 @@ import yargs, { type Argv } from 'yargs';
 import { withUtilityCommands } from './commands/utility-commands';
 import { withVersionAndCompletion } from './completion';
 import { GLOBAL_OPTIONS } from './global-options';
+import { refuseRepeatedFlags, type DeclaredOptions } from './repeated-flags';
 import { usageFailure } from './usage-failure';
 
 /** The `maou` command tree. */
@@ -18,6 +19,8 @@ export const buildCli = (argv: readonly string[]): Argv =>
     .recommendCommands()
     // `run()` reports the exit code; the host process is never exited from here.
     .exitProcess(false)
+    // yargs passes its declared options here (its typings say aliases).
+    .check((parsed, options) => refuseRepeatedFlags(parsed, options as unknown as DeclaredOptions))
     .fail((msg, error, usage) => {
       // yargs' own parse errors (a flag missing its value) come as a YError; anything else is a real failure
       if (error && error.name !== 'YError') throw error;

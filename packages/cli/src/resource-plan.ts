@@ -8,6 +8,8 @@ export interface ResourceFlags {
   readonly threads?: number;
   readonly dataloaderWorkers?: number;
   readonly batchSize?: number;
+  /** the backend asked for; unset or wasm means wasm, whose threads and workers must fit the address space */
+  readonly gpu?: string;
 }
 
 /**
@@ -23,6 +25,7 @@ export const planResources = async (
     threads: flags.threads,
     workers: flags.dataloaderWorkers,
     batchSize: flags.batchSize,
+    wasm: flags.gpu === undefined || flags.gpu === 'wasm' || flags.gpu === 'auto',
   });
   return {
     plan,

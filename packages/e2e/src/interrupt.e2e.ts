@@ -36,7 +36,12 @@ interface Outcome {
 }
 
 /** Runs maou in its own process group and sends `signal` after `delayMs`. */
-const interruptAfter = (signal: 'SIGINT' | 'SIGTERM', delayMs: number, out: string, command = args): Promise<Outcome> =>
+const interruptAfter = (
+  signal: 'SIGHUP' | 'SIGINT' | 'SIGTERM',
+  delayMs: number,
+  out: string,
+  command = args,
+): Promise<Outcome> =>
   new Promise((resolve) => {
     const child = spawn(process.execPath, [MAOU_BIN, ...command, '--output-json', out], {
       env,
@@ -96,6 +101,90 @@ describe(`benchmark-training interrupted at random points (seed ${seed})`, () =>
     },
     120_000,
   );
+
+  it('SIGHUP (the terminal closed) mid-run: exit 129 and an atomic partial report, as for SIGTERM', async () => {
+    const out = join(dir, 'hup.json');
+    const r = await interruptAfter('SIGHUP', 9000, out);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({
+      code: 129,
+      stderr: expect.stringMatching(/interrupted (after \d+ of \d+ batches|before the first batch) \(SIGHUP\)/),
+    });
+    expect(groupAlive(r.pgid)).toBe(false);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({
+      interrupted: true,
+      interruption: { reason: 'SIGHUP' },
+    });
+  }, 120_000);
+
+  it('signals after the last batch: the full report is written, exit 0 with a note; a second signal writes nothing', async () => {
+    // The validation pass runs after the last training batch: the signals land there, on the "last batch done" line.
+    const out = join(dir, 'after-last.json');
+    const child = spawn(
+      process.execPath,
+      [
+        MAOU_BIN,
+        ...common.slice(0, -2),
+        '--max-batches',
+        '3',
+        '--warmup-batches',
+        '1',
+        '--run-validation',
+        '--log-level',
+        'info',
+        '--output-json',
+        out,
+      ],
+      { env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      const before = stderr;
+      stderr += d.toString();
+      if (!before.includes('"msg":"last batch done"') && stderr.includes('"msg":"last batch done"'))
+        child.kill('SIGTERM');
+    });
+    const code = await new Promise((done) => child.on('close', done));
+    expect({ code, note: stderr.includes('SIGTERM came after the last batch; the report is complete') }).toEqual({
+      code: 0,
+      note: true,
+    });
+    const report = JSON.parse(readFileSync(out, 'utf8'));
+    expect(report.interrupted).toBeUndefined();
+    expect(report.batches).toHaveLength(3);
+    expect(report.validation).not.toBeNull();
+
+    // Again, with a second signal once the first is noted: it stops at once and the complete report above stays.
+    const again = spawn(
+      process.execPath,
+      [
+        MAOU_BIN,
+        ...common.slice(0, -2),
+        '--max-batches',
+        '3',
+        '--warmup-batches',
+        '1',
+        '--run-validation',
+        '--log-level',
+        'info',
+        '--output-json',
+        out,
+      ],
+      { env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let second = '';
+    again.stderr.on('data', (d: Buffer) => {
+      const before = second;
+      second += d.toString();
+      if (!before.includes('"msg":"last batch done"') && second.includes('"msg":"last batch done"'))
+        again.kill('SIGTERM');
+      if (!before.includes('came after the last batch') && second.includes('came after the last batch'))
+        again.kill('SIGINT');
+    });
+    expect(await new Promise((done) => again.on('close', done))).toBe(130);
+    expect(second).toContain('SIGINT again; stopping at once, no report written');
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(report);
+    expect(temporaries(dir)).toEqual([]);
+  }, 180_000);
 
   it('benchmark-dataloader: a signal mid-grid exits 143 at once, saying so in stderr and --output-json, nothing left behind', async () => {
     const out = join(dir, 'dataloader.json');

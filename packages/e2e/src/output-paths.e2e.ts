@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { runMaou } from './run-maou';
 
 // Every command checks where it will write before it reads anything: an unwritable --report-html or --output-json
@@ -46,5 +47,79 @@ describe('output paths are checked before any run (built binary)', () => {
       code: 2,
       stderr: `maou generate-sample-data: invalid options\n--output-dir: ${file} (the nearest existing part of ${join(file, 'out')}) is not a directory\n`,
     });
+  });
+});
+
+// The output rule (README "Output files"): devices and FIFOs are written in place, never replaced; two outputs on one
+// file, or an output on an input, exit 2 before anything is read or written.
+describe('outputs never destroy (built binary)', () => {
+  const asRoot = process.getuid?.() === 0;
+
+  (asRoot ? it : it.skip)('--output-json on a character device (a copy of /dev/null): written in place, exit 0', () => {
+    // skipped unless root: mknod needs CAP_MKNOD
+    const scratch = mkdtempSync(join(dir, 'dev-'));
+    const dev = join(scratch, 'null');
+    execFileSync('mknod', [dev, 'c', '1', '3']);
+    const r = runMaou([
+      'utility',
+      'benchmark-io',
+      '--rows',
+      '8',
+      '--repeats',
+      '1',
+      '--output-json',
+      dev,
+      '--log-level',
+      'silent',
+    ]);
+    expect(r.code).toBe(0);
+    expect(lstatSync(dev).isCharacterDevice()).toBe(true);
+    expect(readdirSync(scratch)).toEqual(['null']);
+  });
+
+  it('--output-json and --report-html on one file: exit 2 naming both flags, nothing run', () => {
+    const same = join(dir, 'same.out');
+    const r = runMaou(
+      [
+        'utility',
+        'benchmark-training',
+        '--sample-positions',
+        '64',
+        '--output-json',
+        same,
+        '--report-html',
+        join(dir, '.', 'same.out'),
+        '--log-level',
+        'silent',
+      ],
+      env,
+    );
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(r.stderr).toContain(`--report-html: ${join(dir, 'same.out')} is also --output-json (${same})`);
+    expect(existsSync(same)).toBe(false);
+    expect(existsSync(env.MAOU_BENCH_CACHE)).toBe(false);
+  });
+
+  it('--output-json on an input data file: exit 2 naming the input, the data file unchanged', () => {
+    const data = join(dir, 'x.feather');
+    writeFileSync(data, 'not read');
+    const r = runMaou(
+      [
+        'utility',
+        'benchmark-training',
+        '--stage3-data-path',
+        data,
+        '--output-json',
+        join(dir, '..', basename(dir), 'x.feather'),
+        '--log-level',
+        'silent',
+      ],
+      env,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /--output-json: .*x\.feather is an input \(data path .*x\.feather\); an output never overwrites data/,
+    );
+    expect(readFileSync(data, 'utf8')).toBe('not read');
   });
 });

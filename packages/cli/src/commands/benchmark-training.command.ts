@@ -96,6 +96,8 @@ export const benchmarkTrainingSpec: CommandSpec<Args, Valid, Outcome> = {
   name: 'benchmark-training',
   validate: async (args) => {
     const { plan, defaults } = await planResources(args, machineResources());
+    // A run that cannot fit this process's limits is refused before any batch, naming the limit and the need.
+    if (plan.refusal) return err([{ field: 'RLIMIT_AS', message: plan.refusal }]);
     const run = toTrainingRun(args, defaults);
     return run.ok ? ok({ ...run.value, plan }) : run;
   },

@@ -21,7 +21,7 @@ export const interruptedStub = (interruption: Interruption) =>
   });
 
 /**
- * SIGINT/SIGTERM for `benchmark-training`: `batchDone` counts batches for the message ("interrupted after N of M
+ * SIGHUP/SIGINT/SIGTERM for `benchmark-training`: `batchDone` counts batches for the message ("interrupted after N of M
  * batches") and the stub written when the process must exit at once.
  */
 export const watchTrainingInterrupts = (

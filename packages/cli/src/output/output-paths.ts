@@ -1,6 +1,7 @@
-import { accessSync, constants, statSync, type Stats } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { accessSync, constants, realpathSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { ValidationIssue } from '@maou/bench-domain';
+import { outputTarget } from '@maou/bench-infra';
 
 const writable = (path: string): boolean => {
   try {
@@ -54,11 +55,15 @@ export const checkOutputFile = (
 ): ValidationIssue | null => {
   if (path === undefined) return null;
   if (path.trim() === '') return { field: flag, message: 'the path is empty' };
-  const target = statOrNull(path);
-  if (target?.isDirectory())
+  if (statOrNull(path)?.isDirectory())
     return { field: flag, message: `${path} is a directory; name a file such as ${resolve(path, 'out')}` };
-  if (target && !writable(path)) return { field: flag, message: `${path} exists and is not writable` };
-  const dir = dirname(resolve(path));
+  // Devices and FIFOs are written in place, symlinks through to their target (the rule in `outputTarget`).
+  const rule = outputTarget(path);
+  if (rule.kind === 'refuse') return { field: flag, message: rule.reason };
+  if (rule.kind === 'in-place') return writable(path) ? null : { field: flag, message: `${path} is not writable` };
+  const target = statOrNull(rule.path);
+  if (target && !writable(rule.path)) return { field: flag, message: `${path} exists and is not writable` };
+  const dir = dirname(resolve(rule.path));
   if (options.createsParent) return checkOutputDir(flag, dir);
   const parent = statOrNull(dir);
   if (!parent) return { field: flag, message: `directory ${dir} does not exist` };
@@ -70,3 +75,27 @@ export const checkOutputFile = (
 /** Runs the checks and keeps the issues. @public */
 export const outputPathIssues = (checks: readonly (ValidationIssue | null)[]): ValidationIssue[] =>
   checks.filter((c): c is ValidationIssue => c !== null);
+
+/**
+ * What a path names once symlinks and `..` are resolved: the file's device and inode when it exists, else its real
+ * directory and name; two paths with one identity are one file.
+ * @public
+ */
+export const fileIdentity = (path: string): string => {
+  const s = statOrNull(path);
+  if (s) return `inode ${s.dev}:${s.ino}`;
+  try {
+    return join(realpathSync(dirname(resolve(path))), basename(path));
+  } catch {
+    return resolve(path);
+  }
+};
+
+/** The real path of an existing path, else its absolute path. @internal */
+export const realOrResolved = (path: string): string => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+};

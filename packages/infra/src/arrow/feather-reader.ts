@@ -5,7 +5,7 @@ import { ensureArrowCodecs, withDecodeBudget } from './arrow-codecs';
 import { loadZstd } from './zstd-frame';
 import { memoryByteSource } from './byte-source';
 import { DataFileError } from './data-file-error';
-import { IpcLayoutError, readIpcLayout, type IpcLayout } from './ipc-layout';
+import { IpcLayoutError, IpcLimitError, readIpcLayout, type IpcLayout } from './ipc-layout';
 
 /** The record batches of one Arrow IPC file (File or Stream format). @public */
 export interface ArrowBatches {
@@ -15,6 +15,18 @@ export interface ArrowBatches {
   readonly rows: number;
   readonly bytes: number;
 }
+
+/**
+ * A check of each record batch as it is decoded (`rowsBefore`: rows of the batches before it); an error stops the
+ * decoding there, so a file is refused in the memory and time of its first bad batch.
+ * @public
+ */
+export type BatchCheck = (
+  schema: Schema,
+  batch: RecordBatch,
+  index: number,
+  rowsBefore: number,
+) => DataFileError | null;
 
 const describe = (layout: IpcLayout): string => `Arrow IPC ${layout.format === 'file' ? 'File' : 'Stream'}`;
 
@@ -30,15 +42,22 @@ const BUDGET_SLACK_BYTES = 1 << 20;
  * with the layout's count and rows.
  * @public
  */
-export const parseArrowIpc = async (path: string, bytes: Uint8Array): Promise<Result<ArrowBatches, DataFileError>> => {
+export const parseArrowIpc = async (
+  path: string,
+  bytes: Uint8Array,
+  check?: BatchCheck,
+): Promise<Result<ArrowBatches, DataFileError>> => {
   ensureArrowCodecs();
   await loadZstd();
   let layout: IpcLayout;
   try {
     layout = await readIpcLayout(memoryByteSource(bytes));
   } catch (e) {
-    if (e instanceof IpcLayoutError)
-      return err(new DataFileError({ path, byteOffset: e.byteOffset }, `invalid Arrow IPC structure: ${e.message}`));
+    if (e instanceof IpcLayoutError) {
+      const what =
+        e instanceof IpcLimitError ? 'beyond a limit of this reader (not damaged)' : 'invalid Arrow IPC structure';
+      return err(new DataFileError({ path, byteOffset: e.byteOffset }, `${what}: ${e.message}`));
+    }
     throw e;
   }
   let batchIndex = 0;
@@ -47,10 +66,12 @@ export const parseArrowIpc = async (path: string, bytes: Uint8Array): Promise<Re
     reader.open();
     const batches: RecordBatch[] = [];
     let rows = 0;
-    const add = (batch: RecordBatch): void => {
+    const add = (batch: RecordBatch): DataFileError | null => {
+      const issue = check?.(layout.schema, batch, batchIndex, rows) ?? null;
       batches.push(batch);
       rows += batch.numRows;
       batchIndex++;
+      return issue;
     };
     // File: batches by footer index. apache-arrow's iterator re-reads a block forever when it holds no record batch.
     if (reader.isFile()) {
@@ -63,10 +84,14 @@ export const parseArrowIpc = async (path: string, bytes: Uint8Array): Promise<Re
               'footer block holds no record batch',
             ),
           );
-        add(batch);
+        const issue = add(batch);
+        if (issue) return err(issue);
       }
     } else {
-      for (const batch of reader) add(batch);
+      for (const batch of reader) {
+        const issue = add(batch);
+        if (issue) return err(issue);
+      }
     }
     if (batches.length !== layout.batches.length || rows !== layout.rows) {
       return err(
@@ -92,12 +117,12 @@ export const parseArrowIpc = async (path: string, bytes: Uint8Array): Promise<Re
 };
 
 /** Reads and parses one `.feather` / `.arrow` file. @public */
-export const readArrowFile = async (path: string): Promise<Result<ArrowBatches, DataFileError>> => {
+export const readArrowFile = async (path: string, check?: BatchCheck): Promise<Result<ArrowBatches, DataFileError>> => {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
   } catch (e) {
     return err(new DataFileError({ path }, `cannot read file: ${e instanceof Error ? e.message : String(e)}`));
   }
-  return parseArrowIpc(path, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
+  return parseArrowIpc(path, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), check);
 };

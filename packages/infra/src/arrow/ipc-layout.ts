@@ -29,6 +29,31 @@ export class IpcLayoutError extends Error {
   }
 }
 
+/**
+ * A well-formed file beyond one of this reader's limits (more than {@link MAX_FIELDS} columns): not damage, so the
+ * message names the limit instead.
+ * @public
+ */
+export class IpcLimitError extends IpcLayoutError {
+  constructor(byteOffset: number, message: string) {
+    super(byteOffset, message);
+    this.name = 'IpcLimitError';
+  }
+}
+
+/** A count beyond a limit of this reader, inside otherwise sound metadata. */
+class FieldLimit extends FlatbufferRangeError {}
+const tooManyFields = (n: number | string): FieldLimit =>
+  new FieldLimit(
+    `the schema has ${n} fields (columns, nested ones included), more than the ${MAX_FIELDS} this reader accepts`,
+  );
+/** Rethrows a FlatbufferRangeError at `at` as a layout error, or as a limit error when it was a limit. */
+const asLayoutError = (at: number, prefix: string, e: unknown): never => {
+  if (e instanceof FieldLimit) throw new IpcLimitError(at, e.message);
+  if (e instanceof FlatbufferRangeError) throw new IpcLayoutError(at, `${prefix}${e.message}`);
+  throw e;
+};
+
 const MAGIC = 'ARROW1';
 const TRAILER = 10; // int32 footer length + "ARROW1"
 const HEADER_SCHEMA = 1;
@@ -58,14 +83,14 @@ const countFields = (fb: FlatbufferView, table: number, vectorField: number, dep
   if (depth > 64) throw new FlatbufferRangeError('schema nesting deeper than 64');
   if (depth === 0) checkKeyValues(fb, table, 2);
   const { length, start } = fb.vector(table, vectorField, 4);
-  if (length > MAX_FIELDS) throw new FlatbufferRangeError(`schema lists ${length} fields`);
+  if (length > MAX_FIELDS) throw tooManyFields(length);
   let total = length;
   for (let i = 0; i < length; i++) {
     const field = start + 4 * i + fb.u32(start + 4 * i);
     fb.string(field, 0);
     checkKeyValues(fb, field, 6);
     total += countFields(fb, field, 5, depth + 1);
-    if (total > MAX_FIELDS) throw new FlatbufferRangeError(`schema has more than ${MAX_FIELDS} fields`);
+    if (total > MAX_FIELDS) throw tooManyFields(`more than ${total}`);
   }
   return total;
 };
@@ -76,7 +101,7 @@ const checkRecordBatch = (fb: FlatbufferView, rb: number, bodyLength: number): n
   const rows = lengthAt === null ? 0 : fb.i64(lengthAt);
   if (rows < 0 || rows > MAX_ROWS) throw new FlatbufferRangeError(`record batch length ${rows}`);
   const nodes = fb.vector(rb, 1, 16);
-  if (nodes.length > MAX_FIELDS) throw new FlatbufferRangeError(`${nodes.length} field nodes`);
+  if (nodes.length > MAX_FIELDS) throw tooManyFields(nodes.length);
   for (let i = 0; i < nodes.length; i++) {
     const len = fb.i64(nodes.start + 16 * i);
     const nulls = fb.i64(nodes.start + 16 * i + 8);
@@ -130,8 +155,7 @@ const checkMessage = (meta: Uint8Array, at: number, bodyRoom: number): CheckedMe
     } else throw new FlatbufferRangeError(`unknown message type ${type}`);
     return { type, bodyLength, rows };
   } catch (e) {
-    if (e instanceof FlatbufferRangeError) throw new IpcLayoutError(at, e.message);
-    throw e;
+    return asLayoutError(at, '', e);
   }
 };
 
@@ -223,8 +247,7 @@ const readFileLayout = async (src: ByteSource): Promise<IpcLayout> => {
     fb.vector(footer, 2, 24); // dictionaries
     fb.vector(footer, 3, 24); // record batches
   } catch (e) {
-    if (e instanceof FlatbufferRangeError) throw new IpcLayoutError(footerStart, `footer: ${e.message}`);
-    throw e;
+    asLayoutError(footerStart, 'footer: ', e);
   }
   const { schema, blocks } = decode(footerStart, 'footer', () => {
     const footer = Footer.decode(footerBytes);

@@ -14,7 +14,7 @@ import {
 } from '@maou/bench-domain';
 import { copyInto, flattenColumn, type Out } from './column-flatten';
 import { DataFileError } from './data-file-error';
-import type { ArrowBatches } from './feather-reader';
+import type { ArrowBatches, BatchCheck } from './feather-reader';
 
 type Flat = Uint8Array | Float32Array;
 
@@ -28,7 +28,19 @@ export const expectedStageFile = (stage: Stage): string =>
 export const checkStageSchema = (path: string, schema: Schema, stage: Stage, what: string): DataFileError | null => {
   const names = schema.fields.map((f) => f.name);
   const kind = recordKindOfColumns(names);
-  if (kind === `stage${stage}`) return null;
+  if (kind === `stage${stage}`) {
+    // Two columns of one name: which one a reader takes is arbitrary, so neither is.
+    const twice = stageSchema(stage).columns.find((c) => names.indexOf(c.name) !== names.lastIndexOf(c.name));
+    if (!twice) return null;
+    const count = names.filter((n) => n === twice.name).length;
+    return new DataFileError(
+      { path, column: twice.name },
+      `${what} has ${count} columns named ${twice.name} (types ${schema.fields
+        .filter((f) => f.name === twice.name)
+        .map((f) => String(f.type))
+        .join(', ')}); a Stage ${stage} file has each column once`,
+    );
+  }
   if (kind) return new DataFileError({ path }, `${what} ${wrongRecordKindMessage(kind, stage)}`);
   return new DataFileError(
     { path },
@@ -78,6 +90,36 @@ const decodeColumn = (file: ArrowBatches, spec: ColumnSpec): Result<Flat, DataFi
   return ok(result);
 };
 
+const inStage = (stage: Stage, spec: ColumnSpec, detail: string): string =>
+  `${detail} (a Stage ${stage} file, whose ${spec.name} must be ${spec.shape.length ? 'a ' : ''}${expectedColumn(spec)})`;
+
+/**
+ * Checks each record batch as it is decoded (schema, then every column's shapes, types and nulls), so a hostile file
+ * (10 M rows of empty lists) is refused at its first bad batch, in the memory and time of that batch, before the rest
+ * is decoded or any column is built. The messages are those of {@link decodeStageBatches}.
+ * @public
+ */
+export const stageBatchCheck =
+  (path: string, stage: Stage): BatchCheck =>
+  (schema, batch, b, rowsBefore) => {
+    if (b === 0) {
+      const wrong = checkStageSchema(path, schema, stage, 'Arrow IPC file');
+      if (wrong) return wrong;
+    }
+    for (const spec of stageSchema(stage).columns) {
+      if (spec.name === 'id') continue;
+      const data = batch.data.children[schema.fields.findIndex((f) => f.name === spec.name)];
+      if (!data) continue; // named when the column is built
+      const issue = flattenColumn(data, spec.shape, spec.type, () => undefined, 0, batch.numRows);
+      if (issue)
+        return new DataFileError(
+          { path, column: spec.name, batch: b, row: rowsBefore + issue.row },
+          inStage(stage, spec, issue.message),
+        );
+    }
+    return null;
+  };
+
 /** Decodes the record batches of a Stage 1/2/3 file into validated StageColumns. @public */
 export const decodeStageBatches = (file: ArrowBatches, stage: Stage): Result<StageColumns, DataFileError> => {
   const wrong = checkStageSchema(file.path, file.schema, stage, 'Arrow IPC file');
@@ -87,13 +129,7 @@ export const decodeStageBatches = (file: ArrowBatches, stage: Stage): Result<Sta
     if (spec.name === 'id') continue; // a dedup key only; loaders drop it
     const r = decodeColumn(file, spec);
     // The file has the stage's columns, so say so: what it looks like and what this column should have been.
-    if (!r.ok)
-      return err(
-        new DataFileError(
-          r.error.location,
-          `${r.error.detail} (a Stage ${stage} file, whose ${spec.name} must be ${spec.shape.length ? 'a ' : ''}${expectedColumn(spec)})`,
-        ),
-      );
+    if (!r.ok) return err(new DataFileError(r.error.location, inStage(stage, spec, r.error.detail)));
     cols[spec.name] = r.value;
   }
   const base = {

@@ -1,7 +1,15 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { lstatSync, readlinkSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic, writeFileAtomicSync } from './atomic-file';
+import { outputTarget, writeFileAtomic, writeFileAtomicSync } from './atomic-file';
+
+// mknod needs root (CAP_MKNOD); as anyone else the device cases are skipped, and say so.
+const asRoot = process.getuid?.() === 0;
+const itAsRoot = asRoot ? it : it.skip;
+if (!asRoot) console.warn('atomic-file.spec: not root, so the character-device cases are skipped (mknod needs root)');
 
 describe('writeFileAtomic', () => {
   let dir: string;
@@ -27,7 +35,7 @@ describe('writeFileAtomic', () => {
     const path = join(dir, 'taken');
     await mkdir(path);
     await writeFile(join(path, 'inside'), 'kept');
-    await expect(writeFileAtomic(path, 'new')).rejects.toThrow(/EISDIR|ENOTEMPTY|EEXIST|EPERM/);
+    await expect(writeFileAtomic(path, 'new')).rejects.toThrow(/is a directory/);
     expect(await readdir(dir)).toEqual(['taken']);
     expect(await readFile(join(path, 'inside'), 'utf8')).toBe('kept');
   });
@@ -44,7 +52,92 @@ describe('writeFileAtomic', () => {
     expect(await readFile(path, 'utf8')).toBe('{"interrupted": true}\n');
     await mkdir(join(dir, 'taken'));
     await writeFile(join(dir, 'taken', 'inside'), 'kept');
-    expect(() => writeFileAtomicSync(join(dir, 'taken'), 'x')).toThrow(/EISDIR|ENOTEMPTY|EEXIST|EPERM/);
+    expect(() => writeFileAtomicSync(join(dir, 'taken'), 'x')).toThrow(/is a directory/);
     expect((await readdir(dir)).sort()).toEqual(['stub.json', 'taken']);
+  });
+});
+
+describe('the output rule: what is not a regular file is never replaced', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'maou-special-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  itAsRoot(
+    'given a character device (a copy of /dev/null), then it is written in place and stays a device',
+    async () => {
+      const dev = join(dir, 'null');
+      execFileSync('mknod', [dev, 'c', '1', '3']);
+      const before = statSync(dev);
+      await writeFileAtomic(dev, '{"a": 1}\n');
+      writeFileAtomicSync(dev, '{"a": 2}\n');
+      const after = statSync(dev);
+      expect({ char: after.isCharacterDevice(), ino: after.ino, rdev: after.rdev }).toEqual({
+        char: true,
+        ino: before.ino,
+        rdev: before.rdev,
+      });
+      expect(await readdir(dir)).toEqual(['null']);
+    },
+  );
+
+  itAsRoot(
+    'given a full device (a copy of /dev/full), then the write fails with ENOSPC and the device stays',
+    async () => {
+      const full = join(dir, 'full');
+      execFileSync('mknod', [full, 'c', '1', '7']);
+      await expect(writeFileAtomic(full, 'x')).rejects.toThrow(/ENOSPC/);
+      expect(lstatSync(full).isCharacterDevice()).toBe(true);
+      expect(await readdir(dir)).toEqual(['full']);
+    },
+  );
+
+  it('given a FIFO with a reader, then the reader gets the bytes and the FIFO stays; without one, a named error', async () => {
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = spawn('cat', [fifo]);
+    const got: Buffer[] = [];
+    reader.stdout.on('data', (b: Buffer) => got.push(b));
+    const closed = new Promise((done) => reader.on('close', done));
+    // cat opens the FIFO a moment after it starts; until then the FIFO has no reader.
+    for (
+      let i = 0;
+      i < 100 &&
+      !(await writeFileAtomic(fifo, 'through the pipe\n').then(
+        () => true,
+        () => false,
+      ));
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 20));
+    await closed;
+    expect(Buffer.concat(got).toString()).toBe('through the pipe\n');
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(() => writeFileAtomicSync(fifo, 'x')).toThrow(`FIFO ${fifo} has no reader`);
+    expect(await readdir(dir)).toEqual(['fifo']);
+  });
+
+  it('given a symlink, then its target is replaced and the link stays a link; a dangling one is refused', async () => {
+    await writeFile(join(dir, 'real.json'), 'old');
+    await symlink('real.json', join(dir, 'link.json'));
+    await writeFileAtomic(join(dir, 'link.json'), 'new');
+    expect(readlinkSync(join(dir, 'link.json'))).toBe('real.json');
+    expect(await readFile(join(dir, 'real.json'), 'utf8')).toBe('new');
+    await symlink('missing.json', join(dir, 'dangling.json'));
+    await expect(writeFileAtomic(join(dir, 'dangling.json'), 'x')).rejects.toThrow(/is a symlink to a missing file/);
+    expect((await readdir(dir)).sort()).toEqual(['dangling.json', 'link.json', 'real.json']);
+  });
+
+  it('given a socket, then it is refused by kind', async () => {
+    const sock = join(dir, 'sock');
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(sock, done));
+    try {
+      expect(outputTarget(sock)).toEqual({ kind: 'refuse', reason: `${sock} is a socket; name a regular file` });
+      await expect(writeFileAtomic(sock, 'x')).rejects.toThrow(/is a socket/);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -7,6 +7,7 @@ import { mulberry32 } from '@maou/bench-domain';
 import type { FuzzReply, FuzzRequest } from './fuzz-child';
 import { MUTATION_CLASSES, mutate, type MutationClass } from './fuzz-mutations';
 import { FUZZ_TARGETS } from './fuzz-targets';
+import { HOSTILE_CASES, writeHostileFile, type HostileCase } from './hostile-files';
 
 /** How many inputs, how long, which readers; children are bounded in time and heap. @internal */
 export interface FuzzOptions {
@@ -167,4 +168,57 @@ export const runFuzz = async (o: FuzzOptions): Promise<FuzzFigures> => {
     maxChildRssBytes: Math.max(...slots.map((s) => s.maxRss)),
     elapsedMs: Date.now() - started,
   };
+};
+
+/** How one hostile-but-valid file ended, and the peak memory and time of the fresh child that read it. @internal */
+export interface HostileFigure {
+  readonly name: string;
+  readonly bytes: number;
+  readonly outcome: 'refused as stated' | 'read as stated' | string;
+  readonly ok: boolean;
+  readonly childRssBytes: number;
+  readonly elapsedMs: number;
+}
+
+/**
+ * The "hostile but valid" class: each file of `cases`, written by pyarrow (`scale` multiplies the sizes), read as a
+ * run reads a local Stage 3 shard in a fresh child with the heap and time bounds of the damaged inputs. @internal
+ */
+export const runHostile = async (
+  o: {
+    readonly scale?: number;
+    readonly heapMb?: number;
+    readonly timeoutMs?: number;
+    readonly cases?: readonly HostileCase[];
+  } = {},
+): Promise<HostileFigure[]> => {
+  if (!existsSync(CHILD)) throw new Error(`${CHILD} is missing: run \`pnpm build\` first`);
+  const dir = await mkdtemp(join(tmpdir(), 'maou-hostile-'));
+  const figures: HostileFigure[] = [];
+  try {
+    for (const [i, c] of (o.cases ?? HOSTILE_CASES).entries()) {
+      const path = join(dir, `hostile-${i}.feather`);
+      writeHostileFile(c, path, o.scale);
+      const slot = new Slot(o.heapMb ?? 512, o.timeoutMs ?? 20_000);
+      const started = Date.now();
+      const ended = await slot.run({ id: i, target: 'stage3-feather', path });
+      const elapsedMs = Date.now() - started;
+      slot.close();
+      const got =
+        typeof ended === 'string'
+          ? ended
+          : `${ended.outcome.kind}: ${'message' in ended.outcome ? ended.outcome.message : ''}`;
+      const ok =
+        typeof ended !== 'string' &&
+        (c.refused === null
+          ? ended.outcome.kind === 'accepted'
+          : ended.outcome.kind === 'rejected' && c.refused.test(ended.outcome.message));
+      const outcome = ok ? (c.refused ? 'refused as stated' : 'read as stated') : got.slice(0, 300);
+      figures.push({ name: c.name, bytes: statSync(path).size, outcome, ok, childRssBytes: slot.maxRss, elapsedMs });
+      await rm(path, { force: true });
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return figures;
 };

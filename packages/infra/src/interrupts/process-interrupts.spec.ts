@@ -85,4 +85,59 @@ describe('ProcessInterrupts', () => {
     p.emit('SIGTERM');
     expect({ exits: p.exits, raised: p.raised }).toEqual({ exits: [130], raised: [] });
   });
+
+  it('given a running command, when SIGHUP arrives (the terminal closed), then it stops like SIGTERM and exits 129', () => {
+    const p = fakeProcess();
+    const written: InterruptSignal[] = [];
+    const watch = new ProcessInterrupts(p.proc).watch('benchmark-training', (r) => void written.push(r));
+    expect(p.count('SIGHUP')).toBe(1);
+    watch.markRunning();
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    p.emit('SIGHUP');
+    expect({ aborted: watch.aborted, code: watch.exitCode(), exits: p.exits }).toEqual({
+      aborted: true,
+      code: 129,
+      exits: [],
+    });
+    p.emit('SIGHUP');
+    stderr.mockRestore();
+    expect({ written, exits: p.exits }).toEqual({ written: ['SIGHUP'], exits: [129] });
+  });
+
+  it('given the last batch done, then a signal only notes it, and a second exits at once writing nothing over the report', () => {
+    const p = fakeProcess();
+    const written: InterruptSignal[] = [];
+    const watch = new ProcessInterrupts(p.proc).watch('benchmark-training', (r) => void written.push(r));
+    watch.markRunning();
+    watch.lastBatchDone();
+    const lines: string[] = [];
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((c) => lines.push(String(c)) > 0);
+    p.emit('SIGTERM');
+    expect({ aborted: watch.aborted, exits: p.exits, written }).toEqual({ aborted: true, exits: [], written: [] });
+    p.emit('SIGINT');
+    stderr.mockRestore();
+    expect({ exits: p.exits, written }).toEqual({ exits: [130], written: [] });
+    expect(lines).toEqual([
+      'maou benchmark-training: SIGTERM came after the last batch; the report is complete and is written in full (exit 0; send it again to stop at once, writing nothing)\n',
+      'maou benchmark-training: SIGINT again; stopping at once, no report written\n',
+    ]);
+  });
+
+  it('given a signal during the last batch, then finishing it cancels the grace-period exit that would write a stub', () => {
+    jest.useFakeTimers();
+    try {
+      const p = fakeProcess();
+      const written: InterruptSignal[] = [];
+      const watch = new ProcessInterrupts(p.proc).watch('benchmark-training', (r) => void written.push(r));
+      watch.markRunning();
+      const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      p.emit('SIGTERM');
+      watch.lastBatchDone();
+      jest.advanceTimersByTime(60_000);
+      stderr.mockRestore();
+      expect({ exits: p.exits, written }).toEqual({ exits: [], written: [] });
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

@@ -1,10 +1,13 @@
 import { writeFileAtomicSync } from '../files/atomic-file';
 
-/** The signals a run answers, with the exit codes a shell gives them (128 + signal number). */
-const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
-/** SIGINT or SIGTERM. @public */
+/**
+ * The signals a run answers, with the exit codes a shell gives them (128 + signal number). SIGHUP (the terminal or
+ * the ssh session closed) is a request to stop like SIGTERM.
+ */
+const EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+/** SIGHUP, SIGINT or SIGTERM. @public */
 export type InterruptSignal = keyof typeof EXIT_CODES;
-const SIGNALS: readonly InterruptSignal[] = ['SIGINT', 'SIGTERM'];
+const SIGNALS: readonly InterruptSignal[] = ['SIGHUP', 'SIGINT', 'SIGTERM'];
 // A batch that does not finish in this time after the signal is not worth waiting for.
 const GRACE_MS = 30_000;
 
@@ -17,10 +20,16 @@ export interface Closable {
 export interface InterruptWatch {
   readonly aborted: boolean;
   readonly reason: InterruptSignal | undefined;
-  /** 130 after SIGINT, 143 after SIGTERM, null when no signal came */
+  /** 129 after SIGHUP, 130 after SIGINT, 143 after SIGTERM, null when no signal came */
   exitCode(): number | null;
   /** from the first batch on, a signal stops the run after the current batch; before it, the process exits at once */
   markRunning(): void;
+  /**
+   * The last batch is done and the report is complete (it is being finished and written): a signal from now on
+   * changes nothing in it and the run exits 0, saying so; a second one exits at once and writes nothing, so a complete
+   * report is never replaced by less.
+   */
+  lastBatchDone(): void;
   /** stops listening, unless a signal came (then the process is ending, and a second signal still exits at once) */
   dispose(): void;
 }
@@ -38,13 +47,15 @@ interface CommandState {
   readonly command: string;
   readonly onExitNow: (reason: InterruptSignal) => void;
   reason: InterruptSignal | undefined;
-  running: boolean;
+  phase: 'starting' | 'running' | 'finishing';
+  grace?: ReturnType<typeof setTimeout>;
 }
 
 /**
- * The one place SIGINT and SIGTERM are handled. A command that watches (`watch`) owns them: the first signal asks
- * its run to stop after the current batch, a second one (or the grace period running out, or a signal before the
- * first batch) exits at once with 130/143 after `onExitNow`. With no command watching, Ctrl-C closes the open
+ * The one owner of SIGHUP, SIGINT and SIGTERM in the process (nothing else listens). A command that watches (`watch`)
+ * owns them: the first signal asks its run to stop after the current batch, a second one (or the grace period running
+ * out, or a signal before the first batch) exits at once with 129/130/143 after `onExitNow`; after the last batch
+ * (`lastBatchDone`) see there. With no command watching, Ctrl-C closes the open
  * loaders (terminating their workers) and is raised again, so the default action, or the embedding application's
  * own handler, runs as if we had never listened.
  * @internal
@@ -70,7 +81,7 @@ export class ProcessInterrupts {
 
   /** SIGINT/SIGTERM for one command; `onExitNow` writes what can be written before an immediate exit (synchronously). */
   watch(command: string, onExitNow: (reason: InterruptSignal) => void): InterruptWatch {
-    const state: CommandState = { command, onExitNow, reason: undefined, running: false };
+    const state: CommandState = { command, onExitNow, reason: undefined, phase: 'starting' };
     this.command = state;
     this.sync();
     return {
@@ -82,7 +93,12 @@ export class ProcessInterrupts {
       },
       exitCode: () => (state.reason === undefined ? null : EXIT_CODES[state.reason]),
       markRunning: () => {
-        state.running = true;
+        if (state.phase === 'starting') state.phase = 'running';
+      },
+      lastBatchDone: () => {
+        state.phase = 'finishing';
+        clearTimeout(state.grace);
+        if (state.reason !== undefined) this.noteComplete(state);
       },
       // After a signal the process is ending: the command keeps the signals, so a late one still exits at once and
       // nothing else (a loader's Ctrl-C re-raise) can kill the process while it writes the partial report.
@@ -113,6 +129,13 @@ export class ProcessInterrupts {
     void this.closeAllThenRaise(signal);
   }
 
+  private noteComplete(state: CommandState): void {
+    process.stderr.write(
+      `maou ${state.command}: ${state.reason} came after the last batch; the report is complete and is written in full ` +
+        `(exit 0; send it again to stop at once, writing nothing)\n`,
+    );
+  }
+
   private stopCommand(state: CommandState, signal: InterruptSignal): void {
     const exitNow = (sig: InterruptSignal): void => {
       try {
@@ -121,7 +144,15 @@ export class ProcessInterrupts {
         this.proc.exit(EXIT_CODES[sig]);
       }
     };
-    if (state.reason !== undefined || !state.running) {
+    if (state.phase === 'finishing') {
+      if (state.reason === undefined) {
+        state.reason = signal;
+        return this.noteComplete(state);
+      }
+      process.stderr.write(`maou ${state.command}: ${signal} again; stopping at once, no report written\n`);
+      return this.proc.exit(EXIT_CODES[signal]);
+    }
+    if (state.reason !== undefined || state.phase === 'starting') {
       state.reason ??= signal;
       return exitNow(state.reason);
     }
@@ -129,7 +160,8 @@ export class ProcessInterrupts {
     process.stderr.write(
       `maou ${state.command}: ${signal} received; stopping after the current batch (send it again to stop at once)\n`,
     );
-    setTimeout(() => exitNow(signal), GRACE_MS).unref();
+    state.grace = setTimeout(() => exitNow(signal), GRACE_MS);
+    state.grace.unref();
   }
 
   private async closeAllThenRaise(signal: InterruptSignal): Promise<void> {
@@ -150,7 +182,7 @@ export const processInterrupts = new ProcessInterrupts({
   raise: (signal) => void process.kill(process.pid, signal),
 });
 
-/** SIGINT/SIGTERM for one command (see `ProcessInterrupts`). @public */
+/** SIGHUP/SIGINT/SIGTERM for one command (see `ProcessInterrupts`). @public */
 export const watchInterrupts = (command: string, onExitNow: (reason: InterruptSignal) => void): InterruptWatch =>
   processInterrupts.watch(command, onExitNow);
 

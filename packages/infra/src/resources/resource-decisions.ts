@@ -1,3 +1,4 @@
+import type { AddressSpace } from './address-space';
 import type { CgroupLimits } from './cgroup-limits';
 
 /** What the host offers this process, after cgroup limits and CPU affinity. @public */
@@ -10,6 +11,8 @@ export interface DetectedResources {
   readonly cpuCores: number;
   /** the smaller of the cgroup limit and the host's memory */
   readonly memoryBytes: number;
+  /** RLIMIT_AS and whether wasm memories reserve guard regions */
+  readonly addressSpace: AddressSpace;
 }
 
 /** Settings derived from the resources. @public */
@@ -31,6 +34,7 @@ export const usableResources = (
   cgroup: CgroupLimits,
   affinityCpus: number,
   hostMemoryBytes: number,
+  addressSpace: AddressSpace = { limitBytes: null, guardRegions: true },
 ): DetectedResources => {
   const quota = cgroup.cpuQuotaCores === null ? Infinity : Math.max(1, Math.floor(cgroup.cpuQuotaCores));
   return {
@@ -39,6 +43,7 @@ export const usableResources = (
     hostMemoryBytes,
     cpuCores: Math.max(1, Math.min(affinityCpus, quota)),
     memoryBytes: Math.min(hostMemoryBytes, cgroup.memoryLimitBytes ?? Infinity),
+    addressSpace,
   };
 };
 

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type { LoggerPort } from '@maou/bench-app';
 import type { ResourceDecision, ResourceLimitsReport } from '@maou/bench-domain';
+import { fitAddressSpace, readAddressSpace, type AddressSpace } from './address-space';
 import { readCgroupLimits } from './cgroup-limits';
 import { deriveSettings, usableResources, type DerivedSettings, type DetectedResources } from './resource-decisions';
 
@@ -9,6 +10,8 @@ export interface ResourceOverrides {
   readonly threads?: number;
   readonly workers?: number;
   readonly batchSize?: number;
+  /** the run uses the wasm backend: threads and workers are fitted in the address-space limit */
+  readonly wasm?: boolean;
 }
 
 /** Resources and the settings that will be used, each decision with its origin and reason. @public */
@@ -20,6 +23,8 @@ export interface ResourcePlan {
   readonly batchSize: number;
   /** the limits and decisions, as the report shows them */
   readonly report: ResourceLimitsReport;
+  /** why the run cannot fit in this process's limits (the limit and the need), or null */
+  readonly refusal: string | null;
 }
 
 const kv = (fields: Readonly<Record<string, unknown>>): string =>
@@ -28,7 +33,11 @@ const kv = (fields: Readonly<Record<string, unknown>>): string =>
     .join(' ');
 const gib = (bytes: number): string => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
 
-type HostFacts = { readonly affinityCpus: number; readonly memoryBytes: number };
+type HostFacts = {
+  readonly affinityCpus: number;
+  readonly memoryBytes: number;
+  readonly addressSpace?: AddressSpace;
+};
 let thisProcess: Promise<DetectedResources> | null = null;
 
 /**
@@ -38,7 +47,12 @@ let thisProcess: Promise<DetectedResources> | null = null;
  */
 export const readUsableResources = (cgroupRoot?: string, host?: HostFacts): Promise<DetectedResources> => {
   const read = async (root: string, h: HostFacts) =>
-    usableResources(await readCgroupLimits(root), h.affinityCpus, h.memoryBytes);
+    usableResources(
+      await readCgroupLimits(root),
+      h.affinityCpus,
+      h.memoryBytes,
+      h.addressSpace ?? (await readAddressSpace()),
+    );
   if (cgroupRoot === undefined && host === undefined)
     return (thisProcess ??= read('/sys/fs/cgroup', {
       affinityCpus: os.availableParallelism(),
@@ -136,8 +150,23 @@ export class ResourceDetectorAdapter {
   /** Derived threads, workers and batch size; the user's explicit settings win, and each decision says so. */
   async plan(user: ResourceOverrides = {}, defaultBatchSize = 256): Promise<ResourcePlan> {
     const resources = await this.detect();
-    const derived = deriveSettings(resources);
-    const decisions = decide(resources, derived, user, defaultBatchSize);
+    const limited = deriveSettings(resources);
+    const fit = user.wasm
+      ? fitAddressSpace(
+          resources.addressSpace,
+          { threads: user.threads ?? limited.threads, workers: user.workers ?? limited.workers },
+          { threads: user.threads !== undefined, workers: user.workers !== undefined },
+        )
+      : null;
+    const derived = fit?.ok ? { ...limited, threads: fit.threads, workers: fit.workers } : limited;
+    const decisions = decide(resources, derived, user, defaultBatchSize).map((d) =>
+      fit?.ok && fit.reduced && d.origin === 'derived' && (d.setting === 'threads' || d.setting === 'workers')
+        ? {
+            ...d,
+            reason: `${d.reason}; fewer to fit the address-space limit of ${gib(resources.addressSpace.limitBytes!)}`,
+          }
+        : d,
+    );
     const value = (setting: ResourceDecision['setting']): number =>
       decisions.find((x) => x.setting === setting)!.value!;
     const cg = resources.cgroup;
@@ -157,6 +186,7 @@ export class ResourceDetectorAdapter {
         memory_bytes: resources.memoryBytes,
         decisions,
       },
+      refusal: fit && !fit.ok ? fit.message : null,
     };
   }
 }

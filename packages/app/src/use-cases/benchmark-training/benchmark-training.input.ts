@@ -5,6 +5,8 @@ import type { CalibrateLoaderInput, CalibrationMode } from '../calibrate-loader/
 export interface StopRequest {
   readonly aborted: boolean;
   readonly reason?: unknown;
+  /** told once every training batch ran: the report will be complete, and a stop request no longer shortens it */
+  lastBatchDone?(): void;
 }
 
 /** A validated configuration plus hooks for live progress. @public */

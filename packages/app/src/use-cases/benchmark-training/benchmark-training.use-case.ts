@@ -273,6 +273,10 @@ export class BenchmarkTrainingUseCase {
         stopAfter: config.stopping ? (ts, elapsed) => watch.shouldStop(ts, elapsed) : undefined,
       }),
     );
+    if (!pass.interrupted) {
+      this.logger.child({ useCase: 'benchmark-training' }).info({ batches: pass.timings.length }, 'last batch done');
+      stop?.lastBatchDone?.();
+    }
     if (pass.interrupted && pass.timings.length < 2) {
       if (config.enableResourceMonitoring) await this.monitor.stop();
       throw interruptedFailure(stop, pass.timings.length, planned);

@@ -51,12 +51,12 @@ describe('readTrainingReport', () => {
     [
       'a negative batch time',
       (r) => withBatch(r, 3, -2.5),
-      "field 'batches[3].wallMs' must be a duration ≥ 0, got -2.5",
+      "field 'batches[3].wallMs' must be a duration between 0 and 1e+12, got -2.5",
     ],
     [
       'a negative samples/s',
       (r) => withMetric(r, 'samples_per_second', -40),
-      "field 'training_metrics.samples_per_second' must be a rate ≥ 0, got -40",
+      "field 'training_metrics.samples_per_second' must be a rate between 0 and 1e+12, got -40",
     ],
     [
       'samples/s written as null (how JSON writes NaN)',
@@ -76,7 +76,7 @@ describe('readTrainingReport', () => {
     [
       'a negative warm-up time',
       (r) => withMetric(r, 'warmup_total_ms', -1),
-      "field 'training_metrics.warmup_total_ms' must be a duration ≥ 0, got -1",
+      "field 'training_metrics.warmup_total_ms' must be a duration between 0 and 1e+12, got -1",
     ],
     [
       'only warm-up batches',
@@ -88,6 +88,23 @@ describe('readTrainingReport', () => {
     await writeJsonReport(damage(trainingReportFixture(40, '')), path);
     const r = await readTrainingReport(path);
     expect(r.ok ? 'accepted' : r.error).toBe(`${path}: ${message}`);
+  });
+
+  it('given a finite batch time whose square overflows (1.7e308), when read, then it is refused, not compared as Infinity/NaN', async () => {
+    const path = join(dir, 'huge.json');
+    await writeJsonReport(withBatch(trainingReportFixture(40, ''), 5, 1.7e308), path);
+    const r = await readTrainingReport(path);
+    expect(r.ok ? 'accepted' : r.error).toBe(
+      `${path}: field 'batches[5].wallMs' must be a duration between 0 and 1e+12, got 1.7e+308`,
+    );
+  });
+
+  it('given a file starting with a UTF-8 byte-order mark, when read, then it is the same report', async () => {
+    const path = join(dir, 'bom.json');
+    await writeJsonReport(trainingReportFixture(40, ''), path);
+    await writeFile(path, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), await readFile(path)]));
+    const r = await readTrainingReport(path);
+    expect(r.ok ? r.value.batches.length : r.error).toBe(40);
   });
 
   it('given a batch time too large for a double (1e999 in the file, Infinity once parsed), when read, then it is refused', async () => {

@@ -23,11 +23,16 @@ const METRICS: readonly (readonly [keyof BenchmarkTrainingReport['training_metri
   ['warmup_total_ms', 'duration'],
 ];
 
+// Far beyond any real run (a batch of 31 years), yet small enough that sums of squares stay finite: a larger figure
+// would turn the comparison into Infinity and NaN.
+const MAX_FIGURE = 1e12;
+
 const breaks = (rule: Rule, v: unknown): string | null => {
   if (typeof v !== 'number' || !Number.isFinite(v)) return 'a finite number';
   if (rule === 'count' && !(Number.isInteger(v) && v >= 0)) return 'a whole number ≥ 0';
   if (rule === 'positive integer' && !(Number.isInteger(v) && v >= 1)) return 'a whole number ≥ 1';
-  if ((rule === 'duration' || rule === 'rate') && v < 0) return `${rule === 'rate' ? 'a rate' : 'a duration'} ≥ 0`;
+  if ((rule === 'duration' || rule === 'rate') && !(v >= 0 && v <= MAX_FIGURE))
+    return `${rule === 'rate' ? 'a rate' : 'a duration'} between 0 and ${MAX_FIGURE.toExponential()}`;
   return null;
 };
 
@@ -67,7 +72,8 @@ export const readTrainingReport = async (path: string): Promise<Result<Comparabl
   }
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // A byte-order mark (editors on Windows write one) is not part of the JSON.
+    data = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
     return err(`${path}: not JSON (${e instanceof Error ? e.message : String(e)})`);
   }

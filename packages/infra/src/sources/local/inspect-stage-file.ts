@@ -2,7 +2,7 @@ import { open, readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Stage } from '@maou/bench-domain';
 import { DataFileError } from '../../arrow/data-file-error';
-import { IpcLayoutError, readIpcFileLayout, sniffIpcFormat } from '../../arrow/ipc-layout';
+import { IpcLayoutError, IpcLimitError, readIpcFileLayout, sniffIpcFormat } from '../../arrow/ipc-layout';
 import { checkStageSchema, expectedStageFile } from '../../arrow/stage-table-decoder';
 import { hasNpyMagic } from '../../npy/npy-header';
 import { npyShardOf } from '../../npy/npy-stage-reader';
@@ -52,10 +52,8 @@ export const inspectStageFile = async (path: string, stage: Stage): Promise<Stag
   } catch (e) {
     if (!(e instanceof IpcLayoutError))
       throw new DataFileError({ path }, `cannot read file: ${e instanceof Error ? e.message : String(e)}`);
-    throw new DataFileError(
-      { path, byteOffset: e.byteOffset },
-      `${await looksLike(path)}: ${e.message}; ${expectedStageFile(stage)}`,
-    );
+    const what = e instanceof IpcLimitError ? 'is beyond a limit of this reader, not damaged' : await looksLike(path);
+    throw new DataFileError({ path, byteOffset: e.byteOffset }, `${what}: ${e.message}; ${expectedStageFile(stage)}`);
   }
   const wrong = checkStageSchema(
     path,

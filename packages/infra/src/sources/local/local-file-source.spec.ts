@@ -1,4 +1,6 @@
-import { copyFileSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURES } from '../../arrow/arrow-test-helpers';
@@ -36,5 +38,45 @@ describe('LocalFileSourceAdapter', () => {
     );
     await expect(readStageFile(join(dir, 'x.parquet'), 3)).rejects.toThrow(/x\.parquet: unsupported file suffix/);
     await expect(readStageFile(join(dir, 'missing.feather'), 3)).rejects.toThrow(/missing\.feather: cannot read file/);
+  });
+
+  it('given one file named twice (repeated, through .., through a symlink, inside a directory also given), then it is one shard and the note names the drops', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'maou-src-'));
+    mkdirSync(join(dir, 'd3'));
+    copyFileSync(join(FIXTURES, 'stage3.lz4.feather'), join(dir, 'd3', 'x.feather'));
+    copyFileSync(join(FIXTURES, 'stage3.lz4.feather'), join(dir, 'd3', 'y.feather'));
+    symlinkSync(join(dir, 'd3', 'x.feather'), join(dir, 'link.feather'));
+    const x = join(dir, 'd3', 'x.feather');
+    const source = new LocalFileSourceAdapter(3, [
+      join(dir, 'd3'),
+      join(dir, 'd3'),
+      `${dir}/d3/../d3/x.feather`,
+      join(dir, 'link.feather'),
+    ]);
+    expect((await source.shards()).map((s) => s.path)).toEqual([x, join(dir, 'd3', 'y.feather')]);
+    expect(source.describe()).toBe(
+      `local files (${join(dir, 'd3')}, ${join(dir, 'd3')}, ${dir}/d3/../d3/x.feather, ${join(dir, 'link.feather')}; ` +
+        `dropped as given twice: ${x}, ${join(dir, 'd3', 'y.feather')}, ${x}, ${join(dir, 'link.feather')})`,
+    );
+  });
+
+  it('given a FIFO, a character device or a socket as the data path, then it is refused by name and kind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'maou-src-'));
+    execFileSync('mkfifo', [join(dir, 'fifo')]);
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(join(dir, 'sock'), done));
+    try {
+      for (const [path, kind] of [
+        [join(dir, 'fifo'), 'FIFO'],
+        ['/dev/zero', 'character device'],
+        ['/dev/urandom', 'character device'],
+        [join(dir, 'sock'), 'socket'],
+      ])
+        await expect(new LocalFileSourceAdapter(3, [path!]).shards()).rejects.toThrow(
+          `file ${path}: is a ${kind}, not a data file or a directory of them`,
+        );
+    } finally {
+      server.close();
+    }
   });
 });

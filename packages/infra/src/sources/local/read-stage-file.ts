@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import type { Stage, StageColumns } from '@maou/bench-domain';
 import { DataFileError } from '../../arrow/data-file-error';
 import { readArrowFile } from '../../arrow/feather-reader';
-import { decodeStageBatches } from '../../arrow/stage-table-decoder';
+import { decodeStageBatches, stageBatchCheck } from '../../arrow/stage-table-decoder';
 import { readNpyStageFile } from '../../npy/npy-stage-reader';
 
 /** File suffixes read as Arrow IPC (File or Stream). @public */
@@ -23,7 +23,7 @@ export const readStageFile = async (path: string, stage: Stage): Promise<StageCo
       { path },
       `unsupported file suffix "${suffix}" (expected one of ${STAGE_FILE_SUFFIXES.join(', ')})`,
     );
-  const file = await readArrowFile(path);
+  const file = await readArrowFile(path, stageBatchCheck(path, stage));
   if (!file.ok) throw file.error;
   const columns = decodeStageBatches(file.value, stage);
   if (!columns.ok) throw columns.error;

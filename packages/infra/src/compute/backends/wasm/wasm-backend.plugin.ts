@@ -4,6 +4,7 @@ import { err, ok } from '@maou/bench-domain';
 import { selectedByName, type BackendPlugin } from '../../backend-plugin';
 import { deriveSettings } from '../../../resources/resource-decisions';
 import { readUsableResources } from '../../../resources/resource-detector.adapter';
+import { readAddressSpace, wasmHeapLimit } from '../../../resources/address-space';
 import { installWasmKernels, type WasmKernelSet } from '../../wasm/register-wasm-kernels';
 import { CPU_KERNELS_ENV, cpuKernelSelection, describeCpuKernels } from '../../native/native-kernels';
 // require, not import(): a native import() fails where code runs in a vm without ESM support (a consumer's jest).
@@ -18,7 +19,14 @@ export async function startWasmBackend(kernels: WasmKernelSet): Promise<{ versio
     installWasmKernels(kernels);
     installed = kernels;
   }
-  await tf.setBackend('wasm');
+  // setBackend answers false when wasm cannot start (its heap not reserved under an address-space limit); tf.ready()
+  // would then quietly pick another backend, so that is an error here, never a fallback.
+  if (!(await tf.setBackend('wasm'))) {
+    const { limitBytes } = await readAddressSpace();
+    throw new Error(
+      `the wasm backend could not start (tfjs-backend-wasm failed to initialise${limitBytes === null ? '' : `; the address-space limit, RLIMIT_AS, is ${(limitBytes / 2 ** 30).toFixed(1)} GiB`})`,
+    );
+  }
   await tf.ready();
   return { version: wasm.version_wasm, kernels: installed };
 }
@@ -41,7 +49,12 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
     selects: selectedByName('wasm'),
     priority: 10,
     async start(config) {
-      const started = await startWasmBackend(kernels);
+      let started;
+      try {
+        started = await startWasmBackend(kernels);
+      } catch (e) {
+        return err({ backend: 'wasm', message: (e as Error).message, hint: `see "Memory limits" in the README` });
+      }
       const usable = await readUsableResources();
       const threads = config.threads === 'auto' ? deriveSettings(usable).threads : config.threads;
       let cpuKernels: string;
@@ -68,8 +81,12 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
         notes.push(
           `--threads ${threads} is more than the ${usable.cpuCores} usable core(s): replicas will share cores and wait for each other at every update`,
         );
-      // wasm32: each instance's heap stops at 4 GiB; the use cases micro-batch what would not fit.
-      return ok({ name: 'wasm', heapLimitBytes: 2 ** 32, version: started.version, threads, device, notes });
+      // wasm32: each instance's heap stops at 4 GiB, or at its share of the memory and address-space limits; the use
+      // cases micro-batch what would not fit.
+      const heapLimitBytes = wasmHeapLimit(usable.addressSpace, usable.memoryBytes, threads);
+      if (heapLimitBytes < 2 ** 32)
+        notes.push(`wasm heap planned at ${(heapLimitBytes / 2 ** 30).toFixed(1)} GiB per instance, inside the limits`);
+      return ok({ name: 'wasm', heapLimitBytes, version: started.version, threads, device, notes });
     },
   };
 }

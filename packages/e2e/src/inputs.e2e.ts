@@ -1,0 +1,86 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MAOU_BIN, runMaou } from './run-maou';
+
+// Inputs at the edges: each refused with a named, typed error (never a raw errno), each file counted once.
+const dir = mkdtempSync(join(tmpdir(), 'maou-inputs-'));
+const fixture = join(__dirname, '..', '..', 'infra', 'fixtures', 'stage3.lz4.feather');
+const lite = ['--model-architecture', 'lite', '--batch-size', '8', '--max-batches', '3', '--warmup-batches', '1'];
+
+describe('benchmark-training inputs (built binary)', () => {
+  const asRoot = process.getuid?.() === 0;
+
+  // Root reads every directory, so the refusal is seen through a child run as nobody (uid 65534); only root can
+  // start one, so elsewhere this is skipped.
+  (asRoot ? it : it.skip)('an unreadable directory: exit 1 naming it, "permission denied", no raw EACCES', () => {
+    chmodSync(dir, 0o755);
+    const locked = join(dir, 'locked');
+    mkdirSync(locked);
+    copyFileSync(fixture, join(locked, 'x.feather'));
+    chmodSync(locked, 0o000);
+    const r = spawnSync(
+      process.execPath,
+      [MAOU_BIN, 'utility', 'benchmark-training', ...lite, '--stage3-data-path', locked, '--log-level', 'silent'],
+      { encoding: 'utf8', uid: 65534, gid: 65534, env: { ...process.env, HOME: dir } },
+    );
+    expect({ code: r.status, stderr: r.stderr }).toEqual({
+      code: 1,
+      stderr: `maou benchmark-training: datasource: file ${locked}: cannot list the directory (permission denied)\n`,
+    });
+  });
+
+  it('one file through .. and a directory given twice: trained once per file, the drops named in the Data line', () => {
+    const d3 = join(dir, 'd3');
+    mkdirSync(d3);
+    copyFileSync(fixture, join(d3, 'x.feather'));
+    const r = runMaou(['utility', 'benchmark-training', ...lite, '--stage3-data-path', d3, `${d3}/../d3/x.feather`]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      `local files (${d3}, ${d3}/../d3/x.feather; dropped as given twice: ${join(d3, 'x.feather')})`,
+    );
+  });
+
+  it('a file where the default sample cache should be: exit 2 naming the cache, not a flag the user did not pass', () => {
+    const home = join(dir, 'home');
+    mkdirSync(home);
+    writeFileSync(join(home, '.cache'), 'a file');
+    const env = { ...process.env, HOME: home } as Record<string, string>;
+    delete env.MAOU_BENCH_CACHE;
+    const r = spawnSync(process.execPath, [MAOU_BIN, 'utility', 'benchmark-training', '--log-level', 'silent'], {
+      encoding: 'utf8',
+      env,
+    });
+    expect({ code: r.status, stderr: r.stderr }).toEqual({
+      code: 2,
+      stderr:
+        'maou benchmark-training: invalid options\n' +
+        'the sample cache (default ~/.cache/maou-bench/sample; set --sample-cache-dir or MAOU_BENCH_CACHE to use another): ' +
+        `${join(home, '.cache')} (the nearest existing part of ${join(home, '.cache', 'maou-bench', 'sample')}) is not a directory\n`,
+    });
+  });
+
+  it('a one-value flag given twice: exit 2 naming the flag and both values (was "got 6,400"); list flags may repeat', () => {
+    const r = runMaou(['utility', 'benchmark-training', '--max-batches', '6', '--max-batches', '400']);
+    expect({ code: r.code, last: r.stderr.trim().split('\n').at(-1) }).toEqual({
+      code: 2,
+      last: 'maou: --max-batches was given 2 times (6, 400); give it once',
+    });
+    const list = runMaou([
+      'utility',
+      'benchmark-io',
+      '--rows',
+      '8',
+      '--repeats',
+      '1',
+      '--formats',
+      'npy:none',
+      '--formats',
+      'feather:none',
+      '--json',
+    ]);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout).formats).toHaveLength(2);
+  });
+});
