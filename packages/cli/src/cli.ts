@@ -22,8 +22,10 @@ export const buildCli = (argv: readonly string[]): Argv =>
     // yargs passes its declared options here (its typings say aliases).
     .check((parsed, options) => refuseRepeatedFlags(parsed, options as unknown as DeclaredOptions))
     .fail((msg, error, usage) => {
-      // yargs' own parse errors (a flag missing its value) come as a YError; anything else is a real failure
-      if (error && error.name !== 'YError') throw error;
-      throw usageFailure(msg ?? error?.message ?? 'invalid command line', usage, argv);
+      // yargs' own parse errors (a flag missing its value) come as a YError, a check's message as a plain string;
+      // any other Error is a real failure
+      if (error instanceof Error && error.name !== 'YError') throw error;
+      const text = msg ?? (error instanceof Error ? error.message : undefined);
+      throw usageFailure(text ?? 'invalid command line', usage, argv);
     })
     .help();

@@ -57,15 +57,19 @@ describe('benchmark-training inputs (built binary)', () => {
       stderr:
         'maou benchmark-training: invalid options\n' +
         'the sample cache (default ~/.cache/maou-bench/sample; set --sample-cache-dir or MAOU_BENCH_CACHE to use another): ' +
-        `${join(home, '.cache')} (the nearest existing part of ${join(home, '.cache', 'maou-bench', 'sample')}) is not a directory\n`,
+        `${join(home, '.cache')} (the nearest existing part of ${join(home, '.cache', 'maou-bench', 'sample')}) is not a directory\n` +
+        "Run 'maou utility benchmark-training --help' for the flags.\n",
     });
   });
 
   it('a one-value flag given twice: exit 2 naming the flag and both values (was "got 6,400"); list flags may repeat', () => {
     const r = runMaou(['utility', 'benchmark-training', '--max-batches', '6', '--max-batches', '400']);
-    expect({ code: r.code, last: r.stderr.trim().split('\n').at(-1) }).toEqual({
+    expect({ code: r.code, lines: r.stderr.trim().split('\n') }).toEqual({
       code: 2,
-      last: 'maou: --max-batches was given 2 times (6, 400); give it once',
+      lines: [
+        'maou: --max-batches was given 2 times (6, 400); give it once',
+        "Run 'maou utility benchmark-training --help' for the flags.",
+      ],
     });
     const list = runMaou([
       'utility',
