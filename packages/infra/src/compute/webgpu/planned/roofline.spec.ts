@@ -23,17 +23,20 @@ describe('roofline model of the planned step (no GPU needed)', () => {
   it.each([
     ['resnet', 103_152_064],
     ['lite', 11_519_872],
-  ] as const)('%s Stage 3: the forward GEMMs plus the hand projection are %i multiply-adds a sample', (preset, macs) => {
-    for (const batch of [4, 256, 1024]) {
-      const step = plan(preset, 3, batch);
-      const forward = step.dispatches.slice(0, step.phaseStarts.loss);
-      const gemmMacs = forward
-        .filter((d) => d.uniforms.some((u) => u.name === 'K'))
-        .reduce((s, d) => s + dispatchCost(d, step).flops / 2, 0);
-      // the stem's hand projection: 14 → 32 once per board (the kernel recomputes it on each of the 81 squares)
-      expect(gemmMacs / batch + 14 * 32).toBe(macs);
-    }
-  });
+  ] as const)(
+    '%s Stage 3: the forward GEMMs plus the hand projection are %i multiply-adds a sample',
+    (preset, macs) => {
+      for (const batch of [4, 256, 1024]) {
+        const step = plan(preset, 3, batch);
+        const forward = step.dispatches.slice(0, step.phaseStarts.loss);
+        const gemmMacs = forward
+          .filter((d) => d.uniforms.some((u) => u.name === 'K'))
+          .reduce((s, d) => s + dispatchCost(d, step).flops / 2, 0);
+        // the stem's hand projection: 14 → 32 once per board (the kernel recomputes it on each of the 81 squares)
+        expect(gemmMacs / batch + 14 * 32).toBe(macs);
+      }
+    },
+  );
 
   it.each(['lite', 'resnet'] as const)(
     '%s: the filter gradients execute as many FLOPs as the convolutions; strided input gradients more',

@@ -23,7 +23,10 @@ export interface KernelCost {
 export function kernelKind(label: string): string {
   const layer = /^layer\d+\.\d+\.(\d|shortcut)(\.bn)? (.*)$/.exec(label);
   if (layer) return layer[2] ? `bn ${layer[3]}` : layer[3] === 'conv' ? 'conv forward' : `conv ${layer[3]}`;
-  return label.replace(/^(policy_head|value_head|legal_head(\.hidden|\.out)?|reachable_head|hand_projection) /, 'dense ');
+  return label.replace(
+    /^(policy_head|value_head|legal_head(\.hidden|\.out)?|reachable_head|hand_projection) /,
+    'dense ',
+  );
 }
 
 /** Buffers shared by the whole step, of which a kernel touches only its layer's slice. */
