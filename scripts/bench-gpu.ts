@@ -7,7 +7,8 @@
  *   node <pack>/bench/scripts/bench-gpu.js --out DIR --peer torch_peer.py [--dry-run] [--budget-s 320] [--row-limit-s 40]
  *
  * Packed and started by scripts/bench-gpu-remote.sh (see docs/webgpu.md, "Measuring on a GPU"). `--dry-run` runs
- * every row but PyTorch at tiny batches (lavapipe), with no budget.
+ * every row but PyTorch at tiny batches (lavapipe), with no budget. `--report-from DIR/gpu-bench.jsonl` prints the
+ * table of an earlier run again.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -206,26 +207,7 @@ function checkTable(results: Result[]): string[] {
   return lines;
 }
 
-async function main(): Promise<void> {
-  if (!dryRun && !peer) throw new Error('--peer: path of torch_peer.py needed (or --dry-run)');
-  fs.mkdirSync(out, { recursive: true });
-  const t0 = performance.now();
-  const results: Result[] = [];
-  const raw = fs.createWriteStream(path.join(out, 'gpu-bench.jsonl'));
-  for (const row of rows()) {
-    const left = budgetS - (performance.now() - t0) / 1000;
-    if (left < 10) {
-      results.push({ row, lines: [], status: 'skipped: budget spent', seconds: 0 });
-      continue;
-    }
-    const r = await runRow(row, Math.min(row.limitS, left));
-    results.push(r);
-    raw.write(`${JSON.stringify({ row: r.row.title, status: r.status, seconds: r.seconds, lines: r.lines })}\n`);
-    console.error(
-      `[${(performance.now() / 1000 - t0 / 1000).toFixed(0)} s] ${row.title}: ${r.status} in ${r.seconds.toFixed(1)} s`,
-    );
-  }
-  raw.end();
+function report(results: Result[], seconds: number, total: number): string {
   const info = results.flatMap((r) => r.lines).find((l) => 'backendInfo' in l);
   const adapter = (info?.backendInfo as { gpuAdapter?: Json } | undefined)?.gpuAdapter;
   const peaks = new Map<string, GpuPeak | null>([['webgpu', (info?.peak as GpuPeak | null) ?? null]]);
@@ -235,13 +217,14 @@ async function main(): Promise<void> {
     p
       ? `${p.name}: FP32 ${p.fp32Tflops} TFLOP/s, FP16 tensor ${p.fp16TensorTflops} TFLOP/s (dense), ${p.memoryTBps} TB/s`
       : 'no data-sheet peak for this device';
-  const report = [
+  return [
     `# bench:gpu${dryRun ? ' --dry-run (lavapipe: correctness of the rows only, its times say nothing about a GPU)' : ''}`,
     '',
+    ...(results.length < total ? [`**Partial: ${results.length} of ${total} rows so far.**`, ''] : []),
     `- WebGPU adapter: ${adapter ? `${adapter.vendor} ${adapter.device} (${adapter.description}), architecture ${adapter.architecture || 'n/a'}` : 'none started'}`,
     `- peaks (data sheet, by adapter name): ${peakLine(peaks.get('webgpu'))}`,
     ...(cuda !== undefined ? [`- PyTorch's device peaks: ${peakLine(cuda)}`] : []),
-    `- Node ${process.version}; rows: ${steps} timed steps after ${warmup} warm-up (median), Stage 3, AdamW, synthetic batch; row limit ${rowLimitS} s; total ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+    `- Node ${process.version}; rows: ${steps} timed steps after ${warmup} warm-up (median), Stage 3, AdamW, synthetic batch; row limit ${rowLimitS} s; ${seconds.toFixed(0)} s in all`,
     '- TFLOP/s counts 6 × the forward multiply-adds per sample (forward + backward) for every row; % FP16 tensor peak is what AMP could reach, WebGPU has no tensor cores',
     '',
     ...table,
@@ -252,8 +235,47 @@ async function main(): Promise<void> {
     ...kernelTables(results),
     '',
   ].join('\n');
-  fs.writeFileSync(path.join(out, 'gpu-bench.md'), report);
-  console.log(report);
+}
+
+async function main(): Promise<void> {
+  const from = arg('report-from', '');
+  if (from) {
+    // re-render the table of an earlier run (e.g. one cut short) from its gpu-bench.jsonl
+    const results = fs
+      .readFileSync(from, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Result);
+    console.log(
+      report(
+        results,
+        results.reduce((s, r) => s + r.seconds, 0),
+        results.length,
+      ),
+    );
+    return;
+  }
+  if (!dryRun && !peer) throw new Error('--peer: path of torch_peer.py needed (or --dry-run)');
+  fs.mkdirSync(out, { recursive: true });
+  const t0 = performance.now();
+  const elapsed = () => (performance.now() - t0) / 1000;
+  const results: Result[] = [];
+  const planned = rows();
+  const raw = path.join(out, 'gpu-bench.jsonl');
+  fs.writeFileSync(raw, '');
+  for (const row of planned) {
+    const left = budgetS - elapsed();
+    const r =
+      left < 10
+        ? { row, lines: [], status: 'skipped: budget spent', seconds: 0 }
+        : await runRow(row, Math.min(row.limitS, left));
+    results.push(r);
+    fs.appendFileSync(raw, `${JSON.stringify(r)}\n`);
+    // written after every row, so a run cut short still leaves its table
+    fs.writeFileSync(path.join(out, 'gpu-bench.md'), report(results, elapsed(), planned.length));
+    console.error(`[${elapsed().toFixed(0)} s] ${row.title}: ${r.status} in ${r.seconds.toFixed(1)} s`);
+  }
+  console.log(report(results, elapsed(), planned.length));
 }
 
 main().then(
