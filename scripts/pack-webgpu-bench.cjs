@@ -144,10 +144,9 @@ console.error(
 );
 if (gpuMachine) packForGpuMachine();
 
-/** `src` xz-compressed to `dest`, unless `dest` was made from the same file (size and mtime) before. */
+/** `src` xz-compressed to `dest`, unless `dest` was made from the same content (sha256) before. */
 function xzCached(src, dest) {
-  const st = fs.statSync(src);
-  const stamp = `${src} ${st.size} ${st.mtimeMs}`;
+  const stamp = require('node:crypto').createHash('sha256').update(fs.readFileSync(src)).digest('hex');
   if (fs.existsSync(dest) && fs.existsSync(`${dest}.stamp`) && fs.readFileSync(`${dest}.stamp`, 'utf8') === stamp)
     return;
   console.error(`xz ${src} (about a minute per 100 MB on 2 cores)`);
