@@ -4,7 +4,7 @@
  * process (scripts/bench-webgpu.ts, or shared/peer/torch_peer.py) with a time limit, and rows stop being started
  * once the budget (320 s) is spent, so one slow row cannot take the run and the whole stays under 6 minutes.
  *
- *   node <pack>/bench/scripts/bench-gpu.js --out DIR --peer torch_peer.py [--dry-run] [--budget-s 320] [--row-limit-s 40]
+ *   node <pack>/bench/scripts/bench-gpu.js --out DIR --peer torch_peer.py [--dry-run] [--presets resnet,lite] [--budget-s 320] [--row-limit-s 40]
  *
  * Packed and started by scripts/bench-gpu-remote.sh (see docs/webgpu.md, "Measuring on a GPU"). `--dry-run` runs
  * every row but PyTorch at tiny batches (lavapipe), with no budget. `--report-from DIR/gpu-bench.jsonl` prints the
@@ -26,7 +26,8 @@ const peer = arg('peer', '');
 const budgetS = Number(arg('budget-s', dryRun ? '1e9' : '320'));
 const rowLimitS = Number(arg('row-limit-s', dryRun ? '1500' : '40'));
 const bench = path.join(__dirname, 'bench-webgpu.js');
-const presets = ['resnet', 'lite'] as const;
+/** `--presets lite` narrows a dry run (lavapipe compiles resnet's first step for many minutes on a loaded box) */
+const presets = arg('presets', 'resnet,lite').split(',');
 /** GPU rows at batch 256 and 1024; the dry run at 4 and 8 (lavapipe does every kernel on the CPU) */
 const batches = dryRun ? [8, 4] : [1024, 256];
 const [steps, warmup] = dryRun ? ['2', '1'] : ['8', '2'];
