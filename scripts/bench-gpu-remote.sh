@@ -19,22 +19,19 @@ if [ "$dry" = 0 ] && ! command -v nvidia-smi >/dev/null; then
   echo "or check the rows on lavapipe: source .cache/lavapipe/env.sh && pnpm bench:gpu -- --dry-run" >&2
   exit 2
 fi
+pack=$(cd "$pack" && pwd)
 mkdir -p "$out"
 work=$(mktemp -d /tmp/gpu-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 t0=$(date +%s)
-# python3's lzma: the image may have no xz
-python3 - "$pack" "$work" <<'PY'
-import lzma, os, shutil, sys
-pack, work = sys.argv[1:]
-shutil.copytree(os.path.join(pack, "bench"), os.path.join(work, "bench"))
-for src, dst in [("node.xz", "node"), ("dawn.node.xz", "bench/node_modules/webgpu/dist/linux-x64/dawn.node")]:
-    with lzma.open(os.path.join(pack, src)) as f, open(os.path.join(work, dst), "wb") as g:
-        shutil.copyfileobj(f, g)
-os.chmod(os.path.join(work, "node"), 0o755)
-PY
+cp -r "$pack/bench" "$work/bench"
+unxz() { if command -v xz >/dev/null; then xz -dc "$1" >"$2"; else python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' "$1" "$2"; fi; }
+unxz "$pack/node.xz" "$work/node"
+unxz "$pack/dawn.node.xz" "$work/bench/node_modules/webgpu/dist/linux-x64/dawn.node"
+chmod +x "$work/node"
 if [ "$dry" = 0 ]; then
-  if ! ldconfig -p | grep -q 'libvulkan\.so\.1' || ! ldconfig -p | grep -q 'libGLdispatch\.so\.0'; then
+  libs=$(ldconfig -p)
+  if ! grep -q 'libvulkan\.so\.1' <<<"$libs" || ! grep -q 'libGLdispatch\.so\.0' <<<"$libs"; then
     for f in "$pack"/gl/*.deb; do dpkg -x "$f" /; done
     ldconfig
   fi
@@ -44,5 +41,5 @@ if [ "$dry" = 0 ]; then
 fi
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}"
 echo "pack: $(tr -d '\n ' <"$pack/pack.json"); unpacked in $(($(date +%s) - t0)) s" | tee -a "$out/gpu-bench.log"
-"$work/node" "$work/bench/scripts/bench-gpu.js" --out "$out" --peer "$PWD/$pack/peer/torch_peer.py" "$@" 2>&1 |
+"$work/node" "$work/bench/scripts/bench-gpu.js" --out "$out" --peer "$pack/peer/torch_peer.py" "$@" 2>&1 |
   tee -a "$out/gpu-bench.log"
