@@ -151,7 +151,7 @@ function stepTable(results: Result[], peaks: Map<string, GpuPeak | null>): strin
       `| ${r.row.title} | ${fmt(samples, 0)} | ${fmt(isTorch ? j.train_ms_per_batch_median : j.medianStepMs, 2)} | ${fmt(
         j.hostMsPerStep,
         2,
-      )} | ${fmt(j.dispatchesPerStep)} | ${fmt(j.gpuMsPerStep, 2)} | ${fmt(tflops, 2)} | ${pct(tflops, peak?.fp32Tflops)} | ${pct(
+      )} | ${fmt(j.dispatchesPerStep)} | ${fmt(j.gpuMsPerStep, 2)} | ${fmt(tflops, 3)} | ${pct(tflops, peak?.fp32Tflops)} | ${pct(
         tflops,
         peak?.fp16TensorTflops,
       )} | ${fmt(isTorch ? j.loss_last : j.loss, 4)} | ${r.status} (${r.seconds.toFixed(0)} s) |`,
@@ -179,7 +179,7 @@ function kernelTables(results: Result[]): string[] {
           (k) =>
             `| ${k.kind} | ${k.calls} | ${fmt(k.ms, 2)} | ${((100 * Number(k.ms)) / total).toFixed(1)} % | ${
               k.flopsExact ? '' : '~'
-            }${fmt(k.gflop, 2)} | ${fmt(k.mb, 1)} | ${fmt(k.tflops, 2)} | ${fmt(k.gbps, 0)} | ${fmt(
+            }${fmt(k.gflop, 2)} | ${fmt(k.mb, 1)} | ${fmt(k.tflops, 3)} | ${fmt(k.gbps, 1)} | ${fmt(
               k.percentOfFp32Peak,
               1,
             )} | ${fmt(k.percentOfBandwidth, 1)} | ${fmt(k.bound)} |`,
