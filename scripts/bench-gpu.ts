@@ -196,7 +196,7 @@ function checkTable(results: Result[]): string[] {
   ];
   for (const r of results.filter((x) => x.row.group === 'check')) {
     if (!r.lines.length) lines.push(`| ${r.row.title} | | | | | | | | | ${r.status} |`);
-    for (const j of r.lines) {
+    for (const j of r.lines.filter((l) => l.check === 'gradients')) {
       const b = j.bounds as { loss: number; gradient: number };
       lines.push(
         `| ${j.preset} | ${j.batch} | ${j.precision} | ${fmt(j.lossTfjs, 6)} | ${fmt(j.lossPlanned, 6)} | ${j.lossRelDiff} | ${

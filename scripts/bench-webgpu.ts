@@ -247,12 +247,17 @@ async function checkGradients(preset: Preset, batch: number, mixed: boolean): Pr
   };
   const data = syntheticBatch(batch, 11);
   const want = await engineGradients(options, data);
-  const planned = new PlannedWebgpuTrainer(options, createTrainer(options) as TfjsTrainer, { lossEvery: 1 });
+  // PyTorch's initial loss scale; G holds the gradients times the scale the step ran with
+  const scale = mixed ? 65_536 : 1;
+  const planned = new PlannedWebgpuTrainer(options, createTrainer(options) as TfjsTrainer, {
+    lossEvery: 1,
+    initialLossScale: scale,
+  });
   try {
     const { loss } = await planned.step(data, clock);
-    const errors = gradientErrors(want, await planned.read('G'), planned.parameterOffsets()).sort(
-      (a, b) => b.err - a.err,
-    );
+    const G = (await planned.read('G')).map((g) => g / scale);
+    const skippedSteps = planned.lossScale?.skippedSteps ?? 0;
+    const errors = gradientErrors(want, G, planned.parameterOffsets()).sort((a, b) => b.err - a.err);
     const lossRelDiff = Math.abs(loss - want.loss) / Math.abs(want.loss);
     const bounds = mixed ? { loss: 1e-3, gradient: 0.5 } : { loss: 1e-4, gradient: 2e-3 };
     console.log(
@@ -269,7 +274,8 @@ async function checkGradients(preset: Preset, batch: number, mixed: boolean): Pr
         medianGradientErr: +errors[Math.floor(errors.length / 2)]!.err.toExponential(2),
         parameters: errors.length,
         bounds,
-        ok: lossRelDiff < bounds.loss && errors[0]!.err < bounds.gradient,
+        ...(mixed ? { lossScale: scale, skippedSteps } : {}),
+        ok: lossRelDiff < bounds.loss && errors[0]!.err < bounds.gradient && skippedSteps === 0,
       }),
     );
   } finally {
