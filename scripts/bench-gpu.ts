@@ -191,7 +191,7 @@ function kernelTables(results: Result[]): string[] {
 
 function checkTable(results: Result[]): string[] {
   const lines = [
-    '| preset | batch | precision | loss tfjs-webgpu | loss planned | loss rel. diff | max gradient err (parameter) | median err | bound (loss, gradient) | ok |',
+    '| preset | batch | precision | loss tfjs-webgpu | loss planned | loss rel. diff | worst gradient err (parameter; measure) | median err | bound (loss, gradient) | ok |',
     '| --- | ---: | --- | ---: | ---: | ---: | --- | ---: | --- | --- |',
   ];
   for (const r of results.filter((x) => x.row.group === 'check')) {
@@ -201,7 +201,7 @@ function checkTable(results: Result[]): string[] {
       lines.push(
         `| ${j.preset} | ${j.batch} | ${j.precision} | ${fmt(j.lossTfjs, 6)} | ${fmt(j.lossPlanned, 6)} | ${j.lossRelDiff} | ${
           j.maxGradientErr
-        } (${j.worstParameter}) | ${j.medianGradientErr} | ${b.loss}, ${b.gradient} | ${j.ok ? 'yes' : '**NO**'} |`,
+        } (${j.worstParameter}; ${j.measure}) | ${j.medianGradientErr} | ${b.loss}, ${b.gradient} | ${j.ok ? 'yes' : '**NO**'} |`,
       );
     }
   }

@@ -32,7 +32,11 @@ import { describeStep } from '../packages/infra/src/compute/webgpu/planned/step-
 // eslint-disable-next-line no-restricted-imports
 import { dispatchCost, gpuPeak, type GpuPeak, kernelKind } from '../packages/infra/src/compute/webgpu/planned/roofline';
 // eslint-disable-next-line no-restricted-imports
-import { engineGradients, gradientErrors } from '../packages/infra/src/compute/testing/engine-gradients';
+import {
+  engineGradients,
+  gradientErrors,
+  gradientL2Errors,
+} from '../packages/infra/src/compute/testing/engine-gradients';
 
 type Preset = 'lite' | 'resnet';
 const arg = (name: string, fallback: string): string => {
@@ -235,8 +239,8 @@ function kernelRoofline(step: ReturnType<typeof describeStep>, kernels: readonly
 
 /**
  * The planned step's first loss and gradients against the engine's tape on the tfjs-webgpu path (same weights,
- * same batch), so a kernel that is right on lavapipe but wrong on a GPU shows. Bounds as planned-step.spec
- * (f32) and mixed-precision.spec (f16).
+ * same batch), so a kernel that is right on lavapipe but wrong on a GPU shows. Measures and bounds as planned-step.spec
+ * (f32: largest difference over largest element) and mixed-precision.spec (f16: relative L2 error per tensor).
  */
 async function checkGradients(preset: Preset, batch: number, mixed: boolean): Promise<void> {
   const options = {
@@ -257,7 +261,9 @@ async function checkGradients(preset: Preset, batch: number, mixed: boolean): Pr
     const { loss } = await planned.step(data, clock);
     const G = (await planned.read('G')).map((g) => g / scale);
     const skippedSteps = planned.lossScale?.skippedSteps ?? 0;
-    const errors = gradientErrors(want, G, planned.parameterOffsets()).sort((a, b) => b.err - a.err);
+    const errors = (mixed ? gradientL2Errors : gradientErrors)(want, G, planned.parameterOffsets()).sort(
+      (a, b) => b.err - a.err,
+    );
     const lossRelDiff = Math.abs(loss - want.loss) / Math.abs(want.loss);
     const bounds = mixed ? { loss: 1e-3, gradient: 0.5 } : { loss: 1e-4, gradient: 2e-3 };
     console.log(
@@ -269,6 +275,7 @@ async function checkGradients(preset: Preset, batch: number, mixed: boolean): Pr
         lossTfjs: want.loss,
         lossPlanned: loss,
         lossRelDiff: +lossRelDiff.toExponential(2),
+        measure: mixed ? 'relative L2' : 'max |diff| / max |g|',
         maxGradientErr: +errors[0]!.err.toExponential(2),
         worstParameter: errors[0]!.name,
         medianGradientErr: +errors[Math.floor(errors.length / 2)]!.err.toExponential(2),

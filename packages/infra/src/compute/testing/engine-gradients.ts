@@ -72,3 +72,27 @@ export function gradientErrors(
     return { name, err: diff / Math.max(largest(g), floor) };
   });
 }
+
+/**
+ * For each parameter, the relative L2 error of its gradient in `flat` against the engine's, the measure of
+ * mixed-precision.spec (f16 activations round every stored value, so a largest-element bound says little). Tensors
+ * whose gradient is zero in exact arithmetic get a floor of 1e-3 of the largest tensor's norm.
+ * @public
+ */
+export function gradientL2Errors(
+  want: EngineGradients,
+  flat: Float32Array,
+  offsets: ReadonlyMap<string, number>,
+): { name: string; err: number }[] {
+  const tensors = [...want.grads].map(([name, g]) => {
+    const o = offsets.get(name)!;
+    let [norm, diff] = [0, 0];
+    g.forEach((v, j) => {
+      norm += v * v;
+      diff += (v - flat[o + j]!) ** 2;
+    });
+    return { name, norm: Math.sqrt(norm), diff: Math.sqrt(diff) };
+  });
+  const floor = 1e-3 * Math.max(...tensors.map((t) => t.norm));
+  return tensors.map((t) => ({ name: t.name, err: t.diff / Math.max(t.norm, floor) }));
+}
