@@ -201,7 +201,7 @@ function checkTable(results: Result[]): string[] {
       lines.push(
         `| ${j.preset} | ${j.batch} | ${j.precision} | ${fmt(j.lossTfjs, 6)} | ${fmt(j.lossPlanned, 6)} | ${j.lossRelDiff} | ${
           j.maxGradientErr
-        } (${j.worstParameter}; ${j.measure}) | ${j.medianGradientErr} | ${b.loss}, ${b.gradient} | ${j.ok ? 'yes' : '**NO**'} |`,
+        } (${j.worstParameter}; ${String(j.measure).replaceAll('|', '\\|')}) | ${j.medianGradientErr} | ${b.loss}, ${b.gradient} | ${j.ok ? 'yes' : '**NO**'} |`,
       );
     }
   }

@@ -275,7 +275,7 @@ async function checkGradients(preset: Preset, batch: number, mixed: boolean): Pr
         lossTfjs: want.loss,
         lossPlanned: loss,
         lossRelDiff: +lossRelDiff.toExponential(2),
-        measure: mixed ? 'relative L2' : 'max |diff| / max |g|',
+        measure: mixed ? 'relative L2' : 'largest difference / largest element',
         maxGradientErr: +errors[0]!.err.toExponential(2),
         worstParameter: errors[0]!.name,
         medianGradientErr: +errors[Math.floor(errors.length / 2)]!.err.toExponential(2),
