@@ -4,13 +4,16 @@
  *
  *   pnpm bench:webgpu -- --preset lite,resnet --batch 256 --steps 10 [--step planned|tfjs|both] [--kernels fast|stock|both]
  *     [--profile] [--uploads pooled|stock] [--backend cpu] [--tf-flag WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE=64]
- *     [--loss-every N] [--dispatch-count-only] [--mixed-precision [both]]
+ *     [--loss-every N] [--dispatch-count-only] [--mixed-precision [both]] [--check-gradients]
  *
  * `--step planned` (the default) runs the planned step (one submission per step, planned/planned-trainer.ts) and
  * `tfjs` the engine's step on tfjs-webgpu; `both` alternates them A/B/A/B. `--dispatch-count-only` prints the
  * planned step's dispatches per step for each preset, stage and batch without a GPU. `--mixed-precision` runs the
  * planned step with f16 activations and loss scaling (needs shader-f16); `--mixed-precision both` alternates
- * f32 and mixed A/B/A/B.
+ * f32 and mixed A/B/A/B. `--check-gradients` compares the planned step's first loss and gradients with the engine's
+ * tape on the tfjs-webgpu path instead of timing. `--profile` adds each kernel kind's GPU time with its roofline
+ * (planned/roofline.ts); percentages of peak use the data-sheet peaks of the adapter's GPU (none for lavapipe).
+ * `pnpm bench:gpu` (scripts/bench-gpu.ts) runs this script once per row with a time limit and prints one table.
  *
  * Run through scripts/pack-webgpu-bench.cjs, which transpiles the sources it needs with swc (no build).
  */
@@ -19,13 +22,21 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 // Exact source files, not the package entries: the packer then carries only the engine and the plug-in.
 // eslint-disable-next-line no-restricted-imports
-import { createTrainer } from '../packages/engine/src/tfjs-trainer';
+import { createTrainer, type TfjsTrainer } from '../packages/engine/src/tfjs-trainer';
 // eslint-disable-next-line no-restricted-imports
 import { startWebgpuBackend } from '../packages/infra/src/compute/webgpu/webgpu-backend.plugin';
 // eslint-disable-next-line no-restricted-imports
 import { planSettings, PlannedWebgpuTrainer } from '../packages/infra/src/compute/webgpu/planned/planned-trainer';
 // eslint-disable-next-line no-restricted-imports
 import { describeStep } from '../packages/infra/src/compute/webgpu/planned/step-description';
+// eslint-disable-next-line no-restricted-imports
+import { dispatchCost, gpuPeak, type GpuPeak, kernelKind } from '../packages/infra/src/compute/webgpu/planned/roofline';
+// eslint-disable-next-line no-restricted-imports
+import {
+  engineGradients,
+  gradientErrors,
+  gradientL2Errors,
+} from '../packages/infra/src/compute/testing/engine-gradients';
 
 type Preset = 'lite' | 'resnet';
 const arg = (name: string, fallback: string): string => {
@@ -38,8 +49,10 @@ const batches = arg('batch', '256').split(',').map(Number);
 const steps = Number(arg('steps', '10'));
 const warmup = Number(arg('warmup', '3'));
 const backendName = arg('backend', 'webgpu');
-/** FP32 peak (non-tensor-core) of the GPU, for the percentage; H100 SXM by default. */
-const peakTflops = Number(arg('peak-tflops', '67'));
+/** Data-sheet peaks of the adapter's GPU (set once the backend has started; null for unknown GPUs and lavapipe). */
+let peak: GpuPeak | null = null;
+const percentOf = (value: number, of: number | undefined): number | null =>
+  of ? +((100 * value) / of).toFixed(2) : null;
 
 const training = {
   preset: 'lite' as Preset,
@@ -95,7 +108,7 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
     totalSteps: 10_000,
     seed: 7,
   };
-  const reference = createTrainer(options);
+  const reference = createTrainer(options) as TfjsTrainer;
   const planned = step === 'planned' ? new PlannedWebgpuTrainer(options, reference, { lossEvery }) : null;
   const trainer = planned ?? reference;
   const data = syntheticBatch(batch, 11);
@@ -123,7 +136,7 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
   hostMs.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)];
   const samplesPerS = (batch * 1000) / median;
-  // forward + backward ≈ 3x the forward multiply-adds, 2 FLOP each
+  // forward + backward ≈ 3x the forward multiply-adds, 2 FLOP each (the model FLOPs PyTorch's row uses too)
   const tflops = (samplesPerS * trainer.multiplyAddsPerSample * 3 * 2) / 1e12;
   const line: Record<string, unknown> = {
     backend: tf.getBackend(),
@@ -143,34 +156,22 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
     medianStepMs: +median.toFixed(1),
     meanWallMsPerStep: +wallPerStep.toFixed(1),
     samplesPerS: +samplesPerS.toFixed(1),
+    multiplyAddsPerSample: trainer.multiplyAddsPerSample,
     achievedTflops: +tflops.toFixed(3),
-    percentOfFp32Peak: +((100 * tflops) / peakTflops).toFixed(2),
+    percentOfFp32Peak: percentOf(tflops, peak?.fp32Tflops),
+    percentOfFp16TensorPeak: percentOf(tflops, peak?.fp16TensorTflops),
     loss: +loss.toFixed(4),
   };
   if (flag('profile') && planned) {
     const { phases } = await planned.profiledStep(data, clock, 0);
-    const kernels = phases.flatMap((p) => p.kernels);
-    // kinds: the label without the layer's name ("layer2.0.2 filter grad" -> "filter grad")
-    const byKind = new Map<string, { ms: number; calls: number }>();
-    for (const k of kernels) {
-      const kind = k.name.replace(/^layer\d+\.\d+\.(\d|shortcut)(\.bn)? /, '').replace(/^layer\d+\.\d+ /, '');
-      const e = byKind.get(kind) ?? { ms: 0, calls: 0 };
-      e.ms += k.ms;
-      e.calls += 1;
-      byKind.set(kind, e);
-    }
-    line.gpuMsPerStep = +kernels.reduce((m, k) => m + k.ms, 0).toFixed(2);
+    line.gpuMsPerStep = +phases.reduce((m, p) => m + p.kernels.reduce((n, k) => n + k.ms, 0), 0).toFixed(2);
     line.gpuMsByPhase = Object.fromEntries(
       phases.map((p) => [p.phase, +p.kernels.reduce((m, k) => m + k.ms, 0).toFixed(2)]),
     );
-    line.topKernelKinds = [...byKind.entries()]
-      .sort((a, b) => b[1].ms - a[1].ms)
-      .slice(0, 10)
-      .map(([n, e]) => `${n} ${e.ms.toFixed(1)}ms/${e.calls}`);
-    line.topKernels = [...kernels]
-      .sort((a, b) => b.ms - a.ms)
-      .slice(0, 6)
-      .map((k) => `${k.name} ${k.ms.toFixed(1)}ms`);
+    line.kernels = kernelRoofline(
+      describeStep(planSettings(options), batch),
+      phases.flatMap((p) => p.kernels),
+    );
   }
   if (flag('profile') && !planned) {
     const info = await tf.profile(async () => {
@@ -190,6 +191,103 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
   }
   console.log(JSON.stringify(line));
   trainer.dispose();
+}
+
+/** GPU time per kernel kind of one profiled step with its FLOPs, bytes and the fraction of the peaks they reach. */
+function kernelRoofline(step: ReturnType<typeof describeStep>, kernels: readonly { name: string; ms: number }[]) {
+  if (kernels.length !== step.dispatches.length) throw new Error('profile: the plan and the timestamps disagree');
+  const byKind = new Map<string, { ms: number; calls: number; flops: number; bytes: number; exact: boolean }>();
+  kernels.forEach((k, i) => {
+    const d = step.dispatches[i]!;
+    if (d.label !== k.name) throw new Error(`profile: dispatch ${i} is ${k.name}, the plan says ${d.label}`);
+    const cost = dispatchCost(d, step);
+    const kind = kernelKind(d.label);
+    const e = byKind.get(kind) ?? { ms: 0, calls: 0, flops: 0, bytes: 0, exact: cost.exact };
+    byKind.set(kind, {
+      ms: e.ms + k.ms,
+      calls: e.calls + 1,
+      flops: e.flops + cost.flops,
+      bytes: e.bytes + cost.bytes,
+      exact: cost.exact,
+    });
+  });
+  return [...byKind.entries()]
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .map(([kind, e]) => {
+      const tflops = e.flops / (e.ms * 1e9);
+      const tbps = e.bytes / (e.ms * 1e9);
+      return {
+        kind,
+        calls: e.calls,
+        ms: +e.ms.toFixed(3),
+        gflop: +(e.flops / 1e9).toFixed(3),
+        flopsExact: e.exact,
+        mb: +(e.bytes / 1e6).toFixed(2),
+        tflops: +tflops.toFixed(3),
+        gbps: +(1000 * tbps).toFixed(1),
+        percentOfFp32Peak: percentOf(tflops, peak?.fp32Tflops),
+        percentOfBandwidth: percentOf(tbps, peak?.memoryTBps),
+        // the roofline: compute-bound when its FLOPs per byte exceed the GPU's peak FLOPs per byte
+        bound: peak
+          ? e.flops / e.bytes > (1000 * peak.fp32Tflops) / (1000 * peak.memoryTBps)
+            ? 'compute'
+            : 'memory'
+          : null,
+      };
+    });
+}
+
+/**
+ * The planned step's first loss and gradients against the engine's tape on the tfjs-webgpu path (same weights,
+ * same batch), so a kernel that is right on lavapipe but wrong on a GPU shows. Measures and bounds as planned-step.spec
+ * (f32: largest difference over largest element) and mixed-precision.spec (f16: relative L2 error per tensor).
+ */
+async function checkGradients(preset: Preset, batch: number, mixed: boolean): Promise<void> {
+  const options = {
+    stage: 3 as const,
+    training: { ...training, preset, mixedPrecision: mixed },
+    totalSteps: 10_000,
+    seed: 7,
+  };
+  const data = syntheticBatch(batch, 11);
+  const want = await engineGradients(options, data);
+  // PyTorch's initial loss scale; G holds the gradients times the scale the step ran with
+  const scale = mixed ? 65_536 : 1;
+  const planned = new PlannedWebgpuTrainer(options, createTrainer(options) as TfjsTrainer, {
+    lossEvery: 1,
+    initialLossScale: scale,
+  });
+  try {
+    const { loss } = await planned.step(data, clock);
+    const G = (await planned.read('G')).map((g) => g / scale);
+    const skippedSteps = planned.lossScale?.skippedSteps ?? 0;
+    const errors = (mixed ? gradientL2Errors : gradientErrors)(want, G, planned.parameterOffsets()).sort(
+      (a, b) => b.err - a.err,
+    );
+    const lossRelDiff = Math.abs(loss - want.loss) / Math.abs(want.loss);
+    const bounds = mixed ? { loss: 1e-3, gradient: 0.5 } : { loss: 1e-4, gradient: 2e-3 };
+    console.log(
+      JSON.stringify({
+        check: 'gradients',
+        preset,
+        batch,
+        precision: mixed ? 'mixed' : 'f32',
+        lossTfjs: want.loss,
+        lossPlanned: loss,
+        lossRelDiff: +lossRelDiff.toExponential(2),
+        measure: mixed ? 'relative L2' : 'largest difference / largest element',
+        maxGradientErr: +errors[0]!.err.toExponential(2),
+        worstParameter: errors[0]!.name,
+        medianGradientErr: +errors[Math.floor(errors.length / 2)]!.err.toExponential(2),
+        parameters: errors.length,
+        bounds,
+        ...(mixed ? { lossScale: scale, skippedSteps } : {}),
+        ok: lossRelDiff < bounds.loss && errors[0]!.err < bounds.gradient && skippedSteps === 0,
+      }),
+    );
+  } finally {
+    planned.dispose();
+  }
 }
 
 function dispatchCounts(): void {
@@ -221,7 +319,8 @@ async function main(): Promise<void> {
         { fastKernels: fast, pooledUploads: arg('uploads', 'pooled') === 'pooled' },
       );
       if (!started.ok) throw new Error(started.error);
-      if (fast) console.log(JSON.stringify({ backendInfo: started.value }));
+      peak = gpuPeak(started.value.gpuAdapter?.device ?? '');
+      if (fast) console.log(JSON.stringify({ backendInfo: started.value, peak }));
     } else {
       await tf.setBackend(backendName);
     }
@@ -229,6 +328,12 @@ async function main(): Promise<void> {
     for (const f of process.argv.flatMap((a, i) => (a === '--tf-flag' ? [process.argv[i + 1]] : []))) {
       const [k, v] = f.split('=');
       tf.env().set(k, v === 'true' ? true : v === 'false' ? false : Number(v));
+    }
+    if (flag('check-gradients')) {
+      for (const preset of presets)
+        for (const batch of batches)
+          for (const mixed of new Set(precisions)) await checkGradients(preset, batch, mixed);
+      continue;
     }
     for (const preset of presets)
       for (const batch of batches)

@@ -2,16 +2,29 @@
 // Packs scripts/bench-webgpu.ts and the sources it imports into a self-contained folder that runs with
 // plain `node` (no build, no TypeScript): each file is transpiled with swc, workspace packages are
 // mapped to their src, and the npm packages used are copied, large ones pruned to their Node entry.
-// Usage: node scripts/pack-webgpu-bench.cjs <outDir> [entry.ts]   then   node <outDir>/scripts/bench-webgpu.js
+// Usage: node scripts/pack-webgpu-bench.cjs <outDir> [entry.ts ...]   then   node <outDir>/scripts/bench-webgpu.js
+//        node scripts/pack-webgpu-bench.cjs --gpu-machine <packDir>   (pnpm bench:gpu: what a GPU machine without
+//        Node or network needs: the sources in <packDir>/bench, xz-compressed Node and Dawn binaries, the PyTorch
+//        peer and the Vulkan loader's packages; run there by scripts/bench-gpu-remote.sh)
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
+const { execFileSync } = require('node:child_process');
 const { builtinModules } = require('node:module');
 const swc = require('@swc/core');
 
 const repo = path.resolve(__dirname, '..');
-const out = path.resolve(process.argv[2] ?? path.join(repo, '.cache/webgpu-bench'));
-const entry = path.resolve(process.argv[3] ?? path.join(repo, 'scripts/bench-webgpu.ts'));
+const gpuMachine = process.argv.includes('--gpu-machine');
+const positional = process.argv.slice(2).filter((a) => a !== '--gpu-machine');
+const packRoot = path.resolve(
+  positional[0] ?? path.join(repo, gpuMachine ? '.cache/gpu-bench' : '.cache/webgpu-bench'),
+);
+const out = gpuMachine ? path.join(packRoot, 'bench') : packRoot;
+const entries = (
+  positional.length > 1
+    ? positional.slice(1)
+    : ['scripts/bench-webgpu.ts', ...(gpuMachine ? ['scripts/bench-gpu.ts'] : [])]
+).map((e) => path.resolve(repo, e));
 const workspace = {
   '@maou/bench-domain': 'packages/domain/src/index.ts',
   '@maou/bench-engine': 'packages/engine/src/index.ts',
@@ -121,7 +134,7 @@ function copyPackage(name, fromDir) {
 }
 
 fs.rmSync(out, { recursive: true, force: true });
-transpile(entry);
+entries.forEach(transpile);
 for (const [name, from] of packages) copyPackage(name, from);
 // The plug-in loads the backend package by name at run time.
 copyPackage('@tensorflow/tfjs-backend-webgpu', path.join(repo, 'packages/infra/src'));
@@ -129,3 +142,62 @@ copyPackage('webgpu', path.join(repo, 'packages/infra/src'));
 console.error(
   `packed ${done.size} sources and ${fs.readdirSync(path.join(out, 'node_modules')).length} top-level packages into ${out} (${(dirSize(out) / 1e6).toFixed(1)} MB)`,
 );
+if (gpuMachine) packForGpuMachine();
+
+/** `src` xz-compressed to `dest`, unless `dest` was made from the same content (sha256) before. */
+function xzCached(src, dest) {
+  const stamp = require('node:crypto').createHash('sha256').update(fs.readFileSync(src)).digest('hex');
+  if (fs.existsSync(dest) && fs.existsSync(`${dest}.stamp`) && fs.readFileSync(`${dest}.stamp`, 'utf8') === stamp)
+    return;
+  console.error(`xz ${src} (about a minute per 100 MB on 2 cores)`);
+  fs.writeFileSync(dest, execFileSync('xz', ['-T0', '-6', '-c', src], { maxBuffer: 1 << 30 }));
+  fs.writeFileSync(`${dest}.stamp`, stamp);
+}
+
+function packForGpuMachine() {
+  const dawn = path.join(out, 'node_modules/webgpu/dist/linux-x64/dawn.node');
+  if (!fs.existsSync(dawn)) throw new Error(`--gpu-machine: ${dawn} missing (the npm package webgpu is not installed)`);
+  xzCached(dawn, path.join(packRoot, 'dawn.node.xz'));
+  fs.rmSync(dawn);
+  xzCached(process.execPath, path.join(packRoot, 'node.xz'));
+  const peer = ['shared', '../shared', '../../shared']
+    .map((d) => path.join(repo, d, 'peer/torch_peer.py'))
+    .find((f) => fs.existsSync(f));
+  if (!peer) throw new Error('--gpu-machine: shared/peer/torch_peer.py not found beside the repository');
+  fs.mkdirSync(path.join(packRoot, 'peer'), { recursive: true });
+  fs.copyFileSync(peer, path.join(packRoot, 'peer/torch_peer.py'));
+  // The Vulkan loader and libglvnd (NVIDIA's Vulkan driver needs libGLdispatch), for images that lack them.
+  const gl = path.join(packRoot, 'gl');
+  if (!fs.existsSync(gl) || !fs.readdirSync(gl).some((f) => f.endsWith('.deb'))) {
+    fs.mkdirSync(gl, { recursive: true });
+    const lists = fs.mkdtempSync('/tmp/gpu-bench-apt-');
+    fs.mkdirSync(path.join(lists, 'partial'));
+    const o = ['-oAPT::Architecture=amd64', '-oAPT::Architectures=amd64', `-oDir::State::Lists=${lists}`];
+    try {
+      execFileSync('apt-get', [...o, 'update'], { stdio: 'ignore' });
+      execFileSync('apt-get', [...o, 'download', 'libvulkan1', 'libglvnd0', 'libglx0', 'libegl1', 'libgl1'], {
+        cwd: gl,
+        stdio: 'inherit',
+      });
+    } catch (e) {
+      throw new Error(`--gpu-machine: apt-get could not download the Vulkan loader packages into ${gl}: ${e.message}`);
+    }
+  }
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['describe', '--always', '--dirty'], { cwd: repo, encoding: 'utf8' }).trim();
+  } catch {
+    // not a git checkout: the pack still runs
+  }
+  fs.writeFileSync(
+    path.join(packRoot, 'pack.json'),
+    JSON.stringify({ commit, packedAt: new Date().toISOString(), node: process.version }, null, 2),
+  );
+  const total = dirSize(packRoot) + dirSize(path.join(out, 'node_modules'));
+  const mib = total / 2 ** 20;
+  if (mib > 60)
+    throw new Error(
+      `--gpu-machine: ${packRoot} holds ${mib.toFixed(1)} MiB; the device tool carries 64 MiB with the tree`,
+    );
+  console.error(`${packRoot}: ${mib.toFixed(1)} MiB to carry (commit ${commit})`);
+}

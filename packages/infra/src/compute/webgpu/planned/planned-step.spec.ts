@@ -1,17 +1,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import {
-  createObjective,
-  createTrainer,
-  SeededRandom,
-  ShogiNetwork,
-  TapeRecorder,
-  type TfjsTrainer,
-  type TrainerOptions,
-  uploadBatch,
-} from '@maou/bench-engine';
-import type { HostBatch, ModelPreset, Stage, TrainingConfig } from '@maou/bench-domain';
+import { createTrainer, type TfjsTrainer, type TrainerOptions } from '@maou/bench-engine';
+import type { ModelPreset, Stage, TrainingConfig } from '@maou/bench-domain';
 import { randomBatch, TRAINING } from '../../testing/engine-fixtures';
+import { engineGradients, gradientErrors } from '../../testing/engine-gradients';
 import { relErr } from '../../testing/relative-error';
 import { useLavapipe } from '../lavapipe-env';
 import { startWebgpuBackend } from '../webgpu-backend.plugin';
@@ -30,40 +22,6 @@ const optionsFor = (preset: ModelPreset, stage: Stage, training: Partial<Trainin
   totalSteps: 10,
   seed: SEED,
 });
-
-/** The engine's own loss, gradients (its tape) and running statistics on the cpu backend, for one batch. */
-async function engineGradients(o: TrainerOptions, batch: HostBatch) {
-  await tf.setBackend('cpu');
-  const t = o.training;
-  const net = new ShogiNetwork({
-    preset: t.preset,
-    stage: o.stage,
-    stage2HiddenDim: t.stage2HiddenDim,
-    stage2Dropout: 0,
-    rng: new SeededRandom(o.seed),
-  });
-  const dev = uploadBatch(batch, 0, batch.size);
-  const tape = new TapeRecorder();
-  tape.begin();
-  const out = net.apply(dev.inputs, true);
-  const loss = createObjective(o.stage, t).loss(out, dev);
-  const grads = tape.backward(
-    loss,
-    net.store.parameters.map((p) => p.variable),
-  );
-  const result = {
-    loss: (await loss.data())[0]!,
-    grads: new Map(
-      await Promise.all(
-        net.store.parameters.map(async (p, i) => [p.name, (await grads[i]!.data()) as Float32Array] as const),
-      ),
-    ),
-    running: await Promise.all(net.store.buffers.map(async (b) => (await b.data()) as Float32Array)),
-  };
-  tf.dispose([...grads, loss, out.logits, out.value ?? []]);
-  net.dispose();
-  return result;
-}
 
 async function startWebgpu(): Promise<void> {
   const started = await startWebgpuBackend({ backend: 'webgpu', deviceIndex: 0, threads: 'auto' });
@@ -86,23 +44,13 @@ async function expectEngineGradients(
 ): Promise<number> {
   const o = optionsFor(preset, stage, extra);
   const batch = randomBatch(stage, batchSize, seed);
+  await tf.setBackend('cpu');
   const want = await engineGradients(o, batch);
   const planned = await plannedTrainer(o, minSplitRows);
   try {
     const { loss } = await planned.step(batch, clock);
     expect(Math.abs(loss - want.loss)).toBeLessThan(1e-4 * Math.abs(want.loss));
-    const G = await planned.read('G');
-    const offsets = planned.parameterOffsets();
-    // Gradients that are zero in exact arithmetic (the hand bias: a per-channel constant that the next batch norms
-    // remove) are float32 noise in both; they are compared against a floor of 1e-4 of the largest gradient.
-    const floor =
-      1e-4 * Math.max(...[...want.grads.values()].map((g) => g.reduce((m, v) => Math.max(m, Math.abs(v)), 0)));
-    const errors = [...want.grads].map(([name, g]) => {
-      const got = G.subarray(offsets.get(name)!, offsets.get(name)! + g.length);
-      const scale = g.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
-      const diff = g.reduce((m, v, j) => Math.max(m, Math.abs(v - got[j]!)), 0);
-      return { name, err: diff / Math.max(scale, floor) };
-    });
+    const errors = gradientErrors(want, await planned.read('G'), planned.parameterOffsets());
     // float32 sums over the batch and the board in another order: a few ulp of the largest element
     expect(errors.filter((e) => !(e.err < 2e-3))).toEqual([]);
     const R = await planned.read('R');
