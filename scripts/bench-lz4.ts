@@ -43,8 +43,7 @@ const encoders: [string, (b: Uint8Array) => number][] = [
 ];
 
 console.log(
-  `machine load (1/5/15 min): ${require('node:os')
-    .loadavg()
+  `machine load (1/5/15 min): ${loadavg()
     .map((l: number) => l.toFixed(1))
     .join(' ')}`,
 );
