@@ -1,4 +1,5 @@
 import type { Stage } from '../data/stage';
+import type { PolicyTargetMode } from '../data/policy-target';
 
 /** Network preset: `resnet` (maou's default) or `lite`, the shogi-optimised configuration. @public */
 export type ModelPreset = 'lite' | 'resnet';
@@ -53,6 +54,8 @@ export interface DataLoaderConfig {
   /** batches prepared ahead on the device; 0 turns device prefetch off */
   readonly devicePrefetch: number;
   readonly seed: number;
+  /** Stage 3 training: what the policy head learns; absent: the files' moveLabel as read */
+  readonly policyTargetMode?: PolicyTargetMode;
 }
 
 /** Model, loss and optimiser settings. @public */

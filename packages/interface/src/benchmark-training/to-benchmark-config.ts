@@ -1,8 +1,11 @@
 import type { BackendChoice } from '@maou/bench-app';
 import {
+  DEFAULT_POLICY_TARGET_MODE,
   err,
   ok,
+  POLICY_TARGET_MODES,
   type BenchmarkConfig,
+  type PolicyTargetMode,
   type ComputeConfig,
   type Result,
   type Stage,
@@ -89,6 +92,12 @@ export const toBenchmarkConfig = (
   if (raw.inputCacheMode !== undefined && !['file', 'memory', 'mmap'].includes(raw.inputCacheMode)) {
     issues.push({ field: '--input-cache-mode', message: `must be file, memory or mmap, got '${raw.inputCacheMode}'` });
   }
+  if (raw.policyTargetMode !== undefined && !POLICY_TARGET_MODES.includes(raw.policyTargetMode as PolicyTargetMode)) {
+    issues.push({
+      field: '--policy-target-mode',
+      message: `must be ${POLICY_TARGET_MODES.join(', ')}, got '${raw.policyTargetMode}'`,
+    });
+  }
   const stage = (issues.some((i) => i.field === '--stage') ? 3 : (raw.stage ?? 3)) as Stage;
   const preset = take(parseArchitecture(raw.modelArchitecture ?? 'resnet'), issues, 'resnet');
   const optimizer = take(parseOptimizer(raw.optimizer ?? 'adamw'), issues, 'adamw');
@@ -131,6 +140,10 @@ export const toBenchmarkConfig = (
       cacheMode: raw.inputCacheMode === 'memory' ? 'memory' : 'file',
       devicePrefetch: raw.devicePrefetch ?? 3,
       seed: raw.seed ?? 1,
+      // Stages 1 and 2 have no policy target; maou ignores the flag there too.
+      ...(stage === 3
+        ? { policyTargetMode: (raw.policyTargetMode as PolicyTargetMode | undefined) ?? DEFAULT_POLICY_TARGET_MODE }
+        : {}),
     },
     training: {
       preset,
