@@ -124,7 +124,9 @@ export const toBenchmarkConfig = (
   if (issues.length || 'issues' in source) return err(issues);
 
   const streamable = source.spec.kind === 'local' || source.spec.kind === 'sample';
-  const testRatio = stage === 2 && raw.stage2TestRatio !== undefined ? raw.stage2TestRatio : (raw.testRatio ?? 0.2);
+  // maou trains Stage 1 on every row (no validation split; its accuracy threshold stands in for one).
+  const testRatio =
+    stage === 1 ? 0 : stage === 2 && raw.stage2TestRatio !== undefined ? raw.stage2TestRatio : (raw.testRatio ?? 0.2);
   const config: BenchmarkConfig = {
     stage,
     source: source.spec,
