@@ -47,7 +47,7 @@ export class DataLoaderAdapter implements DataLoaderPort {
     private readonly options: DataLoaderOptions,
     private readonly shared: readonly StageColumns[] | null,
   ) {
-    const sizes = (['train', 'validation'] as const).map((s) => passSize(plan, s, config.batchSize));
+    const sizes = (['train', 'validation'] as const).map((s) => passSize(plan, s, config.batchSize, source.stage));
     this.batchesPerEpoch = { train: sizes[0]!.batches, validation: sizes[1]!.batches };
     this.samplesPerEpoch = { train: sizes[0]!.samples, validation: sizes[1]!.samples };
     const offsets = plan.mode === 'map-style' ? plan.offsets : [];
@@ -116,7 +116,7 @@ export class DataLoaderAdapter implements DataLoaderPort {
   }
 
   async *iterate(split: Split, epoch: number): AsyncIterableIterator<HostBatch> {
-    const tasks = passTasks(this.plan, split, epoch, this.workers, this.config);
+    const tasks = passTasks(this.plan, split, epoch, this.workers, this.config, this.setup.stage);
     if (this.workers === 0) {
       yield* produceBatches(tasks[0]!, this.local);
       return;

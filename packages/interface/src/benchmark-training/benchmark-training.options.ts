@@ -117,7 +117,7 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
     'stage2-clip': heads.num('ASL clip (default 0)'),
     'stage2-hidden-dim': heads.num('hidden units, 0 = single linear head (default 128)'),
     'stage2-head-dropout': heads.num('default 0'),
-    'stage2-test-ratio': heads.num('Stage 2 validation share, 0 = no split'),
+    'stage2-test-ratio': heads.num('Stage 2 validation share, 0 = no split (default 0, as maou HEAD)'),
     'warmup-batches': run.num('batches before measuring (default 10)'),
     'max-batches': run.num('batch cap, at least 2 (default 100)'),
     'full-epoch': run.flag('run the whole epoch (ignores --max-batches, --target-precision and --time-budget)'),

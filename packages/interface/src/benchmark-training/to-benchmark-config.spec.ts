@@ -180,9 +180,17 @@ describe('toBenchmarkConfig', () => {
     ]);
   });
 
-  it('trains Stage 1 on every row, as maou does (no validation split, whatever --test-ratio says)', () => {
-    const r = toBenchmarkConfig({ stage: 1, testRatio: 0.3 }, defaults);
-    expect(r.ok && r.value.config.loader.testRatio).toBe(0);
+  it('trains Stages 1 and 2 on every row by default, as maou HEAD does (Stage 2 splits only with --stage2-test-ratio)', () => {
+    const ratio = (raw: Parameters<typeof toBenchmarkConfig>[0]) => {
+      const r = toBenchmarkConfig(raw, defaults);
+      return r.ok && r.value.config.loader.testRatio;
+    };
+    expect([
+      ratio({ stage: 1, testRatio: 0.3 }),
+      ratio({ stage: 2, testRatio: 0.3 }),
+      ratio({ stage: 2, stage2TestRatio: 0.1 }),
+      ratio({ stage: 3 }),
+    ]).toEqual([0, 0, 0.1, 0.2]);
   });
 
   it('keeps --stage2-test-ratio 0 as no split (maou turned it into 0.2) and notes accepted no-ops', () => {

@@ -124,9 +124,8 @@ export const toBenchmarkConfig = (
   if (issues.length || 'issues' in source) return err(issues);
 
   const streamable = source.spec.kind === 'local' || source.spec.kind === 'sample';
-  // maou trains Stage 1 on every row (no validation split; its accuracy threshold stands in for one).
-  const testRatio =
-    stage === 1 ? 0 : stage === 2 && raw.stage2TestRatio !== undefined ? raw.stage2TestRatio : (raw.testRatio ?? 0.2);
+  // maou HEAD trains Stage 1 on every row (no validation split) and Stage 2 too unless --stage2-test-ratio is given.
+  const testRatio = stage === 1 ? 0 : stage === 2 ? (raw.stage2TestRatio ?? 0) : (raw.testRatio ?? 0.2);
   const config: BenchmarkConfig = {
     stage,
     source: source.spec,
