@@ -28,3 +28,21 @@ describe('map-style training pass, as real maou counts it (#25 peer check)', () 
     expect([sizes.length, sizes.reduce((a, b) => a + b, 0)]).toEqual([batches, samples]);
   });
 });
+
+describe('streaming pass, as real maou counts it (#25 peer check)', () => {
+  const files = (rows: readonly number[]) =>
+    rows.map((n, i) => ({ id: `f${i}`, path: `f${i}.feather`, rows: n, bytes: 1 }));
+  const streaming = (rows: readonly number[]) => planDataset(files(rows), { ...config, streaming: true });
+
+  it('given Stage 3, then each file is cut on its own (3 files of 1,000 rows at batch 32: 96 batches)', () => {
+    expect(passSize(streaming([1000, 1000, 1000]), 'train', 32, 3).batches).toBe(96);
+  });
+
+  it("given Stage 2, then a producer's files are cut in groups of up to 10 (maou's StreamingStage2Dataset)", () => {
+    expect(passSize(streaming([1000, 1000, 1000]), 'train', 32, 2).batches).toBe(94);
+    // 12 files, one producer: a group of 10 and one of 2; two producers: 6 files each, one group each.
+    const twelve = streaming(Array.from({ length: 12 }, () => 100));
+    expect(passSize(twelve, 'train', 32, 2, 1).batches).toBe(Math.ceil(1000 / 32) + Math.ceil(200 / 32));
+    expect(passSize(twelve, 'train', 32, 2, 2).batches).toBe(2 * Math.ceil(600 / 32));
+  });
+});

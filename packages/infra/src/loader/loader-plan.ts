@@ -46,10 +46,14 @@ export const passSize = (
   split: Split,
   batchSize: number,
   stage: Stage,
+  producers = 1,
 ): { batches: number; samples: number } => {
   if (plan.mode === 'streaming') {
     const files = plan.files[split];
-    return { batches: streamingBatchCount(files, batchSize), samples: files.reduce((s, f) => s + f.rows, 0) };
+    return {
+      batches: streamingBatchCount(files, batchSize, stage, producers),
+      samples: files.reduce((s, f) => s + f.rows, 0),
+    };
   }
   const n = plan.rows[split].length;
   return dropsLast(split, stage)
