@@ -47,7 +47,9 @@ export class DataLoaderAdapter implements DataLoaderPort {
     private readonly options: DataLoaderOptions,
     private readonly shared: readonly StageColumns[] | null,
   ) {
-    const sizes = (['train', 'validation'] as const).map((s) => passSize(plan, s, config.batchSize, source.stage, workers));
+    const sizes = (['train', 'validation'] as const).map((s) =>
+      passSize(plan, s, config.batchSize, source.stage, workers),
+    );
     this.batchesPerEpoch = { train: sizes[0]!.batches, validation: sizes[1]!.batches };
     this.samplesPerEpoch = { train: sizes[0]!.samples, validation: sizes[1]!.samples };
     const offsets = plan.mode === 'map-style' ? plan.offsets : [];
