@@ -25,6 +25,7 @@ export * from './records/index';
 export * from './report/resource-summary';
 export * from './report/chrome-trace';
 export * from './data/assemble-batch';
+export * from './data/policy-target';
 export * from './random/mulberry32';
 export * from './report/maou-payload';
 export * from './report/maou-view';

@@ -1,4 +1,5 @@
 import type { Stage } from '../data/stage';
+import type { PolicyTargetMode } from '../data/policy-target';
 
 /** The convolutional presets: `resnet` (maou's default) and `lite`, the shogi-optimised configuration. @public */
 export type ResNetPreset = 'lite' | 'resnet';
@@ -66,6 +67,8 @@ export interface DataLoaderConfig {
   /** batches prepared ahead on the device; 0 turns device prefetch off */
   readonly devicePrefetch: number;
   readonly seed: number;
+  /** Stage 3 training: what the policy head learns; absent: the files' moveLabel as read */
+  readonly policyTargetMode?: PolicyTargetMode;
 }
 
 /** Model, loss and optimiser settings. @public */

@@ -18,6 +18,10 @@ export interface Stage3Columns extends StageColumnsBase {
   readonly moveLabel: Float32Array;
   /** rows, in [0, 1] */
   readonly resultValue: Float32Array;
+  /** rows × 1496, per-move win rate in [0, 1] (0 for moves never played); maou HEAD's column, absent in older files */
+  readonly moveWinRate?: Float32Array;
+  /** rows, the largest `moveWinRate` of the row; present with `moveWinRate` */
+  readonly bestMoveWinRate?: Float32Array;
 }
 
 /** Stage 1 records: reachable squares, 0/1 per square. @public */

@@ -57,6 +57,15 @@ export const RECORD_SCHEMAS: Readonly<Record<RecordKind, RecordSchema>> = {
   },
 };
 
+/**
+ * Stage 3 columns maou HEAD writes (after `moveLabel`) and older files lack: read when present, needed by the
+ * `win-rate` and `weighted` policy targets. @public
+ */
+export const STAGE3_WIN_RATE_COLUMNS: readonly ColumnSpec[] = [
+  { name: 'moveWinRate', type: 'float32', shape: [1496] },
+  { name: 'bestMoveWinRate', type: 'float32', shape: [] },
+];
+
 /** The schema of a training stage. @public */
 export const stageSchema = (stage: 1 | 2 | 3): RecordSchema => RECORD_SCHEMAS[`stage${stage}`];
 

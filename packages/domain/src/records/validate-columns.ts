@@ -89,6 +89,17 @@ export const validateStageColumns = (c: StageColumns): Result<StageColumns, Reco
       () => checkRange('moveLabel', c.moveLabel, 1496, 0, 1),
       () => checkRange('resultValue', c.resultValue, 1, 0, 1),
     );
+    const { moveWinRate, bestMoveWinRate } = c;
+    if (moveWinRate)
+      checks.push(
+        () => checkLength('moveWinRate', moveWinRate.length, c.rows, 1496),
+        () => checkRange('moveWinRate', moveWinRate, 1496, 0, 1),
+      );
+    if (bestMoveWinRate)
+      checks.push(
+        () => checkLength('bestMoveWinRate', bestMoveWinRate.length, c.rows, 1),
+        () => checkRange('bestMoveWinRate', bestMoveWinRate, 1, 0, 1),
+      );
   }
   for (const check of checks) {
     const issue = check();

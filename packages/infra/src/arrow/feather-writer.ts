@@ -73,6 +73,13 @@ export const stageColumnData = (
       'moveLabel',
       nestLargeList(leafF32(c.moveLabel.subarray(start * 1496, (start + rows) * 1496)), rows, [1496]),
     ]);
+    // maou HEAD's order: moveLabel, moveWinRate, bestMoveWinRate, resultValue.
+    if (c.moveWinRate)
+      cols.push([
+        'moveWinRate',
+        nestLargeList(leafF32(c.moveWinRate.subarray(start * 1496, (start + rows) * 1496)), rows, [1496]),
+      ]);
+    if (c.bestMoveWinRate) cols.push(['bestMoveWinRate', leafF32(c.bestMoveWinRate.subarray(start, start + rows))]);
     cols.push(['resultValue', leafF32(c.resultValue.subarray(start, start + rows))]);
   }
   return cols;

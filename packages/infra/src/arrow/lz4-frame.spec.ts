@@ -117,6 +117,35 @@ describe('LZ4 frames (#19)', () => {
     );
   });
 
+  it('given buffers sized around every block boundary whose blocks end in late matches, then liblz4 accepts every frame', () => {
+    // A block must not start a match in its last 12 bytes (liblz4 rejects it; lz4js 0.2.0 wrote such blocks). Each
+    // buffer ends every 4 MiB block, and itself, with 11 bytes copied from earlier after bytes that match nothing,
+    // so a compressor that looks for matches that late finds one there.
+    const block = 4 << 20;
+    const sizes = [0, 1, 5, 12, 13, 17, 64, 65_536 + 11];
+    for (const d of [-13, -12, -11, -5, -1, 0, 1, 5, 11, 12, 13]) sizes.push(block + d);
+    for (const d of [-12, 0, 12]) sizes.push(2 * block + d);
+    const text = sample(2 * block + 13);
+    const paths = sizes.map((n) => {
+      const buf = text.slice(0, n);
+      const ends = [...Array.from({ length: Math.floor(n / block) }, (_, i) => (i + 1) * block), n];
+      let x = n;
+      for (const end of ends.filter((e) => e >= 48)) {
+        for (let i = end - 35; i < end - 11; i++)
+          buf[i] = 128 + ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 25);
+        buf.copyWithin(end - 11, 8, 19);
+      }
+      const frame = encodeLz4Frame(buf);
+      const path = join(dir, `boundary-${n}.lz4`);
+      writeFileSync(path, frame);
+      return path;
+    });
+    // The content checksum is of the input, so a frame that passes decodes to it.
+    const r = spawnSync('lz4', ['-t', '-m', ...paths], { encoding: 'utf8' });
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.status).toBe(0);
+  });
+
   it('given every truncation of a frame, then each ends in a typed error', () => {
     const frame = lz4(['-B4', '-BX', '--content-size'], sample(5000));
     for (let cut = 0; cut < frame.length; cut++) {

@@ -1,6 +1,6 @@
 import { constants as bufferConstants } from 'node:buffer';
 import os from 'node:os';
-import { compress as lz4jsCompress } from 'lz4js';
+import { compressSync } from 'lz4-napi';
 import { xxhash32 } from './lz4-xxhash32';
 
 const MAGIC = 0x184d2204;
@@ -225,25 +225,51 @@ export const decodeLz4Frame = (src: Uint8Array, limits: Lz4DecodeLimits = {}): U
   return dst.length - d > Math.max(65536, d) ? dst.slice(0, d) : dst.subarray(0, d);
 };
 
+/** Bytes per block we write: the frame's 4 MiB maximum (BD 0x70), so a reader needs one block buffer of that size. */
+const WRITE_BLOCK = 4 << 20;
+
 /**
- * Encodes `data` as one LZ4 frame: lz4js's blocks under a descriptor that also declares the content size and
- * carries a content checksum, so a reader can tell a damaged frame from a good one.
+ * Compresses one block with lz4_flex (through lz4-napi), whose compressor keeps the block format's end rules (no match
+ * starts in the last 12 bytes, the last 5 are literals): liblz4, and so pyarrow and Polars, rejects blocks that break
+ * them. Returns null when the block does not shrink, so the caller stores it raw.
+ */
+const compressBlock = (block: Uint8Array): Uint8Array | null => {
+  const sized = compressSync(Buffer.from(block.buffer, block.byteOffset, block.length));
+  // lz4-napi prepends the uncompressed size (4 bytes, little-endian); the frame carries sizes itself.
+  return sized.length - 4 < block.length ? sized.subarray(4) : null;
+};
+
+/**
+ * Encodes `data` as one LZ4 frame of independent 4 MiB blocks (raw where compression does not pay), under a
+ * descriptor that declares the content size and carries a content checksum, so a reader can tell a damaged frame from a
+ * good one.
  * @public
  */
 export const encodeLz4Frame = (data: Uint8Array): Uint8Array => {
-  const plain = lz4jsCompress(data);
-  const frame = plain instanceof Uint8Array ? plain : Uint8Array.from(plain);
-  // lz4js writes magic, FLG, BD, HC (7 bytes), then blocks and the end mark; it sets no optional field.
-  const blocks = frame.subarray(7);
-  const out = new Uint8Array(4 + 2 + 8 + 1 + blocks.length + 4);
+  const blocks: Uint8Array[] = [];
+  let total = 0;
+  for (let at = 0; at < data.length; at += WRITE_BLOCK) {
+    const plain = data.subarray(at, at + WRITE_BLOCK);
+    const packed = compressBlock(plain);
+    const header = new Uint8Array(4);
+    new DataView(header.buffer).setUint32(0, packed ? packed.length : (plain.length | 0x80000000) >>> 0, true);
+    blocks.push(header, packed ?? plain);
+    total += 4 + (packed ?? plain).length;
+  }
+  const out = new Uint8Array(4 + 2 + 8 + 1 + total + 4 + 4);
   const view = new DataView(out.buffer);
   view.setUint32(0, MAGIC, true);
-  out[4] = (frame[4] ?? 0x40) | 0x08 | 0x04;
-  out[5] = frame[5] ?? 0x70;
+  out[4] = 0x40 | 0x20 | 0x08 | 0x04; // version 1, independent blocks, content size, content checksum
+  out[5] = 0x70; // 4 MiB blocks
   view.setUint32(6, data.length % 2 ** 32, true);
   view.setUint32(10, Math.floor(data.length / 2 ** 32), true);
   out[14] = (xxhash32(out, 4, 14) >>> 8) & 0xff;
-  out.set(blocks, 15);
-  view.setUint32(15 + blocks.length, xxhash32(data), true);
+  let s = 15;
+  for (const b of blocks) {
+    out.set(b, s);
+    s += b.length;
+  }
+  view.setUint32(s, 0, true); // end mark
+  view.setUint32(s + 4, xxhash32(data), true);
   return out;
 };

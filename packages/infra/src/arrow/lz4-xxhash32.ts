@@ -5,10 +5,12 @@ const P3 = 3266489917;
 const P4 = 668265263;
 const P5 = 374761393;
 
+// A module-level binding: inside a vm context (jest) every `Math.imul` is a slow global lookup.
+const imul = Math.imul;
 const rotl = (x: number, r: number): number => (x << r) | (x >>> (32 - r));
 const u32At = (b: Uint8Array, i: number): number =>
   (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
-const round = (acc: number, lane: number): number => Math.imul(rotl((acc + Math.imul(lane, P2)) | 0, 13), P1);
+const round = (acc: number, lane: number): number => imul(rotl((acc + imul(lane, P2)) | 0, 13), P1);
 
 /** xxHash32 of `data[start, end)` with `seed`, as an unsigned 32-bit number. @internal */
 export const xxhash32 = (data: Uint8Array, start = 0, end = data.length, seed = 0): number => {
@@ -30,12 +32,12 @@ export const xxhash32 = (data: Uint8Array, start = 0, end = data.length, seed = 
     h = (seed + P5) | 0;
   }
   h = (h + (end - start)) | 0;
-  for (; i + 4 <= end; i += 4) h = Math.imul(rotl((h + Math.imul(u32At(data, i), P3)) | 0, 17), P4);
-  for (; i < end; i++) h = Math.imul(rotl((h + Math.imul(data[i]!, P5)) | 0, 11), P1);
+  for (; i + 4 <= end; i += 4) h = imul(rotl((h + imul(u32At(data, i), P3)) | 0, 17), P4);
+  for (; i < end; i++) h = imul(rotl((h + imul(data[i]!, P5)) | 0, 11), P1);
   h ^= h >>> 15;
-  h = Math.imul(h, P2);
+  h = imul(h, P2);
   h ^= h >>> 13;
-  h = Math.imul(h, P3);
+  h = imul(h, P3);
   h ^= h >>> 16;
   return h >>> 0;
 };

@@ -3,6 +3,7 @@ import {
   err,
   ok,
   recordKindOfColumns,
+  STAGE3_WIN_RATE_COLUMNS,
   stageSchema,
   validateStageColumns,
   valuesPerRow,
@@ -125,7 +126,9 @@ export const decodeStageBatches = (file: ArrowBatches, stage: Stage): Result<Sta
   const wrong = checkStageSchema(file.path, file.schema, stage, 'Arrow IPC file');
   if (wrong) return err(wrong);
   const cols: Record<string, Flat> = {};
-  for (const spec of stageSchema(stage).columns) {
+  const names = new Set(file.schema.fields.map((f) => f.name));
+  const optional = stage === 3 ? STAGE3_WIN_RATE_COLUMNS.filter((c) => names.has(c.name)) : [];
+  for (const spec of [...stageSchema(stage).columns, ...optional]) {
     if (spec.name === 'id') continue; // a dedup key only; loaders drop it
     const r = decodeColumn(file, spec);
     // The file has the stage's columns, so say so: what it looks like and what this column should have been.
@@ -142,7 +145,14 @@ export const decodeStageBatches = (file: ArrowBatches, stage: Stage): Result<Sta
       ? { ...base, stage, reachableSquares: cols.reachableSquares as Uint8Array }
       : stage === 2
         ? { ...base, stage, legalMovesLabel: cols.legalMovesLabel as Uint8Array }
-        : { ...base, stage, moveLabel: cols.moveLabel as Float32Array, resultValue: cols.resultValue as Float32Array };
+        : {
+            ...base,
+            stage,
+            moveLabel: cols.moveLabel as Float32Array,
+            resultValue: cols.resultValue as Float32Array,
+            ...(cols.moveWinRate ? { moveWinRate: cols.moveWinRate as Float32Array } : {}),
+            ...(cols.bestMoveWinRate ? { bestMoveWinRate: cols.bestMoveWinRate as Float32Array } : {}),
+          };
   const valid = validateStageColumns(columns);
   if (!valid.ok)
     return err(

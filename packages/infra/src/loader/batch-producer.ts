@@ -1,6 +1,7 @@
 import { assembleBatch, type HostBatch, type StageColumns } from '@maou/bench-domain';
 import type { LoaderTask, ProducerSetup } from './loader-task';
 import type { MapRowStore } from './map-row-store';
+import { STAGE2_FILES_PER_GROUP } from './dataset-plan';
 import { seededPermutation } from './seeded-permutation';
 
 /** Everything a producer needs besides the task; the same code runs in the main thread and in workers. @internal */
@@ -13,8 +14,9 @@ export interface ProducerContext {
 }
 
 /**
- * Yields the batches of one task in order. A streaming file is read, optionally row-shuffled, cut into batches and
- * dropped before the next file is read, so memory holds one file at a time whatever the dataset size.
+ * Yields the batches of one task in order. A streaming file (at Stage 2, a group of up to 10 files, as maou reads
+ * them) is read, optionally row-shuffled, cut into batches and dropped before the next is read, so memory holds one
+ * file (group) at a time whatever the dataset size.
  * @internal
  */
 export async function* produceBatches(task: LoaderTask, ctx: ProducerContext): AsyncGenerator<HostBatch> {
@@ -23,11 +25,20 @@ export async function* produceBatches(task: LoaderTask, ctx: ProducerContext): A
     for (const rows of task.batches) yield await ctx.store.gather(stage, rows, ctx.takeBuffers());
     return;
   }
-  for (const file of task.files) {
-    let columns: StageColumns | null = await ctx.readFile(file.path);
-    if (columns.stage !== stage)
-      throw new Error(`${file.path}: holds stage ${columns.stage} records, expected stage ${stage}`);
-    const order = file.rowSeed === null ? null : seededPermutation(columns.rows, file.rowSeed);
+  // maou's Stage 2 streaming concatenates up to 10 files before cutting batches; other stages cut each file alone.
+  const group = stage === 2 ? STAGE2_FILES_PER_GROUP : 1;
+  for (let g = 0; g < task.files.length; g += group) {
+    const files = task.files.slice(g, g + group);
+    const parts: StageColumns[] = [];
+    for (const file of files) {
+      const c = await ctx.readFile(file.path);
+      if (c.stage !== stage) throw new Error(`${file.path}: holds stage ${c.stage} records, expected stage ${stage}`);
+      parts.push(c);
+    }
+    let columns: StageColumns | null = parts.length === 1 ? parts[0]! : concatStage2(parts);
+    parts.length = 0;
+    const rowSeed = files[0]!.rowSeed;
+    const order = rowSeed === null ? null : seededPermutation(columns.rows, rowSeed);
     const rows = columns.rows;
     for (let start = 0; start < rows; start += batchSize) {
       const end = Math.min(rows, start + batchSize);
@@ -37,6 +48,31 @@ export async function* produceBatches(task: LoaderTask, ctx: ProducerContext): A
     columns = null;
   }
 }
+
+const concatBytes = (arrays: readonly Uint8Array[]): Uint8Array => {
+  const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
+  let at = 0;
+  for (const a of arrays) {
+    out.set(a, at);
+    at += a.length;
+  }
+  return out;
+};
+
+/** The rows of several Stage 2 files, one after another. */
+const concatStage2 = (parts: readonly StageColumns[]): StageColumns => {
+  const s2 = parts.map((p) => {
+    if (p.stage !== 2) throw new Error(`stage ${p.stage} files are not grouped`);
+    return p;
+  });
+  return {
+    stage: 2,
+    rows: s2.reduce((n, p) => n + p.rows, 0),
+    boardIdPositions: concatBytes(s2.map((p) => p.boardIdPositions)),
+    piecesInHand: concatBytes(s2.map((p) => p.piecesInHand)),
+    legalMovesLabel: concatBytes(s2.map((p) => p.legalMovesLabel)),
+  };
+};
 
 const range = (start: number, end: number): Uint32Array => {
   const out = new Uint32Array(end - start);

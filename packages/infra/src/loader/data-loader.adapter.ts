@@ -1,9 +1,10 @@
-import type { DataLoaderPort, DataSourcePort, LoaderThreadStats, LoggerPort, Split } from '@maou/bench-app';
+import type { DataLoaderPort, DataSourcePort, LoaderThreadStats, LoggerPort, ShardRef, Split } from '@maou/bench-app';
 import { batchBuffers, type DataLoaderConfig, type HostBatch, type StageColumns } from '@maou/bench-domain';
 import { produceBatches, type ProducerContext } from './batch-producer';
 import { passSize, passTasks, planDataset, type LoaderPlan } from './loader-plan';
 import type { ProducerSetup, ShardReaderRef } from './loader-task';
 import { MapRowStore } from './map-row-store';
+import { applyPolicyTarget } from './policy-target-reader';
 import { toSharedColumns } from './shared-columns';
 import { processInterrupts } from '../interrupts/process-interrupts';
 import { STAGE_FILE_READER } from './stage-file-reader';
@@ -17,6 +18,12 @@ export interface DataLoaderOptions {
   readonly reader?: ShardReaderRef;
   readonly logger?: LoggerPort;
 }
+
+/** Reads a shard through the source, with the run's policy target applied. */
+const readShard =
+  (source: DataSourcePort, config: DataLoaderConfig) =>
+  async (shard: ShardRef): Promise<StageColumns> =>
+    applyPolicyTarget(shard.path, await source.read(shard), config.policyTargetMode);
 
 /**
  * The data loader: batches from the main thread (`workers` 0) or from worker threads handing buffers over by
@@ -40,12 +47,15 @@ export class DataLoaderAdapter implements DataLoaderPort {
     private readonly options: DataLoaderOptions,
     private readonly shared: readonly StageColumns[] | null,
   ) {
-    const sizes = (['train', 'validation'] as const).map((s) => passSize(plan, s, config.batchSize));
+    const sizes = (['train', 'validation'] as const).map((s) =>
+      passSize(plan, s, config.batchSize, source.stage, workers),
+    );
     this.batchesPerEpoch = { train: sizes[0]!.batches, validation: sizes[1]!.batches };
     this.samplesPerEpoch = { train: sizes[0]!.samples, validation: sizes[1]!.samples };
     const offsets = plan.mode === 'map-style' ? plan.offsets : [];
     this.setup = {
       stage: source.stage,
+      ...(config.policyTargetMode ? { policyTargetMode: config.policyTargetMode } : {}),
       batchSize: config.batchSize,
       pinMemory: config.pinMemory,
       shardPaths: plan.shards.map((s) => s.path),
@@ -59,10 +69,11 @@ export class DataLoaderAdapter implements DataLoaderPort {
           await source.materialize!(shard);
         }
       : undefined;
+    const read = readShard(source, config);
     this.local = {
       setup: this.setup,
-      readFile: (path) => source.read(byPath.get(path)!),
-      store: new MapRowStore(offsets, (i) => source.read(plan.shards[i]!), shared ?? []),
+      readFile: (path) => read(byPath.get(path)!),
+      store: new MapRowStore(offsets, (i) => read(plan.shards[i]!), shared ?? []),
       takeBuffers: () => (config.pinMemory ? this.pinned.pop() : undefined),
     };
   }
@@ -81,7 +92,8 @@ export class DataLoaderAdapter implements DataLoaderPort {
     let shared: StageColumns[] | null = null;
     if (plan.mode === 'map-style' && config.cacheMode === 'memory') {
       shared = [];
-      for (const s of shards) shared.push(workers > 0 ? toSharedColumns(await source.read(s)) : await source.read(s));
+      const read = readShard(source, config);
+      for (const s of shards) shared.push(workers > 0 ? toSharedColumns(await read(s)) : await read(s));
     }
     const loader = new DataLoaderAdapter(source, config, plan, workers, options, shared);
     options.logger?.info({ ...loader.describe() }, 'data loader ready');
@@ -106,7 +118,7 @@ export class DataLoaderAdapter implements DataLoaderPort {
   }
 
   async *iterate(split: Split, epoch: number): AsyncIterableIterator<HostBatch> {
-    const tasks = passTasks(this.plan, split, epoch, this.workers, this.config);
+    const tasks = passTasks(this.plan, split, epoch, this.workers, this.config, this.setup.stage);
     if (this.workers === 0) {
       yield* produceBatches(tasks[0]!, this.local);
       return;

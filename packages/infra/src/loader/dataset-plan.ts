@@ -1,4 +1,5 @@
 import type { ShardRef } from '@maou/bench-app';
+import type { Stage } from '@maou/bench-domain';
 import { mixSeed, seededPermutation } from './seeded-permutation';
 
 /** Train and validation shards of a streaming dataset. @internal */
@@ -52,9 +53,32 @@ export const epochFileShards = (
   return shards;
 };
 
-/** Batches of a streaming pass: files never share a batch and the last one of a file may be short. @internal */
-export const streamingBatchCount = (shards: readonly ShardRef[], batchSize: number): number =>
-  shards.reduce((sum, s) => sum + Math.ceil(s.rows / batchSize), 0);
+/** Files maou's Stage 2 streaming dataset concatenates before cutting batches (`_FILES_PER_CONCAT`). @internal */
+export const STAGE2_FILES_PER_GROUP = 10;
+
+/**
+ * Batches of a streaming pass: each file is cut on its own and its last batch may be short; at Stage 2, as in maou,
+ * each producer's files (dealt round-robin) are cut in groups of up to 10, so the short batch comes once per group.
+ * @internal
+ */
+export const streamingBatchCount = (
+  shards: readonly ShardRef[],
+  batchSize: number,
+  stage: Stage,
+  producers: number,
+): number => {
+  if (stage !== 2) return shards.reduce((sum, s) => sum + Math.ceil(s.rows / batchSize), 0);
+  const W = Math.max(1, producers);
+  let total = 0;
+  for (let w = 0; w < W; w++) {
+    const mine = shards.filter((_, i) => i % W === w);
+    for (let g = 0; g < mine.length; g += STAGE2_FILES_PER_GROUP) {
+      const rows = mine.slice(g, g + STAGE2_FILES_PER_GROUP).reduce((n, s) => n + s.rows, 0);
+      total += Math.ceil(rows / batchSize);
+    }
+  }
+  return total;
+};
 
 /** Map-style epoch: seeded row order (train only), cut into batches; train drops the short tail. @internal */
 export const mapStyleBatches = (

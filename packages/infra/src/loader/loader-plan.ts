@@ -1,5 +1,5 @@
 import type { ShardRef, Split } from '@maou/bench-app';
-import type { DataLoaderConfig } from '@maou/bench-domain';
+import type { DataLoaderConfig, Stage } from '@maou/bench-domain';
 import { epochFileShards, fileLevelSplit, mapStyleBatches, rowLevelSplit, streamingBatchCount } from './dataset-plan';
 import type { LoaderTask } from './loader-task';
 import { mixSeed } from './seeded-permutation';
@@ -34,15 +34,29 @@ export const planDataset = (shards: readonly ShardRef[], config: DataLoaderConfi
   return { mode: 'map-style', shards, offsets, rows: { train: split.train, validation: split.validation } };
 };
 
+/**
+ * Whether a map-style training pass drops its short last batch: maou's Stage 3 loader does (`drop_last=True`), its
+ * Stage 1 and 2 loaders keep it. Validation always keeps it.
+ */
+const dropsLast = (split: Split, stage: Stage): boolean => split === 'train' && stage === 3;
+
 /** Batches and samples of a full pass over a split. @internal */
-export const passSize = (plan: LoaderPlan, split: Split, batchSize: number): { batches: number; samples: number } => {
+export const passSize = (
+  plan: LoaderPlan,
+  split: Split,
+  batchSize: number,
+  stage: Stage,
+  producers = 1,
+): { batches: number; samples: number } => {
   if (plan.mode === 'streaming') {
     const files = plan.files[split];
-    return { batches: streamingBatchCount(files, batchSize), samples: files.reduce((s, f) => s + f.rows, 0) };
+    return {
+      batches: streamingBatchCount(files, batchSize, stage, producers),
+      samples: files.reduce((s, f) => s + f.rows, 0),
+    };
   }
   const n = plan.rows[split].length;
-  // Training drops the short last batch as maou does; validation keeps it.
-  return split === 'train'
+  return dropsLast(split, stage)
     ? { batches: Math.floor(n / batchSize), samples: Math.floor(n / batchSize) * batchSize }
     : { batches: Math.ceil(n / batchSize), samples: n };
 };
@@ -58,6 +72,7 @@ export const passTasks = (
   epoch: number,
   producers: number,
   config: DataLoaderConfig,
+  stage: Stage,
 ): LoaderTask[] => {
   const shuffle = config.shuffle && split === 'train';
   const W = Math.max(1, producers);
@@ -71,7 +86,7 @@ export const passTasks = (
   }
   const batches = mapStyleBatches(plan.rows[split], config.batchSize, {
     shuffle,
-    dropLast: split === 'train',
+    dropLast: dropsLast(split, stage),
     seed: config.seed,
     epoch,
   });

@@ -1,4 +1,4 @@
-import type { Stage } from '@maou/bench-domain';
+import type { PolicyTargetMode, Stage } from '@maou/bench-domain';
 
 /** One file of a streaming pass; `rowSeed` null keeps the file's row order. @internal */
 export interface StreamFile {
@@ -20,6 +20,8 @@ export interface ShardReaderRef {
 /** Fixed facts a producer needs for every pass. @internal */
 export interface ProducerSetup {
   readonly stage: Stage;
+  /** applied to every shard as it is read (see `applyPolicyTarget`) */
+  readonly policyTargetMode?: PolicyTargetMode;
   readonly batchSize: number;
   readonly pinMemory: boolean;
   /** map-style only: shard paths and first global row of each shard */

@@ -3,6 +3,7 @@ import { batchBuffers } from '@maou/bench-domain';
 import { produceBatches, type ProducerContext } from './batch-producer';
 import { MapRowStore } from './map-row-store';
 import { loadShardReader } from './shard-reader';
+import { applyPolicyTarget } from './policy-target-reader';
 import { MaterializeClient } from './materialize-client';
 import { SharedShardClient } from './shared-shard-client';
 import { threadCounters } from './thread-counters';
@@ -15,7 +16,8 @@ const read = loadShardReader(init.reader);
 const { setup } = init;
 const pool: (readonly ArrayBuffer[])[] = [];
 const files = new MaterializeClient((m) => port.postMessage(m));
-const readPath = (path: string) => files.read(path, (p) => read(p, setup.stage));
+const readPath = (path: string) =>
+  files.read(path, async (p) => applyPolicyTarget(p, await read(p, setup.stage), setup.policyTargetMode));
 const decode = (i: number) => readPath(setup.shardPaths[i]!);
 const shards = new SharedShardClient((m) => port.postMessage(m), decode);
 const ctx: ProducerContext = {

@@ -6,7 +6,7 @@ import { fileSize, generateSampleData, type SampleFile } from './generate-sample
 import type { ProgressCallback } from './random-games';
 
 /** Bump when generated content or layout changes, so old caches are regenerated. @public */
-export const SAMPLE_SCHEMA_VERSION = 1;
+export const SAMPLE_SCHEMA_VERSION = 2;
 const MANIFEST = 'maou-sample-manifest.json';
 
 /** @public */

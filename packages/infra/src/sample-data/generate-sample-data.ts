@@ -45,7 +45,14 @@ const sliceColumns = (c: StageColumns, start: number, rows: number): StageColumn
   const base = { rows, boardIdPositions: s(c.boardIdPositions, 81), piecesInHand: s(c.piecesInHand, 14) };
   if (c.stage === 1) return { ...base, stage: 1, reachableSquares: s(c.reachableSquares, 81) };
   if (c.stage === 2) return { ...base, stage: 2, legalMovesLabel: s(c.legalMovesLabel, 1496) };
-  return { ...base, stage: 3, moveLabel: s(c.moveLabel, 1496), resultValue: s(c.resultValue, 1) };
+  return {
+    ...base,
+    stage: 3,
+    moveLabel: s(c.moveLabel, 1496),
+    resultValue: s(c.resultValue, 1),
+    ...(c.moveWinRate ? { moveWinRate: s(c.moveWinRate, 1496) } : {}),
+    ...(c.bestMoveWinRate ? { bestMoveWinRate: s(c.bestMoveWinRate, 1) } : {}),
+  };
 };
 
 /** Writes records as maou-named `.feather` shards (LZ4, one record batch each). @public */

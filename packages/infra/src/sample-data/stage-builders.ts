@@ -28,6 +28,8 @@ interface Group {
   count: number;
   valueSum: number;
   labels: Map<number, number>;
+  /** per label: the summed result values (1 win, 0.5 draw, 0 loss) of the rows that played it */
+  labelWins: Map<number, number>;
 }
 
 const positionAt = (hcpe: HcpeColumns, row: number): ShogiPosition => {
@@ -44,7 +46,7 @@ const groupRows = (hcpe: HcpeColumns, limit: number, withLabels: boolean): Group
     let g = groups.get(key);
     if (!g) {
       if (groups.size >= limit) continue;
-      g = { first: row, count: 0, valueSum: 0, labels: new Map() };
+      g = { first: row, count: 0, valueSum: 0, labels: new Map(), labelWins: new Map() };
       groups.set(key, g);
     }
     g.count++;
@@ -53,8 +55,10 @@ const groupRows = (hcpe: HcpeColumns, limit: number, withLabels: boolean): Group
     const label = moveLabel(turn, hcpe.bestMove16[row] ?? 0);
     // maou aborts on an unlabelled move; here it would mean a generator bug.
     if (!label.ok) throw new Error(`HCPE row ${row} (${hcpe.id[row]}): ${label.error}`);
+    const value = resultValue(turn, hcpe.gameResult[row] ?? 0);
     g.labels.set(label.value, (g.labels.get(label.value) ?? 0) + 1);
-    g.valueSum += resultValue(turn, hcpe.gameResult[row] ?? 0);
+    g.labelWins.set(label.value, (g.labelWins.get(label.value) ?? 0) + value);
+    g.valueSum += value;
   }
   return [...groups.values()];
 };
@@ -66,7 +70,35 @@ const sortById = (hcpe: HcpeColumns, groups: Group[]): { groups: Group[]; ids: B
   return { groups: keyed.map((k) => k.g), ids: BigUint64Array.from(keyed.map((k) => k.id)) };
 };
 
-/** Stage 3 preprocessing rows: label histogram / count and mean result per distinct position (spec §8.3). @public */
+// maou's pre-process defaults: --position-count-threshold 2, --prior-strength 5.0, --win-rate-fallback neutral.
+const POSITION_COUNT_THRESHOLD = 2;
+const PRIOR_STRENGTH = 5;
+const NEUTRAL_WIN_RATE = 0.5;
+
+/**
+ * Per-move win rates of one position as maou's intermediate store computes them: (wins + prior) / (plays + 2·prior)
+ * for each played move, or a neutral 0.5 for each when the position was seen fewer than the threshold times; moves
+ * never played stay 0. Returns the row's largest rate (bestMoveWinRate).
+ */
+const writeMoveWinRates = (g: Group, out: Float32Array, at: number): number => {
+  let best = 0;
+  for (const [label, plays] of g.labels) {
+    const wins = g.labelWins.get(label) ?? 0;
+    const rate =
+      g.count < POSITION_COUNT_THRESHOLD
+        ? NEUTRAL_WIN_RATE
+        : Math.min(1, Math.max(0, (wins + PRIOR_STRENGTH) / (plays + 2 * PRIOR_STRENGTH)));
+    out[at + label] = rate;
+    best = Math.max(best, Math.fround(rate));
+  }
+  return best;
+};
+
+/**
+ * Stage 3 preprocessing rows: label histogram / count, mean result, and per-move win rates (maou HEAD) per distinct
+ * position (spec §8.3).
+ * @public
+ */
 export const buildStage3 = (hcpe: HcpeColumns, limit: number): StageRecords<Stage3Columns> => {
   const { groups, ids } = sortById(hcpe, groupRows(hcpe, limit, true));
   const n = groups.length;
@@ -74,15 +106,27 @@ export const buildStage3 = (hcpe: HcpeColumns, limit: number): StageRecords<Stag
   const hand = new Uint8Array(n * 14);
   const labels = new Float32Array(n * 1496);
   const values = new Float32Array(n);
+  const winRates = new Float32Array(n * 1496);
+  const best = new Float32Array(n);
   groups.forEach((g, i) => {
     const pos = positionAt(hcpe, g.first);
     writeBoardIdPositions(pos, board, i * 81);
     writePiecesInHand(pos, hand, i * 14);
     for (const [label, count] of g.labels) labels[i * 1496 + label] = count / g.count;
     values[i] = g.valueSum / g.count;
+    best[i] = writeMoveWinRates(g, winRates, i * 1496);
   });
   return {
-    columns: { stage: 3, rows: n, boardIdPositions: board, piecesInHand: hand, moveLabel: labels, resultValue: values },
+    columns: {
+      stage: 3,
+      rows: n,
+      boardIdPositions: board,
+      piecesInHand: hand,
+      moveLabel: labels,
+      moveWinRate: winRates,
+      bestMoveWinRate: best,
+      resultValue: values,
+    },
     ids,
   };
 };

@@ -1,4 +1,5 @@
 import type { BackendChoice } from '@maou/bench-app';
+import { POLICY_TARGET_MODES } from '@maou/bench-domain';
 import { optionGroup, type OptionTable } from '../options/option-table';
 import { describeGpuChoices, describeHostBackends } from './choices';
 import { MODEL_OPTIONS } from './model-options';
@@ -92,6 +93,12 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
     'device-prefetch': pipeline.num('batches uploaded ahead to the device, 0 = off (default 3)'),
     'cache-transforms': pipeline.flag('accepted for compatibility; records need no transform'),
     'gce-parameter': loss.num('accepted for compatibility (0 < g ≤ 1); unused by the KL policy loss'),
+    'policy-target-mode': {
+      ...loss.str(
+        "Stage 3 policy target: win-rate (maou's default; per-move win rates), move-label (played-move frequencies) or weighted (their product)",
+      ),
+      choices: POLICY_TARGET_MODES,
+    },
     'policy-loss-ratio': loss.num('policy loss weight (default 1.0)'),
     'value-loss-ratio': loss.num('value loss weight (default 1.0)'),
     'learning-ratio': loss.num('learning rate (default 0.01)'),
@@ -112,7 +119,7 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
     'stage2-clip': heads.num('ASL clip (default 0)'),
     'stage2-hidden-dim': heads.num('hidden units, 0 = single linear head (default 128)'),
     'stage2-head-dropout': heads.num('default 0'),
-    'stage2-test-ratio': heads.num('Stage 2 validation share, 0 = no split'),
+    'stage2-test-ratio': heads.num('Stage 2 validation share, 0 = no split (default 0, as maou HEAD)'),
     'warmup-batches': run.num('batches before measuring (default 10)'),
     'max-batches': run.num(
       "batch cap, at least 2; default: none, the stopping rule decides (maou's 100 still bounds validation and the maou block)",

@@ -165,6 +165,35 @@ describe('toBenchmarkConfig', () => {
     expect(r.value.config.loader.streaming).toBe(false);
   });
 
+  it("takes maou's --policy-target-mode default (win-rate) at Stage 3 only, and names a bad value (#25)", () => {
+    const mode = (raw: Parameters<typeof toBenchmarkConfig>[0]) => {
+      const r = toBenchmarkConfig(raw, defaults);
+      if (!r.ok) throw new Error(JSON.stringify(r.error));
+      return r.value.config.loader.policyTargetMode;
+    };
+    expect([
+      mode({}),
+      mode({ policyTargetMode: 'weighted' }),
+      mode({ stage: 2, policyTargetMode: 'move-label' }),
+    ]).toEqual(['win-rate', 'weighted', undefined]);
+    expect(issuesOf({ policyTargetMode: 'label' })).toEqual([
+      "--policy-target-mode: must be move-label, win-rate, weighted, got 'label'",
+    ]);
+  });
+
+  it('trains Stages 1 and 2 on every row by default, as maou HEAD does (Stage 2 splits only with --stage2-test-ratio)', () => {
+    const ratio = (raw: Parameters<typeof toBenchmarkConfig>[0]) => {
+      const r = toBenchmarkConfig(raw, defaults);
+      return r.ok && r.value.config.loader.testRatio;
+    };
+    expect([
+      ratio({ stage: 1, testRatio: 0.3 }),
+      ratio({ stage: 2, testRatio: 0.3 }),
+      ratio({ stage: 2, stage2TestRatio: 0.1 }),
+      ratio({ stage: 3 }),
+    ]).toEqual([0, 0, 0.1, 0.2]);
+  });
+
   it('keeps --stage2-test-ratio 0 as no split (maou turned it into 0.2) and notes accepted no-ops', () => {
     const r = toBenchmarkConfig({ stage: 2, stage2TestRatio: 0, inputCacheMode: 'mmap', gceParameter: 0.5 }, defaults);
     if (!r.ok) throw new Error('expected ok');

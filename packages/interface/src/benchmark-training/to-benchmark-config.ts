@@ -1,8 +1,11 @@
 import type { BackendChoice } from '@maou/bench-app';
 import {
+  DEFAULT_POLICY_TARGET_MODE,
   err,
   ok,
+  POLICY_TARGET_MODES,
   type BenchmarkConfig,
+  type PolicyTargetMode,
   type ComputeConfig,
   type Result,
   type Stage,
@@ -90,6 +93,12 @@ export const toBenchmarkConfig = (
   if (raw.inputCacheMode !== undefined && !['file', 'memory', 'mmap'].includes(raw.inputCacheMode)) {
     issues.push({ field: '--input-cache-mode', message: `must be file, memory or mmap, got '${raw.inputCacheMode}'` });
   }
+  if (raw.policyTargetMode !== undefined && !POLICY_TARGET_MODES.includes(raw.policyTargetMode as PolicyTargetMode)) {
+    issues.push({
+      field: '--policy-target-mode',
+      message: `must be ${POLICY_TARGET_MODES.join(', ')}, got '${raw.policyTargetMode}'`,
+    });
+  }
   const stage = (issues.some((i) => i.field === '--stage') ? 3 : (raw.stage ?? 3)) as Stage;
   const preset = take(parseArchitecture(raw.modelArchitecture ?? 'resnet'), issues, 'resnet');
   const optimizer = take(parseOptimizer(raw.optimizer ?? 'adamw'), issues, 'adamw');
@@ -118,7 +127,8 @@ export const toBenchmarkConfig = (
   if (issues.length || 'issues' in source) return err(issues);
 
   const streamable = source.spec.kind === 'local' || source.spec.kind === 'sample';
-  const testRatio = stage === 2 && raw.stage2TestRatio !== undefined ? raw.stage2TestRatio : (raw.testRatio ?? 0.2);
+  // maou HEAD trains Stage 1 on every row (no validation split) and Stage 2 too unless --stage2-test-ratio is given.
+  const testRatio = stage === 1 ? 0 : stage === 2 ? (raw.stage2TestRatio ?? 0) : (raw.testRatio ?? 0.2);
   const config: BenchmarkConfig = {
     stage,
     source: source.spec,
@@ -134,6 +144,10 @@ export const toBenchmarkConfig = (
       cacheMode: raw.inputCacheMode === 'memory' ? 'memory' : 'file',
       devicePrefetch: raw.devicePrefetch ?? 3,
       seed: raw.seed ?? 1,
+      // Stages 1 and 2 have no policy target; maou ignores the flag there too.
+      ...(stage === 3
+        ? { policyTargetMode: (raw.policyTargetMode as PolicyTargetMode | undefined) ?? DEFAULT_POLICY_TARGET_MODE }
+        : {}),
     },
     training: {
       preset,

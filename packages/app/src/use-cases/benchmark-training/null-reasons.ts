@@ -12,6 +12,7 @@ export interface ProducedBlocks {
 
 const validationReason = (c: BenchmarkConfig): string => {
   if (!c.runValidation) return '--run-validation not given';
+  if (c.stage === 1) return 'Stage 1 has no validation split (as in maou, every row trains)';
   if (c.loader.testRatio === 0)
     return `the validation split is empty: ${c.stage === 2 ? '--stage2-test-ratio' : '--test-ratio'} is 0 (no split)`;
   return 'the validation split yielded no batch (too few validation rows for one batch)';

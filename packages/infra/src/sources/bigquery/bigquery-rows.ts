@@ -1,6 +1,7 @@
 import {
   err,
   ok,
+  STAGE3_WIN_RATE_COLUMNS,
   stageSchema,
   valuesPerRow,
   type ColumnSpec,
@@ -55,7 +56,9 @@ export const rowsToStageColumns = (
   firstRow: number,
 ): Result<StageColumns, CloudSourceError> => {
   const cols: Record<string, Flat> = {};
-  for (const spec of stageSchema(stage).columns) {
+  // maou HEAD's win-rate columns, when the table has them.
+  const optional = stage === 3 ? STAGE3_WIN_RATE_COLUMNS.filter((c) => rows.length > 0 && c.name in rows[0]!) : [];
+  for (const spec of [...stageSchema(stage).columns, ...optional]) {
     if (spec.name === 'id') continue;
     const per = valuesPerRow(spec);
     const out: Flat = spec.type === 'float32' ? new Float32Array(rows.length * per) : new Uint8Array(rows.length * per);
@@ -78,5 +81,7 @@ export const rowsToStageColumns = (
     stage,
     moveLabel: cols.moveLabel as Float32Array,
     resultValue: cols.resultValue as Float32Array,
+    ...(cols.moveWinRate ? { moveWinRate: cols.moveWinRate as Float32Array } : {}),
+    ...(cols.bestMoveWinRate ? { bestMoveWinRate: cols.bestMoveWinRate as Float32Array } : {}),
   });
 };
