@@ -22,6 +22,8 @@ export interface NetworkOutputs {
 /** Options of the network beyond the preset. @public */
 export interface NetworkOptions {
   readonly preset: ModelPreset;
+  /** blocks and widths instead of the preset's (specs: the same topology, narrower) */
+  readonly shape?: NetworkShape;
   readonly stage: Stage;
   /** Stage 2 head hidden width; 0 means a single linear layer */
   readonly stage2HiddenDim: number;
@@ -46,7 +48,7 @@ export class ShogiNetwork {
   private readonly dropout: number;
 
   constructor(private readonly options: NetworkOptions) {
-    const shape = NETWORK_PRESETS[options.preset] as NetworkShape | undefined;
+    const shape = options.shape ?? (NETWORK_PRESETS[options.preset] as NetworkShape | undefined);
     if (!shape)
       throw new Error(`unknown network preset '${options.preset}' (known: ${Object.keys(NETWORK_PRESETS).join(', ')})`);
     const store = new ParameterStore(options.rng);

@@ -36,7 +36,7 @@ export const parseOptimizer = (raw: string): Parsed<OptimizerName> => {
     : { issue: { field: '--optimizer', message: `must be 'adamw' or 'sgd', got '${raw}'` } };
 };
 
-/** `--model-architecture`: maou's `resnet`, and `lite`, the shogi-optimised default. */
+/** `--model-architecture`: maou's `resnet` (the default), and `lite`, the shogi-optimised configuration. */
 export const parseArchitecture = (raw: string): Parsed<ModelPreset> => {
   const v = raw.toLowerCase();
   if (v === 'lite' || v === 'resnet') return { value: v };

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { ok } from '@maou/bench-domain';
 import { selectedByName, type BackendPlugin } from '../../backend-plugin';
 
-/** Pure-JS tfjs backend: a correctness reference, about 40× slower than wasm for training. @public */
+/** Pure-JS tfjs backend: a correctness reference, 160–1,500× slower than wasm for training (its help). @public */
 export const cpuBackendPlugin: BackendPlugin = {
   name: 'cpu',
   usage: 'cpu',
