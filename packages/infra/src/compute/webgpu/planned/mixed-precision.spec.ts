@@ -147,7 +147,9 @@ describe('mixed-precision plan (no GPU)', () => {
   // show), and the loss within 1e-4. The bounds catch a wrong kernel (errors of order 1, or NaN), not f16 itself.
   it.each([
     ['lite', 3, 8, {}],
-    ['resnet', 1, 2, {}],
+    // 2 rows at full width (its cost); at 1/8 width 2 rows leave too few values per channel: the batch-norm weight
+    // gradients' f16 error reached 0.47 of their norm (session 7), so the narrow network takes lite's 8
+    ['resnet', 1, FULL_WIDTH ? 2 : 8, {}],
   ] as const)(
     "%s Stage %i: the f16 step gives the f32 step's loss and gradients within f16 rounding",
     async (preset, stage, rows, extra) => {
