@@ -32,6 +32,10 @@ const config: Config = {
   // Generous (a global option: jest ignores it per project): CI boxes are small and shared; speed is measured by bench
   // scripts, never by a test's clock.
   testTimeout: 60_000,
+  // One worker per core (jest's default leaves one idle: a single worker on the 2-core CI machine), slowest suites
+  // first (scripts/jest-sequencer.cjs), so the long lavapipe suites overlap the rest.
+  maxWorkers: '100%',
+  testSequencer: '<rootDir>/scripts/jest-sequencer.cjs',
   projects: [
     project('domain'),
     project('engine'),

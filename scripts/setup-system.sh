@@ -32,5 +32,7 @@ if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import pyarrow, numpy' >/
     || echo "setup-system: pyarrow could not be installed; the specs that need it will fail" >&2
 fi
 
-# Mesa's lavapipe (a software Vulkan driver) lets the WebGPU specs train without a GPU.
-bash "$(dirname "$0")/setup-lavapipe.sh" || echo "setup-system: lavapipe set-up failed; WebGPU specs will be skipped" >&2
+# Mesa's lavapipe (a software Vulkan driver) lets the WebGPU specs train without a GPU. scripts/test-all.sh passes
+# --no-lavapipe and runs it alongside the install and build instead (its download is the slow part).
+[ "${1:-}" = --no-lavapipe ] ||
+  bash "$(dirname "$0")/setup-lavapipe.sh" || echo "setup-system: lavapipe set-up failed; WebGPU specs will be skipped" >&2

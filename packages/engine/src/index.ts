@@ -33,7 +33,7 @@ export {
 } from './nn/fused-kernels';
 
 // The network's shape (presets, stage strides, stem), for backends that plan the step themselves (webgpu).
-export { NETWORK_PRESETS, STAGE_STRIDES, STEM } from './network/network-presets';
+export { NETWORK_PRESETS, type NetworkShape, STAGE_STRIDES, STEM } from './network/network-presets';
 
 // Building blocks, for checking a backend's gradients against the reference kernels.
 export { ShogiNetwork } from './network/shogi-network';

@@ -64,6 +64,7 @@ export class TfjsTrainer implements Trainer {
     this.stage = options.stage;
     this.network = new ShogiNetwork({
       preset: t.preset,
+      shape: options.networkShape,
       stage: options.stage,
       stage2HiddenDim: t.stage2HiddenDim,
       stage2Dropout: t.stage2HeadDropout,

@@ -2,6 +2,7 @@ import type { GradientNormSample, HostBatch, PhaseKernels, Stage, TrainingConfig
 import type { BackendInfo } from './backend-info';
 import type { MonotonicClock } from './monotonic-clock';
 import type { UploadedBatch } from './device-batch';
+import type { NetworkShape } from './network/network-presets';
 
 /** Device-side phases of one training step, each timed after the backend finished it. @public */
 export interface StepPhasesMs {
@@ -75,6 +76,8 @@ export interface TrainerOptions {
   /** optimiser steps the LR schedule spans (a full epoch) */
   readonly totalSteps: number;
   readonly seed: number;
+  /** the network's blocks and widths instead of the preset's (specs: the same topology, narrower) */
+  readonly networkShape?: NetworkShape;
   /**
    * Rows per forward/backward pass inside one `step` (gradients are summed over the pieces, each piece's
    * mean loss weighted by its share of the batch); defaults to the whole batch. Lets large batches fit

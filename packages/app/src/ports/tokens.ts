@@ -2,7 +2,6 @@
 export const TOKENS = {
   Clock: Symbol.for('maou.ClockPort'),
   Logger: Symbol.for('maou.LoggerPort'),
-  DataSource: Symbol.for('maou.DataSourcePort'),
   DataSourceFactory: Symbol.for('maou.DataSourceFactoryPort'),
   Environment: Symbol.for('maou.EnvironmentPort'),
   TrainerFactory: Symbol.for('maou.TrainerFactory'),

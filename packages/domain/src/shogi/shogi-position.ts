@@ -33,17 +33,6 @@ export const PIECE = {
 /** Offset added to a cshogi piece type for a White piece. @public */
 export const WHITE_OFFSET = 16;
 
-/** Hand order FU, KY, KE, GI, KI, KA, HI as cshogi piece types. @public */
-export const HAND_PIECE_TYPES: readonly number[] = [
-  PIECE.FU,
-  PIECE.KY,
-  PIECE.KE,
-  PIECE.GI,
-  PIECE.KI,
-  PIECE.KA,
-  PIECE.HI,
-];
-
 /** Per hand kind, the number of pieces in the standard 40-piece set. @public */
 export const HAND_MAXIMA: readonly number[] = [18, 4, 4, 4, 4, 2, 2];
 
@@ -52,9 +41,6 @@ export const MAOU_PIECE_ID: readonly number[] = [0, 1, 2, 3, 4, 6, 7, 5, 8, 9, 1
 
 /** Unpromoted base of a cshogi piece type (promoted → its base, others unchanged). @internal */
 export const basePieceType = (type: number): number => (type >= PIECE.TO ? type - 8 : type);
-
-/** The colour of a non-empty cshogi piece code. @public */
-export const pieceColor = (code: number): Color => (code >= WHITE_OFFSET ? 1 : 0);
 
 /** A fresh empty position (both hands empty), Black to move. @public */
 export const emptyPosition = (turn: Color = 0): ShogiPosition => ({

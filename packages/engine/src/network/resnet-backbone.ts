@@ -3,7 +3,7 @@ import { type ResNetPreset } from '@maou/bench-domain';
 import { type Parameter, type ParameterStore } from '../nn/parameter-store';
 import { type Backbone } from './backbone';
 import { BottleneckBlock, EXPANSION } from './bottleneck-block';
-import { NETWORK_PRESETS, STAGE_STRIDES, STEM } from './network-presets';
+import { NETWORK_PRESETS, type NetworkShape, STAGE_STRIDES, STEM } from './network-presets';
 
 /**
  * maou's ResNet backbone, NHWC: the hand projection broadcast over the board beside the 32 embedding channels
@@ -17,8 +17,8 @@ export class ResNetBackbone implements Backbone {
   readonly outputNorm: readonly Parameter[] = [];
   private readonly blocks: BottleneckBlock[] = [];
 
-  constructor(store: ParameterStore, preset: ResNetPreset) {
-    const shape = NETWORK_PRESETS[preset];
+  /** `shape`: a preset's blocks and widths, or a narrower network of the same topology (specs) */
+  constructor(store: ParameterStore, shape: NetworkShape) {
     let channels = STEM.embedding + STEM.hand;
     this.parameters = store.collect(() =>
       shape.blocks.forEach((count, stageIndex) => {

@@ -17,7 +17,7 @@ import { type Parameter, ParameterStore } from '../nn/parameter-store';
 import { type SeededRandom } from '../nn/seeded-random';
 import { type Backbone } from './backbone';
 import { MlpMixerBackbone } from './mlp-mixer-backbone';
-import { MIXER_DEFAULTS, type MixerShape, STEM, VIT_DEFAULTS } from './network-presets';
+import { MIXER_DEFAULTS, NETWORK_PRESETS, type MixerShape, type NetworkShape, STEM, VIT_DEFAULTS } from './network-presets';
 import { ResNetBackbone } from './resnet-backbone';
 import { VitBackbone } from './vit-backbone';
 
@@ -36,6 +36,8 @@ export interface NetworkOutputs {
 /** Options of the network beyond the preset. @public */
 export interface NetworkOptions {
   readonly preset: ModelPreset;
+  /** blocks and widths instead of the preset's (specs: the same topology, narrower) */
+  readonly shape?: NetworkShape;
   readonly stage: Stage;
   /** Stage 2 head hidden width; 0 means a single linear layer */
   readonly stage2HiddenDim: number;
@@ -154,7 +156,7 @@ export class ShogiNetwork {
 function buildBackbone(store: ParameterStore, o: NetworkOptions): Backbone {
   const dropoutRng = o.dropoutRng ?? o.rng;
   const seedsFor = (training: boolean) => dropoutSeeds(dropoutRng, training);
-  if (isResNetPreset(o.preset)) return new ResNetBackbone(store, o.preset);
+  if (isResNetPreset(o.preset)) return new ResNetBackbone(store, o.shape ?? NETWORK_PRESETS[o.preset]);
   if (o.preset === 'mlp-mixer') return new MlpMixerBackbone(store, { ...MIXER_DEFAULTS, ...o.mixer }, seedsFor);
   if (o.preset === 'vit')
     return new VitBackbone(store, { ...VIT_DEFAULTS, ...o.vit }, o.gradientCheckpointing ?? false, seedsFor);

@@ -5,8 +5,9 @@ import { createWasmBackendPlugin } from './backends/wasm/wasm-backend.plugin';
 import { webgpuBackendPlugin } from './webgpu/webgpu-backend.plugin';
 
 /**
- * The registry with every backend this package ships, one line each. A new backend is a folder under `backends/`
- * exporting a `BackendPlugin`, and a line here; `--gpu`'s choices and help follow from it.
+ * The registry with every backend this package ships, one line each. A backend is a folder exporting a
+ * `BackendPlugin` (under `backends/`, except `webgpu/`, which also holds the planned step) and a line here; `--gpu`'s
+ * choices and help follow from it.
  * @public
  */
 export function createBackendRegistry(): BackendRegistry {

@@ -58,7 +58,7 @@ describe('TfjsComputeBackendAdapter', () => {
   it('lists the known backends for an unknown name', async () => {
     const adapter = new TfjsComputeBackendAdapter(createBackendRegistry());
     await expect(adapter.activate(config('quantum'))).rejects.toThrow(
-      /--backend quantum: unknown backend; known: .*tensorflow-gpu.*wasm.*cpu/,
+      /--gpu quantum: unknown backend; known: .*tensorflow-gpu.*wasm.*cpu/,
     );
   });
 });

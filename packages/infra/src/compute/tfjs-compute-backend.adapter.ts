@@ -7,7 +7,7 @@ import { type BackendRegistry } from './backend-registry';
 /** No backend could be started; the message names the backend(s) and how to install them. @public */
 export class BackendUnavailableError extends Error {
   constructor(readonly failures: readonly BackendStartError[]) {
-    super(failures.map((f) => `--backend ${f.backend}: ${f.message}${f.hint ? ` (${f.hint})` : ''}`).join('; '));
+    super(failures.map((f) => `--gpu ${f.backend}: ${f.message}${f.hint ? ` (${f.hint})` : ''}`).join('; '));
     this.name = 'BackendUnavailableError';
   }
 }

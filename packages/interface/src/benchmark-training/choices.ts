@@ -36,7 +36,7 @@ export const parseOptimizer = (raw: string): Parsed<OptimizerName> => {
     : { issue: { field: '--optimizer', message: `must be 'adamw' or 'sgd', got '${raw}'` } };
 };
 
-/** `--model-architecture`: maou's `resnet`, `mlp-mixer` and `vit`, and `lite`, the shogi-optimised preset. */
+/** `--model-architecture`: maou's `resnet` (the default), `mlp-mixer` and `vit`, and `lite`, the shogi-optimised preset. */
 export const parseArchitecture = (raw: string): Parsed<ModelPreset> => {
   const v = raw.toLowerCase();
   if (v === 'lite' || v === 'resnet' || v === 'mlp-mixer' || v === 'vit') return { value: v };

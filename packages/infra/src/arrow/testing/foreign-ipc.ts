@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import type * as Polars from 'nodejs-polars';
 
 /**
@@ -172,9 +171,4 @@ export const writeWithPyarrow = (sourcePath: string, path: string, options: Pyar
     encoding: 'utf8',
   });
   if (r.status !== 0) throw new Error(`pyarrow writer failed: ${r.stderr || r.error?.message}`);
-};
-
-/** Rewrites the IPC File at `path` in place into the arrow-rs layout. */
-export const rewriteAsArrowRs = (path: string): void => {
-  writeFileSync(path, toArrowRsLayout(readFileSync(path)));
 };

@@ -1,4 +1,4 @@
-import { SeededRandom } from '@maou/bench-engine';
+import { NETWORK_PRESETS, type NetworkShape, SeededRandom } from '@maou/bench-engine';
 import { type HostBatch, type Stage, type TrainingConfig } from '@maou/bench-domain';
 
 // Shared by the engine specs: training settings that exercise every loss option, and random batches.
@@ -48,3 +48,13 @@ export function randomBatch(stage: Stage, size: number, seed: number): HostBatch
     },
   };
 }
+
+/**
+ * resnet's topology (blocks 2,2,2,2, the strides, each projection shortcut, expansion 4) at 1/8 of its widths: the
+ * WebGPU specs check every kernel of its plan at a fraction of the cost; `pnpm test:gpu-full` runs the full widths.
+ * @public
+ */
+export const NARROW_RESNET: NetworkShape = {
+  blocks: NETWORK_PRESETS.resnet.blocks,
+  widths: NETWORK_PRESETS.resnet.widths.map((w) => w / 8),
+};

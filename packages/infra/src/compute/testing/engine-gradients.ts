@@ -24,6 +24,7 @@ export async function engineGradients(o: TrainerOptions, batch: HostBatch): Prom
   const t = o.training;
   const net = new ShogiNetwork({
     preset: t.preset,
+    shape: o.networkShape,
     stage: o.stage,
     stage2HiddenDim: t.stage2HiddenDim,
     stage2Dropout: 0,

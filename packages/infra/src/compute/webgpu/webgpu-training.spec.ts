@@ -103,6 +103,7 @@ async function stepOn(
       const length = Math.sqrt(webgpu.updates.reduce((sum, u) => u.reduce((s, v) => s + v * v, sum), 0));
       if ('gradientClip' in extra) expect(Math.abs(length / (LR * extra.gradientClip) - 1)).toBeLessThan(1e-2);
     },
-    120_000,
+    // cold shader compiles on lavapipe, beside another jest worker: minutes on a loaded 2-core machine
+    600_000,
   );
 });

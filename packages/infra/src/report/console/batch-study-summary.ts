@@ -1,4 +1,5 @@
 import type { BatchStudyReport, SweepPoint } from '@maou/bench-domain';
+import { recommendationLines } from './recommendation-lines';
 
 const row = (label: string, value: string): string => `  ${label.padEnd(34)} ${value}`;
 const ms = (x: number): string => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
@@ -78,12 +79,6 @@ export const renderBatchStudySummary = (r: BatchStudyReport): string => {
       row('  "fits" means', m.definition),
     );
   }
-  lines.push(
-    '',
-    '  Recommendations',
-    ...(r.recommendations.length
-      ? r.recommendations.map((x) => `  - ${x.message}${x.flag ? ` → ${x.flag} ${x.value}` : ''} [${x.evidence}]`)
-      : ['  - none: no rule fired']),
-  );
+  lines.push(...recommendationLines(r.recommendations));
   return `${lines.join('\n')}\n`;
 };

@@ -1,5 +1,6 @@
 import { PHASES, type BenchmarkTrainingReport, type SeriesSummary } from '@maou/bench-domain';
 import { sampleDataNote } from './sample-data-note';
+import { recommendationLines } from './recommendation-lines';
 
 const ms = (x: number): string => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
 const dur = (x: number): string =>
@@ -170,12 +171,6 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
       '  Top kernels',
       ...r.profile.by_kernel.slice(0, 8).map((k) => row(`    ${k.kernel}`, `${ms(k.total_ms)} in ${k.calls} calls`)),
     );
-  lines.push(
-    '',
-    '  Recommendations',
-    ...(r.recommendations.length
-      ? r.recommendations.map((x) => `  - ${x.message}${x.flag ? ` → ${x.flag} ${x.value}` : ''} [${x.evidence}]`)
-      : ['  - none: no rule fired']),
-  );
+  lines.push(...recommendationLines(r.recommendations));
   return `${lines.join('\n')}\n`;
 };

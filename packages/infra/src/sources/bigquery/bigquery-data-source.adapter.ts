@@ -10,7 +10,7 @@ import { CloudSourceFailure, type CloudSourceError } from '../shared/cloud-sourc
 import { readIpcFileLayout } from '../../arrow/ipc-layout';
 import { IoStatsRecorder } from '../shared/io-stats-recorder';
 import type { CloudSourceDeps } from '../object-store/object-store-data-source.adapter';
-import { RetriesExhaustedError, systemRetryHooks, withRetry, type RetryPolicy } from '../shared/retry-policy';
+import { RetriesExhaustedError, withCountedRetry, type RetryPolicy } from '../shared/retry-policy';
 import { seededSample } from '../shared/seeded-sample';
 import { describeError } from '../shared/transient-error';
 import { DeadlineExceededError, withDeadline } from '../shared/deadline';
@@ -213,14 +213,16 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
   }
 
   private retried<T>(what: string, op: () => Promise<T>): Promise<T> {
-    const base = systemRetryHooks((attempt, delayMs, error) => {
-      this.stats.retry();
-      this.log.warn({ what, attempt, delayMs, error: describeError(error) }, 'transient failure, retrying');
-    });
     const label = `${what.startsWith('BigQuery') ? '' : `${this.reader.where()}: `}${what}`;
     const ms = this.options.callTimeoutMs ?? 300_000;
     const attempt = (): Promise<T> => withDeadline(op(), ms, () => new DeadlineExceededError(label, ms));
-    return withRetry(label, attempt, this.options.retry, { ...base, ...this.deps.retryHooks });
+    return withCountedRetry(
+      label,
+      attempt,
+      this.options.retry,
+      { stats: this.stats, log: this.log },
+      this.deps.retryHooks,
+    );
   }
 
   private failureText(error: unknown): string {

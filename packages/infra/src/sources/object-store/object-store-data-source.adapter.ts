@@ -7,13 +7,7 @@ import { IoStatsRecorder } from '../shared/io-stats-recorder';
 import { downloadOnce, isCached, objectUrl } from './object-download';
 import { cachePathFor, featherObjects, listPrefix } from './object-layout';
 import type { ObjectEntry, ObjectStore } from './object-store';
-import {
-  RetriesExhaustedError,
-  systemRetryHooks,
-  withRetry,
-  type RetryHooks,
-  type RetryPolicy,
-} from '../shared/retry-policy';
+import { RetriesExhaustedError, withCountedRetry, type RetryHooks, type RetryPolicy } from '../shared/retry-policy';
 import { seededSample } from '../shared/seeded-sample';
 import { describeError } from '../shared/transient-error';
 import { checkCompleteArrowFile } from './check-complete-arrow-file';
@@ -210,11 +204,7 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
   }
 
   private retried<T>(what: string, op: () => Promise<T>): Promise<T> {
-    const base = systemRetryHooks((attempt, delayMs, error) => {
-      this.stats.retry();
-      this.log.warn({ what, attempt, delayMs, error: describeError(error) }, 'transient failure, retrying');
-    });
-    return withRetry(what, op, this.options.retry, { ...base, ...this.deps.retryHooks });
+    return withCountedRetry(what, op, this.options.retry, { stats: this.stats, log: this.log }, this.deps.retryHooks);
   }
 
   private failureText(error: unknown, context: string): string {

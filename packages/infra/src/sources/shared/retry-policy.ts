@@ -1,3 +1,4 @@
+import type { LoggerPort } from '@maou/bench-app';
 import { describeError, isTransient } from './transient-error';
 
 /** How often and how patiently a cloud call is retried. @public */
@@ -65,3 +66,22 @@ export const systemRetryHooks = (onRetry: RetryHooks['onRetry']): RetryHooks => 
   random: Math.random,
   onRetry,
 });
+
+/**
+ * A cloud source's retry loop: each retry counted in its I/O statistics and logged as a warning naming `what`;
+ * `hooks` (tests) replace the timers and the jitter.
+ * @internal
+ */
+export const withCountedRetry = <T>(
+  what: string,
+  op: (attempt: number) => Promise<T>,
+  policy: RetryPolicy,
+  seen: { readonly stats: { retry(): void }; readonly log: Pick<LoggerPort, 'warn'> },
+  hooks?: Partial<Pick<RetryHooks, 'sleep' | 'random'>>,
+): Promise<T> => {
+  const onRetry: RetryHooks['onRetry'] = (attempt, delayMs, error) => {
+    seen.stats.retry();
+    seen.log.warn({ what, attempt, delayMs, error: describeError(error) }, 'transient failure, retrying');
+  };
+  return withRetry(what, op, policy, { ...systemRetryHooks(onRetry), ...hooks });
+};

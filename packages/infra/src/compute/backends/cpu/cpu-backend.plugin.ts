@@ -4,7 +4,7 @@ import { selectedByName, type BackendPlugin } from '../../backend-plugin';
 // require, not import(): a native import() fails where code runs in a vm without ESM support (a consumer's jest).
 import { requireModule } from '../../../sources/shared/optional-module';
 
-/** Pure-JS tfjs backend: a correctness reference, about 40× slower than wasm for training. @public */
+/** Pure-JS tfjs backend: a correctness reference, 160–1,500× slower than wasm for training (its help). @public */
 export const cpuBackendPlugin: BackendPlugin = {
   name: 'cpu',
   usage: 'cpu',

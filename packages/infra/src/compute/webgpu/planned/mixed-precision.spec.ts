@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { createTrainer, type TfjsTrainer, type TrainerOptions } from '@maou/bench-engine';
 import type { ModelPreset, Stage, TrainingConfig } from '@maou/bench-domain';
-import { randomBatch, TRAINING } from '../../testing/engine-fixtures';
+import { NARROW_RESNET, randomBatch, TRAINING } from '../../testing/engine-fixtures';
 import { useLavapipe } from '../lavapipe-env';
 import { startWebgpuBackend } from '../webgpu-backend.plugin';
 import { planSettings, PlannedWebgpuTrainer, type PlannedTrainerOptions } from './planned-trainer';
@@ -13,6 +13,9 @@ const gpu = useLavapipe();
 if (!gpu.available) console.warn(`mixed-precision planned step specs skipped: ${gpu.reason}`);
 
 const clock = { now: () => performance.now(), wallTime: () => new Date() };
+// The GPU steps run resnet at 1/8 width (its topology, so the same dispatches and kernels) unless
+// `pnpm test:gpu-full` asks for the full widths; the plan checks without a GPU always use the real presets.
+const FULL_WIDTH = process.env.MAOU_GPU_FULL === '1';
 
 const optionsFor = (
   preset: ModelPreset,
@@ -48,8 +51,9 @@ const maxAbs = (a: ArrayLike<number>): number => {
 async function compareOneStep(preset: ModelPreset, stage: Stage, rows: number, extra: Partial<TrainingConfig> = {}) {
   const batch = randomBatch(stage, rows, 5 + stage);
   const scale = 1024;
-  const f32 = await trainer(optionsFor(preset, stage, false, extra));
-  const f16 = await trainer(optionsFor(preset, stage, true, extra), { initialLossScale: scale });
+  const networkShape = preset === 'resnet' && !FULL_WIDTH ? NARROW_RESNET : undefined;
+  const f32 = await trainer({ ...optionsFor(preset, stage, false, extra), networkShape });
+  const f16 = await trainer({ ...optionsFor(preset, stage, true, extra), networkShape }, { initialLossScale: scale });
   try {
     const want = (await f32.step(batch, clock)).loss;
     const got = (await f16.step(batch, clock)).loss;
@@ -143,7 +147,9 @@ describe('mixed-precision plan (no GPU)', () => {
   // show), and the loss within 1e-4. The bounds catch a wrong kernel (errors of order 1, or NaN), not f16 itself.
   it.each([
     ['lite', 3, 8, {}],
-    ['resnet', 1, 2, {}],
+    // 2 rows at full width (its cost); at 1/8 width 2 rows leave too few values per channel: the batch-norm weight
+    // gradients' f16 error reached 0.47 of their norm (session 7), so the narrow network takes lite's 8
+    ['resnet', 1, FULL_WIDTH ? 2 : 8, {}],
   ] as const)(
     "%s Stage %i: the f16 step gives the f32 step's loss and gradients within f16 rounding",
     async (preset, stage, rows, extra) => {

@@ -71,6 +71,7 @@ export const planSettings = (o: TrainerOptions, minSplitRows?: number): PlanSett
   if (!isResNetPreset(t.preset)) throw new Error(`the planned step builds the ResNet presets, not ${t.preset}`);
   return {
     preset: t.preset,
+    shape: o.networkShape,
     stage: o.stage,
     stage2HiddenDim: t.stage2HiddenDim,
     policyLossRatio: t.policyLossRatio,
@@ -419,7 +420,8 @@ export class PlannedWebgpuTrainer implements Trainer {
   /** Copies the reference's initial weights into P (and decay flags into D, running statistics into R). */
   private async uploadInitialState(): Promise<void> {
     const params = this.reference.network.store.parameters;
-    const flat = flatParameters(this.settings.preset, this.settings.stage, this.settings.stage2HiddenDim);
+    const { preset, stage, stage2HiddenDim, shape } = this.settings;
+    const flat = flatParameters(preset, stage, stage2HiddenDim, shape);
     const mismatch =
       params.length !== flat.length
         ? `${params.length} parameters, planned ${flat.length}`

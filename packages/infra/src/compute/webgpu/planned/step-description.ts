@@ -1,4 +1,4 @@
-import { NETWORK_PRESETS, STAGE_STRIDES, STEM } from '@maou/bench-engine';
+import { NETWORK_PRESETS, type NetworkShape, STAGE_STRIDES, STEM } from '@maou/bench-engine';
 import { BOARD_SQUARES, HAND_KINDS, MOVE_LABELS, type ResNetPreset, type Stage } from '@maou/bench-domain';
 import {
   convFilterGrad,
@@ -44,6 +44,8 @@ export interface FlatParameter {
 /** What the plan needs beyond the preset: the stage's head and loss, and the optimiser. @public */
 export interface PlanSettings {
   readonly preset: ResNetPreset;
+  /** blocks and widths instead of the preset's (the engine's `networkShape`; specs: the same topology, narrower) */
+  readonly shape?: NetworkShape;
   readonly stage: Stage;
   readonly stage2HiddenDim: number;
   readonly policyLossRatio: number;
@@ -92,7 +94,12 @@ interface Block {
 }
 
 /** The engine's parameter list of a preset and stage, in its order (checked against the engine's store at set-up). @public */
-export function flatParameters(preset: ResNetPreset, stage: Stage, stage2HiddenDim: number): FlatParameter[] {
+export function flatParameters(
+  preset: ResNetPreset,
+  stage: Stage,
+  stage2HiddenDim: number,
+  shape: NetworkShape = NETWORK_PRESETS[preset],
+): FlatParameter[] {
   const out: FlatParameter[] = [
     { name: 'embedding.weight', size: STEM.vocabulary * STEM.embedding, decay: true },
     { name: 'hand_projection.weight', size: HAND_KINDS * STEM.hand, decay: true },
@@ -104,7 +111,6 @@ export function flatParameters(preset: ResNetPreset, stage: Stage, stage2HiddenD
       { name: `${name}.bn.weight`, size: cout, decay: false },
       { name: `${name}.bn.bias`, size: cout, decay: false },
     );
-  const shape = NETWORK_PRESETS[preset];
   let channels = STEM.embedding + STEM.hand;
   shape.blocks.forEach((count, s) => {
     const w = shape.widths[s]!;
@@ -141,7 +147,8 @@ export function flatParameters(preset: ResNetPreset, stage: Stage, stage2HiddenD
  * @public
  */
 export function describeStep(s: PlanSettings, batch: number): StepDescription {
-  const params = flatParameters(s.preset, s.stage, s.stage2HiddenDim);
+  const shape = s.shape ?? NETWORK_PRESETS[s.preset];
+  const params = flatParameters(s.preset, s.stage, s.stage2HiddenDim, shape);
   const offsets = new Map<string, number>();
   let parameterFloats = 0;
   for (const p of params) {
@@ -187,7 +194,6 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
   });
 
   // Topology, in the engine's order of batch norms (their running buffers are created in that order).
-  const shape = NETWORK_PRESETS[s.preset];
   const blocks: Block[] = [];
   let channels = STEM.embedding + STEM.hand;
   let h = 9;

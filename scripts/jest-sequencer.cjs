@@ -1,0 +1,60 @@
+// Test order for `pnpm test`: jest's own sequencer orders by the durations it cached on earlier runs, and a clean
+// CI machine has none, so it would start by file size and could leave the slowest suite for last, with one core
+// idle while it runs. Here the slowest suites (measured, listed below) start first, the rest follow by size.
+// The lavapipe suites come in an order that lets Mesa's disk cache serve shaders already compiled: the planned
+// step compiles lite's and resnet's first, the f16 and e2e runs (which reuse some of them) come later.
+'use strict';
+const fs = require('node:fs');
+
+/**
+ * Path endings, slowest first, by CPU seconds of each suite alone (`/usr/bin/time`, one jest per suite: 70, 59,
+ * 55, ... after the planned-step spec, the longest with a cold shader cache). The f16 spec starts after three long
+ * CPU suites, when the planned-step spec has compiled the f32 shaders it shares.
+ */
+const FIRST = [
+  'infra/src/compute/webgpu/planned/planned-step.spec.ts',
+  'cli/src/batch-study.spec.ts',
+  'e2e/src/benchmark-training.e2e.ts',
+  'e2e/src/maou-files.e2e.ts',
+  'infra/src/compute/webgpu/planned/mixed-precision.spec.ts',
+  'infra/src/arrow/foreign-layouts.spec.ts',
+  'infra/src/compute/wasm/simd/simd-fused-kernels.spec.ts',
+  'e2e/src/html-report.e2e.ts',
+  'infra/src/compute/data-parallel/data-parallel-trainer.spec.ts',
+  'e2e/src/shared-state.e2e.ts',
+  'infra/src/compute/webgpu/webgpu-training.spec.ts',
+  'infra/src/compute/webgpu/conv2d-filter-grad.kernel.spec.ts',
+  'infra/src/compute/webgpu/planned/conv-kernels.spec.ts',
+  'infra/src/compute/wasm/simd/simd-conv-module.spec.ts',
+  'e2e/src/interrupt.e2e.ts',
+  'infra/src/compute/engine-gradients.spec.ts',
+];
+/** Path endings that run last (they reuse the shaders the planned-step spec compiles). */
+const LAST = ['e2e/src/webgpu.e2e.ts'];
+
+const rank = (path) => {
+  const first = FIRST.findIndex((end) => path.endsWith(end));
+  if (first >= 0) return first;
+  return LAST.some((end) => path.endsWith(end)) ? FIRST.length + 2 : FIRST.length + 1;
+};
+const size = (path) => {
+  try {
+    return fs.statSync(path).size;
+  } catch {
+    return 0;
+  }
+};
+
+class SlowestFirstSequencer {
+  sort(tests) {
+    return [...tests].sort((a, b) => rank(a.path) - rank(b.path) || size(b.path) - size(a.path));
+  }
+
+  allFailedTests(tests) {
+    return tests;
+  }
+
+  cacheResults() {}
+}
+
+module.exports = SlowestFirstSequencer;
