@@ -4,9 +4,9 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { MAOU_BIN as BIN } from './run-maou';
 
 // Drives only the built binary (pnpm build first); screenshots land in the git-ignored artifacts/.
-const BIN = require.resolve('@maou/cli');
 const ARTIFACTS = resolve(__dirname, '../../../artifacts/html-report');
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', process.env['CHROMIUM_PATH'] ?? ''].find(
   (p) => p !== '' && existsSync(p),

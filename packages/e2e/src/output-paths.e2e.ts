@@ -21,7 +21,10 @@ describe('output paths are checked before any run (built binary)', () => {
   ])('%s with an unwritable %s path: exit 2 naming the flag, nothing read or cached', (command, flag, args) => {
     const r = runMaou(['utility', command, ...args, flag, unwritable, '--log-level', 'silent'], env);
     expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 2, stdout: '' });
-    expect(r.stderr).toBe(`maou ${command}: invalid options\n${flag}: directory /proc/self is not writable\n`);
+    expect(r.stderr).toBe(
+      `maou ${command}: invalid options\n${flag}: directory /proc/self is not writable\n` +
+        `Run 'maou utility ${command} --help' for the flags.\n`,
+    );
     expect(existsSync(env.MAOU_BENCH_CACHE)).toBe(false);
   });
 
@@ -45,7 +48,7 @@ describe('output paths are checked before any run (built binary)', () => {
     );
     expect({ code: r.code, stderr: r.stderr }).toEqual({
       code: 2,
-      stderr: `maou generate-sample-data: invalid options\n--output-dir: ${file} (the nearest existing part of ${join(file, 'out')}) is not a directory\n`,
+      stderr: `maou generate-sample-data: invalid options\n--output-dir: ${file} (the nearest existing part of ${join(file, 'out')}) is not a directory\nRun 'maou utility generate-sample-data --help' for the flags.\n`,
     });
   });
 });
