@@ -7,7 +7,19 @@ import { MAOU_BIN, runMaou } from './run-maou';
 // Inputs at the edges: each refused with a named, typed error (never a raw errno), each file counted once.
 const dir = mkdtempSync(join(tmpdir(), 'maou-inputs-'));
 const fixture = join(__dirname, '..', '..', 'infra', 'fixtures', 'stage3.lz4.feather');
-const lite = ['--model-architecture', 'lite', '--batch-size', '8', '--max-batches', '3', '--warmup-batches', '1'];
+// The fixture predates maou HEAD's moveWinRate column, so it trains on its move labels.
+const lite = [
+  '--model-architecture',
+  'lite',
+  '--batch-size',
+  '8',
+  '--max-batches',
+  '3',
+  '--warmup-batches',
+  '1',
+  '--policy-target-mode',
+  'move-label',
+];
 
 describe('benchmark-training inputs (built binary)', () => {
   const asRoot = process.getuid?.() === 0;

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { lstatSync, readlinkSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -116,6 +116,41 @@ describe('the output rule: what is not a regular file is never replaced', () => 
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(() => writeFileAtomicSync(fifo, 'x')).toThrow(`FIFO ${fifo} has no reader`);
     expect(await readdir(dir)).toEqual(['fifo']);
+  });
+
+  // A reader that leaves at end-of-file (`cat`, `>(jq .)`) must still get the report: the first version closed its
+  // non-blocking probe before the real open, the reader saw end-of-file and left, and the open then blocked for ever
+  // (it hung 50 of 50 rounds in a child; the child runs with a time limit so a regression fails instead of hanging).
+  it('given FIFO readers that leave at end-of-file, then each gets the whole report and no write blocks', () => {
+    const child = `
+      const { writeFileAtomicSync } = require(${JSON.stringify(join(__dirname, 'atomic-file.ts'))});
+      const { spawn, execFileSync } = require('node:child_process');
+      (async () => {
+        for (let round = 0; round < 50; round++) {
+          const fifo = ${JSON.stringify(dir)} + '/f' + round;
+          execFileSync('mkfifo', [fifo]);
+          const reader = spawn('cat', [fifo]);
+          let got = '';
+          reader.stdout.on('data', (b) => (got += b));
+          const closed = new Promise((done) => reader.on('close', done));
+          for (let i = 0; i < 500; i++) {
+            try { writeFileAtomicSync(fifo, 'round ' + round + '\\n'); break; }
+            catch (e) { if (!/no reader/.test(e.message)) throw e; await new Promise((r) => setTimeout(r, 5)); }
+          }
+          await closed;
+          if (got !== 'round ' + round + '\\n') throw new Error('round ' + round + ' got ' + JSON.stringify(got));
+        }
+        process.stdout.write('50 rounds');
+      })();`;
+    const r = spawnSync(process.execPath, ['-r', require.resolve('ts-node/register/transpile-only'), '-e', child], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect({ signal: r.signal, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      signal: null,
+      stdout: '50 rounds',
+      stderr: '',
+    });
   });
 
   it('given a symlink, then its target is replaced and the link stays a link; a dangling one is refused', async () => {

@@ -67,17 +67,23 @@ export const outputTarget = (path: string): OutputTarget => {
 
 const O_IN_PLACE = constants.O_WRONLY | constants.O_APPEND;
 
-// A FIFO without a reader would block the open for ever: probe without blocking, then open for real.
+// A FIFO without a reader would block the open for ever: probe without blocking, then open for real while the probe
+// is still open. Closing the probe first would let the reader see end-of-file and leave (a `cat`, `>(jq .)`), and the
+// blocking open would then wait for ever.
 const openInPlaceSync = (target: { path: string; what: string }): number => {
-  if (target.what === 'FIFO') {
-    try {
-      closeSync(openSync(target.path, O_IN_PLACE | constants.O_NONBLOCK));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENXIO') throw new Error(`FIFO ${target.path} has no reader`);
-      throw e;
-    }
+  if (target.what !== 'FIFO') return openSync(target.path, O_IN_PLACE);
+  let probe: number;
+  try {
+    probe = openSync(target.path, O_IN_PLACE | constants.O_NONBLOCK);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENXIO') throw new Error(`FIFO ${target.path} has no reader`);
+    throw e;
   }
-  return openSync(target.path, O_IN_PLACE);
+  try {
+    return openSync(target.path, O_IN_PLACE);
+  } finally {
+    closeSync(probe);
+  }
 };
 
 const writeAllSync = (fd: number, content: Uint8Array | string): void => {
