@@ -17,7 +17,14 @@ import { type Parameter, ParameterStore } from '../nn/parameter-store';
 import { type SeededRandom } from '../nn/seeded-random';
 import { type Backbone } from './backbone';
 import { MlpMixerBackbone } from './mlp-mixer-backbone';
-import { MIXER_DEFAULTS, NETWORK_PRESETS, type MixerShape, type NetworkShape, STEM, VIT_DEFAULTS } from './network-presets';
+import {
+  MIXER_DEFAULTS,
+  NETWORK_PRESETS,
+  type MixerShape,
+  type NetworkShape,
+  STEM,
+  VIT_DEFAULTS,
+} from './network-presets';
 import { ResNetBackbone } from './resnet-backbone';
 import { VitBackbone } from './vit-backbone';
 
