@@ -40,3 +40,30 @@ export interface Stage2Columns extends StageColumnsBase {
 
 /** @public */
 export type StageColumns = Stage1Columns | Stage2Columns | Stage3Columns;
+
+/**
+ * A stage's columns from decoded columns by name (the Arrow decoder's and the BigQuery rows' shared last step): the
+ * win-rate columns are carried when present. Lengths are not checked here (`validateStageColumns` does).
+ * @public
+ */
+export const stageColumnsFrom = (
+  stage: 1 | 2 | 3,
+  rows: number,
+  cols: Readonly<Record<string, Uint8Array | Float32Array>>,
+): StageColumns => {
+  const base = {
+    rows,
+    boardIdPositions: cols.boardIdPositions as Uint8Array,
+    piecesInHand: cols.piecesInHand as Uint8Array,
+  };
+  if (stage === 1) return { ...base, stage, reachableSquares: cols.reachableSquares as Uint8Array };
+  if (stage === 2) return { ...base, stage, legalMovesLabel: cols.legalMovesLabel as Uint8Array };
+  return {
+    ...base,
+    stage,
+    moveLabel: cols.moveLabel as Float32Array,
+    resultValue: cols.resultValue as Float32Array,
+    ...(cols.moveWinRate ? { moveWinRate: cols.moveWinRate as Float32Array } : {}),
+    ...(cols.bestMoveWinRate ? { bestMoveWinRate: cols.bestMoveWinRate as Float32Array } : {}),
+  };
+};

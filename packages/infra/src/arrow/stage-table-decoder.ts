@@ -4,6 +4,7 @@ import {
   ok,
   recordKindOfColumns,
   STAGE3_WIN_RATE_COLUMNS,
+  stageColumnsFrom,
   stageSchema,
   validateStageColumns,
   valuesPerRow,
@@ -135,24 +136,7 @@ export const decodeStageBatches = (file: ArrowBatches, stage: Stage): Result<Sta
     if (!r.ok) return err(new DataFileError(r.error.location, inStage(stage, spec, r.error.detail)));
     cols[spec.name] = r.value;
   }
-  const base = {
-    rows: file.rows,
-    boardIdPositions: cols.boardIdPositions as Uint8Array,
-    piecesInHand: cols.piecesInHand as Uint8Array,
-  };
-  const columns: StageColumns =
-    stage === 1
-      ? { ...base, stage, reachableSquares: cols.reachableSquares as Uint8Array }
-      : stage === 2
-        ? { ...base, stage, legalMovesLabel: cols.legalMovesLabel as Uint8Array }
-        : {
-            ...base,
-            stage,
-            moveLabel: cols.moveLabel as Float32Array,
-            resultValue: cols.resultValue as Float32Array,
-            ...(cols.moveWinRate ? { moveWinRate: cols.moveWinRate as Float32Array } : {}),
-            ...(cols.bestMoveWinRate ? { bestMoveWinRate: cols.bestMoveWinRate as Float32Array } : {}),
-          };
+  const columns = stageColumnsFrom(stage, file.rows, cols);
   const valid = validateStageColumns(columns);
   if (!valid.ok)
     return err(

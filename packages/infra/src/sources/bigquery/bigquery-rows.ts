@@ -2,6 +2,7 @@ import {
   err,
   ok,
   STAGE3_WIN_RATE_COLUMNS,
+  stageColumnsFrom,
   stageSchema,
   valuesPerRow,
   type ColumnSpec,
@@ -69,19 +70,5 @@ export const rowsToStageColumns = (
     }
     cols[spec.name] = out;
   }
-  const base = {
-    rows: rows.length,
-    boardIdPositions: cols.boardIdPositions as Uint8Array,
-    piecesInHand: cols.piecesInHand as Uint8Array,
-  };
-  if (stage === 1) return ok({ ...base, stage, reachableSquares: cols.reachableSquares as Uint8Array });
-  if (stage === 2) return ok({ ...base, stage, legalMovesLabel: cols.legalMovesLabel as Uint8Array });
-  return ok({
-    ...base,
-    stage,
-    moveLabel: cols.moveLabel as Float32Array,
-    resultValue: cols.resultValue as Float32Array,
-    ...(cols.moveWinRate ? { moveWinRate: cols.moveWinRate as Float32Array } : {}),
-    ...(cols.bestMoveWinRate ? { bestMoveWinRate: cols.bestMoveWinRate as Float32Array } : {}),
-  });
+  return ok(stageColumnsFrom(stage, rows.length, cols));
 };
