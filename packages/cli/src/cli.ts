@@ -20,7 +20,7 @@ export const buildCli = (argv: readonly string[]): Argv =>
     // `run()` reports the exit code; the host process is never exited from here.
     .exitProcess(false)
     // yargs passes its declared options here (its typings say aliases).
-    .check((parsed, options) => refuseRepeatedFlags(parsed, options as unknown as DeclaredOptions))
+    .check((parsed, options) => refuseRepeatedFlags(parsed, options as unknown as DeclaredOptions, argv))
     .fail((msg, error, usage) => {
       // yargs' own parse errors (a flag missing its value) come as a YError, a check's message as a plain string;
       // any other Error is a real failure

@@ -83,6 +83,12 @@ describe('benchmark-training inputs (built binary)', () => {
         "Run 'maou utility benchmark-training --help' for the flags.",
       ],
     });
+    // A switch keeps yargs' last value silently; given twice, or with its --no- form, it is refused the same way.
+    const flip = runMaou(['utility', 'benchmark-training', '--run-validation', '--no-run-validation']);
+    expect({ code: flip.code, first: flip.stderr.split('\n')[0] }).toEqual({
+      code: 2,
+      first: 'maou: --run-validation was given 2 times (--run-validation, --no-run-validation); give it once',
+    });
     const list = runMaou([
       'utility',
       'benchmark-io',

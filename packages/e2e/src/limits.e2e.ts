@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HOSTILE_CASES, writeHostileFile } from '../../infra/src/fuzz-testing/hostile-files';
 import { MAOU_BIN } from './run-maou';
 
 // Under an address-space limit (RLIMIT_AS, as batch systems and containers set it) a run either trains or exits 2
@@ -64,6 +65,23 @@ const small = [
         value: 1,
         origin: 'derived',
         reason: expect.stringContaining('fewer to fit the address-space limit of 4.0 GiB'),
+      });
+    });
+    it("a valid file of 10 M rows of empty lists, under 4 GiB: refused at row 0 as the data's failure, not V8's", () => {
+      const hostile = join(dir, 'empty-lists.feather');
+      writeHostileFile(
+        HOSTILE_CASES.find((c) => c.kind === 'empty-lists')!,
+        hostile,
+      );
+      const r = run(
+        4,
+        ['--stage3-data-path', hostile, '--max-batches', '3', '--log-level', 'silent'],
+        '--disable-wasm-trap-handler',
+      );
+      expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `maou benchmark-training: datasource: file ${hostile}, record batch 0, column boardIdPositions, row 0: list of length 0, expected 9 (a Stage 3 file, whose boardIdPositions must be a list of 9 × list of 9 × uint8)\n`,
       });
     });
   },

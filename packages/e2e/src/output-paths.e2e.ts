@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { runMaou } from './run-maou';
@@ -124,5 +124,20 @@ describe('outputs never destroy (built binary)', () => {
       /--output-json: .*x\.feather is an input \(data path .*x\.feather\); an output never overwrites data/,
     );
     expect(readFileSync(data, 'utf8')).toBe('not read');
+  });
+
+  it('--output-json as a data file inside the cache the run reads (here the sample cache): exit 2, nothing written', () => {
+    const cache = join(dir, 'sample-cache');
+    mkdirSync(cache);
+    const out = join(cache, 'stage3.feather');
+    const r = runMaou(
+      ['utility', 'benchmark-training', '--sample-cache-dir', cache, '--output-json', out, '--log-level', 'silent'],
+      env,
+    );
+    expect({ code: r.code, line: r.stderr.split('\n')[1] }).toEqual({
+      code: 2,
+      line: `--output-json: ${out} is an input (the input cache ${cache}); an output never overwrites data`,
+    });
+    expect(readdirSync(cache)).toEqual([]);
   });
 });

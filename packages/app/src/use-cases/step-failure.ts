@@ -18,14 +18,15 @@ const isProgrammingError = (e: unknown): boolean => e instanceof TypeError || e 
 
 /**
  * Runs a step, turning a thrown error into a failure of that step's kind. A programming error (TypeError,
- * ReferenceError) is not the step's failure: it propagates as the bug it is.
+ * ReferenceError) is not the step's failure: it propagates as the bug it is; an inner step's failure passes as it is.
  * @public
  */
 export const during = async <K extends string, T>(kind: K, work: () => Promise<T>): Promise<T> => {
   try {
     return await work();
   } catch (cause) {
-    if (isProgrammingError(cause)) throw cause;
+    // A failure an inner step already named (a loader's read inside the training step) keeps its kind.
+    if (isProgrammingError(cause) || cause instanceof StepFailure) throw cause;
     throw new StepFailure({ kind, message: cause instanceof Error ? cause.message : String(cause) });
   }
 };

@@ -38,7 +38,10 @@ const isDirectory = (path: string): boolean => {
   }
 };
 
-/** An output on an input: the same file, or a data file inside an input directory (the next run would read it). */
+/**
+ * An output on an input: the same file, or a data file inside an input directory or a cache the run reads (the next
+ * run would read it).
+ */
 const onInput = (output: string, inputs: readonly string[]): string | undefined => {
   const id = fileIdentity(output);
   const real = realOrResolved(output);
@@ -57,7 +60,16 @@ const clashes = (o: RunOutputs): ValidationIssue[] => {
     ['--calibration-file', o.calibrationFile],
   ];
   const given = files.filter((f): f is [string, string] => f[1] !== undefined && f[1].trim() !== '');
-  const inputs = o.source?.kind === 'local' ? o.source.paths : [];
+  // Remote sources are read through a local cache, and the sample through its own: a data file there is an input.
+  const s = o.source;
+  const inputs: readonly string[] =
+    s?.kind === 'local'
+      ? s.paths
+      : s?.kind === 'sample'
+        ? [s.cacheDir]
+        : s && 'localCacheDir' in s && s.localCacheDir !== undefined
+          ? [s.localCacheDir]
+          : [];
   const issues: ValidationIssue[] = [];
   given.forEach(([flag, path], i) => {
     const twin = given.slice(0, i).find(([, other]) => fileIdentity(other) === fileIdentity(path));
@@ -67,7 +79,7 @@ const clashes = (o: RunOutputs): ValidationIssue[] => {
     if (input !== undefined)
       issues.push({
         field: flag,
-        message: `${path} is an input (data path ${input}); an output never overwrites data`,
+        message: `${path} is an input (${o.source?.kind === 'local' ? 'data path' : 'the input cache'} ${input}); an output never overwrites data`,
       });
   });
   return issues;

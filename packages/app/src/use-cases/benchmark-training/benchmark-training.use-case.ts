@@ -39,6 +39,7 @@ import { summarizeProfile } from './profile-summary';
 import { prefetchesToDevice } from './prefetched-batches';
 import { runTrainingPass } from './training-pass';
 import { runValidationPass } from './validation-pass';
+import { readFailuresAsDatasource } from '../../loader/loader-failures';
 import { requireRows } from '../../loader/require-rows';
 import { backendFields } from '../backend-fields';
 import { interruptedFailure, interruptionOf } from './interruption';
@@ -260,7 +261,7 @@ export class BenchmarkTrainingUseCase {
     });
     const pass = await during('training-failed', () =>
       runTrainingPass({
-        batches: loader.iterate('train', 0),
+        batches: readFailuresAsDatasource(loader.iterate('train', 0)),
         trainer,
         clock: this.clock,
         planned,
@@ -384,7 +385,7 @@ export class BenchmarkTrainingUseCase {
     try {
       pass = await during('training-failed', () =>
         runValidationPass(
-          loader.iterate('validation', 0),
+          readFailuresAsDatasource(loader.iterate('validation', 0)),
           trainer,
           this.clock,
           config.maxBatches ?? Number.MAX_SAFE_INTEGER,
