@@ -22,11 +22,11 @@ import type * as TfCore from '@tensorflow/tfjs-core';
 // eslint-disable-next-line no-restricted-imports
 import { createTrainer } from '../packages/engine/src/tfjs-trainer';
 // eslint-disable-next-line no-restricted-imports
-import { installWasmKernels } from '../packages/infra/src/compute/wasm/register-wasm-kernels';
+import { installWasmKernels } from '../packages/compute/src/wasm/register-wasm-kernels';
 // eslint-disable-next-line no-restricted-imports
-import { DataParallelTrainer } from '../packages/infra/src/compute/data-parallel/data-parallel-trainer';
+import { DataParallelTrainer } from '../packages/compute/src/data-parallel/data-parallel-trainer';
 // eslint-disable-next-line no-restricted-imports
-import { cpuKernelSelection, describeCpuKernels } from '../packages/infra/src/compute/native/native-kernels';
+import { cpuKernelSelection, describeCpuKernels } from '../packages/compute/src/native/native-kernels';
 
 const repo = path.resolve(__dirname, '..');
 const load = createRequire(path.join(repo, 'packages/infra/package.json'));

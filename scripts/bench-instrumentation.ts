@@ -18,7 +18,7 @@ import { createTrainer } from '../packages/engine/src/tfjs-trainer';
 // eslint-disable-next-line no-restricted-imports
 import { runTrainingPass } from '../packages/app/src/use-cases/benchmark-training/training-pass';
 // eslint-disable-next-line no-restricted-imports
-import { installWasmKernels } from '../packages/infra/src/compute/wasm/register-wasm-kernels';
+import { installWasmKernels } from '../packages/compute/src/wasm/register-wasm-kernels';
 // eslint-disable-next-line no-restricted-imports
 import { SystemClockAdapter } from '../packages/infra/src/clock/system-clock.adapter';
 

@@ -14,7 +14,7 @@ import type { TrainingConfig } from '@maou/bench-domain';
 // eslint-disable-next-line no-restricted-imports
 import { TfjsTrainer } from '../packages/engine/src/tfjs-trainer';
 // eslint-disable-next-line no-restricted-imports
-import { installWasmKernels } from '../packages/infra/src/compute/wasm/register-wasm-kernels';
+import { installWasmKernels } from '../packages/compute/src/wasm/register-wasm-kernels';
 
 const repo = path.resolve(__dirname, '..');
 const load = createRequire(path.join(repo, 'packages/infra/package.json'));

@@ -12,7 +12,8 @@ import {
 } from '@maou/bench-app';
 import { type TrainerFactory } from '@maou/bench-engine';
 import { describeGpuChoices, toBenchmarkConfig } from '@maou/bench-interface';
-import { createBackendRegistry, createSourceRegistry, TfjsComputeBackendAdapter } from '@maou/bench-infra';
+import { createBackendRegistry, TfjsComputeBackendAdapter } from '@maou/bench-compute';
+import { createSourceRegistry } from '@maou/bench-infra';
 import { createContainer } from './composition-root';
 import { fakeBackendPlugin } from './testdata/fake-backend/fake-backend.plugin';
 import { fixtureFolderSource, type FixtureFolderSpec } from './testdata/fixture-folder-source/fixture-folder.source';

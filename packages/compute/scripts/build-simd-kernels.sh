@@ -3,10 +3,10 @@
 # into a TypeScript module, so installs and builds need no clang. `--check` rebuilds into a temporary
 # directory and fails if a committed module differs from what its source compiles to.
 #
-#   bash scripts/build-simd-kernels.sh [--check]
+#   bash packages/compute/scripts/build-simd-kernels.sh [--check]
 set -euo pipefail
-repo="$(cd "$(dirname "$0")/.." && pwd)"
-dir="packages/infra/src/compute/wasm/simd"
+repo="$(cd "$(dirname "$0")/../../.." && pwd)"
+dir="packages/compute/src/wasm/simd"
 check=0
 [ "${1:-}" = "--check" ] && check=1
 
@@ -66,7 +66,7 @@ build() {
       return 0
     fi
     if ! cmp -s "$tmp/$name.wasm.ts" "$out"; then
-      echo "build-simd-kernels: $out is stale; run: bash scripts/build-simd-kernels.sh" >&2
+      echo "build-simd-kernels: $out is stale; run: bash packages/compute/scripts/build-simd-kernels.sh" >&2
       exit 1
     fi
     echo "build-simd-kernels: $out is up to date"

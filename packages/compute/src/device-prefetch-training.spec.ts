@@ -4,8 +4,7 @@ import type { DataLoaderPort, DataSourcePort } from '@maou/bench-app';
 import { createTrainer, type Trainer } from '@maou/bench-engine';
 import { FakeClock, trainingUseCaseOver } from '@maou/bench-app/testing';
 import type { BenchmarkConfig, BenchmarkTrainingReport, HostBatch, Stage3Columns } from '@maou/bench-domain';
-import { randomBatch, TRAINING } from './testing/engine-fixtures';
-import { fastWasmBackend } from './testing/fast-wasm-backend';
+import { randomBatch, TRAINING, fastWasmBackend } from '@maou/bench-testkit/compute';
 
 // Device prefetch through the whole use case on real tfjs (wasm kernels; the cpu backend's conv backprop takes
 // seconds per step): the real trainer, a loader of 10 tiny Stage 3 batches, the pass capped at 5 (an early stop).

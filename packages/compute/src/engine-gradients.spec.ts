@@ -10,8 +10,7 @@ import {
   uploadBatch,
 } from '@maou/bench-engine';
 import { type HostBatch, type Stage } from '@maou/bench-domain';
-import { randomBatch, TRAINING } from './testing/engine-fixtures';
-import { fastWasmBackend } from './testing/fast-wasm-backend';
+import { randomBatch, TRAINING, fastWasmBackend } from '@maou/bench-testkit/compute';
 
 // Network + loss gradients on the real engine: wasm (fast kernels) against the cpu backend, and
 // against central finite differences along the gradient direction, for every stage's head and loss.

@@ -2,9 +2,8 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import { createTrainer, NonFiniteValueError, type TfjsTrainer } from '@maou/bench-engine';
 import { type HostBatch, type Stage3Columns } from '@maou/bench-domain';
-import { buildSampleRecords } from '../sample-data/generate-sample-data';
-import { randomBatch, TRAINING } from './testing/engine-fixtures';
-import { fastWasmBackend } from './testing/fast-wasm-backend';
+import { buildSampleRecordsOffThread } from '@maou/bench-testkit/arrow';
+import { randomBatch, TRAINING, fastWasmBackend } from '@maou/bench-testkit/compute';
 
 const clock = { now: () => performance.now(), wallTime: () => new Date() };
 
@@ -29,7 +28,7 @@ describe('TfjsTrainer on wasm', () => {
   afterAll(wasm.tearDown);
 
   it('lowers the Stage 3 loss over 200 batches of sample data without leaking tensors', async () => {
-    const columns = buildSampleRecords(3, 32, 3).columns as Stage3Columns;
+    const columns = (await buildSampleRecordsOffThread(3, 32, 3)).columns as Stage3Columns;
     const before = tf.memory().numTensors;
     const trainer = createTrainer({
       stage: 3,

@@ -10,8 +10,7 @@ import {
   uploadBatch,
 } from '@maou/bench-engine';
 import { type HostBatch, type Stage } from '@maou/bench-domain';
-import { randomBatch, TRAINING } from './testing/engine-fixtures';
-import { fastWasmBackend } from './testing/fast-wasm-backend';
+import { randomBatch, TRAINING, fastWasmBackend } from '@maou/bench-testkit/compute';
 
 // MLP-Mixer and ViT (small widths, maou's layers) on the wasm backend with the fast kernels, against the cpu
 // backend: loss and every gradient, every stage, dropout on (its masks are drawn on the host, so both backends

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // Test fixtures only: files laid out as Polars and arrow-rs write them (the binary under test is still only run).
-import { toArrowRsLayout, writeWithPolars, writeWithPyarrow } from '../../infra/src/arrow/testing/foreign-ipc';
+import { toArrowRsLayout, writeWithPolars, writeWithPyarrow } from '@maou/bench-testkit/arrow';
 import { oneLoaderPoint, runMaou, runMaouAsync, s3InputFlags, S3RVER_ENV, startLocalS3 } from './run-maou';
 
 const BUCKET = 'maou-files';

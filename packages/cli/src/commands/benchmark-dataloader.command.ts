@@ -6,13 +6,8 @@ import {
   type BenchmarkDataloaderArgs,
   type ValidatedDataloaderGrid,
 } from '@maou/bench-interface';
-import {
-  logResourcePlan,
-  watchInterrupts,
-  writeDataloaderHtmlReport,
-  writeJsonNow,
-  type ResourcePlan,
-} from '@maou/bench-infra';
+import { logResourcePlan, type ResourcePlan } from '@maou/bench-host';
+import { watchInterrupts, writeDataloaderHtmlReport, writeJsonNow } from '@maou/bench-infra';
 import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-dataloader.output';
 import { utilityCommand } from './command-module';
 import { machineResources, type GlobalOptions } from '../composition-root';

@@ -13,13 +13,8 @@ import {
   type BenchmarkTrainingArgs,
   type ValidatedTrainingRun,
 } from '@maou/bench-interface';
-import {
-  logResourcePlan,
-  renderTrainingSummary,
-  writeJsonReport,
-  writeTrainingHtmlReport,
-  type ResourcePlan,
-} from '@maou/bench-infra';
+import { logResourcePlan, type ResourcePlan } from '@maou/bench-host';
+import { renderTrainingSummary, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
 import type { DependencyContainer } from 'tsyringe';
 import { machineResources, type GlobalOptions } from '../composition-root';
 import { BACKENDS } from '../backends';

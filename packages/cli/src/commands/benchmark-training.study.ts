@@ -8,7 +8,8 @@ import {
   type SweepPointFailed,
 } from '@maou/bench-domain';
 import type { ValidatedBatchStudy } from '@maou/bench-interface';
-import { renderBatchStudySummary, writeBatchStudyHtmlReport, type ResourcePlan } from '@maou/bench-infra';
+import type { ResourcePlan } from '@maou/bench-host';
+import { renderBatchStudySummary, writeBatchStudyHtmlReport } from '@maou/bench-infra';
 import type { DependencyContainer } from 'tsyringe';
 import type { CommandFailure, CommandView } from '../run-command';
 import { withSchema } from '../report-schemas/report-schemas';

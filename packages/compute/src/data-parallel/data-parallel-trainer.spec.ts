@@ -1,7 +1,6 @@
 import '@tensorflow/tfjs-backend-wasm';
 import { createTrainer, NonFiniteValueError, type BackendInfo, type TrainerOptions } from '@maou/bench-engine';
-import { randomBatch, TRAINING } from '../testing/engine-fixtures';
-import { fastWasmBackend } from '../testing/fast-wasm-backend';
+import { randomBatch, TRAINING, fastWasmBackend } from '@maou/bench-testkit/compute';
 import { dataParallelWhereSupported } from './data-parallel-factory';
 import { createBackendRegistry } from '../register-backends';
 import { DataParallelTrainer } from './data-parallel-trainer';

@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { NonFiniteValueError } from '@maou/bench-engine';
 import { batchBuffers } from '@maou/bench-domain';
-import { spawnWorker } from '../../worker-threads/spawn-worker';
+import { spawnWorker } from '@maou/bench-host';
 import type { FromReplica, ReplicaFailure, ReplicaInit, ToReplica } from './replica-protocol';
 
 type Ready = Extract<FromReplica, { type: 'ready' }>;

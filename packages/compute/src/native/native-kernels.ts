@@ -53,7 +53,7 @@ export type CpuKernelSelection =
   | { readonly kind: 'wasm'; readonly reason: string };
 
 /** Where scripts/build-native-kernels.cjs puts the addon (the same from src/ and dist/). @internal */
-export const NATIVE_BUILD_DIR = path.resolve(__dirname, '../../../native-build');
+export const NATIVE_BUILD_DIR = path.resolve(__dirname, '../../native-build');
 
 function parseChoice(raw: string | undefined): CpuKernelChoice {
   const v = (raw ?? '').trim() || 'auto';
@@ -72,7 +72,7 @@ function notBuiltReason(dir: string): string {
   } catch {
     // no status: the build never ran
   }
-  return `not built (${path.join(dir, 'maou-kernels.node')} is missing; reinstall @maou/bench-infra, or run: node scripts/build-native-kernels.cjs in its folder)`;
+  return `not built (${path.join(dir, 'maou-kernels.node')} is missing; reinstall @maou/bench-compute, or run: node scripts/build-native-kernels.cjs in its folder)`;
 }
 
 /**

@@ -1,9 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-backend-wasm';
-import { fastWasmBackend } from '../testing/fast-wasm-backend';
+import { fastWasmBackend, relErr } from '@maou/bench-testkit/compute';
 import { installWasmKernels } from './register-wasm-kernels';
-import { relErr } from '../testing/relative-error';
 
 // Each fast wasm kernel against the stock cpu kernel on random inputs, for the network's shapes:
 // 1×1 and 3×3 convolutions, stride 1 and 2, on 9×9 / 5×5 / 3×3 boards.

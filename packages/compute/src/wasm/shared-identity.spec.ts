@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
-import { fastWasmBackend } from '../testing/fast-wasm-backend';
+import { fastWasmBackend } from '@maou/bench-testkit/compute';
 
 // tf.clone on the fast wasm set shares the heap buffer; each tensor still owns a reference of its own.
 describe('Identity sharing the buffer (fast wasm set)', () => {

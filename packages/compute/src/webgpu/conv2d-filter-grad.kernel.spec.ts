@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { chunksFor, conv2dFilterGradient } from './conv2d-filter-grad.kernel';
-import { useLavapipe } from './lavapipe-env';
+import { useLavapipe } from '@maou/bench-testkit/compute';
 import { startWebgpuBackend } from './webgpu-backend.plugin';
 
 interface Case {

@@ -46,7 +46,7 @@ export function loadDawn(flags: readonly string[] = []): Result<DawnGpu, string>
   } catch {
     return err(
       'the npm package `webgpu` (Dawn) is not installed: it is an optional dependency of ' +
-        '@maou/bench-infra; run `pnpm install` on a platform it supports (linux-x64/arm64, darwin, win32)',
+        '@maou/bench-compute; run `pnpm install` on a platform it supports (linux-x64/arm64, darwin, win32)',
     );
   }
   const arch = process.platform === 'darwin' ? 'universal' : process.arch;

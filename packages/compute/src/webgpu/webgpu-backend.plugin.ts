@@ -89,7 +89,7 @@ export async function startWebgpuBackend(
     version = (load('@tensorflow/tfjs-backend-webgpu/package.json') as { version: string }).version;
   } catch {
     return err(
-      'the npm package @tensorflow/tfjs-backend-webgpu is not installed (optional dependency of @maou/bench-infra)',
+      'the npm package @tensorflow/tfjs-backend-webgpu is not installed (optional dependency of @maou/bench-compute)',
     );
   }
   // Loading the package registers a factory that asks for its own adapter: replace it with ours.

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { createTrainer, type TfjsTrainer } from '@maou/bench-engine';
 import type { HostBatch, TrainingConfig } from '@maou/bench-domain';
-import { useLavapipe } from './lavapipe-env';
+import { useLavapipe } from '@maou/bench-testkit/compute';
 import { startWebgpuBackend } from './webgpu-backend.plugin';
 
 const gpu = useLavapipe();

@@ -12,8 +12,8 @@ require.extensions['.ts'] = (m, file) => m._compile(swc.transformSync(fs.readFil
   filename: file, jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022' }, module: { type: 'commonjs' } }).code, file);
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
-  const m = /^@maou\\/bench-(domain|app|infra)$/.exec(request);
-  return m ? path.join(workerData.repoRoot, 'packages', m[1], 'src/index.ts') : resolve.call(this, request, ...rest);
+  const m = /^@maou\\/bench-([a-z]+)(\\/[a-z]+)?$/.exec(request);
+  return m ? path.join(workerData.repoRoot, 'packages', m[1], 'src', m[2] ?? '', 'index.ts') : resolve.call(this, request, ...rest);
 };
 require(workerData.entry);
 `;
@@ -21,7 +21,7 @@ require(workerData.entry);
 /**
  * Starts a worker thread on `entry` (a module path without extension, next to the caller): the compiled `.js`, or
  * under test, the `.ts` source through the bootstrap above. `callerFile` is the caller's `__filename`.
- * @internal
+ * @public
  */
 export const spawnWorker = (callerFile: string, entry: string, workerData: object): Worker => {
   const dir = path.dirname(callerFile);

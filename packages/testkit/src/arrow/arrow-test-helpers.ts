@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Test-only helpers shared by the arrow, npy and datasource specs. @internal */
-export const FIXTURES = join(__dirname, '../../fixtures');
+export const FIXTURES_DIR = join(__dirname, '../../fixtures');
 
 interface VectorPosition {
   readonly sfen: string;

@@ -1,6 +1,5 @@
 import { Message } from 'apache-arrow';
-import { memoryByteSource } from '../byte-source';
-import { readIpcLayout } from '../ipc-layout';
+import { memoryByteSource, readIpcLayout } from '@maou/bench-infra';
 
 /**
  * Test-only: the compressed body buffers of every record batch of an IPC File or Stream, without their int64

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Stage } from '@maou/bench-domain';
-import { buildSampleRecords } from '../../sample-data/generate-sample-data';
+import { buildSampleRecords } from '@maou/bench-infra';
 
 // Test-only worker: builds sample records at full speed, outside jest's vm context (where Stage 2's legal-move
 // generation runs about five times slower).

@@ -1,6 +1,6 @@
 import type { Stage, StageColumns } from '@maou/bench-domain';
-import type { StageRecords } from '../../sample-data/stage-builders';
-import { spawnWorker } from '../../worker-threads/spawn-worker';
+import { spawnWorker } from '@maou/bench-host';
+import type { StageRecords } from '@maou/bench-infra';
 
 // Copies into this realm's typed arrays: a worker's message arrives as the main realm's, which jest's vm context
 // does not recognise with `instanceof`.

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { installWasmKernels } from '../wasm/register-wasm-kernels';
+import { installWasmKernels } from '@maou/bench-compute';
 
 /**
  * Our wasm kernels as the backend of a spec: `beforeAll(wasm.setUp)` registers them and selects wasm,

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defaultVulkanSearch, diagnoseVulkan } from './vulkan-diagnosis';
+import { defaultVulkanSearch, diagnoseVulkan } from '@maou/bench-compute';
 
 /** Folder scripts/setup-lavapipe.sh fills (override: MAOU_LAVAPIPE_DIR). */
 const lavapipeDir = (): string =>
-  process.env.MAOU_LAVAPIPE_DIR ?? path.resolve(__dirname, '../../../../../.cache/lavapipe');
+  process.env.MAOU_LAVAPIPE_DIR ?? path.resolve(__dirname, '../../../../.cache/lavapipe');
 
 /**
  * Sets variables in the real process environment, where native code (the Vulkan loader) reads them.

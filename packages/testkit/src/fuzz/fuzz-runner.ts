@@ -45,7 +45,7 @@ export interface FuzzFigures {
 }
 
 // The runner forks the compiled child (`pnpm build` first), also when it runs from sources under Jest.
-const CHILD = resolve(__dirname, '..', '..', 'dist', 'fuzz-testing', 'fuzz-child.js');
+const CHILD = resolve(__dirname, '..', '..', 'dist', 'fuzz', 'fuzz-child.js');
 const zero = (): FuzzCounts => ({ inputs: 0, rejected: 0, accepted: 0, unnamed: 0, untyped: 0, hangs: 0, crashes: 0 });
 const hash = (s: string): number => [...s].reduce((h, ch) => (Math.imul(h, 31) + ch.charCodeAt(0)) | 0, 7);
 

@@ -3,16 +3,20 @@ import { join, resolve } from 'node:path';
 import { parseCalibrationRecord, type CalibrationSignature } from '@maou/bench-app';
 import { MemoryLogger } from '@maou/bench-app/testing';
 import type { Stage } from '@maou/bench-domain';
-import { DataFileError } from '../arrow/data-file-error';
-import { readArrowFile } from '../arrow/feather-reader';
-import { decodeHcpeBatches } from '../arrow/hcpe-table-codec';
-import { decodeLz4Frame, encodeLz4Frame, Lz4FormatError } from '../arrow/lz4-frame';
-import { JsonCalibrationStoreAdapter } from '../calibration/json-calibration-store.adapter';
-import { LocalFileSourceAdapter } from '../sources/local/local-file-source.adapter';
-import { readStageFile } from '../sources/local/read-stage-file';
-import { encodeStageNpy } from '../npy/npy-stage-writer';
-import { trainingReportFixture } from '../report/html/html-report.fixtures';
-import { readTrainingReport } from '../report/reader/training-report.reader';
+import {
+  DataFileError,
+  readArrowFile,
+  decodeHcpeBatches,
+  decodeLz4Frame,
+  encodeLz4Frame,
+  Lz4FormatError,
+  JsonCalibrationStoreAdapter,
+  LocalFileSourceAdapter,
+  readStageFile,
+  encodeStageNpy,
+  readTrainingReport,
+} from '@maou/bench-infra';
+import { trainingReportFixture } from '../report/html-report.fixtures';
 
 /** How one damaged input ended. `rejected`: a typed error naming the file; `accepted`: read without complaint. @internal */
 export type FuzzOutcome =

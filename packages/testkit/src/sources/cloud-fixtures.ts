@@ -2,15 +2,15 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '@maou/bench-app/testing';
-import { SystemClockAdapter } from '../../clock/system-clock.adapter';
-import type {
-  CloudSourceDeps,
-  ObjectSourceOptions,
-  StageFileReader,
-} from '../object-store/object-store-data-source.adapter';
+import {
+  SystemClockAdapter,
+  type CloudSourceDeps,
+  type ObjectSourceOptions,
+  type StageFileReader,
+} from '@maou/bench-infra';
 
 /** Stage 1 files written by pyarrow like maou's writer (LZ4, large_list); see fixtures/cloud/make-fixtures.py. */
-export const FIXTURE_DIR = join(__dirname, '..', '..', '..', 'fixtures', 'cloud');
+export const FIXTURE_DIR = join(__dirname, '..', '..', 'fixtures', 'cloud');
 export const FIXTURES = [
   { file: 'stage1-part0.feather', rows: 40, boardSum: 45606, handSum: 592, reachSum: 1584 },
   { file: 'stage1-part1.feather', rows: 60, boardSum: 68142, handSum: 816, reachSum: 2451 },

@@ -1,11 +1,15 @@
 import { rm } from 'node:fs/promises';
 import { mulberry32 } from '@maou/bench-domain';
 import { MemoryLogger } from '@maou/bench-app/testing';
-import { SystemClockAdapter } from '../../clock/system-clock.adapter';
-import { createBigQueryDataSource } from '../bigquery/bigquery.source';
-import { createGcsDataSource } from '../gcs/gcs.source';
-import { createS3DataSource } from '../s3/s3.source';
-import type { CloudDataSourceSpec, CloudSourceContext, CloudSourceOptions } from '../shared/cloud-source';
+import {
+  SystemClockAdapter,
+  createBigQueryDataSource,
+  createGcsDataSource,
+  createS3DataSource,
+  type CloudDataSourceSpec,
+  type CloudSourceContext,
+  type CloudSourceOptions,
+} from '@maou/bench-infra';
 import { startFakeBigQuery, type FakeBigQueryServer, type FakeField, type FakeRow } from './fake-bigquery-server';
 import { startFakeGcs, type FakeGcsServer } from './fake-gcs-server';
 import { startFaultProxy, type Fault, type FaultProxy, type FaultRule } from './fault-proxy';

@@ -2,13 +2,10 @@ import * as tf from '@tensorflow/tfjs-core';
 import type * as TfjsWasm from '@tensorflow/tfjs-backend-wasm';
 import { err, ok } from '@maou/bench-domain';
 import { selectedByName, type BackendPlugin } from '../../backend-plugin';
-import { deriveSettings } from '../../../resources/resource-decisions';
-import { readUsableResources } from '../../../resources/resource-detector.adapter';
-import { readAddressSpace, wasmHeapLimit } from '../../../resources/address-space';
+import { deriveSettings, readUsableResources, readAddressSpace, wasmHeapLimit, requireModule } from '@maou/bench-host';
 import { installWasmKernels, type WasmKernelSet } from '../../wasm/register-wasm-kernels';
 import { CPU_KERNELS_ENV, cpuKernelSelection, describeCpuKernels } from '../../native/native-kernels';
 // require, not import(): a native import() fails where code runs in a vm without ESM support (a consumer's jest).
-import { requireModule } from '../../../sources/shared/optional-module';
 
 let installed: WasmKernelSet | null = null;
 

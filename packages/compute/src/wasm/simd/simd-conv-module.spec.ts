@@ -1,10 +1,9 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-backend-wasm';
-import { fastWasmBackend } from '../../testing/fast-wasm-backend';
+import { fastWasmBackend, relErr } from '@maou/bench-testkit/compute';
 import { simdBatchMatMul, simdConv2d, simdConv2dBackpropFilter, simdConv2dBackpropInput } from './simd-conv-kernels';
 import { tfjsWasmHeap, type WasmBackendHeap } from './wasm-heap';
-import { relErr } from '../../testing/relative-error';
 import { type CpuKernelChoice, NATIVE_ISAS, selectCpuKernels, useCpuKernels } from '../../native/native-kernels';
 
 // The convolution kernels (WebAssembly SIMD, and the native addon's AVX-512 and AVX2 builds) against the cpu backend on random inputs, for every geometry of the network
@@ -105,7 +104,7 @@ const NETWORK: Array<[string, Case]> = [
   ['1×1 s2 9→5, 24→48', c(9, 24, 48, 1, 2, 'valid')],
 ];
 
-// Every kernel set this machine can run. The addon is built by `pnpm install` (packages/infra/scripts/build-native-kernels.cjs):
+// Every kernel set this machine can run. The addon is built by `pnpm install` (packages/compute/scripts/build-native-kernels.cjs):
 // a missing build fails the spec below rather than dropping the native sets silently.
 const native = selectCpuKernels('auto');
 const SETS: CpuKernelChoice[] = [

@@ -9,9 +9,7 @@ import {
   createTrainer,
   hasKernel,
 } from '@maou/bench-engine';
-import { randomBatch, TRAINING } from '../../testing/engine-fixtures';
-import { fastWasmBackend } from '../../testing/fast-wasm-backend';
-import { relErr } from '../../testing/relative-error';
+import { randomBatch, TRAINING, fastWasmBackend, relErr } from '@maou/bench-testkit/compute';
 import { useCpuKernels } from '../../native/native-kernels';
 
 // The fused kernels (fused-kernels.c) against the composite tfjs ops they replace, run on the cpu backend:

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-backend-wasm';
-import { fastWasmBackend } from '../../testing/fast-wasm-backend';
+import { fastWasmBackend } from '@maou/bench-testkit/compute';
 import { simdConcat, simdSplitV } from './simd-layout-kernels';
 
 // Concat takes its inputs as a map from position to tensor, as tfjs passes them.

@@ -1,5 +1,5 @@
 import { loadDawn } from '../dawn-runtime';
-import { useLavapipe } from '../lavapipe-env';
+import { useLavapipe } from '@maou/bench-testkit/compute';
 import { type GpuDevice, MAP_READ, USAGE } from './gpu-types';
 import {
   type Activation,

@@ -1,5 +1,5 @@
 import { plannedStepRefusal } from './planned-trainer';
-import { TRAINING } from '../../testing/engine-fixtures';
+import { TRAINING } from '@maou/bench-testkit/compute';
 
 // The planned step builds the ResNet presets with every parameter training: the token backbones and freezing are
 // refused by name (the caller then says MAOU_WEBGPU_STEP=tfjs trains them on the tfjs path), never planned wrongly.

@@ -2,10 +2,15 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { createTrainer, type TfjsTrainer, type TrainerOptions } from '@maou/bench-engine';
 import type { ModelPreset, Stage, TrainingConfig } from '@maou/bench-domain';
-import { NARROW_RESNET, randomBatch, TRAINING } from '../../testing/engine-fixtures';
-import { engineGradients, gradientErrors } from '../../testing/engine-gradients';
-import { relErr } from '../../testing/relative-error';
-import { useLavapipe } from '../lavapipe-env';
+import {
+  NARROW_RESNET,
+  randomBatch,
+  TRAINING,
+  engineGradients,
+  gradientErrors,
+  relErr,
+  useLavapipe,
+} from '@maou/bench-testkit/compute';
 import { startWebgpuBackend } from '../webgpu-backend.plugin';
 import { planSettings, PlannedWebgpuTrainer } from './planned-trainer';
 import { describeStep } from './step-description';

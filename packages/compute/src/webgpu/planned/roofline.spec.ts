@@ -1,4 +1,4 @@
-import { TRAINING } from '../../testing/engine-fixtures';
+import { TRAINING } from '@maou/bench-testkit/compute';
 import { planSettings } from './planned-trainer';
 import { dispatchCost, gpuPeak, kernelKind } from './roofline';
 import { describeStep } from './step-description';

@@ -1,7 +1,7 @@
 import { createTrainer, type TfjsTrainer } from '@maou/bench-engine';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import { TRAINING } from '../../testing/engine-fixtures';
+import { TRAINING } from '@maou/bench-testkit/compute';
 import { planSettings } from './planned-trainer';
 import { describeStep, flatParameters } from './step-description';
 
