@@ -11,3 +11,8 @@ export * from './data-parallel/data-parallel-trainer';
 export * from './data-parallel/data-parallel-factory';
 export * from './webgpu/planned/planned-step-factory';
 export * from './webgpu/vulkan-diagnosis';
+// The bench scripts' measuring points: kernel choice, the planned WebGPU step and its roofline.
+export * from './native/native-kernels';
+export * from './webgpu/planned/planned-trainer';
+export * from './webgpu/planned/step-description';
+export * from './webgpu/planned/roofline';
