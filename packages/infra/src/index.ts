@@ -7,14 +7,11 @@ export type { FileLockOptions } from './files/file-lock';
 export * from './report/html/dataloader-report-page';
 export * from './environment/node-environment.adapter';
 export * from './report/json/json-report.writer';
-export * from './report/console/training-summary';
-export * from './report/console/sample-data-note';
 export * from './sources/source-registry';
 export * from './sources/source-definition';
 export * from './sources/register-sources';
 export * from './progress/stderr-progress.adapter';
 export * from './report/reader/training-report.reader';
-export * from './report/console/compare-summary';
 export * from './loader/data-loader.adapter';
 export * from './interrupts/process-interrupts';
 export * from './loader/data-loader-factory.adapter';
@@ -40,7 +37,6 @@ export * from './sample-data/stage-builders';
 export * from './sample-data/verify-stage-labels';
 export * from './sample-data/sample-data-generator.adapter';
 export * from './io-benchmark/record-io.adapter';
-export * from './report/console/batch-study-summary';
 // The readers' building blocks and each cloud source's creator: the testkit's fuzz and fault harnesses and the bench
 // scripts drive them directly.
 export * from './arrow/byte-source';

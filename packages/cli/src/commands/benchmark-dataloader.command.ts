@@ -8,7 +8,8 @@ import {
 } from '@maou/bench-interface';
 import { logResourcePlan, type ResourcePlan } from '@maou/bench-host';
 import { watchInterrupts, writeDataloaderHtmlReport, writeJsonNow } from '@maou/bench-infra';
-import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-dataloader.output';
+import { dataloaderBenchmarkJson } from './benchmark-dataloader.output';
+import { renderDataloaderBenchmark } from '../console/dataloader-summary';
 import { utilityCommand } from './command-module';
 import { machineResources, type GlobalOptions } from '../composition-root';
 import { BACKENDS } from '../backends';

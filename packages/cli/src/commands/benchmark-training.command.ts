@@ -14,7 +14,8 @@ import {
   type ValidatedTrainingRun,
 } from '@maou/bench-interface';
 import { logResourcePlan, type ResourcePlan } from '@maou/bench-host';
-import { renderTrainingSummary, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
+import { writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
+import { renderTrainingSummary } from '../console/training-summary';
 import type { DependencyContainer } from 'tsyringe';
 import { machineResources, type GlobalOptions } from '../composition-root';
 import { BACKENDS } from '../backends';

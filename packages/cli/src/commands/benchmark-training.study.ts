@@ -9,7 +9,8 @@ import {
 } from '@maou/bench-domain';
 import type { ValidatedBatchStudy } from '@maou/bench-interface';
 import type { ResourcePlan } from '@maou/bench-host';
-import { renderBatchStudySummary, writeBatchStudyHtmlReport } from '@maou/bench-infra';
+import { writeBatchStudyHtmlReport } from '@maou/bench-infra';
+import { renderBatchStudySummary } from '../console/batch-study-summary';
 import type { DependencyContainer } from 'tsyringe';
 import type { CommandFailure, CommandView } from '../run-command';
 import { withSchema } from '../report-schemas/report-schemas';

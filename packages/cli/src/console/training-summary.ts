@@ -1,15 +1,13 @@
 import { PHASES, type BenchmarkTrainingReport, type SeriesSummary } from '@maou/bench-domain';
 import { sampleDataNote } from './sample-data-note';
 import { recommendationLines } from './recommendation-lines';
+import { formatMs as ms, formatRate as rate, labelledRow as row } from './console-text';
 
-const ms = (x: number): string => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
 const dur = (x: number): string =>
   x >= 3_600_000 ? `${(x / 3_600_000).toFixed(2)} h` : x >= 60_000 ? `${(x / 60_000).toFixed(1)} min` : ms(x);
-const row = (label: string, value: string): string => `  ${label.padEnd(34)} ${value}`;
 // An interval of a positive quantity is shown from 0 at least; a wide one says how few batches it rests on.
 const series = (s: SeriesSummary): string =>
   `${ms(s.mean)} mean, ${ms(s.median)} median, p90 ${ms(s.p90)}, p99 ${ms(s.p99)}, 95% CI ${ms(Math.max(0, s.ci95[0]))}–${ms(s.ci95[1])} (n=${s.n})`;
-const rate = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '∞');
 
 const STOP_WORDS = {
   'precision-reached': 'steady and precise enough',

@@ -1,10 +1,6 @@
 import type { BatchStudyReport, SweepPoint } from '@maou/bench-domain';
 import { recommendationLines } from './recommendation-lines';
-
-const row = (label: string, value: string): string => `  ${label.padEnd(34)} ${value}`;
-const ms = (x: number): string => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
-const rate = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '∞');
-const gib = (b: number): string => `${(b / 2 ** 30).toFixed(2)} GiB`;
+import { formatGib as gib, formatMs as ms, formatRate as rate, labelledRow as row } from './console-text';
 
 const pointRow = (p: SweepPoint, label: string, efficiency: string): string => {
   if (p.status === 'failed') return `    ${label.padStart(10)}   failed — ${p.error_kind}: ${p.reason}`;
