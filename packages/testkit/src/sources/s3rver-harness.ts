@@ -22,8 +22,9 @@ export interface S3rverHarness {
   close(): Promise<void>;
 }
 
-export const startS3rver = async (bucket: string): Promise<S3rverHarness> => {
-  const directory = await mkdtemp(join(tmpdir(), 's3rver-'));
+/** Stores under `directory` when given (left for its owner to remove), else under a temporary one removed on close. */
+export const startS3rver = async (bucket: string, storeIn?: string): Promise<S3rverHarness> => {
+  const directory = storeIn ?? (await mkdtemp(join(tmpdir(), 's3rver-')));
   // s3rver ships no types and is CommonJS.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const S3rver = require('s3rver') as S3rverCtor;
@@ -48,7 +49,7 @@ export const startS3rver = async (bucket: string): Promise<S3rverHarness> => {
     close: async () => {
       client.destroy();
       await server.close();
-      await rm(directory, { recursive: true, force: true });
+      if (storeIn === undefined) await rm(directory, { recursive: true, force: true });
     },
   };
 };
