@@ -32,7 +32,7 @@ export type ConvGeometry = [m: number, t: number, ci: number, co: number, ind: n
 /** The filter-gradient kernel's geometry: taps, channels in and out, and its (start, pairs) table of pixel pairs. @public */
 export type ConvPairs = [t: number, ci: number, co: number, start: number, pairs: number];
 
-/** The addon's functions (src/compute/native/addon.cc): the first two arguments are the ISA and the heap's buffer. */
+/** The addon's functions (src/native/addon.cc): the first two arguments are the ISA and the heap's buffer. */
 export interface NativeAddon extends ConvKernels<[isa: number, heap: ArrayBuffer], [rows: number]> {
   supported(isa: number): boolean;
   pack(
