@@ -1,5 +1,6 @@
 /**
- * Layer rules (ADR 0001): domain <- engine <- app <- interface <- cli, and app <- infra <- cli.
+ * Layer rules (ADR 0001, 0011): domain <- engine <- app <- interface <- cli; app <- host <- infra <- cli;
+ * host and engine <- compute <- cli (infra and compute never import each other); the private testkit is for specs only.
  * tsconfig.depcruise.json resolves every @maou/bench-* name to its package's src, so these path rules see imports
  * across packages; scripts/checks/layer-rules.spec.ts plants a forbidden import for each and expects it refused.
  */
@@ -12,7 +13,12 @@ module.exports = {
       severity: 'error',
       comment: 'domain imports nothing of ours and no I/O',
       from: { path: layer('domain') },
-      to: { path: [pkgs('engine', 'app', 'interface', 'infra', 'cli'), '^(fs|node:|process|tsyringe|pino)'] },
+      to: {
+        path: [
+          pkgs('engine', 'app', 'interface', 'host', 'infra', 'compute', 'testkit', 'cli'),
+          '^(fs|node:|process|tsyringe|pino)',
+        ],
+      },
     },
     { name: 'domain-no-io', severity: 'error', from: { path: layer('domain') }, to: { dependencyTypes: ['core'] } },
     {
@@ -20,7 +26,7 @@ module.exports = {
       severity: 'error',
       comment: 'the engine is tfjs-core plus the domain: no ports, no adapters',
       from: { path: layer('engine') },
-      to: { path: pkgs('app', 'interface', 'infra', 'cli') },
+      to: { path: pkgs('app', 'interface', 'host', 'infra', 'compute', 'testkit', 'cli') },
     },
     {
       name: 'engine-no-di-no-io',
@@ -34,20 +40,47 @@ module.exports = {
       name: 'app-only-domain-engine',
       severity: 'error',
       from: { path: layer('app') },
-      to: { path: pkgs('interface', 'infra', 'cli') },
+      to: { path: pkgs('interface', 'host', 'infra', 'compute', 'testkit', 'cli') },
     },
     {
       name: 'interface-not-engine-infra',
       severity: 'error',
       comment: 'option validation needs the domain and app types only',
       from: { path: layer('interface') },
-      to: { path: pkgs('engine', 'infra', 'cli') },
+      to: { path: pkgs('engine', 'host', 'infra', 'compute', 'testkit', 'cli') },
     },
     {
       name: 'infra-not-interface',
       severity: 'error',
       from: { path: layer('infra') },
       to: { path: pkgs('interface', 'cli') },
+    },
+    {
+      name: 'host-only-domain-app',
+      severity: 'error',
+      comment: 'host facts (resources, worker start-up, module loading) sit under both infra and compute',
+      from: { path: layer('host') },
+      to: { path: pkgs('engine', 'interface', 'infra', 'compute', 'testkit', 'cli') },
+    },
+    {
+      name: 'infra-compute-apart',
+      severity: 'error',
+      comment: 'infra (data, sources, reports) and compute (backends, kernels) are siblings: only cli wires both',
+      from: { path: '^packages/(infra|compute)/src' },
+      to: { path: '^packages/(infra|compute)/src', pathNot: '^packages/$1/' },
+    },
+    {
+      name: 'compute-not-interface',
+      severity: 'error',
+      from: { path: layer('compute') },
+      to: { path: pkgs('interface', 'cli') },
+    },
+    {
+      name: 'testkit-only-in-tests',
+      severity: 'error',
+      comment: 'the private testkit (harnesses, fake servers, fixtures) never reaches a shipped dist/',
+      from: { path: '^packages/(?!testkit/|e2e/)', pathNot: '\\.(spec|e2e)\\.ts$' },
+      to: { path: '^packages/testkit/' },
     },
     {
       name: 'nothing-imports-cli',

@@ -31,7 +31,9 @@ export default tseslint.config(
       'packages/engine/src/**/*.ts',
       'packages/app/src/**/*.ts',
       'packages/interface/src/**/*.ts',
+      'packages/host/src/**/*.ts',
       'packages/infra/src/**/*.ts',
+      'packages/compute/src/**/*.ts',
     ],
     rules: {
       'no-restricted-imports': [

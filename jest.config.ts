@@ -15,7 +15,8 @@ const swc = [
 // Tests run against sources: each workspace name maps to its src entry.
 const moduleNameMapper = {
   '^@maou/bench-app/testing$': '<rootDir>/../app/src/testing/index.ts',
-  '^@maou/bench-(domain|engine|app|interface|infra)$': '<rootDir>/../$1/src/index.ts',
+  '^@maou/bench-testkit/([a-z]+)$': '<rootDir>/../testkit/src/$1/index.ts',
+  '^@maou/bench-(domain|engine|app|interface|host|infra|compute)$': '<rootDir>/../$1/src/index.ts',
 };
 
 const project = (name: string, extra: Partial<Config> = {}): Config => ({
@@ -41,7 +42,9 @@ const config: Config = {
     project('engine'),
     project('app'),
     project('interface'),
+    project('host'),
     project('infra'),
+    project('compute'),
     project('cli'),
     // Checks on the repository's own rules (layers).
     {

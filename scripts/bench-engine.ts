@@ -18,18 +18,11 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type * as TfCore from '@tensorflow/tfjs-core';
-// The bench runs from sources (no build), so it reaches into them directly.
-// eslint-disable-next-line no-restricted-imports
-import { createTrainer } from '../packages/engine/src/tfjs-trainer';
-// eslint-disable-next-line no-restricted-imports
-import { installWasmKernels } from '../packages/infra/src/compute/wasm/register-wasm-kernels';
-// eslint-disable-next-line no-restricted-imports
-import { DataParallelTrainer } from '../packages/infra/src/compute/data-parallel/data-parallel-trainer';
-// eslint-disable-next-line no-restricted-imports
-import { cpuKernelSelection, describeCpuKernels } from '../packages/infra/src/compute/native/native-kernels';
+import { createTrainer } from '@maou/bench-engine';
+import { cpuKernelSelection, DataParallelTrainer, describeCpuKernels, installWasmKernels } from '@maou/bench-compute';
 
 const repo = path.resolve(__dirname, '..');
-const load = createRequire(path.join(repo, 'packages/infra/package.json'));
+const load = createRequire(path.join(repo, 'packages/compute/package.json'));
 const arg = (name: string, fallback: string): string => {
   const at = process.argv.indexOf(`--${name}`);
   return at > 0 ? process.argv[at + 1] : fallback;

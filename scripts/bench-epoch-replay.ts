@@ -16,10 +16,8 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { basename } from 'node:path';
 import type { BatchTiming } from '@maou/bench-domain';
-// The stop watch is the use case's own (not in app's public entry), so the bench reaches into the source: the very
-// rule the command runs, not a copy.
-// eslint-disable-next-line no-restricted-imports
-import { StopWatch } from '../packages/app/src/use-cases/benchmark-training/stop-watch';
+// The use case's own stop watch: the very rule the command runs, not a copy.
+import { StopWatch } from '@maou/bench-app';
 import { candidatePredictions } from './epoch-candidates';
 
 const arg = (name: string, fallback: string): string => {

@@ -12,18 +12,13 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import type { HostBatch } from '@maou/bench-domain';
-// The bench runs from sources (no build), so it reaches into them directly.
-// eslint-disable-next-line no-restricted-imports
-import { createTrainer } from '../packages/engine/src/tfjs-trainer';
-// eslint-disable-next-line no-restricted-imports
-import { runTrainingPass } from '../packages/app/src/use-cases/benchmark-training/training-pass';
-// eslint-disable-next-line no-restricted-imports
-import { installWasmKernels } from '../packages/infra/src/compute/wasm/register-wasm-kernels';
-// eslint-disable-next-line no-restricted-imports
-import { SystemClockAdapter } from '../packages/infra/src/clock/system-clock.adapter';
+import { createTrainer } from '@maou/bench-engine';
+import { runTrainingPass } from '@maou/bench-app';
+import { installWasmKernels } from '@maou/bench-compute';
+import { SystemClockAdapter } from '@maou/bench-infra';
 
 // tfjs is a dependency of the packages, not of the workspace root.
-const load = createRequire(path.join(__dirname, '..', 'packages', 'infra', 'package.json'));
+const load = createRequire(path.join(__dirname, '..', 'packages', 'compute', 'package.json'));
 const tf = load('@tensorflow/tfjs-core') as typeof TfCore;
 
 const arg = (name: string, fallback: number): number => {

@@ -19,22 +19,20 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-// Types only: the code itself is loaded from the built packages below.
-// eslint-disable-next-line no-restricted-imports
-import type * as AppApi from '../packages/app/src/index';
-// eslint-disable-next-line no-restricted-imports
-import type * as InfraApi from '../packages/infra/src/index';
+// Types only: the code is required below, once the metadata polyfill is loaded.
+import type * as AppApi from '@maou/bench-app';
+import type * as InfraApi from '@maou/bench-infra';
 
 const repo = path.resolve(__dirname, '..');
 const arg = (name: string, fallback: string): string => {
   const at = process.argv.indexOf(`--${name}`);
   return at > 0 ? process.argv[at + 1]! : fallback;
 };
-/* eslint-disable @typescript-eslint/no-require-imports */
 // The app package's use cases carry tsyringe decorators, which need the metadata polyfill loaded first.
 createRequire(path.join(repo, 'packages/app/package.json'))('reflect-metadata');
-const infra = require(path.join(repo, 'packages/infra/dist/index.js')) as typeof InfraApi;
-const app = require(path.join(repo, 'packages/app/dist/index.js')) as typeof AppApi;
+/* eslint-disable @typescript-eslint/no-require-imports */
+const infra = require('@maou/bench-infra') as typeof InfraApi;
+const app = require('@maou/bench-app') as typeof AppApi;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const PYGEN = `

@@ -12,9 +12,7 @@
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { encodeLz4Frame } from '../packages/infra/dist/arrow/lz4-frame';
-import { xxhash32 } from '../packages/infra/dist/arrow/lz4-xxhash32';
-import { buildSampleRecords } from '../packages/infra/dist/sample-data/generate-sample-data';
+import { buildSampleRecords, encodeLz4Frame, xxhash32 } from '@maou/bench-infra';
 
 const infraRequire = createRequire(join(__dirname, '../packages/infra/package.json'));
 const lz4js = infraRequire('lz4js') as { compress(src: Uint8Array): Uint8Array | number[] };

@@ -10,14 +10,11 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import type { TrainingConfig } from '@maou/bench-domain';
-// The bench runs from sources (no build), so it reaches into them directly.
-// eslint-disable-next-line no-restricted-imports
-import { TfjsTrainer } from '../packages/engine/src/tfjs-trainer';
-// eslint-disable-next-line no-restricted-imports
-import { installWasmKernels } from '../packages/infra/src/compute/wasm/register-wasm-kernels';
+import { TfjsTrainer } from '@maou/bench-engine';
+import { installWasmKernels } from '@maou/bench-compute';
 
 const repo = path.resolve(__dirname, '..');
-const load = createRequire(path.join(repo, 'packages/infra/package.json'));
+const load = createRequire(path.join(repo, 'packages/compute/package.json'));
 const arg = (name: string, fallback: string): string => {
   const at = process.argv.indexOf(`--${name}`);
   return at > 0 ? process.argv[at + 1]! : fallback;

@@ -13,11 +13,15 @@
 import { mkdirSync, openSync, closeSync, writeSync, ftruncateSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { buildBatches, encodeArrowIpc, stageColumnData } from '../packages/infra/dist/arrow/feather-writer';
-import { readIpcLayout } from '../packages/infra/dist/arrow/ipc-layout';
-import { withFileByteSource } from '../packages/infra/dist/arrow/byte-source';
-import { inspectStageFile } from '../packages/infra/dist/sources/local/inspect-stage-file';
-import { seededRandom } from '../packages/infra/dist/sample-data/seeded-random';
+import {
+  buildBatches,
+  encodeArrowIpc,
+  inspectStageFile,
+  readIpcLayout,
+  seededRandom,
+  stageColumnData,
+  withFileByteSource,
+} from '@maou/bench-infra';
 
 // apache-arrow is a dependency of the infra package, not of the repository root.
 const infraRequire = createRequire(join(__dirname, '../packages/infra/package.json'));

@@ -24,19 +24,15 @@ import '@tensorflow/tfjs-backend-cpu';
 // eslint-disable-next-line no-restricted-imports
 import { createTrainer, type TfjsTrainer } from '../packages/engine/src/tfjs-trainer';
 // eslint-disable-next-line no-restricted-imports
-import { startWebgpuBackend } from '../packages/infra/src/compute/webgpu/webgpu-backend.plugin';
+import { startWebgpuBackend } from '../packages/compute/src/webgpu/webgpu-backend.plugin';
 // eslint-disable-next-line no-restricted-imports
-import { planSettings, PlannedWebgpuTrainer } from '../packages/infra/src/compute/webgpu/planned/planned-trainer';
+import { planSettings, PlannedWebgpuTrainer } from '../packages/compute/src/webgpu/planned/planned-trainer';
 // eslint-disable-next-line no-restricted-imports
-import { describeStep } from '../packages/infra/src/compute/webgpu/planned/step-description';
+import { describeStep } from '../packages/compute/src/webgpu/planned/step-description';
 // eslint-disable-next-line no-restricted-imports
-import { dispatchCost, gpuPeak, type GpuPeak, kernelKind } from '../packages/infra/src/compute/webgpu/planned/roofline';
+import { dispatchCost, gpuPeak, type GpuPeak, kernelKind } from '../packages/compute/src/webgpu/planned/roofline';
 // eslint-disable-next-line no-restricted-imports
-import {
-  engineGradients,
-  gradientErrors,
-  gradientL2Errors,
-} from '../packages/infra/src/compute/testing/engine-gradients';
+import { engineGradients, gradientErrors, gradientL2Errors } from '../packages/testkit/src/compute/engine-gradients';
 
 type Preset = 'lite' | 'resnet';
 const arg = (name: string, fallback: string): string => {

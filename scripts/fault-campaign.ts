@@ -9,28 +9,8 @@
  * Prints one line per run, then the figures as JSON; exits 1 when any run hung, failed uncleanly, returned wrong
  * data or left a partial file. Reproduce a campaign with its printed seed.
  */
-import { join } from 'node:path';
-
-// The shape of packages/infra/src/sources/testing/fault-campaign.ts, which no package exports.
-interface Figures {
-  readonly hangs: number;
-  readonly uncleanFailures: readonly string[];
-  readonly wrongData: number;
-  readonly partialFilesLeft: number;
-}
-type RunFaultCampaign = (o: {
-  runs: number;
-  seconds: number;
-  seed: number;
-  backends: readonly string[];
-  onRun?: (line: string) => void;
-}) => Promise<Figures>;
-
 // The built module (the package script compiles first), so the clients run as they do in production.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { runFaultCampaign } = require(
-  join(__dirname, '..', 'packages/infra/dist/sources/testing/fault-campaign.js'),
-) as { runFaultCampaign: RunFaultCampaign };
+import { runFaultCampaign } from '@maou/bench-testkit/sources';
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);

@@ -19,43 +19,8 @@
  * 10 k columns, duplicate names, dictionary and all-null columns), each in a fresh child, with its outcome, peak RSS
  * and time; `--hostile-scale 5` multiplies the sizes (50 M rows, 50 k columns), `--hostile-scale 0` skips it.
  */
-import { join } from 'node:path';
-
-// The shape of packages/infra/src/fuzz-testing/fuzz-runner.ts, which no package exports.
-type Counts = Readonly<
-  Record<'inputs' | 'rejected' | 'accepted' | 'unnamed' | 'untyped' | 'hangs' | 'crashes', number>
->;
-interface Figures {
-  readonly counts: Record<string, Record<string, Counts>>;
-  readonly problems: readonly string[];
-  readonly maxChildRssBytes: number;
-  readonly elapsedMs: number;
-}
-type RunHostile = (o: {
-  scale: number;
-  heapMb: number;
-  timeoutMs: number;
-}) => Promise<
-  { name: string; bytes: number; outcome: string; ok: boolean; childRssBytes: number; elapsedMs: number }[]
->;
-type RunFuzz = (o: {
-  seed: number;
-  perReader: number;
-  seconds: number;
-  targets?: readonly string[];
-  only?: readonly number[];
-  timeoutMs: number;
-  heapMb: number;
-  children: number;
-  onProgress: (done: number, total: number) => void;
-}) => Promise<Figures>;
-
 // The built runner (the package script compiles first); it forks one child process per slot.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { runFuzz, runHostile } = require(join(__dirname, '..', 'packages/infra/dist/fuzz-testing/fuzz-runner.js')) as {
-  runFuzz: RunFuzz;
-  runHostile: RunHostile;
-};
+import { runFuzz, runHostile } from '@maou/bench-testkit/fuzz';
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);

@@ -12,22 +12,22 @@ const fs = require('node:fs');
  * CPU suites, when the planned-step spec has compiled the f32 shaders it shares.
  */
 const FIRST = [
-  'infra/src/compute/webgpu/planned/planned-step.spec.ts',
+  'compute/src/webgpu/planned/planned-step.spec.ts',
   'cli/src/batch-study.spec.ts',
   'e2e/src/benchmark-training.e2e.ts',
   'e2e/src/maou-files.e2e.ts',
-  'infra/src/compute/webgpu/planned/mixed-precision.spec.ts',
+  'compute/src/webgpu/planned/mixed-precision.spec.ts',
   'infra/src/arrow/foreign-layouts.spec.ts',
-  'infra/src/compute/wasm/simd/simd-fused-kernels.spec.ts',
+  'compute/src/wasm/simd/simd-fused-kernels.spec.ts',
   'e2e/src/html-report.e2e.ts',
-  'infra/src/compute/data-parallel/data-parallel-trainer.spec.ts',
+  'compute/src/data-parallel/data-parallel-trainer.spec.ts',
   'e2e/src/shared-state.e2e.ts',
-  'infra/src/compute/webgpu/webgpu-training.spec.ts',
-  'infra/src/compute/webgpu/conv2d-filter-grad.kernel.spec.ts',
-  'infra/src/compute/webgpu/planned/conv-kernels.spec.ts',
-  'infra/src/compute/wasm/simd/simd-conv-module.spec.ts',
+  'compute/src/webgpu/webgpu-training.spec.ts',
+  'compute/src/webgpu/conv2d-filter-grad.kernel.spec.ts',
+  'compute/src/webgpu/planned/conv-kernels.spec.ts',
+  'compute/src/wasm/simd/simd-conv-module.spec.ts',
   'e2e/src/interrupt.e2e.ts',
-  'infra/src/compute/engine-gradients.spec.ts',
+  'compute/src/engine-gradients.spec.ts',
 ];
 /** Path endings that run last (they reuse the shaders the planned-step spec compiles). */
 const LAST = ['e2e/src/webgpu.e2e.ts'];

@@ -15,7 +15,7 @@ import pyarrow.ipc as ipc
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "packages/domain/src/shogi/testdata/maou-test-vectors.json"
-OUT = ROOT / "packages/infra/fixtures"
+OUT = ROOT / "packages/testkit/fixtures"
 
 
 def lst(t, large=True):

@@ -29,6 +29,7 @@ const workspace = {
   '@maou/bench-domain': 'packages/domain/src/index.ts',
   '@maou/bench-engine': 'packages/engine/src/index.ts',
   '@maou/bench-app': 'packages/app/src/index.ts',
+  '@maou/bench-host': 'packages/host/src/index.ts',
 };
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const done = new Set();
@@ -137,8 +138,8 @@ fs.rmSync(out, { recursive: true, force: true });
 entries.forEach(transpile);
 for (const [name, from] of packages) copyPackage(name, from);
 // The plug-in loads the backend package by name at run time.
-copyPackage('@tensorflow/tfjs-backend-webgpu', path.join(repo, 'packages/infra/src'));
-copyPackage('webgpu', path.join(repo, 'packages/infra/src'));
+copyPackage('@tensorflow/tfjs-backend-webgpu', path.join(repo, 'packages/compute/src'));
+copyPackage('webgpu', path.join(repo, 'packages/compute/src'));
 console.error(
   `packed ${done.size} sources and ${fs.readdirSync(path.join(out, 'node_modules')).length} top-level packages into ${out} (${(dirSize(out) / 1e6).toFixed(1)} MB)`,
 );

@@ -9,7 +9,7 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 { command -v clang >/dev/null 2>&1 && command -v wasm-ld >/dev/null 2>&1; } || need+=(clang lld)
 # The reference lz4 command writes the frames whose checksums the LZ4 decoder spec verifies.
 command -v lz4 >/dev/null 2>&1 || need+=(lz4)
-# g++ builds the native convolution kernels at `pnpm install` (packages/infra/scripts/build-native-kernels.cjs); their specs need them.
+# g++ builds the native convolution kernels at `pnpm install` (packages/compute/scripts/build-native-kernels.cjs); their specs need them.
 command -v g++ >/dev/null 2>&1 || need+=(g++)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

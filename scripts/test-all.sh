@@ -11,7 +11,7 @@ bash scripts/setup-system.sh --no-lavapipe
 bash scripts/setup-lavapipe.sh >"$logs/lavapipe" 2>&1 &
 lavapipe=$!
 pnpm install --frozen-lockfile
-bash scripts/build-simd-kernels.sh --check
+bash packages/compute/scripts/build-simd-kernels.sh --check
 pnpm build
 
 # The consumer test (packs every package, installs the tarballs outside the workspace) needs only the build.

@@ -75,6 +75,14 @@ const PLANTED: readonly (readonly [string, string, string])[] = [
   ['packages/interface/src/index.ts', "import '@maou/bench-engine';", 'interface-not-engine-infra'],
   ['packages/infra/src/clock/system-clock.adapter.ts', "import '@maou/bench-interface';", 'infra-not-interface'],
   ['packages/infra/src/logging/pino-logger.adapter.ts', "import '@maou/cli';", 'infra-not-interface'],
+  ['packages/host/src/resources/gpu-query.ts', "import '@maou/bench-infra';", 'host-only-domain-app'],
+  ['packages/host/src/resources/cgroup-limits.ts', "import '@maou/bench-compute';", 'host-only-domain-app'],
+  ['packages/infra/src/clock/system-clock.adapter.ts', "import '@maou/bench-compute';", 'infra-compute-apart'],
+  ['packages/compute/src/backend-plugin.ts', "import '@maou/bench-infra';", 'infra-compute-apart'],
+  ['packages/compute/src/register-backends.ts', "import '@maou/bench-interface';", 'compute-not-interface'],
+  // production code (not a spec) reaching for the testkit, in a shipped package and in the cli
+  ['packages/infra/src/npy/npy-stage-writer.ts', "import '@maou/bench-testkit/arrow';", 'testkit-only-in-tests'],
+  ['packages/cli/src/resource-plan.ts', "import '@maou/bench-testkit/sources';", 'testkit-only-in-tests'],
   ...GENERAL_RULES,
 ];
 

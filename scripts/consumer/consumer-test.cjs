@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The consumer test (issue 27): what another TypeScript service does with these packages, outside this workspace.
-// Packs every published package (`pnpm pack`), installs the tarballs into a scratch project under the OS temp
+// Packs every published package (`pnpm pack`) and refuses a tarball that ships test-only files, installs the tarballs into a scratch project under the OS temp
 // directory with no network (`pnpm install --offline --frozen-lockfile`, lockfile from consumer-lockfile.cjs), then,
 // on each Node given: type-checks the consumer (strict, NodeNext, skipLibCheck false), runs the README's example
 // (a small benchmark through benchmarkTraining() on the embedded sample data) and runs a jest test that swaps one
@@ -15,9 +15,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { consumerLockfile } = require('./consumer-lockfile.cjs');
+const { assertNoTestOnlyFiles } = require('./tarball-contents.cjs');
 
 const repo = path.resolve(__dirname, '../..');
-const PACKAGES = ['domain', 'engine', 'app', 'interface', 'infra', 'cli'];
+const PACKAGES = ['domain', 'engine', 'app', 'interface', 'host', 'infra', 'compute', 'cli'];
 const DEV = ['typescript', '@types/node', 'jest', '@types/jest'];
 const args = process.argv.slice(2);
 const started = Date.now();
@@ -84,6 +85,8 @@ try {
     return { name, dir, file, path: path.join(scratch, file) };
   });
   for (const t of tarballs) if (!fs.existsSync(t.path)) throw new Error(`pnpm pack wrote no ${t.path}`);
+  const shipped = tarballs.reduce((n, t) => n + assertNoTestOnlyFiles(t.path), 0);
+  step(`no test-only file among the ${shipped} files the tarballs ship`);
 
   const fixture = path.join(__dirname, 'fixture');
   fs.cpSync(fixture, scratch, { recursive: true });
@@ -98,7 +101,7 @@ try {
   fs.writeFileSync(path.join(scratch, 'pnpm-lock.yaml'), lock.text);
 
   step('installing the tarballs offline');
-  // pnpm 10 runs a dependency's install script only where allowed (infra's builds the native kernels); its
+  // pnpm 10 runs a dependency's install script only where allowed (compute's builds the native kernels); its
   // onlyBuiltDependencies list does not match a file: tarball (pnpm 10.34), so this scratch project allows them all.
   pnpm(
     [
@@ -112,7 +115,7 @@ try {
     true,
   );
   const status = JSON.parse(
-    fs.readFileSync(path.join(scratch, 'node_modules/@maou/bench-infra/native-build/status.json'), 'utf8'),
+    fs.readFileSync(path.join(scratch, 'node_modules/@maou/bench-compute/native-build/status.json'), 'utf8'),
   );
   step(`native kernels at install: ${status.built ? `built with ${status.compiler}` : `not built: ${status.reason}`}`);
 

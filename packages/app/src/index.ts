@@ -48,3 +48,6 @@ export * from './use-cases/generate-sample-data/generate-sample-data.input';
 export * from './use-cases/generate-sample-data/generate-sample-data.errors';
 export * from './use-cases/generate-sample-data/generate-sample-data.use-case';
 export * from './use-cases/generate-sample-data/sample-data-progress';
+// The bench scripts time one training pass and replay the stop watch.
+export * from './use-cases/benchmark-training/training-pass';
+export * from './use-cases/benchmark-training/stop-watch';

@@ -1,4 +1,4 @@
-import { createBackendRegistry } from '@maou/bench-infra';
+import { createBackendRegistry } from '@maou/bench-compute';
 
 /**
  * The compute backends this binary ships (infra's registry): the composition root activates them, and `--gpu`'s

@@ -24,18 +24,15 @@ import {
   type SampleDataGeneratorPort,
 } from '@maou/bench-app';
 import { createTrainer, type TrainerFactory } from '@maou/bench-engine';
+import { TfjsComputeBackendAdapter, dataParallelWhereSupported, plannedStepOnWebgpu } from '@maou/bench-compute';
+import { ProcessResourceMonitorAdapter, ResourceDetectorAdapter } from '@maou/bench-host';
 import {
   DataLoaderFactoryAdapter,
   NodeEnvironmentAdapter,
   PinoLoggerAdapter,
-  ProcessResourceMonitorAdapter,
   SystemClockAdapter,
   RecordIoAdapter,
-  ResourceDetectorAdapter,
   SampleDataGeneratorAdapter,
-  TfjsComputeBackendAdapter,
-  dataParallelWhereSupported,
-  plannedStepOnWebgpu,
   type LogLevel,
 } from '@maou/bench-infra';
 import { BACKENDS } from './backends';

@@ -12,7 +12,9 @@ import {
 } from '@maou/bench-app';
 import { type TrainerFactory } from '@maou/bench-engine';
 import { describeGpuChoices, toBenchmarkConfig } from '@maou/bench-interface';
-import { createBackendRegistry, createSourceRegistry, TfjsComputeBackendAdapter } from '@maou/bench-infra';
+import { createBackendRegistry, TfjsComputeBackendAdapter } from '@maou/bench-compute';
+import { createSourceRegistry } from '@maou/bench-infra';
+import { FIXTURE_DIR as FIXTURES } from '@maou/bench-testkit/sources';
 import { createContainer } from './composition-root';
 import { fakeBackendPlugin } from './testdata/fake-backend/fake-backend.plugin';
 import { fixtureFolderSource, type FixtureFolderSpec } from './testdata/fixture-folder-source/fixture-folder.source';
@@ -20,7 +22,6 @@ import { fixtureFolderSource, type FixtureFolderSpec } from './testdata/fixture-
 // The issue's "done when": a new backend and a new datasource are each one folder (testdata/) and one registration
 // line, and then work end to end: chosen by --gpu and listed in its help; opened through the registry lookup the
 // composition root uses, feeding rows pyarrow wrote through the real loader into real training steps.
-const FIXTURES = join(__dirname, '..', '..', 'infra', 'fixtures', 'cloud');
 const cacheDir = mkdtempSync(join(tmpdir(), 'maou-plug-ins-'));
 afterAll(() => rm(cacheDir, { recursive: true, force: true }));
 

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ResourceDetectorAdapter } from '@maou/bench-infra';
+import { ResourceDetectorAdapter } from '@maou/bench-host';
 import { planResources } from './resource-plan';
 
 const GIB = 1024 ** 3;

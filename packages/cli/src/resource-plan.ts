@@ -1,4 +1,4 @@
-import type { ResourceDetectorAdapter, ResourcePlan } from '@maou/bench-infra';
+import type { ResourceDetectorAdapter, ResourcePlan } from '@maou/bench-host';
 import type { BenchmarkDefaults } from '@maou/bench-interface';
 import { BACKENDS } from './backends';
 import { machineDefaults } from './composition-root';

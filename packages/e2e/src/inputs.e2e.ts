@@ -2,11 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FIXTURES_DIR } from '@maou/bench-testkit/arrow';
 import { MAOU_BIN, runMaou } from './run-maou';
 
 // Inputs at the edges: each refused with a named, typed error (never a raw errno), each file counted once.
 const dir = mkdtempSync(join(tmpdir(), 'maou-inputs-'));
-const fixture = join(__dirname, '..', '..', 'infra', 'fixtures', 'stage3.lz4.feather');
+const fixture = join(FIXTURES_DIR, 'stage3.lz4.feather');
 // The fixture predates maou HEAD's moveWinRate column, so it trains on its move labels.
 const lite = [
   '--model-architecture',

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // Test fixtures only: files laid out as Polars and arrow-rs write them (the binary under test is still only run).
-import { toArrowRsLayout, writeWithPolars, writeWithPyarrow } from '../../infra/src/arrow/testing/foreign-ipc';
+import { FIXTURES_DIR, toArrowRsLayout, writeWithPolars, writeWithPyarrow } from '@maou/bench-testkit/arrow';
 import { oneLoaderPoint, runMaou, runMaouAsync, s3InputFlags, S3RVER_ENV, startLocalS3 } from './run-maou';
 
 const BUCKET = 'maou-files';
@@ -190,7 +190,7 @@ describe('maou files from Polars, arrow-rs and pyarrow train through the binary,
 
   it('given an HCPE file, when benchmark-training is pointed at it, then exit 1 says it holds raw game records and what to run', () => {
     const path = join(dir, 'games.feather');
-    copyFileSync(join(__dirname, '..', '..', 'infra', 'fixtures', 'hcpe.polars.lz4.feather'), path);
+    copyFileSync(join(FIXTURES_DIR, 'hcpe.polars.lz4.feather'), path);
     const r = runMaou(['utility', 'benchmark-training', '--stage3-data-path', path, ...RUN], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(

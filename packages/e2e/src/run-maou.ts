@@ -1,6 +1,4 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 /** Path of the built binary; e2e tests never import sources. */
@@ -33,37 +31,19 @@ export const runMaouAsync = (
 /** The fixed keys s3rver takes, where the AWS SDK in the binary looks for them. */
 export const S3RVER_ENV = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' };
 
-type S3rverClass = new (o: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
-
 /**
- * A real S3-compatible server (s3rver) on loopback, storing under `directory`, with `bucket` holding `objects`. The
- * server and the SDK load here, not with this module, which every e2e spec imports.
+ * The testkit's s3rver harness on loopback, storing under `directory`, with `bucket` holding `objects`. It loads here,
+ * not with this module, which every e2e spec imports.
  */
 export const startLocalS3 = async (
   directory: string,
   bucket: string,
   objects: readonly { readonly key: string; readonly file: string }[],
 ): Promise<{ readonly endpoint: string; close(): Promise<void> }> => {
-  // s3rver ships no types and is CommonJS.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const S3rver = require('s3rver') as S3rverClass;
-  const { CreateBucketCommand, PutObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory });
-  const endpoint = `http://127.0.0.1:${(await server.run()).port}`;
-  const client = new S3Client({
-    endpoint,
-    region: S3RVER_ENV.AWS_REGION,
-    forcePathStyle: true,
-    credentials: { accessKeyId: S3RVER_ENV.AWS_ACCESS_KEY_ID, secretAccessKey: S3RVER_ENV.AWS_SECRET_ACCESS_KEY },
-  });
-  try {
-    await client.send(new CreateBucketCommand({ Bucket: bucket }));
-    for (const { key, file } of objects)
-      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: readFileSync(file) }));
-  } finally {
-    client.destroy();
-  }
-  return { endpoint, close: () => server.close() };
+  const { startS3rver } = await import('@maou/bench-testkit/sources');
+  const s3 = await startS3rver(bucket, directory);
+  for (const { key, file } of objects) await s3.putFile(key, file);
+  return s3;
 };
 
 /** The flags that point the binary at `s3://bucket/runs/<dataName>` on a local S3, downloading into `cacheDir`. */

@@ -7,7 +7,8 @@ import {
   type BenchmarkCompareArgs,
   type ValidCompareRequest,
 } from '@maou/bench-interface';
-import { readTrainingReport, renderCompareSummary, writeCompareHtmlReport } from '@maou/bench-infra';
+import { readTrainingReport, writeCompareHtmlReport } from '@maou/bench-infra';
+import { renderCompareSummary } from '../console/compare-summary';
 import type { GlobalOptions } from '../composition-root';
 import { runCommand, type CommandSpec } from '../run-command';
 import { utilityCommand } from './command-module';

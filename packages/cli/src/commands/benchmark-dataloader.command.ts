@@ -6,14 +6,10 @@ import {
   type BenchmarkDataloaderArgs,
   type ValidatedDataloaderGrid,
 } from '@maou/bench-interface';
-import {
-  logResourcePlan,
-  watchInterrupts,
-  writeDataloaderHtmlReport,
-  writeJsonNow,
-  type ResourcePlan,
-} from '@maou/bench-infra';
-import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-dataloader.output';
+import { logResourcePlan, type ResourcePlan } from '@maou/bench-host';
+import { watchInterrupts, writeDataloaderHtmlReport, writeJsonNow } from '@maou/bench-infra';
+import { dataloaderBenchmarkJson } from './benchmark-dataloader.output';
+import { renderDataloaderBenchmark } from '../console/dataloader-summary';
 import { utilityCommand } from './command-module';
 import { machineResources, type GlobalOptions } from '../composition-root';
 import { BACKENDS } from '../backends';

@@ -13,13 +13,9 @@ import {
   type BenchmarkTrainingArgs,
   type ValidatedTrainingRun,
 } from '@maou/bench-interface';
-import {
-  logResourcePlan,
-  renderTrainingSummary,
-  writeJsonReport,
-  writeTrainingHtmlReport,
-  type ResourcePlan,
-} from '@maou/bench-infra';
+import { logResourcePlan, type ResourcePlan } from '@maou/bench-host';
+import { writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
+import { renderTrainingSummary } from '../console/training-summary';
 import type { DependencyContainer } from 'tsyringe';
 import { machineResources, type GlobalOptions } from '../composition-root';
 import { BACKENDS } from '../backends';

@@ -8,7 +8,9 @@ import {
   type SweepPointFailed,
 } from '@maou/bench-domain';
 import type { ValidatedBatchStudy } from '@maou/bench-interface';
-import { renderBatchStudySummary, writeBatchStudyHtmlReport, type ResourcePlan } from '@maou/bench-infra';
+import type { ResourcePlan } from '@maou/bench-host';
+import { writeBatchStudyHtmlReport } from '@maou/bench-infra';
+import { renderBatchStudySummary } from '../console/batch-study-summary';
 import type { DependencyContainer } from 'tsyringe';
 import type { CommandFailure, CommandView } from '../run-command';
 import { withSchema } from '../report-schemas/report-schemas';

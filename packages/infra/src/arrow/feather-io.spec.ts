@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Stage, StageColumns } from '@maou/bench-domain';
-import { FIXTURES, loadVectors, pyarrowOrFail, runPythonJson } from './arrow-test-helpers';
+import { FIXTURES_DIR, loadVectors, pyarrowOrFail, runPythonJson } from '@maou/bench-testkit/arrow';
 import { parseArrowIpc } from './feather-reader';
 import { decodeStageBatches } from './stage-table-decoder';
 import { writeStageFeather } from './feather-writer';
@@ -10,7 +10,7 @@ import { writeStageFeather } from './feather-writer';
 const vectors = loadVectors();
 
 const readStage = async (name: string, stage: Stage): Promise<StageColumns> => {
-  const path = join(FIXTURES, name);
+  const path = join(FIXTURES_DIR, name);
   const parsed = await parseArrowIpc(path, readFileSync(path));
   if (!parsed.ok) throw parsed.error;
   const cols = decodeStageBatches(parsed.value, stage);
@@ -69,7 +69,7 @@ describe('reading pyarrow-written fixtures (scripts/make-arrow-fixtures.py)', ()
   });
 
   it('names the file and the stage it holds when it is not the stage asked for', async () => {
-    const path = join(FIXTURES, 'stage2.lz4.feather');
+    const path = join(FIXTURES_DIR, 'stage2.lz4.feather');
     const parsed = await parseArrowIpc(path, readFileSync(path));
     if (!parsed.ok) throw parsed.error;
     const r = decodeStageBatches(parsed.value, 3);

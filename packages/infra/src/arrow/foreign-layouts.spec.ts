@@ -6,10 +6,9 @@ import type { Stage, StageColumns } from '@maou/bench-domain';
 import { inspectStageFile } from '../sources/local/inspect-stage-file';
 import { readStageFile } from '../sources/local/read-stage-file';
 import { seededRandom } from '../sample-data/seeded-random';
-import { pyarrowOrFail } from './arrow-test-helpers';
+import { pyarrowOrFail, toArrowRsLayout, writeWithPolars, writeWithPyarrow } from '@maou/bench-testkit/arrow';
 import { writeStageFeather } from './feather-writer';
 import { readIpcFileLayout } from './ipc-layout';
-import { toArrowRsLayout, writeWithPolars, writeWithPyarrow } from './testing/foreign-ipc';
 
 const ROWS = 300;
 

@@ -7,11 +7,9 @@ import type * as Polars from 'nodejs-polars';
 import type { HcpeColumns, StageColumns } from '@maou/bench-domain';
 import { writeStageShards } from '../sample-data/generate-sample-data';
 import { playRandomGames } from '../sample-data/random-games';
-import { pyarrowOrFail } from './arrow-test-helpers';
+import { pyarrowOrFail, compressedBodyBuffers, buildSampleRecordsOffThread } from '@maou/bench-testkit/arrow';
 import { writeStageFeather, type ArrowWriteOptions } from './feather-writer';
 import { writeHcpeFeather } from './hcpe-table-codec';
-import { compressedBodyBuffers } from './testing/ipc-frames';
-import { buildSampleRecordsOffThread } from './testing/sample-records';
 
 /**
  * Every writer path of the product, read back whole and equal by the readers of maou's world: pyarrow and Polars

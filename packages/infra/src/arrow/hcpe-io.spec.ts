@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HcpeColumns } from '@maou/bench-domain';
 import type { Data } from 'apache-arrow';
-import { FIXTURES, loadVectors, pyarrowOrFail, runPythonJson } from './arrow-test-helpers';
+import { FIXTURES_DIR, loadVectors, pyarrowOrFail, runPythonJson } from '@maou/bench-testkit/arrow';
 import { DataFileError } from './data-file-error';
 import { parseArrowIpc } from './feather-reader';
 import { decodeHcpeBatches, writeHcpeFeather } from './hcpe-table-codec';
@@ -19,7 +19,7 @@ const readHcpe = async (path: string): Promise<HcpeColumns> => {
 
 describe('HCPE records', () => {
   it('reads the pyarrow LZ4 fixture: HCP bytes, moves, results, strings, dates, ratings', async () => {
-    const c = await readHcpe(join(FIXTURES, 'hcpe.lz4.feather'));
+    const c = await readHcpe(join(FIXTURES_DIR, 'hcpe.lz4.feather'));
     expect(c.rows).toBe(32);
     expect(Buffer.from(c.hcp).toString('hex')).toBe(vectors.map((v) => v.hcp_hex).join(''));
     expect(Array.from(c.bestMove16)).toEqual(vectors.map((v) => v.legal[0]![1]));
@@ -34,7 +34,7 @@ describe('HCPE records', () => {
 
   it('writes HCPE that pyarrow reads with maou’s types (LZ4, two batches)', async () => {
     pyarrowOrFail()();
-    const src = await readHcpe(join(FIXTURES, 'hcpe.lz4.feather'));
+    const src = await readHcpe(join(FIXTURES_DIR, 'hcpe.lz4.feather'));
     const path = join(mkdtempSync(join(tmpdir(), 'maou-hcpe-')), 'hcpe.feather');
     await writeHcpeFeather(path, src, { compression: 'lz4', batchRows: 20 });
     const py = runPythonJson<{ types: Record<string, string>; hcp: string; id: string[]; key: string[] }>(
@@ -64,14 +64,14 @@ print(json.dumps({'types': {f.name: str(f.type) for f in t.schema}, 'hcp': b''.j
 
 describe('files written by Polars write_ipc(compression="lz4") (maou cloud path, spec D11)', () => {
   it('decode to the same HCPE rows (binary_view / string_view columns)', async () => {
-    expect(await readHcpe(join(FIXTURES, 'hcpe.polars.lz4.feather'))).toEqual(
-      await readHcpe(join(FIXTURES, 'hcpe.lz4.feather')),
+    expect(await readHcpe(join(FIXTURES_DIR, 'hcpe.polars.lz4.feather'))).toEqual(
+      await readHcpe(join(FIXTURES_DIR, 'hcpe.lz4.feather')),
     );
   });
 
   // apache-arrow decodes view columns lazily, on get(): a damaged view threw an untyped Error there (fuzz seed 19).
   const damaged = async (column: string, damage: (views: DataView, data: Data) => void): Promise<string> => {
-    const path = join(FIXTURES, 'hcpe.polars.lz4.feather');
+    const path = join(FIXTURES_DIR, 'hcpe.polars.lz4.feather');
     const parsed = await parseArrowIpc(path, readFileSync(path));
     if (!parsed.ok) throw parsed.error;
     const data = parsed.value.batches[0]!.data.children[

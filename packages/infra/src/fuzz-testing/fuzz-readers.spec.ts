@@ -1,8 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fuzzInput, runFuzz } from './fuzz-runner';
-import { FUZZ_TARGETS } from './fuzz-targets';
+import { fuzzInput, runFuzz, FUZZ_TARGETS } from '@maou/bench-testkit/fuzz';
 
 // The short fuzz run of #19 (the child processes run the built code: `pnpm build` first, as CI does).
 // `pnpm fuzz:readers` runs the long one and prints the silent-acceptance rate per reader and mutation class.

@@ -1,5 +1,5 @@
-import { pyarrowOrFail } from '../arrow/arrow-test-helpers';
-import { runHostile } from './fuzz-runner';
+import { pyarrowOrFail } from '@maou/bench-testkit/arrow';
+import { runHostile } from '@maou/bench-testkit/fuzz';
 
 // The "hostile but valid" class at CI sizes (each file written by pyarrow, read in a fresh child process from the
 // built code: `pnpm build` first). `pnpm fuzz:readers -- --hostile-scale 5` runs it at five times the sizes.

@@ -10,7 +10,7 @@ import {
   RawFileSource,
   stage3Rows,
   writeRawStage3,
-} from './testing/raw-stage-file';
+} from '@maou/bench-testkit/loader';
 
 const ROWS = [37, 50, 23, 41, 60];
 const base: DataLoaderConfig = {

@@ -5,7 +5,7 @@ import type { DataLoaderConfig } from '@maou/bench-domain';
 import { writeStageFeather } from '../arrow/feather-writer';
 import { LocalFileSourceAdapter } from '../sources/local/local-file-source.adapter';
 import { DataLoaderFactoryAdapter } from './data-loader-factory.adapter';
-import { batchRowIds, stage3Rows } from './testing/raw-stage-file';
+import { batchRowIds, stage3Rows } from '@maou/bench-testkit/loader';
 
 const config: DataLoaderConfig = {
   batchSize: 32,

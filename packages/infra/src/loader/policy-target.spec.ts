@@ -1,8 +1,8 @@
+import { FIXTURES_DIR } from '@maou/bench-testkit/arrow';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataLoaderConfig, HostBatch, PolicyTargetMode } from '@maou/bench-domain';
-import { FIXTURES } from '../arrow/arrow-test-helpers';
 import { buildSampleRecords, writeStageShards } from '../sample-data/generate-sample-data';
 import { LocalFileSourceAdapter } from '../sources/local/local-file-source.adapter';
 import { readStageFile } from '../sources/local/read-stage-file';
@@ -78,7 +78,7 @@ describe('--policy-target-mode in the loader (#25)', () => {
     'given %s and a file without moveWinRate (%i workers, %s cache), then the error names the file, the column and the mode',
     async (mode, workers, cacheMode) => {
       const old = join(dir, `old-${mode}-${workers}.feather`);
-      copyFileSync(join(FIXTURES, 'stage3.lz4.feather'), old);
+      copyFileSync(join(FIXTURES_DIR, 'stage3.lz4.feather'), old);
       await expect(firstBatch(old, { policyTargetMode: mode, workers, cacheMode })).rejects.toThrow(
         new RegExp(`file ${old}, column moveWinRate: missing column, which --policy-target-mode ${mode} needs`),
       );
@@ -87,7 +87,7 @@ describe('--policy-target-mode in the loader (#25)', () => {
 
   it('given move-label, then a file without moveWinRate trains on its moveLabel', async () => {
     const old = join(dir, 'old-move-label.feather');
-    copyFileSync(join(FIXTURES, 'stage3.lz4.feather'), old);
+    copyFileSync(join(FIXTURES_DIR, 'stage3.lz4.feather'), old);
     expect(policy(await firstBatch(old, { policyTargetMode: 'move-label', batchSize: 4 })).length).toBe(4 * 1496);
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runPythonJson } from '../arrow/arrow-test-helpers';
+import { runPythonJson } from '@maou/bench-testkit/arrow';
 import { LocalFileSourceAdapter } from '../sources/local/local-file-source.adapter';
 import { readStageFile } from '../sources/local/read-stage-file';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Stage3Columns } from '@maou/bench-domain';
-import { FIXTURES, pyarrowAvailable, runPythonJson } from '../arrow/arrow-test-helpers';
+import { FIXTURES_DIR, pyarrowAvailable, runPythonJson } from '@maou/bench-testkit/arrow';
 import { readStageFile } from '../sources/local/read-stage-file';
 import { writeStageNpy } from './npy-stage-writer';
 
@@ -19,21 +19,24 @@ describe('legacy .npy shards', () => {
   it.each(['legacy-standard.npy', 'legacy-packed.npy'])(
     '%s (headerless, 104 planes) decodes to the same positions and targets',
     async (name) => {
-      const expected = firstRows((await readStageFile(join(FIXTURES, 'stage3.lz4.feather'), 3)) as Stage3Columns, 8);
-      expect(await readStageFile(join(FIXTURES, name), 3)).toEqual(expected);
+      const expected = firstRows(
+        (await readStageFile(join(FIXTURES_DIR, 'stage3.lz4.feather'), 3)) as Stage3Columns,
+        8,
+      );
+      expect(await readStageFile(join(FIXTURES_DIR, name), 3)).toEqual(expected);
     },
   );
 
   it('reports a truncated raw shard with its byte offset', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'maou-npy-')), 'cut.npy');
-    writeFileSync(path, readFileSync(join(FIXTURES, 'legacy-packed.npy')).subarray(0, 4242 * 3 + 100));
+    writeFileSync(path, readFileSync(join(FIXTURES_DIR, 'legacy-packed.npy')).subarray(0, 4242 * 3 + 100));
     await expect(readStageFile(path, 3)).rejects.toThrow(
       /cut\.npy, byte offset 12826: 12826 bytes is not a whole number of Stage 3 records/,
     );
   });
 
   it('writes PRIMARY-layout .npy that reads back (and numpy loads when available)', async () => {
-    const src = (await readStageFile(join(FIXTURES, 'stage3.lz4.feather'), 3)) as Stage3Columns;
+    const src = (await readStageFile(join(FIXTURES_DIR, 'stage3.lz4.feather'), 3)) as Stage3Columns;
     const path = join(mkdtempSync(join(tmpdir(), 'maou-npy-')), 's3.npy');
     await writeStageNpy(
       path,

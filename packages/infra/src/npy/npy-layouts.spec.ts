@@ -1,4 +1,4 @@
-import { pyarrowOrFail, runPythonJson } from '../arrow/arrow-test-helpers';
+import { pyarrowOrFail, runPythonJson } from '@maou/bench-testkit/arrow';
 import { NPY_LAYOUTS } from './npy-layouts';
 
 const needNumpy = pyarrowOrFail();

@@ -1,5 +1,5 @@
 import { Position } from 'tsshogi';
-import { loadVectors } from '../arrow/arrow-test-helpers';
+import { loadVectors } from '@maou/bench-testkit/arrow';
 import { legalMove16s } from './tsshogi-legal-moves';
 
 describe('legal moves from tsshogi', () => {

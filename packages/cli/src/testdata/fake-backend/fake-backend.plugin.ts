@@ -1,5 +1,5 @@
 import { ok } from '@maou/bench-domain';
-import { createWasmBackendPlugin, selectedByName, type BackendPlugin } from '@maou/bench-infra';
+import { createWasmBackendPlugin, selectedByName, type BackendPlugin } from '@maou/bench-compute';
 
 const wasm = createWasmBackendPlugin('fast');
 

@@ -1,9 +1,16 @@
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { compareFixture, dataloaderFixture, trainingReportFixture } from './html-report.fixtures';
+import {
+  compareFixture,
+  dataloaderFixture,
+  trainingReportFixture,
+  dumpDom,
+  findChromium,
+  renderedCharts,
+  screenshot,
+} from '@maou/bench-testkit/report';
 import { writeCompareHtmlReport, writeDataloaderHtmlReport, writeTrainingHtmlReport } from './html-report.writers';
-import { dumpDom, findChromium, renderedCharts, screenshot } from './headless-chromium.testing';
 
 // Screenshots are kept for people to look at; artifacts/ is git-ignored.
 const ARTIFACTS = resolve(__dirname, '../../../../../artifacts/html-report');

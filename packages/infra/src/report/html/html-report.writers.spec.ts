@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeReportFile } from './atomic-write';
 import { embedJson } from './embed-json';
-import { trainingReportFixture } from './html-report.fixtures';
+import { trainingReportFixture } from '@maou/bench-testkit/report';
 import { writeTrainingHtmlReport } from './html-report.writers';
 
 describe('embedJson', () => {

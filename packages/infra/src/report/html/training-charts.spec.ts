@@ -1,5 +1,5 @@
 import type { BenchmarkTrainingReport } from '@maou/bench-domain';
-import { trainingReportFixture } from './html-report.fixtures';
+import { trainingReportFixture } from '@maou/bench-testkit/report';
 import { phaseBreakdownChart } from './training-timing-charts';
 import { epochChart } from './training-summary-charts';
 

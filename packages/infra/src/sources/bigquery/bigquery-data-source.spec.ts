@@ -10,9 +10,10 @@ import {
   type FakeBigQueryServer,
   type FakeField,
   type FakeRow,
-} from '../testing/fake-bigquery-server';
-import { startFaultProxy, type FaultProxy } from '../testing/fault-proxy';
-import { tempDir } from '../testing/cloud-fixtures';
+  startFaultProxy,
+  type FaultProxy,
+  tempDir,
+} from '@maou/bench-testkit/sources';
 import { DataLoaderAdapter } from '../../loader/data-loader.adapter';
 import { mulberry32 } from '@maou/bench-domain';
 

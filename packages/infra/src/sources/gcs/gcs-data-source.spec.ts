@@ -3,9 +3,18 @@ import { join } from 'node:path';
 import { createGcsStore } from './gcs.source';
 import { ObjectStoreDataSourceAdapter } from '../object-store/object-store-data-source.adapter';
 import type { ObjectStore } from '../object-store/object-store';
-import { startFakeGcs, type FakeGcsServer } from '../testing/fake-gcs-server';
-import { startFaultProxy, type FaultProxy } from '../testing/fault-proxy';
-import { FIXTURES, fixtureBytes, listTree, objectOptions, tempDir, testDeps } from '../testing/cloud-fixtures';
+import {
+  startFakeGcs,
+  type FakeGcsServer,
+  startFaultProxy,
+  type FaultProxy,
+  FIXTURES,
+  fixtureBytes,
+  listTree,
+  objectOptions,
+  tempDir,
+  testDeps,
+} from '@maou/bench-testkit/sources';
 import { readStageFile as stageReader } from '../local/read-stage-file';
 
 const BUCKET = 'maou-gcs';

@@ -1,9 +1,9 @@
+import { FIXTURES_DIR } from '@maou/bench-testkit/arrow';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Stage } from '@maou/bench-domain';
 import { DataFileError } from '../../arrow/data-file-error';
-import { FIXTURES } from '../../arrow/arrow-test-helpers';
 import { seededRandom } from '../../sample-data/seeded-random';
 import { readStageFile } from './read-stage-file';
 
@@ -29,7 +29,7 @@ const mutate = (src: Buffer, random: () => number, i: number): Buffer => {
 describe('readers on corrupted copies of real files', () => {
   const dir = mkdtempSync(join(tmpdir(), 'maou-fuzz-'));
   it.each(CASES)('%s: every mutation reads cleanly or fails with the file named', async (name, stage) => {
-    const src = readFileSync(join(FIXTURES, name));
+    const src = readFileSync(join(FIXTURES_DIR, name));
     const random = seededRandom(name.length * 7919);
     let failures = 0;
     for (let i = 0; i < MUTATIONS; i++) {

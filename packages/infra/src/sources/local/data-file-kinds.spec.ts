@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURES, pyarrowOrFail, runPythonJson } from '../../arrow/arrow-test-helpers';
+import { FIXTURES_DIR, pyarrowOrFail, runPythonJson } from '@maou/bench-testkit/arrow';
 import { DataFileError } from '../../arrow/data-file-error';
 import { writeStageFeather } from '../../arrow/feather-writer';
 import { generateSampleData } from '../../sample-data/generate-sample-data';
@@ -13,7 +13,7 @@ const listed = (path: string, stage: 1 | 2 | 3 = 3): Promise<unknown> =>
   new LocalFileSourceAdapter(stage, [path]).shards();
 const copy = (name: string, as = name): string => {
   const p = join(dir, as);
-  copyFileSync(join(FIXTURES, name), p);
+  copyFileSync(join(FIXTURES_DIR, name), p);
   return p;
 };
 
@@ -94,7 +94,7 @@ t = t.set_column(t.schema.get_field_index('moveLabel'), 'moveLabel', short)
 with pa.OSFile(sys.argv[2], 'wb') as sink:
     w = ipc.new_file(sink, t.schema); w.write_table(t); w.close()
 print(json.dumps(n))`,
-      [join(FIXTURES, 'stage3.lz4.feather'), path],
+      [join(FIXTURES_DIR, 'stage3.lz4.feather'), path],
     );
     expect(((await listed(path)) as { rows: number }[])[0]?.rows).toBe(32);
     await expect(readStageFile(path, 3)).rejects.toThrow(

@@ -1,9 +1,9 @@
+import { FIXTURES_DIR } from '@maou/bench-testkit/arrow';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURES } from '../../arrow/arrow-test-helpers';
 import { LocalFileSourceAdapter } from './local-file-source.adapter';
 import { readStageFile } from './read-stage-file';
 
@@ -11,9 +11,9 @@ describe('LocalFileSourceAdapter', () => {
   it('lists a directory as sorted shards with row counts from metadata and reads each', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'maou-src-'));
     mkdirSync(join(dir, 'sub'));
-    copyFileSync(join(FIXTURES, 'stage3.lz4.feather'), join(dir, 'b.feather'));
-    copyFileSync(join(FIXTURES, 'stage3.list.multibatch.lz4.arrows'), join(dir, 'sub', 'a.arrows'));
-    copyFileSync(join(FIXTURES, 'legacy-packed.npy'), join(dir, 'c.npy'));
+    copyFileSync(join(FIXTURES_DIR, 'stage3.lz4.feather'), join(dir, 'b.feather'));
+    copyFileSync(join(FIXTURES_DIR, 'stage3.list.multibatch.lz4.arrows'), join(dir, 'sub', 'a.arrows'));
+    copyFileSync(join(FIXTURES_DIR, 'legacy-packed.npy'), join(dir, 'c.npy'));
     writeFileSync(join(dir, 'notes.txt'), 'ignored');
     const source = new LocalFileSourceAdapter(3, [dir]);
     const shards = await source.shards();
@@ -43,8 +43,8 @@ describe('LocalFileSourceAdapter', () => {
   it('given one file named twice (repeated, through .., through a symlink, inside a directory also given), then it is one shard and the note names the drops', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'maou-src-'));
     mkdirSync(join(dir, 'd3'));
-    copyFileSync(join(FIXTURES, 'stage3.lz4.feather'), join(dir, 'd3', 'x.feather'));
-    copyFileSync(join(FIXTURES, 'stage3.lz4.feather'), join(dir, 'd3', 'y.feather'));
+    copyFileSync(join(FIXTURES_DIR, 'stage3.lz4.feather'), join(dir, 'd3', 'x.feather'));
+    copyFileSync(join(FIXTURES_DIR, 'stage3.lz4.feather'), join(dir, 'd3', 'y.feather'));
     symlinkSync(join(dir, 'd3', 'x.feather'), join(dir, 'link.feather'));
     const x = join(dir, 'd3', 'x.feather');
     const source = new LocalFileSourceAdapter(3, [

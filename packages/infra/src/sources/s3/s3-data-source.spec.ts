@@ -7,9 +7,19 @@ import type { AddressInfo } from 'node:net';
 import { createS3Store } from './s3.source';
 import { ObjectStoreDataSourceAdapter } from '../object-store/object-store-data-source.adapter';
 import type { ObjectStore } from '../object-store/object-store';
-import { startFaultProxy, type FaultProxy } from '../testing/fault-proxy';
-import { startS3rver, S3RVER_CREDENTIALS, type S3rverHarness } from '../testing/s3rver-harness';
-import { FIXTURES, fixtureBytes, listTree, objectOptions, tempDir, testDeps } from '../testing/cloud-fixtures';
+import {
+  startFaultProxy,
+  type FaultProxy,
+  startS3rver,
+  S3RVER_CREDENTIALS,
+  type S3rverHarness,
+  FIXTURES,
+  fixtureBytes,
+  listTree,
+  objectOptions,
+  tempDir,
+  testDeps,
+} from '@maou/bench-testkit/sources';
 import { readStageFile as stageReader } from '../local/read-stage-file';
 import { RecordingProgress } from '@maou/bench-app/testing';
 

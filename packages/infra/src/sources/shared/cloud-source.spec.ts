@@ -7,9 +7,16 @@ import { createBigQueryDataSource } from '../bigquery/bigquery.source';
 import { createS3DataSource } from '../s3/s3.source';
 import { cloudSource } from './cloud-source';
 import { CloudSourceFailure } from './cloud-source-error';
-import { startS3rver, S3RVER_CREDENTIALS, type S3rverHarness } from '../testing/s3rver-harness';
+import {
+  startS3rver,
+  S3RVER_CREDENTIALS,
+  type S3rverHarness,
+  FIXTURES,
+  fixtureBytes,
+  listTree,
+  tempDir,
+} from '@maou/bench-testkit/sources';
 import { join } from 'node:path';
-import { FIXTURES, fixtureBytes, listTree, tempDir } from '../testing/cloud-fixtures';
 
 describe('cloud sources in the datasource registry', () => {
   let s3: S3rverHarness;

@@ -1,4 +1,4 @@
-import { runFaultCampaign } from '../testing/fault-campaign';
+import { runFaultCampaign } from '@maou/bench-testkit/sources';
 
 // The short campaign of #19: s3rver and the loopback GCS and BigQuery servers behind the fault proxy, a seeded
 // random schedule per run. `pnpm fault:campaign` runs the long one and prints the same figures.

@@ -1,6 +1,9 @@
 import { err, ok, type Result } from '@maou/bench-domain';
 import type { CloudSourceError } from './cloud-source-error';
 
+// One lazy require for every package: the compute backends load their optional tfjs packages with it too.
+export { requireModule } from '@maou/bench-host';
+
 const isMissingModule = (error: unknown, name: string): boolean => {
   const e = error as { code?: unknown; message?: unknown };
   const missing = e.code === 'MODULE_NOT_FOUND' || e.code === 'ERR_MODULE_NOT_FOUND';
@@ -27,12 +30,3 @@ export const loadOptionalModule = async <T>(
     });
   }
 };
-
-/**
- * Loads a CommonJS entry lazily. `import()` would pick these packages' ESM builds, whose types differ from
- * the CommonJS ones this package compiles against.
- * @internal
- */
-export const requireModule = <T>(name: string): Promise<T> =>
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  Promise.resolve().then(() => require(name) as T);

@@ -1,0 +1,5 @@
+export * from './engine-fixtures';
+export * from './engine-gradients';
+export * from './fast-wasm-backend';
+export * from './lavapipe-env';
+export * from './relative-error';

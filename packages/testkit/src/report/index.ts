@@ -1,0 +1,2 @@
+export * from './headless-chromium';
+export * from './html-report.fixtures';

@@ -1,0 +1,54 @@
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryLogger } from '@maou/bench-app/testing';
+import {
+  SystemClockAdapter,
+  type CloudSourceDeps,
+  type ObjectSourceOptions,
+  type StageFileReader,
+} from '@maou/bench-infra';
+
+/** Stage 1 files written by pyarrow like maou's writer (LZ4, large_list); see fixtures/cloud/make-fixtures.py. */
+export const FIXTURE_DIR = join(__dirname, '..', '..', 'fixtures', 'cloud');
+export const FIXTURES = [
+  { file: 'stage1-part0.feather', rows: 40, boardSum: 45606, handSum: 592, reachSum: 1584 },
+  { file: 'stage1-part1.feather', rows: 60, boardSum: 68142, handSum: 816, reachSum: 2451 },
+  { file: 'stage1-part2.feather', rows: 50, boardSum: 56494, handSum: 715, reachSum: 2013 },
+] as const;
+
+export const fixtureBytes = (file: string): Promise<Buffer> => readFile(join(FIXTURE_DIR, file));
+
+export const tempDir = (tag: string): Promise<string> => mkdtemp(join(tmpdir(), `maou-cloud-${tag}-`));
+
+/** Every file under `dir`, relative, sorted. */
+export const listTree = async (dir: string): Promise<string[]> =>
+  (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((d) => d.isFile())
+    .map((d) => join(d.parentPath, d.name).slice(dir.length + 1))
+    .sort();
+
+/** Retries without waiting, jitter fixed, so fault tests are fast and repeatable. */
+export const testDeps = (
+  readStageFile: StageFileReader,
+  logger = new MemoryLogger(),
+): CloudSourceDeps & { logger: MemoryLogger } => ({
+  logger,
+  clock: new SystemClockAdapter(),
+  readStageFile,
+  retryHooks: { sleep: () => Promise.resolve(), random: () => 0.5 },
+});
+
+export const objectOptions = (localCacheDir: string, over: Partial<ObjectSourceOptions> = {}): ObjectSourceOptions => ({
+  prefix: 'runs',
+  dataName: 'stage1',
+  localCacheDir,
+  maxWorkers: 3,
+  enableBundling: false,
+  bundleSizeGb: 1,
+  sampleRatio: null,
+  seed: 42,
+  retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 4 },
+  idleTimeoutMs: 300,
+  ...over,
+});
