@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HOSTILE_CASES, writeHostileFile } from '../../infra/src/fuzz-testing/hostile-files';
+import { HOSTILE_CASES, writeHostileFile } from '@maou/bench-testkit/fuzz';
 import { MAOU_BIN } from './run-maou';
 
 // Under an address-space limit (RLIMIT_AS, as batch systems and containers set it) a run either trains or exits 2
