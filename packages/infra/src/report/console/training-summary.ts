@@ -1,6 +1,7 @@
 import { PHASES, type BenchmarkTrainingReport, type SeriesSummary } from '@maou/bench-domain';
 import { sampleDataNote } from './sample-data-note';
 import { recommendationLines } from './recommendation-lines';
+import { adaptiveBatchLines } from './adaptive-batch-lines';
 
 const ms = (x: number): string => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
 const dur = (x: number): string =>
@@ -151,6 +152,7 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
       ),
     );
   }
+  lines.push(...adaptiveBatchLines(r.adaptive_batch));
   if (r.estimation)
     lines.push('', row('Full dataset (from sample)', `${dur(r.estimation.full_epoch_ms)} — ${r.estimation.method}`));
   if (r.resources) {

@@ -62,6 +62,7 @@ export function plannedStepRefusal(options: TrainerOptions): string | null {
     return `--stage2-head-dropout ${t.stage2HeadDropout}`;
   if (t.detectAnomaly) return '--detect-anomaly (it reads every gradient back inside the step)';
   if (options.measureGradientNorms) return 'gradient-norm measurement (batch study)';
+  if (t.adaptiveBatch) return '--adaptive-batch (its accumulation steps change during the run)';
   return null;
 }
 
