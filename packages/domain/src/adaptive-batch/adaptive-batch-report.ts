@@ -1,4 +1,3 @@
-import type { EpochEstimate } from '../report/benchmark-report';
 import type { BatchTiming } from '../timing/phases';
 import type { AdaptiveBatchSettings } from './adaptive-batch';
 
@@ -105,14 +104,3 @@ export const adaptiveEpochCorrection = (
     correction_ms: (predicted - share * remaining) * optimizerMs,
   };
 };
-
-/** The epoch estimate with the correction added to the prediction and its interval. @public */
-export const withAdaptiveCorrection = (epoch: EpochEstimate, c: AdaptiveEpochCorrection | null): EpochEstimate =>
-  c === null
-    ? epoch
-    : {
-        ...epoch,
-        predicted_ms: epoch.predicted_ms + c.correction_ms,
-        predicted_ms_ci95: [epoch.predicted_ms_ci95[0] + c.correction_ms, epoch.predicted_ms_ci95[1] + c.correction_ms],
-        method: `${epoch.method}; adaptive batch: ${c.predicted_remaining_steps} optimiser steps predicted for the ${c.remaining_batches} remaining batches at the last chosen accumulation steps, where the steady mean carries ${(c.measured_steps_per_batch * c.remaining_batches).toFixed(1)}, × ${c.optimizer_ms_per_step.toFixed(1)} ms per optimiser step = ${c.correction_ms >= 0 ? '+' : ''}${c.correction_ms.toFixed(1)} ms`,
-      };

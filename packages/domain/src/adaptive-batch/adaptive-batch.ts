@@ -29,9 +29,20 @@ const roundHalfEven = (x: number): number => {
   return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 };
 
+/**
+ * CPython's `math.log2` for x ≥ 1: frexp's mantissa m ∈ [0.5, 1) and exponent e, log2(m) + e. V8's `Math.log2` differs
+ * in the last bit where maou's rounding decides (1.4999999999999998 for √2·2, CPython 1.5).
+ */
+const pythonLog2 = (x: number): number => {
+  let e = Math.floor(Math.log2(x)) + 1;
+  if (2 ** (e - 1) > x) e--;
+  if (2 ** e <= x) e++;
+  return Math.log2(x / 2 ** e) + e;
+};
+
 /** maou's `round_to_power_of_two`: the nearest power of two in log space, never below `minimum`. @public */
 export const roundToPowerOfTwo = (value: number, minimum = 1): number =>
-  Math.max(minimum, Math.trunc(2 ** roundHalfEven(Math.log2(Math.max(minimum, value)))));
+  Math.max(minimum, Math.trunc(2 ** roundHalfEven(pythonLog2(Math.max(minimum, value)))));
 
 /** One cycle's noise-scale reading: `bNoise` null when maou discards it (`lowNoise`: K·S/G ≤ 1). @public */
 export interface NoiseScaleReading {
