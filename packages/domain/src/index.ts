@@ -36,4 +36,5 @@ export * from './batch-study/max-batch-search';
 export * from './batch-study/batch-study-report';
 export * from './adaptive-batch/adaptive-batch';
 export * from './adaptive-batch/adaptive-batch-report';
+export * from './adaptive-batch/adaptive-batch-recommendation';
 export * from './recommendations/batch-size-rules';

@@ -8,6 +8,7 @@ import {
   type AdaptiveBatchSettings,
 } from './adaptive-batch';
 import { adaptiveEpochCorrection, stepsChosen } from './adaptive-batch-report';
+import { recommendAdaptiveBatch } from './adaptive-batch-recommendation';
 import { withAdaptiveCorrection } from '../estimate/epoch-estimate';
 import type { BatchTiming } from '../timing/phases';
 import type { EpochEstimate } from '../report/benchmark-report';
@@ -183,5 +184,36 @@ describe('the epoch prediction of an adaptive run', () => {
       { from_batch: 6, accumulation_steps: 4 },
       { from_batch: 14, accumulation_steps: 2 },
     ]);
+  });
+});
+
+describe("maou's adaptive_batch_recommendation (--estimate-cbs)", () => {
+  it('takes the largest tested batch, min steps pow2(max(2, CBS // B)), max steps pow2(max(min, 2·CBS // B))', () => {
+    // CBS 1024 over 64..256: 1024 // 256 = 4 → 4; 2048 // 256 = 8 → 8; 17 M parameters → measure every step
+    expect(recommendAdaptiveBatch(1024, [64, 128, 256], 17_012_665)).toEqual({
+      physical_batch_size: 256,
+      min_accumulation_steps: 4,
+      max_accumulation_steps: 8,
+      target_effective_batch_size: 1024,
+      measurement_interval: 1,
+      rationale: 'CBS=1024, physical BS=256 → accumulation 4-8 reaches the CBS',
+      cli_example: '--batch-size 256 --adaptive-batch --adaptive-batch-min-steps 4 --adaptive-batch-max-steps 8',
+    });
+    // CBS 3072 // 512 = 6 → pow2 8; 6144 // 512 = 12 → 16; 600 M parameters → every 10 steps
+    expect(recommendAdaptiveBatch(3072, [256, 512], 600_000_000)).toMatchObject({
+      min_accumulation_steps: 8,
+      max_accumulation_steps: 16,
+      measurement_interval: 10,
+      cli_example:
+        '--batch-size 512 --adaptive-batch --adaptive-batch-min-steps 8 --adaptive-batch-max-steps 16 --adaptive-batch-measurement-interval 10',
+    });
+    // a CBS below the batch: 2 steps at least; 150 M parameters → every 5
+    expect(recommendAdaptiveBatch(128, [256, 512], 150_000_000)).toMatchObject({
+      min_accumulation_steps: 2,
+      max_accumulation_steps: 2,
+      measurement_interval: 5,
+    });
+    expect(recommendAdaptiveBatch(0, [256], null)).toBeNull();
+    expect(recommendAdaptiveBatch(256, [], null)).toBeNull();
   });
 });
