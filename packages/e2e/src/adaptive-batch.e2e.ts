@@ -41,10 +41,15 @@ describe('benchmark-training --adaptive-batch (built binary)', () => {
         '0.5',
         '--output-json',
         out,
+        '--report-html',
+        join(dir, 'adaptive.html'),
       ],
       env,
     );
     expect(r.stderr).not.toMatch(/maou benchmark-training:/);
+    expect(readFileSync(join(dir, 'adaptive.html'), 'utf8')).toMatch(
+      /steps 3 from batch 0, 4 from batch 9; noise scale \(EMA\)/,
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Adaptive batch \(steps 3–8, adjust every 3 optimiser steps, measure every 1/);
     expect(r.stdout).toMatch(/steps over time: 3 from batch 0, 4 from batch 9/);
