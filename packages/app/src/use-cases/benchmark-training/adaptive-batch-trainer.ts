@@ -35,7 +35,8 @@ export class AdaptiveBatchTrainer implements Trainer {
     private readonly settings: AdaptiveBatchSettings,
     private readonly physicalBatch: number,
   ) {
-    if (!inner.planCycle) throw new Error('--adaptive-batch: this backend’s trainer cannot change its accumulation steps');
+    if (!inner.planCycle)
+      throw new Error("--adaptive-batch: this backend's trainer cannot change its accumulation steps");
     this.state = startAdaptiveBatch(settings);
     this.planNext();
     if (inner.upload) this.upload = (b, use) => inner.upload!(b, use);
