@@ -165,7 +165,7 @@ function main(): void {
     `\nbatch ${batch}, ${threads} threads, ${warmup} warm-up + ${batches} timed batches, data ${path.relative(repo, data)}`,
   );
   console.log(
-    'preset  ours            ours samples/s (each run)     peer samples/s (each run)     ratio of medians  ratios per A/B pair',
+    'preset     ours            ours samples/s (each run)     peer samples/s (each run)     ratio of medians  ratios per A/B pair',
   );
   for (const preset of presets) {
     for (const setting of kernels) {
@@ -175,7 +175,7 @@ function main(): void {
       const pairs = o.map((r, i) => (r.samplesPerS / p[i].samplesPerS).toFixed(2));
       const ratio = median(o.map((r) => r.samplesPerS)) / median(p.map((r) => r.samplesPerS));
       console.log(
-        `${preset.padEnd(7)} ${setting.padEnd(15)} ${o
+        `${preset.padEnd(10)} ${setting.padEnd(15)} ${o
           .map((r) => r.samplesPerS.toFixed(1))
           .join(' / ')
           .padEnd(29)} ${p
