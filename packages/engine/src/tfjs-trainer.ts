@@ -134,7 +134,11 @@ export class TfjsTrainer implements Trainer {
     const cfg = this.options.training;
     const batchIndex = this.batches++;
     if (this.cycle.done === 0 && this.nextCycle) {
-      this.cycle = { ...this.cycle, steps: this.nextCycle.accumulationSteps, measure: this.nextCycle.measureGradientNorms };
+      this.cycle = {
+        ...this.cycle,
+        steps: this.nextCycle.accumulationSteps,
+        measure: this.nextCycle.measureGradientNorms,
+      };
       this.nextCycle = null;
       this.planned = true;
     }

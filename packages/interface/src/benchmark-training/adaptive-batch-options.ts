@@ -81,7 +81,8 @@ export const checkAdaptiveBatchOptions = (
     .filter((flag) => flag !== 'adaptive-batch')
     .filter((flag) => raw[camel(flag)] !== undefined);
   if (!raw.adaptiveBatch) {
-    for (const flag of knobs) issues.push({ field: `--${flag}`, message: 'needs --adaptive-batch (maou ignores it without)' });
+    for (const flag of knobs)
+      issues.push({ field: `--${flag}`, message: 'needs --adaptive-batch (maou ignores it without)' });
     return { settings: null, issues, warnings: [] };
   }
   if (stage !== 3)

@@ -202,5 +202,8 @@ export const toBenchmarkConfig = (
     enableResourceMonitoring: raw.enableResourceMonitoring ?? false,
     compilation: raw.compilation ?? false,
   };
-  return ok({ config, warnings: [...notes(raw), ...modelChecks.warnings, ...adaptiveChecks.warnings, ...source.warnings] });
+  return ok({
+    config,
+    warnings: [...notes(raw), ...modelChecks.warnings, ...adaptiveChecks.warnings, ...source.warnings],
+  });
 };
