@@ -71,6 +71,22 @@ describe('--adaptive-batch and its knobs', () => {
     ]);
   });
 
+  it('given a measurement interval above the adjustment interval, or min = max steps, then a note as maou warns', () => {
+    const r = check({
+      adaptiveBatch: true,
+      adaptiveBatchInterval: 4,
+      adaptiveBatchMeasurementInterval: 5,
+      adaptiveBatchMinSteps: 4,
+      adaptiveBatchMaxSteps: 4,
+    });
+    expect(r.ok && r.value.warnings).toEqual(
+      expect.arrayContaining([
+        '--adaptive-batch-measurement-interval 5 > --adaptive-batch-interval 4: an adjustment window may hold no measurement',
+        '--adaptive-batch-min-steps = --adaptive-batch-max-steps = 4: the noise scale is measured but the steps never change',
+      ]),
+    );
+  });
+
   it("given min steps above max steps, then maou's BadParameter message", () => {
     expect(issuesOf({ adaptiveBatch: true, adaptiveBatchMinSteps: 16 })).toEqual([
       '--adaptive-batch-min-steps: --adaptive-batch-min-steps (16) must be <= --adaptive-batch-max-steps (8)',

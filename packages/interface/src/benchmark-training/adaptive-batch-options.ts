@@ -90,12 +90,20 @@ export const checkAdaptiveBatchOptions = (
       field: '--adaptive-batch',
       message: `applies to Stage 3 only (got --stage ${stage}); maou ignores it there and trains with fixed accumulation`,
     });
-  const warnings =
-    raw.gradientAccumulationSteps !== undefined && raw.gradientAccumulationSteps > 1
-      ? [
-          `--gradient-accumulation-steps ${raw.gradientAccumulationSteps} is ignored with --adaptive-batch: the run starts at --adaptive-batch-min-steps ${settings.minSteps}, as maou does`,
-        ]
-      : [];
+  // maou's AdaptiveBatchConfig warns about the same three.
+  const warnings: string[] = [];
+  if (raw.gradientAccumulationSteps !== undefined && raw.gradientAccumulationSteps > 1)
+    warnings.push(
+      `--gradient-accumulation-steps ${raw.gradientAccumulationSteps} is ignored with --adaptive-batch: the run starts at --adaptive-batch-min-steps ${settings.minSteps}, as maou does`,
+    );
+  if (settings.measurementInterval > settings.interval)
+    warnings.push(
+      `--adaptive-batch-measurement-interval ${settings.measurementInterval} > --adaptive-batch-interval ${settings.interval}: an adjustment window may hold no measurement`,
+    );
+  if (settings.minSteps === settings.maxSteps)
+    warnings.push(
+      `--adaptive-batch-min-steps = --adaptive-batch-max-steps = ${settings.minSteps}: the noise scale is measured but the steps never change`,
+    );
   return { settings, issues, warnings };
 };
 

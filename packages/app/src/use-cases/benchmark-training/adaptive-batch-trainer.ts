@@ -84,12 +84,6 @@ export class AdaptiveBatchTrainer implements Trainer {
   report(timings: readonly BatchTiming[], steadyStart: number, batchesPerEpoch: number): AdaptiveBatchReport {
     const s = this.settings;
     const notes: string[] = [];
-    if (s.measurementInterval > s.interval)
-      notes.push(
-        `measurement_interval (${s.measurementInterval}) > adjustment_interval (${s.interval}): an adjustment window may hold no measurement (maou warns the same)`,
-      );
-    if (s.minSteps === s.maxSteps)
-      notes.push(`min steps == max steps (${s.minSteps}): the noise scale is measured but the steps never change`);
     if (this.cycles.length < s.interval)
       notes.push(
         `${this.cycles.length} optimiser steps ran, fewer than the adjustment interval (${s.interval}): the steps stayed at ${s.minSteps}; lower --adaptive-batch-interval or run more batches to see them change`,
