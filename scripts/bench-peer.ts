@@ -1,16 +1,17 @@
 /**
  * Ours against the PyTorch peer through the command lines, on the same real Stage 3 files: `maou utility
- * benchmark-training` (wasm backend) and `../shared/peer/torch_peer.py`, alternating A/B/A/B so that both see the
- * same load, for each preset, at batch 256 on 2 threads. Prints every run's samples/s, which convolution kernels
+ * benchmark-training` (wasm backend) and the PyTorch peer (`scripts/peer/torch_backbones_peer.py`: `../shared/peer/torch_peer.py`
+ * plus maou's mlp-mixer and vit), alternating A/B/A/B so that both see the same load, for each preset, at batch 256 on
+ * 2 threads. Prints every run's samples/s, which convolution kernels
  * ours ran (native AVX-512/AVX2 or the WebAssembly fallback, from the report's backend notes), and the ratios.
  *
- *   pnpm bench:peer [-- --presets lite,resnet --rounds 2 --kernels auto,wasm --warmup 5 --batches 20 --threads 2
- *                      --peer ../shared/peer/torch_peer.py]
+ *   pnpm bench:peer [-- --presets resnet,mlp-mixer,vit --rounds 2 --kernels auto,wasm --warmup 5 --batches 20
+ *                      --threads 2 --batch 256 --python python3 --peer-dir ../shared/peer]
  *
  * `--kernels` lists the MAOU_CPU_KERNELS settings to time ours with (auto: the native kernels where built; wasm:
  * the WebAssembly SIMD fallback). The files are generated once by `maou utility generate-sample-data` into
- * .cache/bench-peer (random legal games, so every position and label is real). Needs `pnpm build` first, and python3
- * with torch, numpy and pyarrow for the peer.
+ * .cache/bench-peer (random legal games, so every position and label is real). Needs `pnpm build` first, and a python
+ * with torch, numpy and pyarrow for the peer (`--python`). A smaller `--batch` or fewer `--batches` suit a loaded machine.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -22,14 +23,16 @@ const arg = (name: string, fallback: string): string => {
   const at = process.argv.indexOf(`--${name}`);
   return at > 0 ? process.argv[at + 1] : fallback;
 };
-const peer = path.resolve(arg('peer', path.join(repo, '../shared/peer/torch_peer.py')));
-const presets = arg('presets', 'lite,resnet').split(',');
+const peer = path.join(repo, 'scripts/peer/torch_backbones_peer.py');
+const peerDir = path.resolve(arg('peer-dir', path.join(repo, '../shared/peer')));
+const python = arg('python', 'python3');
+const presets = arg('presets', 'resnet,mlp-mixer,vit').split(',');
 const rounds = Number(arg('rounds', '2'));
 const kernels = arg('kernels', 'auto').split(',');
 const warmup = Number(arg('warmup', '5'));
 const batches = Number(arg('batches', '20'));
 const threads = Number(arg('threads', '2'));
-const batch = 256;
+const batch = Number(arg('batch', '256'));
 // Enough rows for warm-up plus timed batches after the 20 % validation split, and for the peer's loader.
 const positions = Math.ceil((batch * (warmup + batches + 2)) / 0.8);
 const data = path.join(repo, '.cache/bench-peer', `stage3-${positions}`);
@@ -100,9 +103,11 @@ function ours(preset: string, setting: string, round: number): Run {
 
 function torch(preset: string, round: number): Run {
   const out = execFileSync(
-    'python3',
+    python,
     [
       peer,
+      '--peer-dir',
+      peerDir,
       '--data',
       data,
       '--preset',
@@ -135,7 +140,8 @@ const median = (xs: number[]): number => {
 
 function main(): void {
   if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run pnpm build first`);
-  if (!fs.existsSync(peer)) throw new Error(`the peer ${peer} is missing: pass its path with --peer`);
+  if (!fs.existsSync(path.join(peerDir, 'torch_peer.py')))
+    throw new Error(`${peerDir}/torch_peer.py is missing: pass the peer's folder with --peer-dir`);
   ensureData();
   const runs: Run[] = [];
   for (const preset of presets) {
@@ -159,7 +165,7 @@ function main(): void {
     `\nbatch ${batch}, ${threads} threads, ${warmup} warm-up + ${batches} timed batches, data ${path.relative(repo, data)}`,
   );
   console.log(
-    'preset  ours            ours samples/s (each run)     peer samples/s (each run)     ratio of medians  ratios per A/B pair',
+    'preset     ours            ours samples/s (each run)     peer samples/s (each run)     ratio of medians  ratios per A/B pair',
   );
   for (const preset of presets) {
     for (const setting of kernels) {
@@ -169,7 +175,7 @@ function main(): void {
       const pairs = o.map((r, i) => (r.samplesPerS / p[i].samplesPerS).toFixed(2));
       const ratio = median(o.map((r) => r.samplesPerS)) / median(p.map((r) => r.samplesPerS));
       console.log(
-        `${preset.padEnd(7)} ${setting.padEnd(15)} ${o
+        `${preset.padEnd(10)} ${setting.padEnd(15)} ${o
           .map((r) => r.samplesPerS.toFixed(1))
           .join(' / ')
           .padEnd(29)} ${p

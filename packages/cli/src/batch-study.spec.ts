@@ -24,7 +24,8 @@ const container = () => {
   registerCalibration(c, join(dir, 'calibration.json'));
   return c;
 };
-const config = (over: { batchSize?: number; learningRatio?: number } = {}): BenchmarkConfig => {
+type Over = { batchSize?: number; learningRatio?: number; modelArchitecture?: string } & Record<string, unknown>;
+const config = (over: Over = {}): BenchmarkConfig => {
   const v = toBenchmarkConfig(
     {
       samplePositions: 512,
@@ -136,6 +137,40 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
       flag: '--batch-size',
       value: '16',
     });
+  }, 240_000);
+
+  it('given a tiny vit, then the sweep, the max-batch search and the CBS / noise-scale estimate all run on it', async () => {
+    // maou's ViT at a width that keeps the spec cheap: 165,433 parameters at Stage 3 (MLP ratio 4)
+    const vit = { modelArchitecture: 'vit', vitEmbedDim: 64, vitNumLayers: 1, vitNumHeads: 2, maxBatches: 4 };
+    const r = await container()
+      .resolve(BatchStudyUseCase)
+      .execute({
+        config: config(vit),
+        sweep: { type: 'batch_size', values: [4, 8] },
+        estimateCbs: true,
+        findMaxBatch: true,
+        maxBatchCap: 16,
+      });
+    if (!r.ok) throw new Error(r.error.message);
+    const study = r.value;
+    expect(study.sweep!.points.map((p) => [p.batch_size, p.status])).toEqual([
+      [4, 'ok'],
+      [8, 'ok'],
+    ]);
+    for (const batch of [4, 8]) {
+      const point = okPoint(study, batch);
+      expect(point.report.model).toMatchObject({ preset: 'vit', parameters: 165_433 });
+      expect(point.report.training_metrics.batch_size).toBe(batch);
+    }
+    expect(Object.keys(study.critical_batch!.scaling_efficiency)).toEqual(['4', '8']);
+    // maou's --adaptive-batch settings for the CBS found, from the largest tested batch
+    expect(study.critical_batch!.adaptive_batch_recommendation).toMatchObject({
+      physical_batch_size: 8,
+      cli_example: expect.stringMatching(/^--batch-size 8 --adaptive-batch --adaptive-batch-min-steps \d+/),
+    });
+    expect(study.gradient_noise).toMatchObject({ b_big: 8 });
+    expect(study.gradient_noise!.trace_mean).toBeGreaterThan(0);
+    expect(study.max_batch).toMatchObject({ max_batch_size: 16, limited_by: 'cap' });
   }, 240_000);
 
   it("given a clock that only counts readings, then every figure of a point is the single run's, within the other's intervals", async () => {

@@ -75,6 +75,45 @@ describe('TfjsTrainer on wasm', () => {
     trainer.dispose();
   });
 
+  it('takes a planned cycle at the next cycle boundary, and measures the gradient norms of a measured cycle only', async () => {
+    const trainer = createTrainer({
+      stage: 1,
+      training: { ...TRAINING, gradientAccumulationSteps: 2 },
+      totalSteps: 16,
+      seed: 4,
+    });
+    const batch = randomBatch(1, 4, 5);
+    const cycles: [number, boolean, boolean][] = [];
+    const step = async () => {
+      const r = await trainer.step(batch, clock);
+      cycles.push([r.accumulation!.steps, r.accumulation!.optimizerStep, r.gradientNorms !== undefined]);
+      return r;
+    };
+    await step();
+    // planned mid-cycle: the cycle in progress keeps its 2 steps
+    trainer.planCycle!({ accumulationSteps: 3, measureGradientNorms: true });
+    await step();
+    await step();
+    await step();
+    const measured = await step();
+    trainer.planCycle!({ accumulationSteps: 2, measureGradientNorms: false });
+    await step();
+    await step();
+    expect(cycles).toEqual([
+      [2, false, false],
+      [2, true, false],
+      [3, false, false],
+      [3, false, false],
+      [3, true, true],
+      [2, false, false],
+      [2, true, false],
+    ]);
+    // three pieces of 4 rows make the 12-row update
+    expect(measured.gradientNorms).toMatchObject({ smallRows: [4, 4, 4], bigRows: 12 });
+    expect(measured.gradientNorms!.smallSquaredNorms.every((n) => n > 0)).toBe(true);
+    trainer.dispose();
+  });
+
   it('splits a batch into micro-batches with the same live tensors after each step', async () => {
     const trainer = createTrainer({ stage: 2, training: TRAINING, totalSteps: 4, seed: 3, microBatchSize: 2 });
     const batch = randomBatch(2, 5, 4);

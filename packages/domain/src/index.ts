@@ -34,4 +34,7 @@ export * from './batch-study/critical-batch';
 export * from './batch-study/gradient-noise';
 export * from './batch-study/max-batch-search';
 export * from './batch-study/batch-study-report';
+export * from './adaptive-batch/adaptive-batch';
+export * from './adaptive-batch/adaptive-batch-report';
+export * from './adaptive-batch/adaptive-batch-recommendation';
 export * from './recommendations/batch-size-rules';

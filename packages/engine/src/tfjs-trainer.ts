@@ -21,7 +21,14 @@ import { createObjective, type StageObjective } from './stage-objective';
 import { settle } from './tape/settle';
 import { TapeRecorder } from './tape/tape-recorder';
 import { type MonotonicClock } from './monotonic-clock';
-import { type EvalResult, type StepResult, type Trainer, type TrainerFactory, type TrainerOptions } from './trainer';
+import {
+  type CyclePlan,
+  type EvalResult,
+  type StepResult,
+  type Trainer,
+  type TrainerFactory,
+  type TrainerOptions,
+} from './trainer';
 
 type Phases = { hostToDevice: number; forward: number; loss: number; backward: number; optimizer: number };
 
@@ -46,6 +53,11 @@ export class TfjsTrainer implements Trainer {
   private accumulated: tf.Tensor[] | null = null;
   private batches = 0;
   private optimizerSteps = 0;
+  /** the cycle in progress: its steps, batches done in it, whether its gradient norms are measured */
+  private cycle: { steps: number; done: number; measure: boolean };
+  private nextCycle: CyclePlan | null = null;
+  /** a planned cycle reports its accumulation on every step, also at one step a cycle */
+  private planned = false;
   /** rows trained on since the last update (their batch-norm statistics are in the running buffers) */
   private rowsSinceUpdate = 0;
   /** with `measureGradientNorms`: the pieces since the last update, and the rows of the batch they belong to */
@@ -93,6 +105,13 @@ export class TfjsTrainer implements Trainer {
     });
     const accumulation = Math.max(1, t.gradientAccumulationSteps);
     this.schedule = createLrSchedule(t.lrScheduler, t.learningRate, Math.ceil(options.totalSteps / accumulation));
+    this.cycle = { steps: accumulation, done: 0, measure: options.measureGradientNorms ?? false };
+  }
+
+  planCycle(plan: CyclePlan): void {
+    if (!Number.isInteger(plan.accumulationSteps) || plan.accumulationSteps < 1)
+      throw new Error(`accumulation steps must be a positive integer, got ${plan.accumulationSteps}`);
+    this.nextCycle = plan;
   }
 
   currentLearningRate(): number {
@@ -114,7 +133,16 @@ export class TfjsTrainer implements Trainer {
   async step(batch: HostBatch | UploadedBatch, clock: MonotonicClock, rowsInBatch = batch.size): Promise<StepResult> {
     const cfg = this.options.training;
     const batchIndex = this.batches++;
-    const accumulation = Math.max(1, cfg.gradientAccumulationSteps);
+    if (this.cycle.done === 0 && this.nextCycle) {
+      this.cycle = {
+        ...this.cycle,
+        steps: this.nextCycle.accumulationSteps,
+        measure: this.nextCycle.measureGradientNorms,
+      };
+      this.nextCycle = null;
+      this.planned = true;
+    }
+    const accumulation = this.cycle.steps;
     const ph: Phases = { hostToDevice: 0, forward: 0, loss: 0, backward: 0, optimizer: 0 };
     const pieces = isUploadedBatch(batch)
       ? batch.pieces.map((p) => () => p)
@@ -136,8 +164,11 @@ export class TfjsTrainer implements Trainer {
     }
     t0 = clock.now();
     let gradientNorms: GradientNormSample | undefined;
-    if ((batchIndex + 1) % accumulation === 0) {
-      gradientNorms = await this.applyUpdate();
+    // maou's counter: the cycle completes at its last batch; a new plan applies from the next batch on.
+    const optimizerStep = ++this.cycle.done >= accumulation;
+    if (optimizerStep) {
+      gradientNorms = await this.applyUpdate(accumulation);
+      this.cycle.done = 0;
       ph.optimizer = clock.now() - t0;
     }
     return {
@@ -146,6 +177,7 @@ export class TfjsTrainer implements Trainer {
       numTensors: tf.memory().numTensors,
       memoryBytes: backendMemoryBytes(),
       ...(gradientNorms ? { gradientNorms } : {}),
+      ...(accumulation > 1 || this.planned ? { accumulation: { steps: accumulation, optimizerStep } } : {}),
     };
   }
 
@@ -228,7 +260,7 @@ export class TfjsTrainer implements Trainer {
     } finally {
       disposeDeviceBatch(dev);
     }
-    if (this.options.measureGradientNorms) {
+    if (this.cycle.measure) {
       // The piece's gradient is its mean gradient times `weight`: undo that to get |G_piece|².
       this.pieceNorms.rows.push(dev.size);
       this.pieceNorms.squaredNorms.push((await squaredNorm(grads)) / weight ** 2);
@@ -252,7 +284,7 @@ export class TfjsTrainer implements Trainer {
   }
 
   /** Returns the update's gradient norms with `measureGradientNorms`. */
-  private async applyUpdate(): Promise<GradientNormSample | undefined> {
+  private async applyUpdate(accumulation: number): Promise<GradientNormSample | undefined> {
     const cfg = this.options.training;
     // A replica whose shard was empty still takes part in the exchange, with zero gradients.
     let grads = this.accumulated ?? this.variables.map((v) => tf.zerosLike(v));
@@ -263,9 +295,7 @@ export class TfjsTrainer implements Trainer {
       tf.dispose(own);
     }
     // The summed update is the mean gradient over every row of the batch (all replicas, all accumulation steps).
-    const norms = this.options.measureGradientNorms
-      ? await this.takeGradientNorms(grads, Math.max(1, cfg.gradientAccumulationSteps))
-      : undefined;
+    const norms = this.cycle.measure ? await this.takeGradientNorms(grads, accumulation) : undefined;
     if (cfg.gradientClip > 0) {
       const clipped = clipByGlobalNorm(grads, cfg.gradientClip);
       tf.dispose(grads);

@@ -23,6 +23,15 @@ export interface StepResult {
   readonly memoryBytes?: number;
   /** with `measureGradientNorms`, on steps that updated the weights: the pieces' and the update's gradient norms */
   readonly gradientNorms?: GradientNormSample;
+  /** under gradient accumulation (more than one step a cycle, or a planned cycle): the batch's cycle */
+  readonly accumulation?: { readonly steps: number; readonly optimizerStep: boolean };
+}
+
+/** The next accumulation cycle, as an adaptive-batch controller plans it. @public */
+export interface CyclePlan {
+  readonly accumulationSteps: number;
+  /** report the cycle's gradient norms (`StepResult.gradientNorms`) */
+  readonly measureGradientNorms: boolean;
 }
 
 /** One inference-only step's outcome; metrics are stage specific (e.g. policy accuracy). @public */
@@ -65,6 +74,11 @@ export interface Trainer {
     clock: MonotonicClock,
     batchIndex: number,
   ): Promise<{ result: StepResult; phases: PhaseKernels[] }>;
+  /**
+   * Optional: the plan for the next accumulation cycle, taking effect at the next cycle boundary (a cycle in
+   * progress keeps its steps, as maou changes them only when a cycle completes).
+   */
+  planCycle?(plan: CyclePlan): void;
   currentLearningRate(): number;
   dispose(): void;
 }

@@ -44,6 +44,8 @@ export const renderBatchStudySummary = (r: BatchStudyReport): string => {
       ),
       row('', c.recommendation),
     );
+    const a = c.adaptive_batch_recommendation;
+    if (a) lines.push(row('Adaptive batch (maou)', `${a.cli_example} (${a.rationale})`));
   }
   if (r.critical_batch_skipped)
     lines.push('', row('Critical batch size', `not estimated: ${r.critical_batch_skipped}`));

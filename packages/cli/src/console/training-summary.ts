@@ -1,6 +1,7 @@
 import { PHASES, type BenchmarkTrainingReport, type SeriesSummary } from '@maou/bench-domain';
 import { sampleDataNote } from './sample-data-note';
 import { recommendationLines } from './recommendation-lines';
+import { adaptiveBatchLines } from './adaptive-batch-lines';
 import { formatMs as ms, formatRate as rate, labelledRow as row } from './console-text';
 
 const dur = (x: number): string =>
@@ -149,6 +150,7 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
       ),
     );
   }
+  lines.push(...adaptiveBatchLines(r.adaptive_batch));
   if (r.estimation)
     lines.push('', row('Full dataset (from sample)', `${dur(r.estimation.full_epoch_ms)} — ${r.estimation.method}`));
   if (r.resources) {

@@ -1,5 +1,6 @@
 import {
   createLrSchedule,
+  type CyclePlan,
   isUploadedBatch,
   type EvalResult,
   type MonotonicClock,
@@ -45,6 +46,7 @@ export class DataParallelTrainer implements Trainer {
     null;
   private startup: Promise<void> | null = null;
   private learningRate: number;
+  private nextCycle: CyclePlan | null = null;
 
   constructor(options: TrainerOptions, replicas: number, kernels: WasmKernelSet = 'fast') {
     if (!Number.isInteger(replicas) || replicas < 1)
@@ -134,6 +136,11 @@ export class DataParallelTrainer implements Trainer {
     return this.learningRate;
   }
 
+  /** Sent to every replica with the next step; each applies it at its next cycle boundary, all at the same batch. */
+  planCycle(plan: CyclePlan): void {
+    this.nextCycle = plan;
+  }
+
   dispose(): void {
     this.pool.close();
   }
@@ -150,12 +157,15 @@ export class DataParallelTrainer implements Trainer {
     const host = hostOnly(batch);
     await this.ready();
     const bounds = shardBounds(host.size, this.replicas);
+    const plan = this.nextCycle;
+    this.nextCycle = null;
     const answers = (await this.pool.request((k, id) => ({
       type: 'step',
       id,
       shard: copyBatchRows(host, ...bounds[k]!),
       rowsInBatch: host.size,
       profileBatch: k === 0 ? profileBatch : null,
+      ...(plan ? { plan } : {}),
     }))) as Stepped[];
     this.learningRate = answers[0]!.learningRate;
     const results = answers.map((a) => a.result);
@@ -165,6 +175,7 @@ export class DataParallelTrainer implements Trainer {
       phasesMs: slowest(results).phasesMs,
       numTensors: Math.max(...results.map((r) => r.numTensors)),
       ...mergedMemoryAndNorms(results),
+      ...(results[0]!.accumulation ? { accumulation: results[0]!.accumulation } : {}),
     };
     return { result, phases: answers[0]!.phases };
   }

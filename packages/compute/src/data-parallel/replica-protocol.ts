@@ -1,4 +1,4 @@
-import type { EvalResult, StepResult, TrainerOptions } from '@maou/bench-engine';
+import type { CyclePlan, EvalResult, StepResult, TrainerOptions } from '@maou/bench-engine';
 import type { HostBatch, PhaseKernels } from '@maou/bench-domain';
 import type { WasmKernelSet } from '../wasm/register-wasm-kernels';
 import type { CpuKernelChoice } from '../native/native-kernels';
@@ -22,6 +22,8 @@ export type ToReplica =
       readonly shard: HostBatch;
       readonly rowsInBatch: number;
       readonly profileBatch: number | null;
+      /** the next accumulation cycle, when the main thread's trainer was given one since the last step */
+      readonly plan?: CyclePlan;
     }
   | { readonly type: 'evaluate'; readonly id: number; readonly shard: HostBatch }
   | { readonly type: 'reduce-go' };

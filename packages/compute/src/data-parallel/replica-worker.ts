@@ -44,6 +44,7 @@ async function handle(m: ToReplica): Promise<void> {
   const t = trainer!;
   try {
     if (m.type === 'step') {
+      if (m.plan) t.planCycle(m.plan);
       const run = (c: MonotonicClock) => t.step(m.shard, c, m.rowsInBatch);
       const profiled = m.profileBatch === null ? null : await profileStep(m.profileBatch, clock, run);
       const result = profiled ? profiled.result : await run(clock);

@@ -1,3 +1,5 @@
+import type { AdaptiveBatchRecommendation } from '../adaptive-batch/adaptive-batch-recommendation';
+
 /** One batch size's measured throughput, with its 95 % interval. @public */
 export interface ThroughputPoint {
   readonly batchSize: number;
@@ -19,6 +21,8 @@ export interface CriticalBatchEstimate {
   /** the same ratio from the ends of the two throughput intervals */
   readonly scaling_efficiency_ci95: Readonly<Record<string, readonly [number, number]>>;
   readonly method: string;
+  /** maou's settings for `--adaptive-batch` at this CBS (`--estimate-cbs`) */
+  readonly adaptive_batch_recommendation?: AdaptiveBatchRecommendation;
 }
 
 /** 2^round(log2(max(1, x))). @public */

@@ -1,5 +1,6 @@
 import type { Stage } from '../data/stage';
 import type { PolicyTargetMode } from '../data/policy-target';
+import type { AdaptiveBatchSettings } from '../adaptive-batch/adaptive-batch';
 
 /** The convolutional presets: `resnet` (maou's default) and `lite`, the shogi-optimised configuration. @public */
 export type ResNetPreset = 'lite' | 'resnet';
@@ -107,6 +108,8 @@ export interface TrainingConfig {
   readonly freezeBackbone?: boolean;
   /** `--trainable-layers N` as given: the trailing backbone groups that train; wins over `freezeBackbone` */
   readonly trainableLayers?: number | null;
+  /** `--adaptive-batch` (Stage 3): the controller's settings; absent or null: fixed `gradientAccumulationSteps` */
+  readonly adaptiveBatch?: AdaptiveBatchSettings | null;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { EpochEstimate, SamplingEstimate, TrainingMetrics } from '../report/benchmark-report';
 import { projectEpoch, type RunAssessment } from './run-assessment';
+import type { AdaptiveEpochCorrection } from '../adaptive-batch/adaptive-batch-report';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
@@ -53,3 +54,14 @@ export const estimateFromSample = (
     method: `sampled epoch of ${epoch.batches_per_epoch} batches ÷ ratio ${ratio} = ${fullBatches} batches; the ${m.total_batches} batches run (warm-up ${seconds(m.warmup_total_ms)} once) + steady mean batch time, ${(a.basis.residualFall * 100).toFixed(1)} % faster, × ${Math.max(0, fullBatches - m.total_batches)}; warm-up time is not divided by the ratio`,
   };
 };
+
+/** The epoch estimate with the correction added to the prediction and its interval. @public */
+export const withAdaptiveCorrection = (epoch: EpochEstimate, c: AdaptiveEpochCorrection | null): EpochEstimate =>
+  c === null
+    ? epoch
+    : {
+        ...epoch,
+        predicted_ms: epoch.predicted_ms + c.correction_ms,
+        predicted_ms_ci95: [epoch.predicted_ms_ci95[0] + c.correction_ms, epoch.predicted_ms_ci95[1] + c.correction_ms],
+        method: `${epoch.method}; adaptive batch: ${c.predicted_remaining_steps} optimiser steps predicted for the ${c.remaining_batches} remaining batches at the last chosen accumulation steps, where the steady mean carries ${(c.measured_steps_per_batch * c.remaining_batches).toFixed(1)}, × ${c.optimizer_ms_per_step.toFixed(1)} ms per optimiser step = ${c.correction_ms >= 0 ? '+' : ''}${c.correction_ms.toFixed(1)} ms`,
+      };

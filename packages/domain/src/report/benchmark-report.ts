@@ -3,6 +3,7 @@ import type { BatchTiming, Phase } from '../timing/phases';
 import type { MaouTrainingPayload } from './maou-payload';
 import type { ContentionSummary } from '../timing/contention';
 import type { BatchTrend } from '../estimate/batch-trend';
+import type { AdaptiveBatchReport } from '../adaptive-batch/adaptive-batch-report';
 import type { StopReason } from '../estimate/run-assessment';
 
 /**
@@ -243,6 +244,8 @@ export interface BenchmarkTrainingReport {
   /** null when the caller did not detect limits (library use without the CLI) */
   readonly resource_limits: ResourceLimitsReport | null;
   readonly batches: readonly BatchTiming[];
+  /** `--adaptive-batch` runs only: the accumulation steps over time and the measured noise scale */
+  readonly adaptive_batch?: AdaptiveBatchReport;
   /** the same run in maou's payload layout: maou's key names, units (seconds) and nesting */
   readonly maou: MaouTrainingPayload;
   /** maou keys this payload leaves out, each with why it cannot be computed here */

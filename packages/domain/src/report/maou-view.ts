@@ -67,6 +67,9 @@ const resourceKeys = (r: MaouViewSource, res: ResourceSummary | null): Partial<M
   };
 };
 
+// maou records the loss it back-propagates: the weighted loss ÷ the cycle's accumulation steps.
+const maouLoss = (b: BatchTiming): number => b.loss / (b.accumulationSteps ?? 1);
+
 const trainingMetrics = (r: MaouViewSource): MaouMetrics => {
   // maou measures `--max-batches` batches (default 100); our stopping rule may run on past them when no cap was typed
   const cap = r.config.max_batches;
@@ -100,8 +103,8 @@ const trainingMetrics = (r: MaouViewSource): MaouMetrics => {
     backward_pass_time: phase('backward'),
     optimizer_step_time: phase('optimizer'),
     unaccounted_time: phase('other'),
-    final_loss: all.at(-1)!.loss,
-    average_loss: mean(all.map((b) => b.loss)),
+    final_loss: maouLoss(all.at(-1)!),
+    average_loss: mean(all.map(maouLoss)),
     samples_per_second: sum(measured.map((b) => b.samples)) / s(measuredMs),
     batches_per_second: measured.length / s(measuredMs),
     data_load_method: loadMethod(r),

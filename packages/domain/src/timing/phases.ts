@@ -21,6 +21,10 @@ export interface BatchTiming {
   readonly cpu?: BatchCpu;
   /** other processes took CPU this run would have used (see flagDisturbed) */
   readonly disturbed?: boolean;
+  /** under gradient accumulation: the steps of the cycle this batch belongs to (its loss was divided by them) */
+  readonly accumulationSteps?: number;
+  /** under gradient accumulation: this batch ended its cycle with an optimiser step */
+  readonly optimizerStep?: boolean;
 }
 
 /**

@@ -3,6 +3,7 @@ import { POLICY_TARGET_MODES } from '@maou/bench-domain';
 import { optionGroup, type OptionTable } from '../options/option-table';
 import { describeGpuChoices, describeHostBackends } from './choices';
 import { MODEL_OPTIONS } from './model-options';
+import { ADAPTIVE_BATCH_OPTIONS } from './adaptive-batch-options';
 
 const cloud = optionGroup('Cloud input (Stage 3):');
 const data = optionGroup('Data:');
@@ -111,7 +112,10 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
     'optimizer-beta2': loss.num('default 0.999'),
     'optimizer-eps': loss.num('default 1e-8'),
     'gradient-clip': loss.num('clip gradients to this global L2 norm; maou always clips at 1.0 (default 1.0), 0 = off'),
-    'gradient-accumulation-steps': loss.num('micro-batches per optimiser step, 1 to 1024 (default 1)'),
+    'gradient-accumulation-steps': loss.num(
+      'batches per optimiser step, 1 to 1024 (default 1; effective batch = batch size × steps; ignored with --adaptive-batch)',
+    ),
+    ...ADAPTIVE_BATCH_OPTIONS,
     'stage1-pos-weight': heads.num('default 1.0'),
     'stage2-pos-weight': heads.num('default 1.0'),
     'stage2-gamma-pos': heads.num('ASL gamma+ (default 0)'),

@@ -14,6 +14,7 @@ import {
 import { parseArchitecture, parseDevice, parseOptimizer, parseScheduler } from './choices';
 import { pickDataSource, type SourceDefaults } from './data-source-spec';
 import { checkModelOptions } from './model-options';
+import { checkAdaptiveBatchOptions } from './adaptive-batch-options';
 import { checkNumbers } from './numeric-rules';
 import type { RawBenchmarkTrainingOptions as Raw } from './raw-options';
 
@@ -122,6 +123,8 @@ export const toBenchmarkConfig = (
     });
   const modelChecks = checkModelOptions(raw, preset, stage);
   issues.push(...modelChecks.issues);
+  const adaptiveChecks = checkAdaptiveBatchOptions(raw, stage);
+  issues.push(...adaptiveChecks.issues);
   const source = pickDataSource(raw, stage, defaults);
   if ('issues' in source) issues.push(...source.issues);
   if (issues.length || 'issues' in source) return err(issues);
@@ -163,7 +166,9 @@ export const toBenchmarkConfig = (
       valueLossRatio: stage === 3 ? (raw.valueLossRatio ?? 1) : 0,
       // maou clips the global L2 norm at 1.0 on every optimiser step, with no flag to turn it off
       gradientClip: raw.gradientClip ?? 1,
-      gradientAccumulationSteps: raw.gradientAccumulationSteps ?? 1,
+      // maou starts an adaptive run at its min steps, whatever --gradient-accumulation-steps says
+      gradientAccumulationSteps: adaptiveChecks.settings?.minSteps ?? raw.gradientAccumulationSteps ?? 1,
+      ...(adaptiveChecks.settings ? { adaptiveBatch: adaptiveChecks.settings } : {}),
       detectAnomaly: raw.detectAnomaly ?? false,
       stage1PosWeight: raw.stage1PosWeight ?? 1,
       stage2PosWeight: raw.stage2PosWeight ?? 1,
@@ -197,5 +202,8 @@ export const toBenchmarkConfig = (
     enableResourceMonitoring: raw.enableResourceMonitoring ?? false,
     compilation: raw.compilation ?? false,
   };
-  return ok({ config, warnings: [...notes(raw), ...modelChecks.warnings, ...source.warnings] });
+  return ok({
+    config,
+    warnings: [...notes(raw), ...modelChecks.warnings, ...adaptiveChecks.warnings, ...source.warnings],
+  });
 };

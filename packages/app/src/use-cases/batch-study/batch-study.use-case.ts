@@ -2,6 +2,8 @@ import { inject, injectable } from 'tsyringe';
 import {
   compareNoiseScales,
   estimateCriticalBatch,
+  recommendAdaptiveBatch,
+  type CriticalBatchEstimate,
   recommendBatchStudy,
   type BatchStudyReport,
   type GradientNoiseMeasurement,
@@ -71,7 +73,7 @@ export class BatchStudyUseCase {
       points.push(toSweepPoint(cfg, r));
     }
     const ok = points.filter((p): p is SweepPointOk => p.status === 'ok');
-    const criticalBatch =
+    const criticalBatch = withAdaptiveRecommendation(
       input.estimateCbs && input.sweep?.type === 'batch_size'
         ? estimateCriticalBatch(
             ok.map((p) => ({
@@ -80,7 +82,9 @@ export class BatchStudyUseCase {
               ci95: p.samples_per_second_ci95,
             })),
           )
-        : null;
+        : null,
+      ok,
+    );
     const noise = input.estimateCbs ? await this.gradientNoise(session, input, ok) : { measured: null, skipped: null };
     const sweep = input.sweep ? { type: input.sweep.type, points } : null;
     const first = ok[0]?.report;
@@ -162,3 +166,18 @@ export class BatchStudyUseCase {
     );
   }
 }
+
+/** maou's `--estimate-cbs` adds the `--adaptive-batch` settings for the CBS it found. */
+const withAdaptiveRecommendation = (
+  cbs: CriticalBatchEstimate | null,
+  ok: readonly SweepPointOk[],
+): CriticalBatchEstimate | null => {
+  const rec =
+    cbs &&
+    recommendAdaptiveBatch(
+      cbs.estimated_cbs,
+      ok.map((p) => p.batch_size),
+      ok[0]?.report.model.trainable_parameters ?? ok[0]?.report.model.parameters ?? null,
+    );
+  return cbs && rec ? { ...cbs, adaptive_batch_recommendation: rec } : cbs;
+};

@@ -10,6 +10,7 @@ import {
   recommend,
   summarizeResources,
   toMaouPayload,
+  withAdaptiveCorrection,
   type BackendStepSummary,
   type BenchmarkTrainingReport,
   type MaouViewSource,
@@ -44,6 +45,7 @@ import { requireRows } from '../../loader/require-rows';
 import { backendFields } from '../backend-fields';
 import { interruptedFailure, interruptionOf } from './interruption';
 import { StopWatch } from './stop-watch';
+import { AdaptiveBatchTrainer } from './adaptive-batch-trainer';
 
 /** The report plus the Chrome trace of the measured batches when profiling was on. @public */
 export interface BenchmarkTrainingOutput {
@@ -162,7 +164,7 @@ export class BenchmarkTrainingUseCase {
       log.warn({ note: micro.note }, 'option note');
       warnings = [...warnings, micro.note];
     }
-    const trainer = this.createTrainer({
+    const created = this.createTrainer({
       stage: config.stage,
       training: config.training,
       totalSteps: trainBatches,
@@ -170,6 +172,17 @@ export class BenchmarkTrainingUseCase {
       backend,
       microBatchSize: micro.microBatchSize,
     });
+    // maou applies --adaptive-batch to Stage 3 only; the interface refuses it elsewhere.
+    const adaptiveSettings = config.stage === 3 ? config.training.adaptiveBatch : null;
+    let adaptive: AdaptiveBatchTrainer | null = null;
+    try {
+      adaptive = adaptiveSettings ? new AdaptiveBatchTrainer(created, adaptiveSettings, config.loader.batchSize) : null;
+    } catch (e) {
+      created.dispose();
+      await loader.close();
+      throw e;
+    }
+    const trainer = adaptive ?? created;
     try {
       await during('training-failed', async () => trainer.ready?.());
       const output = await this.measure(config, warnings, {
@@ -182,6 +195,7 @@ export class BenchmarkTrainingUseCase {
         onBatch,
         resourceLimits,
         stop,
+        adaptive,
       });
       return calibrated
         ? {
@@ -245,6 +259,7 @@ export class BenchmarkTrainingUseCase {
       onBatch: BenchmarkTrainingInput['onBatch'];
       resourceLimits: BenchmarkTrainingInput['resourceLimits'];
       stop: BenchmarkTrainingInput['stop'];
+      adaptive: AdaptiveBatchTrainer | null;
     },
   ): Promise<BenchmarkTrainingOutput> {
     const { loader, trainer, source, backend, planned, resourceLimits, stop } = ctx;
@@ -293,10 +308,14 @@ export class BenchmarkTrainingUseCase {
       });
     const { assessment, timings, epochExtras } = watch.conclude(pass.timings);
     const metrics = computeTrainingMetrics(timings, assessment.steadyStart, warmup);
-    const epoch = {
-      ...estimateEpoch(metrics, loader.batchesPerEpoch.train, loader.samplesPerEpoch.train, assessment),
-      ...epochExtras,
-    };
+    const adaptive = ctx.adaptive?.report(timings, assessment.steadyStart, loader.batchesPerEpoch.train) ?? null;
+    const epoch = withAdaptiveCorrection(
+      {
+        ...estimateEpoch(metrics, loader.batchesPerEpoch.train, loader.samplesPerEpoch.train, assessment),
+        ...epochExtras,
+      },
+      adaptive?.epoch ?? null,
+    );
     const resources = samples ? summarizeResources(samples, MONITOR_INTERVAL_MS) : null;
     const host = this.environment.describe();
     const estimation =
@@ -365,6 +384,7 @@ export class BenchmarkTrainingUseCase {
       }),
       resource_limits: resourceLimits ?? null,
       batches: timings,
+      ...(adaptive ? { adaptive_batch: adaptive } : {}),
       ...(pass.interrupted
         ? { interrupted: true as const, interruption: interruptionOf(stop, pass.timings.length, planned) }
         : {}),

@@ -85,6 +85,9 @@ export const runTrainingPass = async (
         ...closed,
         loss: step.loss,
         numTensors: step.numTensors,
+        ...(step.accumulation
+          ? { accumulationSteps: step.accumulation.steps, optimizerStep: step.accumulation.optimizerStep }
+          : {}),
         ...(cpu ? { cpu } : {}),
       };
       timings.push(timing);

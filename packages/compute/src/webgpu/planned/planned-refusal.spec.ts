@@ -27,4 +27,11 @@ describe('what the planned WebGPU step refuses', () => {
     );
     expect(plannedStepRefusal(options({ preset: 'resnet', trainableLayers: null }))).toBeNull();
   });
+
+  it('given --adaptive-batch, then it names it, not the accumulation steps it starts with', () => {
+    const adaptiveBatch = { minSteps: 2, maxSteps: 8, interval: 50, smoothing: 0.1, measurementInterval: 5 };
+    expect(plannedStepRefusal(options({ preset: 'resnet', gradientAccumulationSteps: 2, adaptiveBatch }))).toBe(
+      '--adaptive-batch (its accumulation steps change during the run)',
+    );
+  });
 });

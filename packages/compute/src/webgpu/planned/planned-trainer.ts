@@ -57,6 +57,7 @@ export function plannedStepRefusal(options: TrainerOptions): string | null {
   const t = options.training;
   if (!isResNetPreset(t.preset)) return `--model-architecture ${t.preset} (the plan builds the ResNet presets)`;
   if (effectiveTrainableLayers(t) !== null) return '--freeze-backbone / --trainable-layers';
+  if (t.adaptiveBatch) return '--adaptive-batch (its accumulation steps change during the run)';
   if (t.gradientAccumulationSteps > 1) return `--gradient-accumulation-steps ${t.gradientAccumulationSteps}`;
   if (options.stage === 2 && t.stage2HiddenDim > 0 && t.stage2HeadDropout > 0)
     return `--stage2-head-dropout ${t.stage2HeadDropout}`;

@@ -21,6 +21,19 @@ const facts = (r: BenchmarkTrainingReport): (readonly [string, string])[] => {
     ],
     ['loss', `${round(m.initial_loss, 4)} → ${round(m.final_loss, 4)}`],
     ['host', `${r.environment.cpu_model} ×${r.environment.cpus}, node ${r.environment.node}`],
+    ...adaptiveFacts(r),
+  ];
+};
+
+const adaptiveFacts = (r: BenchmarkTrainingReport): (readonly [string, string])[] => {
+  const a = r.adaptive_batch;
+  if (!a) return [];
+  const noise = a.smoothed_noise_scale === null ? 'not measured' : round(a.smoothed_noise_scale, 1);
+  return [
+    [
+      'adaptive batch',
+      `steps ${a.steps_chosen.map((c) => `${c.accumulation_steps} from batch ${c.from_batch}`).join(', ')}; noise scale (EMA) ${noise}`,
+    ],
   ];
 };
 

@@ -1,0 +1,105 @@
+import type { BackendChoice } from '@maou/bench-app';
+import { toBenchmarkConfig } from './to-benchmark-config';
+import type { RawBenchmarkTrainingOptions } from './raw-options';
+
+const wasm: BackendChoice = {
+  name: 'wasm',
+  usage: 'wasm',
+  help: '',
+  placement: 'host',
+  selects: (v) => (v === 'wasm' ? 0 : null),
+};
+const defaults = { sampleCacheDir: '/tmp/sample', workers: 1, backends: [wasm] };
+const check = (raw: RawBenchmarkTrainingOptions) => toBenchmarkConfig(raw, defaults);
+const issuesOf = (raw: RawBenchmarkTrainingOptions): string[] => {
+  const r = check(raw);
+  return r.ok ? [] : r.error.map((i) => `${i.field}: ${i.message}`);
+};
+
+describe('--adaptive-batch and its knobs', () => {
+  it("given --adaptive-batch alone, then maou's defaults reach training and accumulation starts at min steps", () => {
+    const r = check({ adaptiveBatch: true, gradientAccumulationSteps: 4 });
+    expect(r.ok && r.value.config.training).toMatchObject({
+      adaptiveBatch: { minSteps: 2, maxSteps: 8, interval: 50, smoothing: 0.1, measurementInterval: 5 },
+      gradientAccumulationSteps: 2,
+    });
+    expect(r.ok && r.value.warnings).toContain(
+      '--gradient-accumulation-steps 4 is ignored with --adaptive-batch: the run starts at --adaptive-batch-min-steps 2, as maou does',
+    );
+  });
+
+  it('given every knob, then each reaches the settings; without --adaptive-batch the config has none', () => {
+    const r = check({
+      adaptiveBatch: true,
+      adaptiveBatchMinSteps: 3,
+      adaptiveBatchMaxSteps: 16,
+      adaptiveBatchInterval: 4,
+      adaptiveBatchSmoothing: 0.5,
+      adaptiveBatchMeasurementInterval: 2,
+    });
+    expect(r.ok && r.value.config.training.adaptiveBatch).toEqual({
+      minSteps: 3,
+      maxSteps: 16,
+      interval: 4,
+      smoothing: 0.5,
+      measurementInterval: 2,
+    });
+    const plain = check({ gradientAccumulationSteps: 4 });
+    expect(plain.ok && plain.value.config.training.adaptiveBatch).toBeUndefined();
+    expect(plain.ok && plain.value.config.training.gradientAccumulationSteps).toBe(4);
+  });
+
+  it("given values outside maou's click ranges, then each flag is named with click's wording", () => {
+    expect(
+      issuesOf({
+        adaptiveBatch: true,
+        adaptiveBatchMinSteps: 1,
+        adaptiveBatchMaxSteps: 2.5,
+        adaptiveBatchInterval: 0,
+        adaptiveBatchSmoothing: 0.001,
+        adaptiveBatchMeasurementInterval: 0,
+      }),
+    ).toEqual([
+      '--adaptive-batch-min-steps: 1 is not in the range x>=2.',
+      "--adaptive-batch-max-steps: '2.5' is not a valid integer.",
+      '--adaptive-batch-interval: 0 is not in the range x>=1.',
+      '--adaptive-batch-measurement-interval: 0 is not in the range x>=1.',
+      '--adaptive-batch-smoothing: 0.001 is not in the range 0.01<=x<=1.0.',
+    ]);
+    expect(issuesOf({ adaptiveBatch: true, adaptiveBatchSmoothing: 1.5 })).toEqual([
+      '--adaptive-batch-smoothing: 1.5 is not in the range 0.01<=x<=1.0.',
+    ]);
+  });
+
+  it('given a measurement interval above the adjustment interval, or min = max steps, then a note as maou warns', () => {
+    const r = check({
+      adaptiveBatch: true,
+      adaptiveBatchInterval: 4,
+      adaptiveBatchMeasurementInterval: 5,
+      adaptiveBatchMinSteps: 4,
+      adaptiveBatchMaxSteps: 4,
+    });
+    expect(r.ok && r.value.warnings).toEqual(
+      expect.arrayContaining([
+        '--adaptive-batch-measurement-interval 5 > --adaptive-batch-interval 4: an adjustment window may hold no measurement',
+        '--adaptive-batch-min-steps = --adaptive-batch-max-steps = 4: the noise scale is measured but the steps never change',
+      ]),
+    );
+  });
+
+  it("given min steps above max steps, then maou's BadParameter message", () => {
+    expect(issuesOf({ adaptiveBatch: true, adaptiveBatchMinSteps: 16 })).toEqual([
+      '--adaptive-batch-min-steps: --adaptive-batch-min-steps (16) must be <= --adaptive-batch-max-steps (8)',
+    ]);
+  });
+
+  it('given a knob without --adaptive-batch, or --adaptive-batch outside Stage 3, then refused naming both flags', () => {
+    expect(issuesOf({ adaptiveBatchInterval: 10, adaptiveBatchSmoothing: 0.2 })).toEqual([
+      '--adaptive-batch-interval: needs --adaptive-batch (maou ignores it without)',
+      '--adaptive-batch-smoothing: needs --adaptive-batch (maou ignores it without)',
+    ]);
+    expect(issuesOf({ adaptiveBatch: true, stage: 1 })).toEqual([
+      '--adaptive-batch: applies to Stage 3 only (got --stage 1); maou ignores it there and trains with fixed accumulation',
+    ]);
+  });
+});

@@ -1,0 +1,111 @@
+import {
+  MAOU_ADAPTIVE_BATCH_DEFAULTS,
+  type AdaptiveBatchSettings,
+  type Stage,
+  type ValidationIssue,
+} from '@maou/bench-domain';
+import { optionGroup, type OptionTable } from '../options/option-table';
+
+const adaptive = optionGroup('Adaptive batch (maou HEAD, Stage 3):');
+
+/** `--adaptive-batch` and its five knobs, with maou HEAD's defaults. @public */
+export const ADAPTIVE_BATCH_OPTIONS = {
+  'adaptive-batch': adaptive.flag(
+    'change the gradient accumulation steps during the run from the measured gradient noise scale (Stage 3 only)',
+  ),
+  'adaptive-batch-min-steps': adaptive.num('fewest accumulation steps, at least 2 (default 2)'),
+  'adaptive-batch-max-steps': adaptive.num('most accumulation steps, at least 2; a power of 2 (default 8)'),
+  'adaptive-batch-interval': adaptive.num('optimiser steps between adjustments (default 50)'),
+  'adaptive-batch-smoothing': adaptive.num('EMA factor of the noise-scale estimates, 0.01 to 1 (default 0.1)'),
+  'adaptive-batch-measurement-interval': adaptive.num('optimiser steps between noise-scale measurements (default 5)'),
+} as const satisfies OptionTable;
+
+/** The raw values of those flags. @public */
+export interface RawAdaptiveBatchOptions {
+  readonly adaptiveBatch?: boolean;
+  readonly adaptiveBatchMinSteps?: number;
+  readonly adaptiveBatchMaxSteps?: number;
+  readonly adaptiveBatchInterval?: number;
+  readonly adaptiveBatchSmoothing?: number;
+  readonly adaptiveBatchMeasurementInterval?: number;
+  readonly gradientAccumulationSteps?: number;
+}
+
+// Past these a value is a typo, not a plan (maou's click ranges have no upper end).
+const MAX_STEPS = 1024;
+const MAX_INTERVAL = 1_000_000;
+
+/** click's IntRange / FloatRange refusals, worded as click words them. */
+const intAtLeast = (flag: string, v: number | undefined, min: number, max: number): ValidationIssue | null => {
+  if (v === undefined) return null;
+  if (!Number.isInteger(v)) return { field: flag, message: `'${v}' is not a valid integer.` };
+  if (v < min) return { field: flag, message: `${v} is not in the range x>=${min}.` };
+  if (v > max) return { field: flag, message: `${v} is above ${max.toLocaleString('en-US')}: a typo, not a plan` };
+  return null;
+};
+
+/**
+ * Checks the adaptive-batch flags before any I/O with maou's bounds and messages: click's ranges (min/max steps ≥ 2,
+ * intervals ≥ 1, smoothing in [0.01, 1]) and `_build_adaptive_batch_config`'s min ≤ max. A knob without
+ * `--adaptive-batch`, or `--adaptive-batch` outside Stage 3, is refused naming both: maou ignores them silently and
+ * would time fixed accumulation instead. `--gradient-accumulation-steps` is ignored with a note, as maou warns.
+ * @public
+ */
+export const checkAdaptiveBatchOptions = (
+  raw: RawAdaptiveBatchOptions,
+  stage: Stage,
+): { settings: AdaptiveBatchSettings | null; issues: ValidationIssue[]; warnings: string[] } => {
+  const issues = [
+    intAtLeast('--adaptive-batch-min-steps', raw.adaptiveBatchMinSteps, 2, MAX_STEPS),
+    intAtLeast('--adaptive-batch-max-steps', raw.adaptiveBatchMaxSteps, 2, MAX_STEPS),
+    intAtLeast('--adaptive-batch-interval', raw.adaptiveBatchInterval, 1, MAX_INTERVAL),
+    intAtLeast('--adaptive-batch-measurement-interval', raw.adaptiveBatchMeasurementInterval, 1, MAX_INTERVAL),
+  ].filter((i): i is ValidationIssue => i !== null);
+  const smoothing = raw.adaptiveBatchSmoothing;
+  if (smoothing !== undefined && !(smoothing >= 0.01 && smoothing <= 1))
+    issues.push({ field: '--adaptive-batch-smoothing', message: `${smoothing} is not in the range 0.01<=x<=1.0.` });
+  const d = MAOU_ADAPTIVE_BATCH_DEFAULTS;
+  const settings: AdaptiveBatchSettings = {
+    minSteps: raw.adaptiveBatchMinSteps ?? d.minSteps,
+    maxSteps: raw.adaptiveBatchMaxSteps ?? d.maxSteps,
+    interval: raw.adaptiveBatchInterval ?? d.interval,
+    smoothing: smoothing ?? d.smoothing,
+    measurementInterval: raw.adaptiveBatchMeasurementInterval ?? d.measurementInterval,
+  };
+  if (!issues.length && settings.minSteps > settings.maxSteps)
+    issues.push({
+      field: '--adaptive-batch-min-steps',
+      message: `--adaptive-batch-min-steps (${settings.minSteps}) must be <= --adaptive-batch-max-steps (${settings.maxSteps})`,
+    });
+  const knobs = (Object.keys(ADAPTIVE_BATCH_OPTIONS) as (keyof typeof ADAPTIVE_BATCH_OPTIONS)[])
+    .filter((flag) => flag !== 'adaptive-batch')
+    .filter((flag) => raw[camel(flag)] !== undefined);
+  if (!raw.adaptiveBatch) {
+    for (const flag of knobs)
+      issues.push({ field: `--${flag}`, message: 'needs --adaptive-batch (maou ignores it without)' });
+    return { settings: null, issues, warnings: [] };
+  }
+  if (stage !== 3)
+    issues.push({
+      field: '--adaptive-batch',
+      message: `applies to Stage 3 only (got --stage ${stage}); maou ignores it there and trains with fixed accumulation`,
+    });
+  // maou's AdaptiveBatchConfig warns about the same three.
+  const warnings: string[] = [];
+  if (raw.gradientAccumulationSteps !== undefined && raw.gradientAccumulationSteps > 1)
+    warnings.push(
+      `--gradient-accumulation-steps ${raw.gradientAccumulationSteps} is ignored with --adaptive-batch: the run starts at --adaptive-batch-min-steps ${settings.minSteps}, as maou does`,
+    );
+  if (settings.measurementInterval > settings.interval)
+    warnings.push(
+      `--adaptive-batch-measurement-interval ${settings.measurementInterval} > --adaptive-batch-interval ${settings.interval}: an adjustment window may hold no measurement`,
+    );
+  if (settings.minSteps === settings.maxSteps)
+    warnings.push(
+      `--adaptive-batch-min-steps = --adaptive-batch-max-steps = ${settings.minSteps}: the noise scale is measured but the steps never change`,
+    );
+  return { settings, issues, warnings };
+};
+
+const camel = (flag: string): keyof RawAdaptiveBatchOptions =>
+  flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof RawAdaptiveBatchOptions;
