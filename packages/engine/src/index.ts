@@ -29,6 +29,8 @@ export {
   BATCH_NORM_GRAD_KERNEL,
   BATCH_NORM_TRAIN_KERNEL,
   CLIP_BY_GLOBAL_NORM_KERNEL,
+  GELU_GRAD_KERNEL,
+  GELU_KERNEL,
   hasKernel,
 } from './nn/fused-kernels';
 

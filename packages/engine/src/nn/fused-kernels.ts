@@ -34,6 +34,18 @@ export const ADAMW_KERNEL = 'MaouAdamW';
 export const CLIP_BY_GLOBAL_NORM_KERNEL = 'MaouClipByGlobalNorm';
 
 /**
+ * Exact (erf) GELU as one kernel. Input `x`; outputs [y, cdf]: y = x·Φ(x) and Φ(x), kept for the gradient.
+ * @public
+ */
+export const GELU_KERNEL = 'MaouGelu';
+
+/**
+ * GELU's gradient as one kernel. Inputs `dy`, `x`, `cdf` (Φ(x) from GELU_KERNEL); output dx = dy·(Φ(x) + x·φ(x)).
+ * @public
+ */
+export const GELU_GRAD_KERNEL = 'MaouGeluGrad';
+
+/**
  * Whether the active backend has a kernel of this name: the fused kernels exist only where an adapter
  * registered them (the fast wasm set); elsewhere callers compose the same result from stock ops.
  * @public

@@ -91,3 +91,19 @@ export function simdAdamW(a: KernelArgs): Info[] {
   if (!(s.step >= 1)) throw new Error(`MaouAdamW: attr step is ${s.step}, counted from 1`);
   return simdFusedModuleFor(heapOf(a)).adamW(param, grad, m, v, s);
 }
+
+/** MaouGelu on the SIMD kernels: input x; outputs y = x·Φ(x) and Φ(x). @public */
+export function simdGelu(a: KernelArgs): Info[] {
+  const [x] = floatInputs('MaouGelu', a, ['x']);
+  return simdFusedModuleFor(heapOf(a)).gelu(x);
+}
+
+/** MaouGeluGrad on the SIMD kernels: inputs dy, x and cdf (Φ(x) from MaouGelu), all of one shape; output dx. @public */
+export function simdGeluGrad(a: KernelArgs): Info {
+  const kernel = 'MaouGeluGrad';
+  const [dy, x, cdf] = floatInputs(kernel, a, ['dy', 'x', 'cdf']);
+  for (const [name, t] of Object.entries({ dy, cdf })) {
+    if (t.shape.join() !== x.shape.join()) throw new Error(`${kernel}: ${name} [${t.shape}] and x [${x.shape}] differ`);
+  }
+  return simdFusedModuleFor(heapOf(a)).geluGrad(dy, x, cdf);
+}

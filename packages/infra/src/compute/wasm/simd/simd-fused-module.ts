@@ -42,6 +42,8 @@ interface FusedExports {
   ): void;
   sum_squares(count: number, x: number): number;
   scale(count: number, src: number, dst: number, k: number): void;
+  gelu(count: number, x: number, y: number, cdf: number): void;
+  gelu_grad(count: number, dy: number, x: number, cdf: number, dx: number): void;
   copy_rows(rows: number, width: number, src: number, srcStride: number, dst: number, dstStride: number): void;
   adamw(
     count: number,
@@ -85,7 +87,7 @@ let compiled: object | null = null;
 /**
  * fused-kernels.c instantiated on one wasm backend's own Memory: batch-norm training forward (with ReLU and
  * running statistics) and backward over channels-last rows × C, one AdamW update, and global-norm gradient
- * clipping, each one pass (or two) over the heap instead of a dozen tfjs ops; also the row copies of concat
+ * clipping, exact GELU and its gradient, each one pass (or two) over the heap instead of a dozen tfjs ops; also the row copies of concat
  * and split. Outputs are fresh `backend.makeOutput` buffers.
  * Callers check shapes and dtypes first.
  * @public
@@ -202,6 +204,19 @@ export class SimdFusedModule {
         s.lr / bc1,
       );
     });
+  }
+
+  /** [y, Φ(x)] of exact GELU y = x·Φ(x). */
+  gelu(x: Info): Info[] {
+    return this.outputs([x.shape, x.shape], 0, ([y, cdf]) => this.k.gelu(sizeOf(x), this.at(x), y, cdf));
+  }
+
+  /** GELU's input gradient dy·(Φ(x) + x·φ(x)), Φ(x) from the forward pass. */
+  geluGrad(dy: Info, x: Info, cdf: Info): Info {
+    const [dx] = this.outputs([x.shape], 0, ([out]) =>
+      this.k.gelu_grad(sizeOf(x), this.at(dy), this.at(x), this.at(cdf), out),
+    );
+    return dx;
   }
 
   /** Concatenation of float32 `parts` along `axis` (callers check that their other dims agree). */
