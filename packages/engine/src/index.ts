@@ -32,6 +32,8 @@ export {
   GELU_GRAD_KERNEL,
   GELU_KERNEL,
   hasKernel,
+  LAYER_NORM_GRAD_KERNEL,
+  LAYER_NORM_KERNEL,
 } from './nn/fused-kernels';
 
 // The network's shape (presets, stage strides, stem), for backends that plan the step themselves (webgpu).

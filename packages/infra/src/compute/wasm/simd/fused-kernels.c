@@ -1,6 +1,7 @@
 // Fused training kernels for the tfjs wasm backend: batch-norm forward (with an optional ReLU and the
 // running statistics) and backward over channels-last data (rows x C), the AdamW update of one parameter
-// tensor, the sum of squares and scaling of global-norm gradient clipping, and exact GELU with its gradient.
+// tensor, the sum of squares and scaling of global-norm gradient clipping, and exact GELU and layer norm with
+// their gradients.
 // Copyright (c) maou-bench contributors. MIT licence.
 //
 // Built by scripts/build-simd-kernels.sh like conv-kernels.c, on the tfjs backend's own Memory: every pointer
@@ -396,5 +397,102 @@ __attribute__((export_name("gelu_grad"))) void gelu_grad(int count, const f32* d
   if (i < count) {
     int n = count - i;
     store_tail(dx + i, gelu_grad4(load_tail(dy + i, n), load_tail(x + i, n), load_tail(cdf + i, n)), n);
+  }
+}
+
+// Sum of a row of C floats: four lanes, then the tail.
+static inline f32 row_sum(int C, const f32* x) {
+  v128_t s = ZERO;
+  int j = 0;
+  for (; j + 4 <= C; j += 4) s = ADD(s, V(x + j));
+  f32 t = (wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 1)) +
+          (wasm_f32x4_extract_lane(s, 2) + wasm_f32x4_extract_lane(s, 3));
+  for (; j < C; j++) t += x[j];
+  return t;
+}
+
+// Layer norm over the last axis: per row, mean and the variance of the centred row (two passes), rstd =
+// 1/sqrt(var + eps), xhat = (x − mean)·rstd, y = xhat·γ + β. xhat doubles as the centred row's scratch.
+__attribute__((export_name("ln_fwd"))) void ln_fwd(int rows, int C, const f32* x, const f32* gamma, const f32* beta,
+                                                   f32 eps, f32* y, f32* xhat, f32* rstd) {
+  for (int r = 0; r < rows; r++, x += C, y += C, xhat += C) {
+    f32 mean = row_sum(C, x) / (f32)C;
+    v128_t mv = wasm_f32x4_splat(mean), sq = ZERO;
+    int j = 0;
+    for (; j + 4 <= C; j += 4) {
+      v128_t d = SUB(V(x + j), mv);
+      wasm_v128_store(xhat + j, d);
+      sq = ADD(sq, MUL(d, d));
+    }
+    f32 var = (wasm_f32x4_extract_lane(sq, 0) + wasm_f32x4_extract_lane(sq, 1)) +
+              (wasm_f32x4_extract_lane(sq, 2) + wasm_f32x4_extract_lane(sq, 3));
+    for (; j < C; j++) {
+      xhat[j] = x[j] - mean;
+      var += xhat[j] * xhat[j];
+    }
+    f32 rs = 1.0f / __builtin_sqrtf(var / (f32)C + eps);
+    rstd[r] = rs;
+    v128_t rv = wasm_f32x4_splat(rs);
+    for (j = 0; j + 4 <= C; j += 4) {
+      v128_t h = MUL(V(xhat + j), rv);
+      wasm_v128_store(xhat + j, h);
+      wasm_v128_store(y + j, ADD(MUL(h, V(gamma + j)), V(beta + j)));
+    }
+    for (; j < C; j++) {
+      xhat[j] *= rs;
+      y[j] = xhat[j] * gamma[j] + beta[j];
+    }
+  }
+}
+
+// Its backward: per row g = dy·γ, dx = rstd·(g − mean(g) − xhat·mean(g·xhat)); over all rows dγ = Σ dy·xhat and
+// dβ = Σ dy, summed block by block of BLOCK rows into `scratch` (2·C floats) and then into the totals, so the
+// float32 error grows with BLOCK + rows/BLOCK.
+__attribute__((export_name("ln_grad"))) void ln_grad(int rows, int C, const f32* dy, const f32* xhat,
+                                                     const f32* rstd, const f32* gamma, f32* dx, f32* dgamma,
+                                                     f32* dbeta, f32* scratch) {
+  f32* pg = scratch;
+  f32* pb = scratch + C;
+  for (int j = 0; j < C; j++) dgamma[j] = dbeta[j] = 0;
+  for (int r0 = 0; r0 < rows; r0 += BLOCK) {
+    int r1 = min_int(r0 + BLOCK, rows);
+    for (int j = 0; j < C; j++) pg[j] = pb[j] = 0;
+    for (int r = r0; r < r1; r++) {
+      const f32* d = dy + r * C;
+      const f32* h = xhat + r * C;
+      f32* o = dx + r * C;
+      v128_t s1 = ZERO, s2 = ZERO;
+      int j = 0;
+      for (; j + 4 <= C; j += 4) {
+        v128_t dv = V(d + j), hv = V(h + j), g = MUL(dv, V(gamma + j));
+        s1 = ADD(s1, g);
+        s2 = ADD(s2, MUL(g, hv));
+        wasm_v128_store(pg + j, ADD(V(pg + j), MUL(dv, hv)));
+        wasm_v128_store(pb + j, ADD(V(pb + j), dv));
+      }
+      f32 m1 = (wasm_f32x4_extract_lane(s1, 0) + wasm_f32x4_extract_lane(s1, 1)) +
+               (wasm_f32x4_extract_lane(s1, 2) + wasm_f32x4_extract_lane(s1, 3));
+      f32 m2 = (wasm_f32x4_extract_lane(s2, 0) + wasm_f32x4_extract_lane(s2, 1)) +
+               (wasm_f32x4_extract_lane(s2, 2) + wasm_f32x4_extract_lane(s2, 3));
+      for (; j < C; j++) {
+        f32 g = d[j] * gamma[j];
+        m1 += g;
+        m2 += g * h[j];
+        pg[j] += d[j] * h[j];
+        pb[j] += d[j];
+      }
+      m1 /= (f32)C;
+      m2 /= (f32)C;
+      v128_t m1v = wasm_f32x4_splat(m1), m2v = wasm_f32x4_splat(m2), rv = wasm_f32x4_splat(rstd[r]);
+      for (j = 0; j + 4 <= C; j += 4) {
+        v128_t g = MUL(V(d + j), V(gamma + j));
+        wasm_v128_store(o + j, MUL(rv, SUB(SUB(g, m1v), MUL(V(h + j), m2v))));
+      }
+      for (; j < C; j++) o[j] = rstd[r] * ((d[j] * gamma[j] - m1) - h[j] * m2);
+    }
+    for (int j = 0; j < C; j++) {
+      dgamma[j] += pg[j];
+      dbeta[j] += pb[j];
+    }
   }
 }

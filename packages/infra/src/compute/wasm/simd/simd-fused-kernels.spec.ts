@@ -9,6 +9,8 @@ import {
   createTrainer,
   GELU_GRAD_KERNEL,
   GELU_KERNEL,
+  LAYER_NORM_GRAD_KERNEL,
+  LAYER_NORM_KERNEL,
   hasKernel,
 } from '@maou/bench-engine';
 import { randomBatch, TRAINING } from '../../testing/engine-fixtures';
@@ -471,5 +473,78 @@ describe('fused SIMD kernels (wasm): exact GELU', () => {
     expect(tf.memory().numTensors).toBe(before);
     await tf.setBackend('cpu');
     expect(hasKernel(GELU_KERNEL)).toBe(false);
+  });
+});
+
+describe('fused SIMD kernels (wasm): layer norm', () => {
+  const wasm = fastWasmBackend();
+  beforeAll(wasm.setUp);
+  afterAll(wasm.tearDown);
+
+  /** The composite ops of LayerNorm on the cpu backend: [y, xhat, rstd, dx, dGamma, dBeta]. */
+  const composite = (x: tf.Tensor, gamma: tf.Tensor, beta: tf.Tensor, dy: tf.Tensor) => {
+    const c = x.shape[x.shape.length - 1]!;
+    const centred = tf.sub(x, tf.mean(x, -1, true));
+    const rstd = tf.rsqrt(tf.add(tf.mean(tf.square(centred), -1, true), EPS));
+    const xhat = tf.mul(centred, rstd);
+    const g = tf.mul(dy, gamma);
+    const dx = tf.mul(rstd, tf.sub(tf.sub(g, tf.mean(g, -1, true)), tf.mul(xhat, tf.mean(tf.mul(g, xhat), -1, true))));
+    const rows = (t: tf.Tensor) => tf.sum(tf.reshape(t, [-1, c]), 0);
+    return [tf.add(tf.mul(xhat, gamma), beta), xhat, rstd, dx, rows(tf.mul(dy, xhat)), rows(dy)];
+  };
+
+  // The widths of the mixer (16 in specs, 64 and 256 in maou's) and ViT; odd widths leave a scalar tail per row;
+  // 300 rows span several 64-row blocks of the parameter-gradient sums; data off zero tests the centring.
+  it.each([
+    [[3, 81, 16], 0],
+    [[300, 64], 3],
+    [[5, 7], 0],
+    [[2, 3, 3], 0],
+    [[4, 259], -2],
+  ])(
+    'x %j (offset %d): y, xhat, rstd and all three gradients match the composite ops on cpu',
+    async (shape, offset) => {
+      const c = shape[shape.length - 1]!;
+      const n = shape.reduce((a, b) => a * b, 1);
+      const xs = rand([n], 1, offset - 1, offset + 1);
+      const [gs, bs, dys] = [rand([c], 2, 0.5, 1.5), rand([c], 3), rand([n], 4)];
+      const make = () => [tf.tensor(xs, shape), tf.tensor(gs), tf.tensor(bs), tf.tensor(dys, shape)];
+      const ref = await on('cpu', () => {
+        const [x, gamma, beta, dy] = make();
+        return composite(x!, gamma!, beta!, dy!);
+      });
+      const got = await on('wasm', () => {
+        const [x, gamma, beta, dy] = make();
+        const forward = tf.engine().runKernel(LAYER_NORM_KERNEL, { x: x!, gamma: gamma!, beta: beta! }, { eps: EPS });
+        const [y, xhat, rstd] = forward as tf.Tensor[];
+        const grads = tf
+          .engine()
+          .runKernel(LAYER_NORM_GRAD_KERNEL, { dy: dy!, xhat: xhat!, rstd: rstd!, gamma: gamma! });
+        return [y!, xhat!, rstd!, ...(grads as tf.Tensor[])];
+      });
+      expect(got.map((g) => g.length)).toEqual(ref.map((r) => r.length));
+      const names = ['y', 'xhat', 'rstd', 'dx', 'dGamma', 'dBeta'];
+      const off = got.map((g, i) => ({ name: names[i], err: relErr(ref[i]!, g) })).filter((e) => !(e.err < 1e-5));
+      expect(off).toEqual([]);
+    },
+  );
+
+  it('are registered on wasm only, and reject an rstd that is not one value per row, naming it', async () => {
+    await tf.setBackend('wasm');
+    expect([LAYER_NORM_KERNEL, LAYER_NORM_GRAD_KERNEL].every(hasKernel)).toBe(true);
+    const before = tf.memory().numTensors;
+    expect(() =>
+      tf.tidy(
+        fused(LAYER_NORM_GRAD_KERNEL, {
+          dy: [new Float32Array(8), [2, 4]],
+          xhat: [new Float32Array(8), [2, 4]],
+          rstd: [new Float32Array(3), [3, 1]],
+          gamma: [new Float32Array(4), [4]],
+        }),
+      ),
+    ).toThrow(/MaouLayerNormGrad: rstd has 3 values, one per row \(2\) expected/);
+    expect(tf.memory().numTensors).toBe(before);
+    await tf.setBackend('cpu');
+    expect(hasKernel(LAYER_NORM_KERNEL)).toBe(false);
   });
 });

@@ -107,3 +107,25 @@ export function simdGeluGrad(a: KernelArgs): Info {
   }
   return simdFusedModuleFor(heapOf(a)).geluGrad(dy, x, cdf);
 }
+
+/** MaouLayerNorm on the SIMD kernels: inputs x [..., C], gamma and beta [C]; attr eps; outputs y, xhat, rstd [..., 1]. @public */
+export function simdLayerNorm(a: KernelArgs): Info[] {
+  const kernel = 'MaouLayerNorm';
+  const [x, gamma, beta] = floatInputs(kernel, a, ['x', 'gamma', 'beta']);
+  channelsOf(kernel, x, { gamma, beta });
+  const eps = Number((a.attrs ?? {}).eps);
+  if (!(eps > 0)) throw new Error(`${kernel}: attr eps is ${String((a.attrs ?? {}).eps)}, a number > 0 expected`);
+  return simdFusedModuleFor(heapOf(a)).layerNorm(x, gamma, beta, eps);
+}
+
+/** MaouLayerNormGrad on the SIMD kernels: inputs dy, xhat (one shape), rstd [..., 1], gamma [C]; outputs dx, dGamma, dBeta. @public */
+export function simdLayerNormGrad(a: KernelArgs): Info[] {
+  const kernel = 'MaouLayerNormGrad';
+  const [dy, xhat, rstd, gamma] = floatInputs(kernel, a, ['dy', 'xhat', 'rstd', 'gamma']);
+  if (dy.shape.join() !== xhat.shape.join())
+    throw new Error(`${kernel}: dy [${dy.shape}] and xhat [${xhat.shape}] differ`);
+  channelsOf(kernel, dy, { gamma });
+  const rows = size(dy) / (dy.shape[dy.shape.length - 1] ?? 1);
+  if (size(rstd) !== rows) throw new Error(`${kernel}: rstd has ${size(rstd)} values, one per row (${rows}) expected`);
+  return simdFusedModuleFor(heapOf(a)).layerNormGrad(dy, xhat, rstd, gamma);
+}
