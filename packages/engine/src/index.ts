@@ -29,7 +29,11 @@ export {
   BATCH_NORM_GRAD_KERNEL,
   BATCH_NORM_TRAIN_KERNEL,
   CLIP_BY_GLOBAL_NORM_KERNEL,
+  GELU_GRAD_KERNEL,
+  GELU_KERNEL,
   hasKernel,
+  LAYER_NORM_GRAD_KERNEL,
+  LAYER_NORM_KERNEL,
 } from './nn/fused-kernels';
 
 // The network's shape (presets, stage strides, stem), for backends that plan the step themselves (webgpu).

@@ -41,11 +41,12 @@ const stoppingRows = (e: BenchmarkTrainingReport['epoch_estimate']): string[] =>
   return rows;
 };
 
-/** The planned step's shape and precision (webgpu), when the trainer reported one. */
+/** The planned step's shape and precision, or which path ran (webgpu), when the trainer reported one. */
 const backendStepRows = (b: BenchmarkTrainingReport['environment']['backend_step']): string[] => {
   if (!b) return [];
   const host = b.host_ms_per_step === null ? '' : `, ${ms(b.host_ms_per_step)} host per step`;
-  const rows = [row('Backend step', `${b.dispatches_per_step} dispatches, ${b.submits_per_step} submit${host}`)];
+  const counts = `${b.dispatches_per_step} dispatches, ${b.submits_per_step} submit${host}`;
+  const rows = [row('Backend step', b.dispatches_per_step === null ? `${b.kind}; ${b.notes[0] ?? ''}` : counts)];
   const mp = b.mixed_precision;
   if (mp)
     rows.push(

@@ -1,16 +1,11 @@
-import * as tf from '@tensorflow/tfjs-core';
+import type * as tf from '@tensorflow/tfjs-core';
+import { type ConvGradientAttrs, convGradientInfo, im2colBySlices } from '../conv-im2col';
 import { type KernelScratch } from './kernel-scratch';
 
 type Info = tf.TensorInfo;
-type Shape4 = [number, number, number, number];
 
 function convInfo(xShape: number[], filterShape: number[], attrs: tf.NamedAttrMap): tf.backend_util.Conv2DInfo {
-  const { strides, pad, dimRoundingMode } = attrs as unknown as {
-    strides: number | [number, number];
-    pad: 'same' | 'valid' | number;
-    dimRoundingMode?: 'floor' | 'round' | 'ceil';
-  };
-  return tf.backend_util.computeConv2DInfo(xShape as Shape4, filterShape as Shape4, strides, 1, pad, dimRoundingMode);
+  return convGradientInfo(xShape, filterShape, attrs as unknown as ConvGradientAttrs);
 }
 
 /**
@@ -33,63 +28,6 @@ function im2col(s: KernelScratch, x: Info, c: tf.backend_util.Conv2DInfo, attrs:
       dilations: 1,
     },
   );
-}
-
-/**
- * The plain im2col of a minimal shim (padding, one strided slice per tap, concat), patches in HWIO order:
- * what stock tfjs-wasm needs at the least to train, kept as the baseline of `bench:engine`.
- */
-function im2colBySlices(s: KernelScratch, x: Info, c: tf.backend_util.Conv2DInfo): Info {
-  const { top, bottom, left, right } = c.padInfo;
-  const {
-    filterHeight: kh,
-    filterWidth: kw,
-    strideHeight: sh,
-    strideWidth: sw,
-    outHeight: ho,
-    outWidth: wo,
-    inChannels: ch,
-    batchSize: b,
-  } = c;
-  const padded =
-    top + bottom + left + right > 0
-      ? s.run(
-          'PadV2',
-          { x },
-          {
-            paddings: [
-              [0, 0],
-              [top, bottom],
-              [left, right],
-              [0, 0],
-            ],
-            constantValue: 0,
-          },
-        )
-      : x;
-  const cols: Info[] = [];
-  for (let i = 0; i < kh; i++) {
-    for (let j = 0; j < kw; j++) {
-      const end = [b, i + (ho - 1) * sh + 1, j + (wo - 1) * sw + 1, ch];
-      cols.push(
-        s.run(
-          'StridedSlice',
-          { x: padded },
-          {
-            begin: [0, i, j, 0],
-            end,
-            strides: [1, sh, sw, 1],
-            beginMask: 0,
-            endMask: 0,
-            ellipsisMask: 0,
-            newAxisMask: 0,
-            shrinkAxisMask: 0,
-          },
-        ),
-      );
-    }
-  }
-  return cols.length === 1 ? cols[0] : s.run('Concat', cols as unknown as tf.NamedTensorInfoMap, { axis: 3 });
 }
 
 /**
@@ -132,7 +70,11 @@ export function conv2dBackpropFilter(s: KernelScratch, x: Info, dy: Info, attrs:
   const co = c.outChannels;
   const dy3 = s.reshape(dy, [1, n, co]);
   if (!fast) {
-    const plain = s.reshape(im2colBySlices(s, x, c), [1, n, k]);
+    // The minimal shim's im2col (what stock tfjs-wasm needs at the least to train), the baseline of `bench:engine`.
+    const plain = s.reshape(
+      im2colBySlices((name, inputs, at) => s.run(name, inputs, at), x, c),
+      [1, n, k],
+    );
     return s.reshape(s.run('BatchMatMul', { a: plain, b: dy3 }, { transposeA: true, transposeB: false }), filterShape);
   }
   const cols = s.reshape(im2col(s, x, c, attrs), [1, n, k]);

@@ -4,6 +4,10 @@ import {
   BATCH_NORM_GRAD_KERNEL,
   BATCH_NORM_TRAIN_KERNEL,
   CLIP_BY_GLOBAL_NORM_KERNEL,
+  GELU_GRAD_KERNEL,
+  GELU_KERNEL,
+  LAYER_NORM_GRAD_KERNEL,
+  LAYER_NORM_KERNEL,
 } from '@maou/bench-engine';
 import { conv2dBackpropFilter, conv2dBackpropInput } from './conv-gradient-kernels';
 import { type KernelScratch, withScratch } from './kernel-scratch';
@@ -15,7 +19,16 @@ import {
   simdConv2dBackpropFilter,
   simdConv2dBackpropInput,
 } from './simd/simd-conv-kernels';
-import { simdAdamW, simdBatchNormGrad, simdBatchNormTrain, simdClipByGlobalNorm } from './simd/simd-fused-kernels';
+import {
+  simdAdamW,
+  simdBatchNormGrad,
+  simdBatchNormTrain,
+  simdClipByGlobalNorm,
+  simdGelu,
+  simdGeluGrad,
+  simdLayerNorm,
+  simdLayerNormGrad,
+} from './simd/simd-fused-kernels';
 import { simdConcat, simdSplitV } from './simd/simd-layout-kernels';
 
 const BACKEND = 'wasm';
@@ -51,7 +64,7 @@ type KernelArgs = Parameters<tf.KernelFunc>[0];
  * filter gradient on the untransposed matmul; it also replaces transposed BatchMatMul (about 10× slower
  * than untransposed; large 2-D products run on the SIMD kernels) and gathers embedding rows on the heap.
  * `fast` also adds the app's fused kernels (batch-norm forward with ReLU and running statistics, its backward,
- * AdamW, global-norm gradient clipping; simd/fused-kernels.c),
+ * AdamW, global-norm gradient clipping, exact GELU and layer norm with their gradients; simd/fused-kernels.c),
  * which the engine uses only where they are registered, shares buffers on clone (Identity) instead of
  * copying them, and concatenates and splits float32 tensors on the heap.
  * @public
@@ -101,6 +114,10 @@ export function installWasmKernels(set: WasmKernelSet): () => void {
       [BATCH_NORM_GRAD_KERNEL, simdBatchNormGrad],
       [ADAMW_KERNEL, simdAdamW],
       [CLIP_BY_GLOBAL_NORM_KERNEL, simdClipByGlobalNorm],
+      [GELU_KERNEL, simdGelu],
+      [GELU_GRAD_KERNEL, simdGeluGrad],
+      [LAYER_NORM_KERNEL, simdLayerNorm],
+      [LAYER_NORM_GRAD_KERNEL, simdLayerNormGrad],
     );
     overrides.push([
       'GatherV2',

@@ -1,5 +1,4 @@
 import {
-  backend_util,
   Conv2DBackpropFilter,
   getKernel,
   registerKernel,
@@ -11,6 +10,7 @@ import {
   type NamedTensorInfoMap,
   type TensorInfo,
 } from '@tensorflow/tfjs-core';
+import { convGradientInfo, im2colBySlices } from '../conv-im2col';
 import type { Im2Col } from './filter-im2col.program';
 
 /** Enough 32x32 matmul tiles to fill a large GPU (an H100 has 132 SMs). */
@@ -57,19 +57,10 @@ export function conv2dFilterGradient(
   const keep = (t: TensorInfo): TensorInfo => (temps.push(t), t);
   const { x, dy } = inputs;
   const [batch, , , ci] = x.shape as [number, number, number, number];
-  const info = backend_util.computeConv2DInfo(
-    x.shape as [number, number, number, number],
-    attrs.filterShape,
-    attrs.strides,
-    1,
-    attrs.pad,
-    attrs.dimRoundingMode,
-    false,
-    'channelsLast',
-  );
+  const info = convGradientInfo(x.shape, attrs.filterShape, attrs);
   const { filterHeight: kh, filterWidth: kw, outHeight: oh, outWidth: ow, strideHeight: sh, strideWidth: sw } = info;
   const co = info.outChannels;
-  const { top, bottom, left, right } = info.padInfo;
+  const { top, left } = info.padInfo;
   const identity =
     kh === 1 && kw === 1 && sh === 1 && sw === 1 && top + left === 0 && x.shape[1] === oh && x.shape[2] === ow;
   let cols: TensorInfo;
@@ -87,49 +78,7 @@ export function conv2dFilterGradient(
       }),
     );
   } else {
-    const padded =
-      top + bottom + left + right > 0
-        ? keep(
-            run(
-              'PadV2',
-              { x },
-              {
-                paddings: [
-                  [0, 0],
-                  [top, bottom],
-                  [left, right],
-                  [0, 0],
-                ],
-                constantValue: 0,
-              },
-            ),
-          )
-        : x;
-    const taps: TensorInfo[] = [];
-    for (let i = 0; i < kh; i += 1) {
-      for (let j = 0; j < kw; j += 1) {
-        taps.push(
-          keep(
-            run(
-              'StridedSlice',
-              { x: padded },
-              {
-                begin: [0, i, j, 0],
-                end: [batch, i + (oh - 1) * sh + 1, j + (ow - 1) * sw + 1, ci],
-                strides: [1, sh, sw, 1],
-                beginMask: 0,
-                endMask: 0,
-                ellipsisMask: 0,
-                newAxisMask: 0,
-                shrinkAxisMask: 0,
-              },
-            ),
-          ),
-        );
-      }
-    }
-    // Channel order (i, j, ci) is the filter's [kh, kw, ci] order.
-    cols = taps.length === 1 ? taps[0] : keep(run('Concat', taps, { axis: 3 }));
+    cols = im2colBySlices((name, ins, at) => keep(run(name, ins, at)), x, info); // every kernel output kept
   }
   const k = kh * kw * ci;
   const chunks = chunksFor(batch, oh * ow, k, co);

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { createTrainer, type TfjsTrainer } from '@maou/bench-engine';
 import type { HostBatch, TrainingConfig } from '@maou/bench-domain';
-import { useLavapipe } from '@maou/bench-testkit/compute';
+import { engineGradients, randomBatch, useLavapipe, type EngineGradients } from '@maou/bench-testkit/compute';
 import { startWebgpuBackend } from './webgpu-backend.plugin';
 
 const gpu = useLavapipe();
@@ -102,6 +102,53 @@ async function stepOn(
       // clipped: the whole update is lr × the clip norm long
       const length = Math.sqrt(webgpu.updates.reduce((sum, u) => u.reduce((s, v) => s + v * v, sum), 0));
       if ('gradientClip' in extra) expect(Math.abs(length / (LR * extra.gradientClip) - 1)).toBeLessThan(1e-2);
+    },
+    // cold shader compiles on lavapipe, beside another jest worker: minutes on a loaded 2-core machine
+    600_000,
+  );
+});
+
+// maou's token backbones at small widths (same layers) on the tfjs-webgpu kernels, which `--gpu webgpu` runs them
+// on (the planned step builds only the ResNet presets): loss and every gradient against the cpu backend, per stage.
+(gpu.available ? describe : describe.skip)('token backbones on webgpu (lavapipe without a GPU)', () => {
+  afterAll(async () => {
+    await tf.setBackend('cpu');
+  });
+
+  const relL2 = (got: Float32Array, want: Float32Array) => {
+    let [diff, norm] = [0, 0];
+    want.forEach((v, i) => {
+      diff += (got[i]! - v) ** 2;
+      norm += v * v;
+    });
+    return Math.sqrt(diff) / Math.max(Math.sqrt(norm), 1e-12);
+  };
+
+  it.each(['vit', 'mlp-mixer'] as const)(
+    "%s: every stage's loss and every gradient on webgpu match the cpu backend",
+    async (preset) => {
+      const mixer = { embedDim: 16, tokenDim: 8, channelDim: 32, depth: 1, dropout: 0.1 };
+      const vit = { embedDim: 64, numLayers: 1, numHeads: 2, mlpRatio: 1.5, dropout: 0.1 };
+      for (const stage of [1, 2, 3] as const) {
+        const o = { stage, training: { ...training, preset, vit }, totalSteps: 10, seed: 5 };
+        const batch = randomBatch(stage, 3, stage);
+        const on = async (backend: 'cpu' | 'webgpu'): Promise<EngineGradients> => {
+          if (backend === 'webgpu') {
+            const started = await startWebgpuBackend({ backend: 'webgpu', deviceIndex: 0, threads: 'auto' });
+            if (!started.ok) throw new Error(started.error);
+          } else await tf.setBackend('cpu');
+          return engineGradients(o, batch, mixer);
+        };
+        const cpu = await on('cpu');
+        const webgpu = await on('webgpu');
+        expect(Math.abs(webgpu.loss - cpu.loss)).toBeLessThan(1e-4 * Math.abs(cpu.loss));
+        expect([...webgpu.grads.keys()]).toEqual([...cpu.grads.keys()]);
+        // each tensor on its own, so a small layer's gradient cannot hide behind a large one
+        const off = [...cpu.grads]
+          .map(([name, want]) => ({ stage, name, err: relL2(webgpu.grads.get(name)!, want) }))
+          .filter((e) => !(e.err < 1e-3));
+        expect(off).toEqual([]);
+      }
     },
     // cold shader compiles on lavapipe, beside another jest worker: minutes on a loaded 2-core machine
     600_000,

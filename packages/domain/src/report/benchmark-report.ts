@@ -189,11 +189,11 @@ export interface EnvironmentInfo {
   readonly backend_step?: BackendStepSummary;
 }
 
-/** A planned training step: its dispatches and the host time it takes to record and submit. @public */
+/** How a webgpu step ran: a planned step's dispatches and host time to record and submit, or the tfjs path (counts null). @public */
 export interface BackendStepSummary {
   readonly kind: string;
-  readonly dispatches_per_step: number;
-  readonly submits_per_step: number;
+  readonly dispatches_per_step: number | null;
+  readonly submits_per_step: number | null;
   /** median host milliseconds per measured step for uploading the batch, encoding and submitting (not the GPU wait) */
   readonly host_ms_per_step: number | null;
   /** 'mixed' with `--mixed-precision` (details in `mixed_precision`), else 'f32' */

@@ -34,6 +34,32 @@ export const ADAMW_KERNEL = 'MaouAdamW';
 export const CLIP_BY_GLOBAL_NORM_KERNEL = 'MaouClipByGlobalNorm';
 
 /**
+ * Exact (erf) GELU as one kernel. Input `x`; outputs [y, cdf]: y = x·Φ(x) and Φ(x), kept for the gradient.
+ * @public
+ */
+export const GELU_KERNEL = 'MaouGelu';
+
+/**
+ * GELU's gradient as one kernel. Inputs `dy`, `x`, `cdf` (Φ(x) from GELU_KERNEL); output dx = dy·(Φ(x) + x·φ(x)).
+ * @public
+ */
+export const GELU_GRAD_KERNEL = 'MaouGeluGrad';
+
+/**
+ * Layer norm over the last axis as one kernel. Inputs `x` [..., C], `gamma` and `beta` [C]; attr `eps`. Outputs
+ * [y, xhat, rstd]: y = xhat·γ + β, xhat = (x − mean)·rstd, rstd = 1/sqrt(var + eps) shaped [..., 1].
+ * @public
+ */
+export const LAYER_NORM_KERNEL = 'MaouLayerNorm';
+
+/**
+ * Layer norm's backward as one kernel. Inputs `dy`, `xhat`, `rstd` (from LAYER_NORM_KERNEL) and `gamma`. Outputs
+ * [dx, dGamma, dBeta]: dx = rstd·(g − mean(g) − xhat·mean(g·xhat)) with g = dy·γ, dγ = Σ dy·xhat, dβ = Σ dy.
+ * @public
+ */
+export const LAYER_NORM_GRAD_KERNEL = 'MaouLayerNormGrad';
+
+/**
  * Whether the active backend has a kernel of this name: the fused kernels exist only where an adapter
  * registered them (the fast wasm set); elsewhere callers compose the same result from stock ops.
  * @public

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { columnSum } from './column-sum';
+import { hasKernel, LAYER_NORM_GRAD_KERNEL, LAYER_NORM_KERNEL } from './fused-kernels';
 import { type ParameterStore } from './parameter-store';
 
 /** torch's LayerNorm default epsilon. */
@@ -7,7 +8,8 @@ const EPS = 1e-5;
 
 /**
  * torch's LayerNorm over the last axis (γ=1, β=0 at start, never decayed), with the analytic backward as one node:
- * dx = rstd·(g − mean(g) − x̂·mean(g·x̂)) with g = dy·γ; dγ = Σ dy·x̂ and dβ = Σ dy over every row.
+ * dx = rstd·(g − mean(g) − x̂·mean(g·x̂)) with g = dy·γ; dγ = Σ dy·x̂ and dβ = Σ dy over every row. Where the backend
+ * registers the fused layer-norm kernels (the fast wasm set), each direction is one kernel.
  * @public
  */
 export class LayerNorm {
@@ -24,6 +26,8 @@ export class LayerNorm {
   }
 
   apply<T extends tf.Tensor>(x: T): T {
+    if (hasKernel(LAYER_NORM_KERNEL) && hasKernel(LAYER_NORM_GRAD_KERNEL))
+      return fusedLayerNorm(x, this.gamma, this.beta) as T;
     const c = this.size;
     const op = tf.customGrad((input, gamma, beta, save) => {
       const v = input as tf.Tensor;
@@ -49,3 +53,24 @@ export class LayerNorm {
     return op(x, this.gamma, this.beta) as T;
   }
 }
+
+const fusedLayerNorm = tf.customGrad((input, gamma, beta, save) => {
+  const [y, xhat, rstd] = tf
+    .engine()
+    .runKernel(
+      LAYER_NORM_KERNEL,
+      { x: input as tf.Tensor, gamma: gamma as tf.Tensor, beta: beta as tf.Tensor },
+      { eps: EPS },
+    ) as tf.Tensor[];
+  (save as tf.GradSaveFunc)([xhat, rstd, gamma as tf.Tensor]);
+  return {
+    value: y,
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) =>
+      tf.engine().runKernel(LAYER_NORM_GRAD_KERNEL, {
+        dy,
+        xhat: saved[0],
+        rstd: saved[1],
+        gamma: saved[2],
+      }) as tf.Tensor[],
+  };
+});

@@ -19,8 +19,20 @@ export interface EngineGradients {
   readonly running: readonly Float32Array[];
 }
 
-/** The engine's loss, every parameter's gradient and the running statistics after one batch, on the active backend. @public */
-export async function engineGradients(o: TrainerOptions, batch: HostBatch): Promise<EngineGradients> {
+/** The mixer's widths and depth, narrower than maou's for specs (the benchmark has no flags for them). @public */
+export type MixerOverrides = NonNullable<ConstructorParameters<typeof ShogiNetwork>[0]['mixer']>;
+
+/**
+ * The engine's loss, every parameter's gradient and the running statistics after one batch, on the active backend
+ * (the ViT with `training.vit`, the mixer with `mixer`; dropout masks come from the seeded host generator, so they
+ * are the same on every backend).
+ * @public
+ */
+export async function engineGradients(
+  o: TrainerOptions,
+  batch: HostBatch,
+  mixer?: MixerOverrides,
+): Promise<EngineGradients> {
   const t = o.training;
   const net = new ShogiNetwork({
     preset: t.preset,
@@ -29,6 +41,8 @@ export async function engineGradients(o: TrainerOptions, batch: HostBatch): Prom
     stage2HiddenDim: t.stage2HiddenDim,
     stage2Dropout: 0,
     rng: new SeededRandom(o.seed),
+    vit: t.vit,
+    mixer,
   });
   const dev = uploadBatch(batch, 0, batch.size);
   const tape = new TapeRecorder();

@@ -1,6 +1,7 @@
 // Fused training kernels for the tfjs wasm backend: batch-norm forward (with an optional ReLU and the
 // running statistics) and backward over channels-last data (rows x C), the AdamW update of one parameter
-// tensor, and the sum of squares and scaling of global-norm gradient clipping.
+// tensor, the sum of squares and scaling of global-norm gradient clipping, and exact GELU and layer norm with
+// their gradients.
 // Copyright (c) maou-bench contributors. MIT licence.
 //
 // Built by scripts/build-simd-kernels.sh like conv-kernels.c, on the tfjs backend's own Memory: every pointer
@@ -319,4 +320,179 @@ __attribute__((export_name("scale"))) void scale(int count, const f32* src, f32*
   int i = 0;
   for (; i + 4 <= count; i += 4) wasm_v128_store(dst + i, MUL(V(src + i), kv));
   for (; i < count; i++) dst[i] = src[i] * k;
+}
+
+// exp(x) for x <= ~0 (GELU needs no more): x = n·ln2 + r, |r| <= ln2/2, e^r by Cephes' expf polynomial, 2^n
+// from the exponent bits; below -87 the result is clamped to ~1e-38 (it only ever multiplies a bounded value).
+static inline __attribute__((always_inline)) v128_t exp_neg(v128_t x) {
+  x = wasm_f32x4_max(x, wasm_f32x4_splat(-87.0f));
+  v128_t n = wasm_f32x4_nearest(MUL(x, wasm_f32x4_splat(1.44269504088896341f)));
+  v128_t r = SUB(SUB(x, MUL(n, wasm_f32x4_splat(0.693359375f))), MUL(n, wasm_f32x4_splat(-2.12194440e-4f)));
+  v128_t p = wasm_f32x4_splat(1.9875691500e-4f);
+  p = ADD(MUL(p, r), wasm_f32x4_splat(1.3981999507e-3f));
+  p = ADD(MUL(p, r), wasm_f32x4_splat(8.3334519073e-3f));
+  p = ADD(MUL(p, r), wasm_f32x4_splat(4.1665795894e-2f));
+  p = ADD(MUL(p, r), wasm_f32x4_splat(1.6666665459e-1f));
+  p = ADD(MUL(p, r), wasm_f32x4_splat(5.0000001201e-1f));
+  p = ADD(ADD(MUL(MUL(p, r), r), r), wasm_f32x4_splat(1.0f));
+  v128_t bits = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+  return MUL(p, bits);
+}
+
+// Φ(x) = ½·erfc(-x/√2), with erfc(z) = t·exp(-z² + P(t)), t = 1/(1 + z/2), z >= 0 (Numerical Recipes' erfcc,
+// relative error < 1.2e-7 everywhere): the small tail is computed directly instead of as 1 − erf, so Φ keeps its
+// relative precision for negative x, where tfjs's Erf (Abramowitz & Stegun 7.1.26) is accurate to 1.5e-7 absolute.
+static inline __attribute__((always_inline)) v128_t normal_cdf(v128_t x) {
+  v128_t z = MUL(wasm_f32x4_abs(x), wasm_f32x4_splat(0.70710678118654752f));
+  v128_t t = DIV(wasm_f32x4_splat(1.0f), ADD(wasm_f32x4_splat(1.0f), MUL(z, wasm_f32x4_splat(0.5f))));
+  v128_t p = wasm_f32x4_splat(0.17087277f);
+  p = ADD(MUL(p, t), wasm_f32x4_splat(-0.82215223f));
+  p = ADD(MUL(p, t), wasm_f32x4_splat(1.48851587f));
+  p = ADD(MUL(p, t), wasm_f32x4_splat(-1.13520398f));
+  p = ADD(MUL(p, t), wasm_f32x4_splat(0.27886807f));
+  p = ADD(MUL(p, t), wasm_f32x4_splat(-0.18628806f));
+  p = ADD(MUL(p, t), wasm_f32x4_splat(0.09678418f));
+  p = ADD(MUL(p, t), wasm_f32x4_splat(0.37409196f));
+  p = ADD(MUL(p, t), wasm_f32x4_splat(1.00002368f));
+  p = ADD(MUL(p, t), wasm_f32x4_splat(-1.26551223f));
+  v128_t tail = MUL(MUL(t, exp_neg(SUB(p, MUL(z, z)))), wasm_f32x4_splat(0.5f));
+  return wasm_v128_bitselect(tail, SUB(wasm_f32x4_splat(1.0f), tail), wasm_f32x4_lt(x, ZERO));
+}
+
+static inline v128_t load_tail(const f32* p, int n) {
+  return wasm_f32x4_make(p[0], n > 1 ? p[1] : 0, n > 2 ? p[2] : 0, 0);
+}
+
+static inline void store_tail(f32* p, v128_t v, int n) {
+  p[0] = wasm_f32x4_extract_lane(v, 0);
+  if (n > 1) p[1] = wasm_f32x4_extract_lane(v, 1);
+  if (n > 2) p[2] = wasm_f32x4_extract_lane(v, 2);
+}
+
+// Exact GELU: y = x·Φ(x), and Φ(x) kept for the backward pass.
+__attribute__((export_name("gelu"))) void gelu(int count, const f32* x, f32* y, f32* cdf) {
+  int i = 0;
+  for (; i + 4 <= count; i += 4) {
+    v128_t xi = V(x + i), c = normal_cdf(xi);
+    wasm_v128_store(cdf + i, c);
+    wasm_v128_store(y + i, MUL(xi, c));
+  }
+  if (i < count) {
+    v128_t xi = load_tail(x + i, count - i), c = normal_cdf(xi);
+    store_tail(cdf + i, c, count - i);
+    store_tail(y + i, MUL(xi, c), count - i);
+  }
+}
+
+// dx = dy·(Φ(x) + x·φ(x)), Φ from the forward pass.
+static inline __attribute__((always_inline)) v128_t gelu_grad4(v128_t dy, v128_t x, v128_t cdf) {
+  v128_t pdf = MUL(exp_neg(MUL(MUL(x, x), wasm_f32x4_splat(-0.5f))), wasm_f32x4_splat(0.39894228040143268f));
+  return MUL(dy, ADD(cdf, MUL(x, pdf)));
+}
+
+__attribute__((export_name("gelu_grad"))) void gelu_grad(int count, const f32* dy, const f32* x, const f32* cdf,
+                                                         f32* dx) {
+  int i = 0;
+  for (; i + 4 <= count; i += 4) wasm_v128_store(dx + i, gelu_grad4(V(dy + i), V(x + i), V(cdf + i)));
+  if (i < count) {
+    int n = count - i;
+    store_tail(dx + i, gelu_grad4(load_tail(dy + i, n), load_tail(x + i, n), load_tail(cdf + i, n)), n);
+  }
+}
+
+// Sum of a row of C floats: four lanes, then the tail.
+static inline f32 row_sum(int C, const f32* x) {
+  v128_t s = ZERO;
+  int j = 0;
+  for (; j + 4 <= C; j += 4) s = ADD(s, V(x + j));
+  f32 t = (wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 1)) +
+          (wasm_f32x4_extract_lane(s, 2) + wasm_f32x4_extract_lane(s, 3));
+  for (; j < C; j++) t += x[j];
+  return t;
+}
+
+// Layer norm over the last axis: per row, mean and the variance of the centred row (two passes), rstd =
+// 1/sqrt(var + eps), xhat = (x − mean)·rstd, y = xhat·γ + β. xhat doubles as the centred row's scratch.
+__attribute__((export_name("ln_fwd"))) void ln_fwd(int rows, int C, const f32* x, const f32* gamma, const f32* beta,
+                                                   f32 eps, f32* y, f32* xhat, f32* rstd) {
+  for (int r = 0; r < rows; r++, x += C, y += C, xhat += C) {
+    f32 mean = row_sum(C, x) / (f32)C;
+    v128_t mv = wasm_f32x4_splat(mean), sq = ZERO;
+    int j = 0;
+    for (; j + 4 <= C; j += 4) {
+      v128_t d = SUB(V(x + j), mv);
+      wasm_v128_store(xhat + j, d);
+      sq = ADD(sq, MUL(d, d));
+    }
+    f32 var = (wasm_f32x4_extract_lane(sq, 0) + wasm_f32x4_extract_lane(sq, 1)) +
+              (wasm_f32x4_extract_lane(sq, 2) + wasm_f32x4_extract_lane(sq, 3));
+    for (; j < C; j++) {
+      xhat[j] = x[j] - mean;
+      var += xhat[j] * xhat[j];
+    }
+    f32 rs = 1.0f / __builtin_sqrtf(var / (f32)C + eps);
+    rstd[r] = rs;
+    v128_t rv = wasm_f32x4_splat(rs);
+    for (j = 0; j + 4 <= C; j += 4) {
+      v128_t h = MUL(V(xhat + j), rv);
+      wasm_v128_store(xhat + j, h);
+      wasm_v128_store(y + j, ADD(MUL(h, V(gamma + j)), V(beta + j)));
+    }
+    for (; j < C; j++) {
+      xhat[j] *= rs;
+      y[j] = xhat[j] * gamma[j] + beta[j];
+    }
+  }
+}
+
+// Its backward: per row g = dy·γ, dx = rstd·(g − mean(g) − xhat·mean(g·xhat)); over all rows dγ = Σ dy·xhat and
+// dβ = Σ dy, summed block by block of BLOCK rows into `scratch` (2·C floats) and then into the totals, so the
+// float32 error grows with BLOCK + rows/BLOCK.
+__attribute__((export_name("ln_grad"))) void ln_grad(int rows, int C, const f32* dy, const f32* xhat,
+                                                     const f32* rstd, const f32* gamma, f32* dx, f32* dgamma,
+                                                     f32* dbeta, f32* scratch) {
+  f32* pg = scratch;
+  f32* pb = scratch + C;
+  for (int j = 0; j < C; j++) dgamma[j] = dbeta[j] = 0;
+  for (int r0 = 0; r0 < rows; r0 += BLOCK) {
+    int r1 = min_int(r0 + BLOCK, rows);
+    for (int j = 0; j < C; j++) pg[j] = pb[j] = 0;
+    for (int r = r0; r < r1; r++) {
+      const f32* d = dy + r * C;
+      const f32* h = xhat + r * C;
+      f32* o = dx + r * C;
+      v128_t s1 = ZERO, s2 = ZERO;
+      int j = 0;
+      for (; j + 4 <= C; j += 4) {
+        v128_t dv = V(d + j), hv = V(h + j), g = MUL(dv, V(gamma + j));
+        s1 = ADD(s1, g);
+        s2 = ADD(s2, MUL(g, hv));
+        wasm_v128_store(pg + j, ADD(V(pg + j), MUL(dv, hv)));
+        wasm_v128_store(pb + j, ADD(V(pb + j), dv));
+      }
+      f32 m1 = (wasm_f32x4_extract_lane(s1, 0) + wasm_f32x4_extract_lane(s1, 1)) +
+               (wasm_f32x4_extract_lane(s1, 2) + wasm_f32x4_extract_lane(s1, 3));
+      f32 m2 = (wasm_f32x4_extract_lane(s2, 0) + wasm_f32x4_extract_lane(s2, 1)) +
+               (wasm_f32x4_extract_lane(s2, 2) + wasm_f32x4_extract_lane(s2, 3));
+      for (; j < C; j++) {
+        f32 g = d[j] * gamma[j];
+        m1 += g;
+        m2 += g * h[j];
+        pg[j] += d[j] * h[j];
+        pb[j] += d[j];
+      }
+      m1 /= (f32)C;
+      m2 /= (f32)C;
+      v128_t m1v = wasm_f32x4_splat(m1), m2v = wasm_f32x4_splat(m2), rv = wasm_f32x4_splat(rstd[r]);
+      for (j = 0; j + 4 <= C; j += 4) {
+        v128_t g = MUL(V(d + j), V(gamma + j));
+        wasm_v128_store(o + j, MUL(rv, SUB(SUB(g, m1v), MUL(V(h + j), m2v))));
+      }
+      for (; j < C; j++) o[j] = rstd[r] * ((d[j] * gamma[j] - m1) - h[j] * m2);
+    }
+    for (int j = 0; j < C; j++) {
+      dgamma[j] += pg[j];
+      dbeta[j] += pb[j];
+    }
+  }
 }

@@ -24,14 +24,13 @@ export function simdConvSupports(pass: ConvPass, c: tf.backend_util.Conv2DInfo):
 }
 
 /**
- * Whether the tiles cover C [M,N] = op(A)·op(B): N in 8-wide panels, M in 4-row tiles when A is transposed,
- * not both transposed. Small products gain most: XNNPACK takes ~0.25 ms for a [1,256]·[256,48] (it packs B
- * and sets up an operator on every call).
+ * Whether the tiles cover C [M,N] = op(A)·op(B): anything but both operands transposed (the kernels pad N to
+ * 8-wide panels and, with A transposed, M to 4-row tiles). Small products gain most: XNNPACK takes ~0.25 ms for
+ * a [1,256]·[256,48] (it packs B and sets up an operator on every call).
  * @public
  */
 export function simdMatMulSupports(m: number, k: number, n: number, transposeA: boolean, transposeB: boolean): boolean {
-  if ((transposeA && transposeB) || m * k * n === 0 || n % 8 !== 0) return false;
-  return !transposeA || m % 4 === 0;
+  return !(transposeA && transposeB) && m * k * n > 0;
 }
 
 /** The convolution's geometry if the SIMD kernels cover it (and the tensors agree with it), else null. */
@@ -95,22 +94,41 @@ export function simdConv2dBackpropFilter(a: KernelArgs): Info | null {
   return c && simdConvModuleFor(heapOf(a)).conv2dBackpropFilter(x, dy, c);
 }
 
-/** BatchMatMul of one pair of float32 matrices (rank 2, or rank 3 with batch 1) on the SIMD kernels, or null. @public */
+const product = (dims: number[]) => dims.reduce((x, y) => x * y, 1);
+
+/**
+ * BatchMatMul of float32 operands of any rank ≥ 2 on the SIMD kernels, or null: the leading (batch) dims must
+ * be equal, or one side's all 1 (broadcast), as attention's [batch·heads, T, d] products and 2-D layers are.
+ * @public
+ */
 export function simdBatchMatMul(args: KernelArgs): Info | null {
   const { a, b } = args.inputs as { a: Info; b: Info };
   const { transposeA = false, transposeB = false } = (args.attrs ?? {}) as {
     transposeA?: boolean;
     transposeB?: boolean;
   };
-  const rank = a.shape.length;
-  if (rank !== b.shape.length || (rank !== 2 && rank !== 3) || (rank === 3 && (a.shape[0] !== 1 || b.shape[0] !== 1)))
-    return null;
-  if (a.dtype !== 'float32' || b.dtype !== 'float32') return null;
+  if (a.shape.length < 2 || b.shape.length < 2 || a.dtype !== 'float32' || b.dtype !== 'float32') return null;
+  const [outerA, outerB] = [a.shape.slice(0, -2), b.shape.slice(0, -2)];
+  const [batchA, batchB] = [product(outerA), product(outerB)];
+  const same = outerA.length === outerB.length && outerA.every((d, i) => d === outerB[i]);
+  if (!same && batchA !== 1 && batchB !== 1) return null;
+  // The broadcast shape is the longer side's dims where the other side is all 1 and no longer.
+  const [outer, other] = batchA >= batchB ? [outerA, outerB] : [outerB, outerA];
+  if (outer.length < other.length) return null;
   const [ar, ac] = a.shape.slice(-2);
   const [br, bc] = b.shape.slice(-2);
   const [m, k] = transposeA ? [ac, ar] : [ar, ac];
   const [k2, n] = transposeB ? [bc, br] : [br, bc];
   if (k !== k2 || !simdMatMulSupports(m, k, n, transposeA, transposeB)) return null;
-  const outShape = rank === 3 ? [1, m, n] : [m, n];
-  return simdConvModuleFor(heapOf(args)).matMul(a, b, outShape, m, k, n, transposeA, transposeB);
+  const plan = {
+    batch: Math.max(batchA, batchB),
+    aStep: batchA === 1 ? 0 : m * k,
+    bStep: batchB === 1 ? 0 : k * n,
+    m,
+    k,
+    n,
+    transposeA,
+    transposeB,
+  };
+  return simdConvModuleFor(heapOf(args)).matMul(a, b, [...outer, m, n], plan);
 }

@@ -164,41 +164,45 @@ describe.each(SETS)('convolution kernels on the wasm backend, %s', (set) => {
     }
   });
 
-  // M = 66 leaves a short last tile; M = 1 is the batch-statistics shape.
+  // M = 66 leaves a short last tile; M = 1 is the batch-statistics shape. N not a multiple of 8 (and, with A
+  // transposed, M not of 4) runs on zero-padded copies; batches loop over the pairs, a batch of 1 broadcasts.
+  // The 81-wide cases are the mixer's token MLP and the ViT's attention products (forward and both gradients).
   it.each([
-    [1, 256, 48, false, false, true],
-    [66, 128, 136, false, false, true],
-    [66, 128, 136, false, true, true],
-    [68, 128, 136, true, false, true],
-    [66, 128, 136, true, false, false], // transposed A needs M % 4 == 0
-    [64, 128, 132, false, false, false], // N % 8 != 0
+    [[1], [1], 1, 256, 48, false, false, true],
+    [[1], [1], 66, 128, 136, false, false, true],
+    [[1], [1], 66, 128, 136, false, true, true],
+    [[1], [1], 68, 128, 136, true, false, true],
+    [[1], [1], 66, 128, 136, true, false, true],
+    [[1], [1], 64, 128, 132, false, false, true],
+    [[], [], 40, 128, 81, false, false, true],
+    [[], [], 81, 40, 128, true, false, true],
+    [[], [], 40, 81, 128, false, true, true],
+    [[], [], 1, 7, 1, false, false, true],
+    [[6], [6], 81, 16, 81, false, true, true],
+    [[6], [6], 81, 81, 16, false, false, true],
+    [[6], [6], 81, 81, 16, true, false, true],
+    [[6], [6], 81, 16, 81, true, false, true],
+    [[6], [6], 81, 16, 81, false, true, true],
+    [[2, 3], [2, 3], 9, 5, 11, false, false, true],
+    [[4], [1], 9, 12, 16, false, false, true],
+    [[1], [4], 10, 12, 9, true, false, true],
+    [[4], [], 9, 12, 16, false, true, true],
+    [[2], [2], 8, 8, 8, true, true, false], // both transposed: stock
+    [[2, 1], [1, 3], 8, 8, 8, false, false, false], // batches broadcast both ways: stock
   ])(
-    'BatchMatMul M=%i K=%i N=%i transposeA=%s transposeB=%s (covered: %s) matches cpu',
-    async (m, k, n, ta, tb, covered) => {
-      const a = rand(ta ? [1, k, m] : [1, m, k], 11);
-      const b = rand(tb ? [1, n, k] : [1, k, n], 12);
-      const [av, bv] = [a.dataSync(), b.dataSync()];
-      tf.dispose([a, b]);
-      const run = () =>
-        tf.tidy(
-          () =>
-            tf
-              .matMul(
-                tf.tensor3d(av, a.shape as [number, number, number]),
-                tf.tensor3d(bv, b.shape as [number, number, number]),
-                ta,
-                tb,
-              )
-              .dataSync() as Float32Array,
-        );
+    'BatchMatMul batch %j×%j M=%i K=%i N=%i transposeA=%s transposeB=%s (covered: %s) matches cpu',
+    async (outerA, outerB, m, k, n, ta, tb, covered) => {
+      const aShape = [...outerA, ...(ta ? [k, m] : [m, k])];
+      const bShape = [...outerB, ...(tb ? [n, k] : [k, n])];
+      const [av, bv] = tf.tidy(() => [rand(aShape, 11).dataSync(), rand(bShape, 12).dataSync()]);
+      const operands = () => [tf.tensor(av, aShape), tf.tensor(bv, bShape)];
+      const run = () => tf.tidy(() => tf.matMul(...(operands() as [tf.Tensor3D, tf.Tensor3D]), ta, tb).dataSync());
       await tf.setBackend('cpu');
-      const ref = run();
+      const ref = run() as Float32Array;
+      const outShape = tf.tidy(() => tf.matMul(...(operands() as [tf.Tensor3D, tf.Tensor3D]), ta, tb).shape);
       await tf.setBackend('wasm');
-      expect(relErr(ref, run())).toBeLessThan(1e-5);
-      const [a2, b2] = [
-        tf.tensor3d(av, a.shape as [number, number, number]),
-        tf.tensor3d(bv, b.shape as [number, number, number]),
-      ];
+      expect(relErr(ref, run() as Float32Array)).toBeLessThan(1e-5);
+      const [a2, b2] = operands();
       const info = simdBatchMatMul({
         inputs: { a: a2, b: b2 },
         attrs: { transposeA: ta, transposeB: tb },
@@ -208,7 +212,7 @@ describe.each(SETS)('convolution kernels on the wasm backend, %s', (set) => {
       expect(info !== null).toBe(covered);
       if (info) {
         const t = tf.engine().makeTensorFromTensorInfo(info);
-        expect(t.shape).toEqual([1, m, n]);
+        expect(t.shape).toEqual(outShape);
         expect(relErr(ref, t.dataSync() as Float32Array)).toBeLessThan(1e-5);
         t.dispose();
       }

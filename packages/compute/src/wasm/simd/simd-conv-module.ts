@@ -172,32 +172,46 @@ export class SimdConvModule {
   }
 
   /**
-   * C [M,N] = op(A)·op(B) for 2-D operands on the same tiles, as a 1×1 convolution over M (or K) rows:
-   * plain is the forward pass, transposed B the input gradient, transposed A the filter gradient.
-   * Callers check shapes first (simd-conv-kernels.ts).
+   * C [batch,M,N] = op(A)·op(B) on the same tiles, one 1×1 convolution over M (or K) rows per matrix pair: plain
+   * is the forward pass, transposed B the input gradient, transposed A the filter gradient. A step of 0 reuses
+   * one operand for every pair (broadcast). Where N is not a multiple of 8 (or M of 4 with A transposed), B (and
+   * A) are copied zero-padded and the padded product's rows copied back: O(M·N + K·N) moves against M·K·N
+   * multiply-adds. Callers check shapes first (simd-conv-kernels.ts).
    */
-  matMul(
-    a: Info,
-    b: Info,
-    outShape: number[],
-    m: number,
-    k: number,
-    n: number,
-    transposeA: boolean,
-    transposeB: boolean,
-  ): Info {
-    const rows = (count: number) =>
-      this.geometries.get(tf.backend_util.computeConv2DInfo([count, 1, 1, 1], [1, 1, 1, 1], 1, 1, 'valid'));
-    if (transposeA) {
-      const g = rows(k);
-      return this.withOutput(outShape, 0, (out) =>
-        this.passes.filterGradient(1, m, n, g.start, g.pairs, this.at(a), k, this.at(b), k, out, true),
-      );
-    }
-    const g = rows(m);
-    return this.withOutput(outShape, k * n, (out, packed) => {
-      if (transposeB) this.passes.inputGradient(m, 1, n, k, g.ind, this.at(a), this.at(b), packed, out, m);
-      else this.passes.forward(m, 1, k, n, g.ind, this.at(a), m, this.zeros(k), this.at(b), packed, out);
+  matMul(a: Info, b: Info, outShape: number[], p: MatMulPlan): Info {
+    const { batch, m, k, n, transposeA, transposeB } = p;
+    const n8 = Math.ceil(n / 8) * 8;
+    const mp = transposeA ? Math.ceil(m / 4) * 4 : m;
+    const padB = n8 !== n ? k * n8 : 0;
+    const padA = mp !== m ? k * mp : 0;
+    const padC = padB || padA ? mp * n8 : 0;
+    const packed = transposeA ? 0 : k * n8;
+    const g = this.geometries.get(
+      tf.backend_util.computeConv2DInfo([transposeA ? k : m, 1, 1, 1], [1, 1, 1, 1], 1, 1, 'valid'),
+    );
+    return this.withOutput(outShape, packed + padB + padA + padC, (out, scratch) => {
+      const [bBuf, aBuf, cBuf] = [
+        scratch + packed * 4,
+        scratch + (packed + padB) * 4,
+        scratch + (packed + padB + padA) * 4,
+      ];
+      const zrow = transposeA || transposeB ? 0 : this.zeros(k); // may grow the heap: before the view
+      const f32 = new Float32Array(this.heap.memory.buffer);
+      if (padB + padA) f32.fill(0, bBuf / 4, (bBuf + (padB + padA) * 4) / 4);
+      for (let i = 0; i < batch; i++) {
+        let x = this.at(a) + i * p.aStep * 4;
+        let w = this.at(b) + i * p.bStep * 4;
+        if (padB && transposeB) f32.copyWithin(bBuf / 4, w / 4, w / 4 + n * k);
+        else if (padB) copyRows(f32, w, n, bBuf, n8, k, n);
+        if (padB) w = bBuf;
+        if (padA) copyRows(f32, x, m, aBuf, mp, k, m);
+        if (padA) x = aBuf;
+        const y = padC ? cBuf : out + i * m * n * 4;
+        if (transposeA) this.passes.filterGradient(1, mp, n8, g.start, g.pairs, x, k, w, k, y, true);
+        else if (transposeB) this.passes.inputGradient(m, 1, n8, k, g.ind, x, w, scratch, y, m);
+        else this.passes.forward(m, 1, k, n8, g.ind, x, m, zrow, w, scratch, y);
+        if (padC) copyRows(f32, cBuf, n8, out + i * m * n * 4, n, m, n);
+      }
     });
   }
 
@@ -238,6 +252,34 @@ export class SimdConvModule {
       this.k.zero(this.zeroRow, n);
     }
     return this.zeroRow;
+  }
+}
+
+/** One BatchMatMul's matrix pairs: `batch` products of op(A) [M,K] and op(B) [K,N], operands `aStep`/`bStep` floats apart. @public */
+export interface MatMulPlan {
+  readonly batch: number;
+  readonly aStep: number;
+  readonly bStep: number;
+  readonly m: number;
+  readonly k: number;
+  readonly n: number;
+  readonly transposeA: boolean;
+  readonly transposeB: boolean;
+}
+
+/** Copies `rows` rows of `width` floats between heap byte offsets with row strides in floats. */
+function copyRows(
+  f32: Float32Array,
+  src: number,
+  srcStride: number,
+  dst: number,
+  dstStride: number,
+  rows: number,
+  width: number,
+): void {
+  for (let r = 0; r < rows; r++) {
+    const from = src / 4 + r * srcStride;
+    f32.copyWithin(dst / 4 + r * dstStride, from, from + width);
   }
 }
 

@@ -7,6 +7,10 @@ import {
   BATCH_NORM_TRAIN_KERNEL,
   CLIP_BY_GLOBAL_NORM_KERNEL,
   createTrainer,
+  GELU_GRAD_KERNEL,
+  GELU_KERNEL,
+  LAYER_NORM_GRAD_KERNEL,
+  LAYER_NORM_KERNEL,
   hasKernel,
 } from '@maou/bench-engine';
 import { randomBatch, TRAINING, fastWasmBackend, relErr } from '@maou/bench-testkit/compute';
@@ -418,4 +422,127 @@ describe('fused SIMD kernels (wasm): batch norm and AdamW', () => {
     f.losses.forEach((l, i) => expect(Math.abs(l - c.losses[i]) / c.losses[i]).toBeLessThan(1e-5));
     f.state.forEach((s, i) => expect(relErr(c.state[i], s)).toBeLessThan(1e-4));
   }, 60_000);
+});
+
+describe('fused SIMD kernels (wasm): exact GELU', () => {
+  const wasm = fastWasmBackend();
+  beforeAll(wasm.setUp);
+  afterAll(wasm.tearDown);
+
+  /** The composite ops on the cpu backend (tfjs's Erf): [y, Φ(x), dx]. */
+  const composite = (x: tf.Tensor, dy: tf.Tensor) => {
+    const cdf = tf.mul(tf.add(tf.erf(tf.mul(x, Math.SQRT1_2)), 1), 0.5);
+    const pdf = tf.mul(tf.exp(tf.mul(tf.square(x), -0.5)), 1 / Math.sqrt(2 * Math.PI));
+    return [tf.mul(x, cdf), cdf, tf.mul(dy, tf.add(cdf, tf.mul(x, pdf)))];
+  };
+
+  // Counts 1-3 are all tail (the 4-lane loop never runs); 4099 ends on a 3-element tail and leads with edge values:
+  // both tails of Φ, the clamp of exp's argument, ±0 and tiny inputs at the sign switch.
+  it.each([1, 2, 3, 5, 4099])('%i values: y, Φ(x) and dx match the composite ops on cpu', async (count) => {
+    const xs = rand([count], count, -12, 12);
+    const edges = [0, -0, 1e-30, -1e-30, -200, 200, -5, 5, -87, 88];
+    if (count > edges.length) edges.forEach((v, i) => (xs[i] = v));
+    const dys = rand([count], count + 1);
+    const ref = await on('cpu', () => composite(tf.tensor(xs), tf.tensor(dys)));
+    const got = await on('wasm', () => {
+      const [x, dy] = [tf.tensor(xs), tf.tensor(dys)];
+      const [y, cdf] = tf.engine().runKernel(GELU_KERNEL, { x }) as tf.Tensor[];
+      return [y, cdf, tf.engine().runKernel(GELU_GRAD_KERNEL, { dy, x, cdf }) as tf.Tensor];
+    });
+    // 1e-5: the reference's Erf is off by up to 1.5e-7 absolute, which is more relative to a few tail values.
+    got.forEach((g, i) => expect(relErr(ref[i], g)).toBeLessThan(1e-5));
+    // Φ keeps its relative precision in the lower tail (tfjs's Erf is accurate to 1.5e-7 absolute): Φ(-5) = 2.8665e-7.
+    if (count > edges.length) expect(Math.abs(got[1][6] / 2.866515719e-7 - 1)).toBeLessThan(1e-5);
+  });
+
+  it('are registered on wasm only, and reject a gradient whose inputs differ in shape, naming the input', async () => {
+    await tf.setBackend('wasm');
+    expect([GELU_KERNEL, GELU_GRAD_KERNEL].every(hasKernel)).toBe(true);
+    const before = tf.memory().numTensors;
+    expect(() =>
+      tf.tidy(
+        fused(GELU_GRAD_KERNEL, {
+          dy: [new Float32Array(4), [4]],
+          x: [new Float32Array(4), [4]],
+          cdf: [new Float32Array(6), [6]],
+        }),
+      ),
+    ).toThrow(/MaouGeluGrad: cdf \[6\] and x \[4\] differ/);
+    expect(tf.memory().numTensors).toBe(before);
+    await tf.setBackend('cpu');
+    expect(hasKernel(GELU_KERNEL)).toBe(false);
+  });
+});
+
+describe('fused SIMD kernels (wasm): layer norm', () => {
+  const wasm = fastWasmBackend();
+  beforeAll(wasm.setUp);
+  afterAll(wasm.tearDown);
+
+  /** The composite ops of LayerNorm on the cpu backend: [y, xhat, rstd, dx, dGamma, dBeta]. */
+  const composite = (x: tf.Tensor, gamma: tf.Tensor, beta: tf.Tensor, dy: tf.Tensor) => {
+    const c = x.shape[x.shape.length - 1]!;
+    const centred = tf.sub(x, tf.mean(x, -1, true));
+    const rstd = tf.rsqrt(tf.add(tf.mean(tf.square(centred), -1, true), EPS));
+    const xhat = tf.mul(centred, rstd);
+    const g = tf.mul(dy, gamma);
+    const dx = tf.mul(rstd, tf.sub(tf.sub(g, tf.mean(g, -1, true)), tf.mul(xhat, tf.mean(tf.mul(g, xhat), -1, true))));
+    const rows = (t: tf.Tensor) => tf.sum(tf.reshape(t, [-1, c]), 0);
+    return [tf.add(tf.mul(xhat, gamma), beta), xhat, rstd, dx, rows(tf.mul(dy, xhat)), rows(dy)];
+  };
+
+  // The widths of the mixer (16 in specs, 64 and 256 in maou's) and ViT; odd widths leave a scalar tail per row;
+  // 300 rows span several 64-row blocks of the parameter-gradient sums; data off zero tests the centring.
+  it.each([
+    [[3, 81, 16], 0],
+    [[300, 64], 3],
+    [[5, 7], 0],
+    [[2, 3, 3], 0],
+    [[4, 259], -2],
+  ])(
+    'x %j (offset %d): y, xhat, rstd and all three gradients match the composite ops on cpu',
+    async (shape, offset) => {
+      const c = shape[shape.length - 1]!;
+      const n = shape.reduce((a, b) => a * b, 1);
+      const xs = rand([n], 1, offset - 1, offset + 1);
+      const [gs, bs, dys] = [rand([c], 2, 0.5, 1.5), rand([c], 3), rand([n], 4)];
+      const make = () => [tf.tensor(xs, shape), tf.tensor(gs), tf.tensor(bs), tf.tensor(dys, shape)];
+      const ref = await on('cpu', () => {
+        const [x, gamma, beta, dy] = make();
+        return composite(x!, gamma!, beta!, dy!);
+      });
+      const got = await on('wasm', () => {
+        const [x, gamma, beta, dy] = make();
+        const forward = tf.engine().runKernel(LAYER_NORM_KERNEL, { x: x!, gamma: gamma!, beta: beta! }, { eps: EPS });
+        const [y, xhat, rstd] = forward as tf.Tensor[];
+        const grads = tf
+          .engine()
+          .runKernel(LAYER_NORM_GRAD_KERNEL, { dy: dy!, xhat: xhat!, rstd: rstd!, gamma: gamma! });
+        return [y!, xhat!, rstd!, ...(grads as tf.Tensor[])];
+      });
+      expect(got.map((g) => g.length)).toEqual(ref.map((r) => r.length));
+      const names = ['y', 'xhat', 'rstd', 'dx', 'dGamma', 'dBeta'];
+      const off = got.map((g, i) => ({ name: names[i], err: relErr(ref[i]!, g) })).filter((e) => !(e.err < 1e-5));
+      expect(off).toEqual([]);
+    },
+  );
+
+  it('are registered on wasm only, and reject an rstd that is not one value per row, naming it', async () => {
+    await tf.setBackend('wasm');
+    expect([LAYER_NORM_KERNEL, LAYER_NORM_GRAD_KERNEL].every(hasKernel)).toBe(true);
+    const before = tf.memory().numTensors;
+    expect(() =>
+      tf.tidy(
+        fused(LAYER_NORM_GRAD_KERNEL, {
+          dy: [new Float32Array(8), [2, 4]],
+          xhat: [new Float32Array(8), [2, 4]],
+          rstd: [new Float32Array(3), [3, 1]],
+          gamma: [new Float32Array(4), [4]],
+        }),
+      ),
+    ).toThrow(/MaouLayerNormGrad: rstd has 3 values, one per row \(2\) expected/);
+    expect(tf.memory().numTensors).toBe(before);
+    await tf.setBackend('cpu');
+    expect(hasKernel(LAYER_NORM_KERNEL)).toBe(false);
+  });
 });

@@ -91,3 +91,41 @@ export function simdAdamW(a: KernelArgs): Info[] {
   if (!(s.step >= 1)) throw new Error(`MaouAdamW: attr step is ${s.step}, counted from 1`);
   return simdFusedModuleFor(heapOf(a)).adamW(param, grad, m, v, s);
 }
+
+/** MaouGelu on the SIMD kernels: input x; outputs y = x·Φ(x) and Φ(x). @public */
+export function simdGelu(a: KernelArgs): Info[] {
+  const [x] = floatInputs('MaouGelu', a, ['x']);
+  return simdFusedModuleFor(heapOf(a)).gelu(x);
+}
+
+/** MaouGeluGrad on the SIMD kernels: inputs dy, x and cdf (Φ(x) from MaouGelu), all of one shape; output dx. @public */
+export function simdGeluGrad(a: KernelArgs): Info {
+  const kernel = 'MaouGeluGrad';
+  const [dy, x, cdf] = floatInputs(kernel, a, ['dy', 'x', 'cdf']);
+  for (const [name, t] of Object.entries({ dy, cdf })) {
+    if (t.shape.join() !== x.shape.join()) throw new Error(`${kernel}: ${name} [${t.shape}] and x [${x.shape}] differ`);
+  }
+  return simdFusedModuleFor(heapOf(a)).geluGrad(dy, x, cdf);
+}
+
+/** MaouLayerNorm on the SIMD kernels: inputs x [..., C], gamma and beta [C]; attr eps; outputs y, xhat, rstd [..., 1]. @public */
+export function simdLayerNorm(a: KernelArgs): Info[] {
+  const kernel = 'MaouLayerNorm';
+  const [x, gamma, beta] = floatInputs(kernel, a, ['x', 'gamma', 'beta']);
+  channelsOf(kernel, x, { gamma, beta });
+  const eps = Number((a.attrs ?? {}).eps);
+  if (!(eps > 0)) throw new Error(`${kernel}: attr eps is ${String((a.attrs ?? {}).eps)}, a number > 0 expected`);
+  return simdFusedModuleFor(heapOf(a)).layerNorm(x, gamma, beta, eps);
+}
+
+/** MaouLayerNormGrad on the SIMD kernels: inputs dy, xhat (one shape), rstd [..., 1], gamma [C]; outputs dx, dGamma, dBeta. @public */
+export function simdLayerNormGrad(a: KernelArgs): Info[] {
+  const kernel = 'MaouLayerNormGrad';
+  const [dy, xhat, rstd, gamma] = floatInputs(kernel, a, ['dy', 'xhat', 'rstd', 'gamma']);
+  if (dy.shape.join() !== xhat.shape.join())
+    throw new Error(`${kernel}: dy [${dy.shape}] and xhat [${xhat.shape}] differ`);
+  channelsOf(kernel, dy, { gamma });
+  const rows = size(dy) / (dy.shape[dy.shape.length - 1] ?? 1);
+  if (size(rstd) !== rows) throw new Error(`${kernel}: rstd has ${size(rstd)} values, one per row (${rows}) expected`);
+  return simdFusedModuleFor(heapOf(a)).layerNormGrad(dy, xhat, rstd, gamma);
+}

@@ -42,6 +42,31 @@ interface FusedExports {
   ): void;
   sum_squares(count: number, x: number): number;
   scale(count: number, src: number, dst: number, k: number): void;
+  gelu(count: number, x: number, y: number, cdf: number): void;
+  gelu_grad(count: number, dy: number, x: number, cdf: number, dx: number): void;
+  ln_fwd(
+    rows: number,
+    c: number,
+    x: number,
+    gamma: number,
+    beta: number,
+    eps: number,
+    y: number,
+    xhat: number,
+    rstd: number,
+  ): void;
+  ln_grad(
+    rows: number,
+    c: number,
+    dy: number,
+    xhat: number,
+    rstd: number,
+    gamma: number,
+    dx: number,
+    dGamma: number,
+    dBeta: number,
+    scratch: number,
+  ): void;
   copy_rows(rows: number, width: number, src: number, srcStride: number, dst: number, dstStride: number): void;
   adamw(
     count: number,
@@ -85,7 +110,7 @@ let compiled: object | null = null;
 /**
  * fused-kernels.c instantiated on one wasm backend's own Memory: batch-norm training forward (with ReLU and
  * running statistics) and backward over channels-last rows × C, one AdamW update, and global-norm gradient
- * clipping, each one pass (or two) over the heap instead of a dozen tfjs ops; also the row copies of concat
+ * clipping, exact GELU and layer norm with their gradients, each one pass (or two) over the heap instead of a dozen tfjs ops; also the row copies of concat
  * and split. Outputs are fresh `backend.makeOutput` buffers.
  * Callers check shapes and dtypes first.
  * @public
@@ -202,6 +227,38 @@ export class SimdFusedModule {
         s.lr / bc1,
       );
     });
+  }
+
+  /** [y, Φ(x)] of exact GELU y = x·Φ(x). */
+  gelu(x: Info): Info[] {
+    return this.outputs([x.shape, x.shape], 0, ([y, cdf]) => this.k.gelu(sizeOf(x), this.at(x), y, cdf));
+  }
+
+  /** GELU's input gradient dy·(Φ(x) + x·φ(x)), Φ(x) from the forward pass. */
+  geluGrad(dy: Info, x: Info, cdf: Info): Info {
+    const [dx] = this.outputs([x.shape], 0, ([out]) =>
+      this.k.gelu_grad(sizeOf(x), this.at(dy), this.at(x), this.at(cdf), out),
+    );
+    return dx;
+  }
+
+  /** [y, xhat, rstd] of layer norm over the last axis of x (rstd shaped [..., 1]). */
+  layerNorm(x: Info, gamma: Info, beta: Info, eps: number): Info[] {
+    const c = x.shape[x.shape.length - 1]!;
+    const rows = sizeOf(x) / c;
+    const rstdShape = [...x.shape.slice(0, -1), 1];
+    return this.outputs([x.shape, x.shape, rstdShape], 0, ([y, xhat, rstd]) =>
+      this.k.ln_fwd(rows, c, this.at(x), this.at(gamma), this.at(beta), eps, y, xhat, rstd),
+    );
+  }
+
+  /** [dx, dGamma, dBeta] of layer norm from dy, the forward's xhat and rstd, and γ. */
+  layerNormGrad(dy: Info, xhat: Info, rstd: Info, gamma: Info): Info[] {
+    const c = dy.shape[dy.shape.length - 1]!;
+    const rows = sizeOf(dy) / c;
+    return this.outputs([dy.shape, [c], [c]], 2 * c, ([dx, dGamma, dBeta], scratch) =>
+      this.k.ln_grad(rows, c, this.at(dy), this.at(xhat), this.at(rstd), this.at(gamma), dx, dGamma, dBeta, scratch),
+    );
   }
 
   /** Concatenation of float32 `parts` along `axis` (callers check that their other dims agree). */

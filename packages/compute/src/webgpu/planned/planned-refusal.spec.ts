@@ -1,3 +1,7 @@
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-cpu';
+import { createTrainer } from '@maou/bench-engine';
+import { plannedStepOnWebgpu, webgpuStepChoice } from './planned-step-factory';
 import { plannedStepRefusal } from './planned-trainer';
 import { TRAINING } from '@maou/bench-testkit/compute';
 
@@ -33,5 +37,42 @@ describe('what the planned WebGPU step refuses', () => {
     expect(plannedStepRefusal(options({ preset: 'resnet', gradientAccumulationSteps: 2, adaptiveBatch }))).toBe(
       '--adaptive-batch (its accumulation steps change during the run)',
     );
+  });
+});
+
+describe('which WebGPU step `--gpu webgpu` runs', () => {
+  it('given no MAOU_WEBGPU_STEP, then the planned step for the ResNet presets and the tfjs path for the token backbones', () => {
+    expect(webgpuStepChoice({}, 'resnet')).toBe('planned');
+    expect(webgpuStepChoice({}, 'lite')).toBe('planned');
+    expect(webgpuStepChoice({}, 'vit')).toBe('tfjs');
+    expect(webgpuStepChoice({}, 'mlp-mixer')).toBe('tfjs');
+    expect(webgpuStepChoice({ MAOU_WEBGPU_STEP: 'planned' }, 'vit')).toBe('planned');
+    expect(webgpuStepChoice({ MAOU_WEBGPU_STEP: 'tfjs' }, 'resnet')).toBe('tfjs');
+    expect(() => webgpuStepChoice({ MAOU_WEBGPU_STEP: 'fast' }, 'vit')).toThrow(/MAOU_WEBGPU_STEP=fast/);
+  });
+
+  it('given a vit on webgpu, then the engine trainer runs and its backend step names the tfjs path and why', async () => {
+    await tf.setBackend('cpu'); // the factory routes by the backend it is told ran; the trainer is the real one
+    const previous = process.env.MAOU_WEBGPU_STEP;
+    delete process.env.MAOU_WEBGPU_STEP;
+    try {
+      const backend = { name: 'webgpu', version: '4.22.0', threads: 1, device: 'lavapipe', notes: [] };
+      const vit = { embedDim: 16, numLayers: 1, numHeads: 2 };
+      const trainer = plannedStepOnWebgpu(createTrainer)({
+        stage: 3,
+        training: { ...TRAINING, preset: 'vit', vit },
+        totalSteps: 10,
+        seed: 1,
+        backend,
+      });
+      const summary = (trainer as unknown as { stepSummary: () => { kind: string; notes: string[] } }).stepSummary();
+      trainer.dispose();
+      expect(summary.kind).toMatch(/^webgpu tfjs path/);
+      expect(summary.notes[0]).toMatch(
+        /builds only the ResNet presets, so --model-architecture vit trains on the tfjs path/,
+      );
+    } finally {
+      if (previous !== undefined) process.env.MAOU_WEBGPU_STEP = previous;
+    }
   });
 });

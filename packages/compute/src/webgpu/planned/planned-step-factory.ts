@@ -1,29 +1,59 @@
-import { TfjsTrainer, type TrainerFactory } from '@maou/bench-engine';
+import { TfjsTrainer, type Trainer, type TrainerFactory } from '@maou/bench-engine';
+import { type BackendStepSummary, isResNetPreset, type ModelPreset } from '@maou/bench-domain';
 import { PlannedWebgpuTrainer, plannedStepRefusal } from './planned-trainer';
 
-/** Which WebGPU training step `--gpu webgpu` runs: MAOU_WEBGPU_STEP=planned (default) or tfjs (the reference). @public */
-export function webgpuStepChoice(env: Readonly<Record<string, string | undefined>> = process.env): 'planned' | 'tfjs' {
-  const v = env.MAOU_WEBGPU_STEP ?? 'planned';
+/**
+ * Which WebGPU training step `--gpu webgpu` runs: MAOU_WEBGPU_STEP=planned or tfjs (the reference). Unset, the
+ * planned step for the ResNet presets and the tfjs path for the token backbones, which the plan does not build.
+ * @public
+ */
+export function webgpuStepChoice(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  preset: ModelPreset = 'resnet',
+): 'planned' | 'tfjs' {
+  const v = env.MAOU_WEBGPU_STEP ?? (isResNetPreset(preset) ? 'planned' : 'tfjs');
   if (v !== 'planned' && v !== 'tfjs') throw new Error(`MAOU_WEBGPU_STEP=${v}: expected 'planned' or 'tfjs'`);
   return v;
 }
 
+/** What the report's backend step says when a webgpu run trains on the tfjs path, and why it does. */
+function tfjsPathSummary(preset: ModelPreset, explicit: boolean): BackendStepSummary {
+  return {
+    kind: 'webgpu tfjs path (tfjs-backend-webgpu kernels, op by op, several submits per step)',
+    dispatches_per_step: null,
+    submits_per_step: null,
+    host_ms_per_step: null,
+    notes: [
+      explicit
+        ? 'MAOU_WEBGPU_STEP=tfjs chose the tfjs path'
+        : `the planned step (one submit per step) builds only the ResNet presets, so --model-architecture ${preset} trains on the tfjs path; MAOU_WEBGPU_STEP=planned refuses it`,
+    ],
+  };
+}
+
 /**
- * Trainers for the activated backend: on webgpu the planned step (one submission per step), unless
- * MAOU_WEBGPU_STEP=tfjs asks for the tfjs path; a configuration the plan cannot run is refused with the reason,
- * never silently moved to the other path. Every other backend gets what `single` builds; `--mixed-precision` is
- * refused there (only the planned step has an f16 path).
+ * Trainers for the activated backend: on webgpu the planned step (one submission per step), or the tfjs path where
+ * MAOU_WEBGPU_STEP=tfjs asks for it or the network is a token backbone (the report's backend step says which ran);
+ * any other configuration the plan cannot run is refused with the reason, never silently moved to the other path.
+ * Every other backend gets what `single` builds; `--mixed-precision` is refused there (only the planned step has an
+ * f16 path).
  * @public
  */
 export const plannedStepOnWebgpu =
   (single: TrainerFactory): TrainerFactory =>
   (options) => {
-    const planned = options.backend?.name === 'webgpu' && webgpuStepChoice() === 'planned';
+    const webgpu = options.backend?.name === 'webgpu';
+    const planned = webgpu && webgpuStepChoice(process.env, options.training.preset) === 'planned';
     if (options.training.mixedPrecision && !planned)
       throw new Error(
-        `--mixed-precision runs only on webgpu's planned step (f16 activations need shader-f16), not on ${options.backend?.name === 'webgpu' ? 'the tfjs path (MAOU_WEBGPU_STEP=tfjs)' : `the ${options.backend?.name ?? 'default'} backend`}`,
+        `--mixed-precision runs only on webgpu's planned step (f16 activations need shader-f16), not on ${webgpu ? `the tfjs path (${process.env.MAOU_WEBGPU_STEP ? 'MAOU_WEBGPU_STEP=tfjs' : `--model-architecture ${options.training.preset}`})` : `the ${options.backend?.name ?? 'default'} backend`}`,
       );
-    if (!planned) return single(options);
+    if (!planned) {
+      const trainer = single(options);
+      if (!webgpu) return trainer;
+      const summary = tfjsPathSummary(options.training.preset, process.env.MAOU_WEBGPU_STEP === 'tfjs');
+      return Object.assign(trainer, { stepSummary: (): BackendStepSummary => summary }) as Trainer;
+    }
     const refusal = plannedStepRefusal(options);
     if (refusal)
       throw new Error(
