@@ -1,9 +1,14 @@
+import { createRequire } from 'node:module';
+
 /**
- * Loads a CommonJS entry lazily. `import()` would pick these packages' ESM builds, whose types differ from
- * the CommonJS ones this package compiles against, and a native import() fails where code runs in a vm without ESM
- * support (a consumer's jest).
+ * A lazy CommonJS loader that resolves names from `from` (the caller's `__filename`): under pnpm's isolated layout
+ * a package sees only its own dependencies, so the compute backends' tfjs packages and infra's cloud clients must be
+ * resolved from the package that declares them, not from here. `import()` would pick these packages' ESM builds,
+ * whose types differ from the CommonJS ones compiled against, and a native import() fails where code runs in a vm
+ * without ESM support (a consumer's jest).
  * @public
  */
-export const requireModule = <T>(name: string): Promise<T> =>
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  Promise.resolve().then(() => require(name) as T);
+export const moduleLoaderFrom =
+  (from: string) =>
+  <T>(name: string): Promise<T> =>
+    Promise.resolve().then(() => createRequire(from)(name) as T);

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { ok } from '@maou/bench-domain';
 import { selectedByName, type BackendPlugin } from '../../backend-plugin';
 // require, not import(): a native import() fails where code runs in a vm without ESM support (a consumer's jest).
-import { requireModule } from '@maou/bench-host';
+import { requireModule } from '../optional-module';
 
 /** Pure-JS tfjs backend: a correctness reference, 160–1,500× slower than wasm for training (its help). @public */
 export const cpuBackendPlugin: BackendPlugin = {

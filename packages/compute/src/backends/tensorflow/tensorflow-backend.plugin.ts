@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { err, ok } from '@maou/bench-domain';
 import { selectedByName, type BackendPlugin } from '../../backend-plugin';
 // require, not import(): a native import() fails where code runs in a vm without ESM support (a consumer's jest).
-import { requireModule } from '@maou/bench-host';
+import { requireModule } from '../optional-module';
 
 type NativeSpec = Pick<BackendPlugin, 'usage' | 'help' | 'placement' | 'selects' | 'priority'> & {
   readonly name: 'tensorflow' | 'tensorflow-gpu';

@@ -2,7 +2,8 @@ import * as tf from '@tensorflow/tfjs-core';
 import type * as TfjsWasm from '@tensorflow/tfjs-backend-wasm';
 import { err, ok } from '@maou/bench-domain';
 import { selectedByName, type BackendPlugin } from '../../backend-plugin';
-import { deriveSettings, readUsableResources, readAddressSpace, wasmHeapLimit, requireModule } from '@maou/bench-host';
+import { deriveSettings, readUsableResources, readAddressSpace, wasmHeapLimit } from '@maou/bench-host';
+import { requireModule } from '../optional-module';
 import { installWasmKernels, type WasmKernelSet } from '../../wasm/register-wasm-kernels';
 import { CPU_KERNELS_ENV, cpuKernelSelection, describeCpuKernels } from '../../native/native-kernels';
 // require, not import(): a native import() fails where code runs in a vm without ESM support (a consumer's jest).

@@ -1,8 +1,9 @@
 import { err, ok, type Result } from '@maou/bench-domain';
+import { moduleLoaderFrom } from '@maou/bench-host';
 import type { CloudSourceError } from './cloud-source-error';
 
-// One lazy require for every package: the compute backends load their optional tfjs packages with it too.
-export { requireModule } from '@maou/bench-host';
+/** Loads the cloud clients, resolved from this package, which declares them. */
+export const requireModule = moduleLoaderFrom(__filename);
 
 const isMissingModule = (error: unknown, name: string): boolean => {
   const e = error as { code?: unknown; message?: unknown };
