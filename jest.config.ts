@@ -55,7 +55,7 @@ const config: Config = {
       testEnvironment: 'node',
     },
     // End-to-end tests drive the built `maou` binary only.
-    project('e2e', { testMatch: ['<rootDir>/src/**/*.e2e.ts'] }),
+    project('e2e', { testMatch: ['<rootDir>/src/**/*.e2e.ts'], setupFiles: ['<rootDir>/src/plain-node-env.ts'] }),
   ],
 };
 
