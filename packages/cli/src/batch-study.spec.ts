@@ -12,7 +12,17 @@ import {
 } from '@maou/bench-app';
 import type { BatchStudyReport, BenchmarkConfig, BenchmarkTrainingReport, SweepPointOk } from '@maou/bench-domain';
 import { toBenchmarkConfig } from '@maou/bench-interface';
-import { BACKENDS } from './backends';
+import { shippedPlugIns } from './plug-ins';
+
+const PLUG_INS = shippedPlugIns();
+const defaults = () => ({
+  workers: 0,
+  cache: { dir: join(dir, 'sample'), origin: 'the sample cache' },
+  sources: PLUG_INS.sources.choices(),
+  backends: PLUG_INS.backends.byPriority(),
+});
+// The embedded sample's own flag (its plug-in's), beside the typed table's.
+const SAMPLE = { samplePositions: 512 } as Readonly<Record<string, unknown>>;
 import { createContainer } from './composition-root';
 import { registerCalibration } from './register-calibration';
 
@@ -27,7 +37,7 @@ const container = () => {
 const config = (over: { batchSize?: number; learningRatio?: number } = {}): BenchmarkConfig => {
   const v = toBenchmarkConfig(
     {
-      samplePositions: 512,
+      ...SAMPLE,
       batchSize: 8,
       maxBatches: 8,
       warmupBatches: 2,
@@ -37,7 +47,7 @@ const config = (over: { batchSize?: number; learningRatio?: number } = {}): Benc
       modelArchitecture: 'lite',
       ...over,
     },
-    { workers: 0, sampleCacheDir: join(dir, 'sample'), backends: BACKENDS.byPriority() },
+    defaults(),
   );
   if (!v.ok) throw new Error(JSON.stringify(v.error));
   return v.value.config;
@@ -143,7 +153,7 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
     const cfg = (batchSize: number): BenchmarkConfig => {
       const v = toBenchmarkConfig(
         {
-          samplePositions: 512,
+          ...SAMPLE,
           batchSize,
           maxBatches: 6,
           warmupBatches: 2,
@@ -151,7 +161,7 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
           threads: 1,
           dataloaderWorkers: 0,
         },
-        { workers: 0, sampleCacheDir: join(dir, 'sample'), backends: BACKENDS.byPriority() },
+        defaults(),
       );
       if (!v.ok) throw new Error(JSON.stringify(v.error));
       return v.value.config;

@@ -4,7 +4,6 @@ import { optionGroup, type OptionTable } from '../options/option-table';
 import { describeGpuChoices, describeHostBackends } from './choices';
 import { MODEL_OPTIONS } from './model-options';
 
-const cloud = optionGroup('Cloud input (Stage 3):');
 const data = optionGroup('Data:');
 const device = optionGroup('Device:');
 const pipeline = optionGroup('Data pipeline:');
@@ -15,58 +14,30 @@ const study = optionGroup('Batch study:');
 const output = optionGroup('Output:');
 const calibration = optionGroup('Calibration:');
 
-const paths = (stage: number) =>
-  ({ ...data.str(`Stage ${stage} .feather/.npy files or directories`), array: true }) as const;
-
-/** Cloud datasource flags (S3, GCS, BigQuery), shared by the commands that read Stage 3 data. @public */
-export const CLOUD_INPUT_OPTIONS = {
-  'input-s3': cloud.flag('read from S3'),
-  'input-gcs': cloud.flag('read from Google Cloud Storage'),
-  'input-bucket-name': cloud.str('bucket'),
-  'input-prefix': cloud.str('object prefix'),
-  'input-data-name': cloud.str('data name filter'),
-  'input-local-cache-dir': cloud.str('local cache for downloaded objects'),
-  'input-max-workers': cloud.num('parallel downloads (default 8)'),
-  'input-enable-bundling': cloud.flag('bundle small objects into larger Arrow files'),
-  'input-bundle-size-gb': cloud.num('bundle size in GB (default 1.0)'),
-  'input-endpoint': cloud.str('custom S3/GCS/BigQuery endpoint (e.g. a local server)'),
-  'input-dataset-id': cloud.str('BigQuery dataset'),
-  'input-table-name': cloud.str('BigQuery table'),
-  'input-batch-size': cloud.num('BigQuery rows per page (default 10000)'),
-  'input-max-cached-bytes': cloud.num('BigQuery local cache budget in bytes (default 500 MiB)'),
-  'input-clustering-key': cloud.str('BigQuery clustering key'),
-  'input-partitioning-key-date': cloud.str('BigQuery DATE partition column name'),
-  'input-local-cache': cloud.flag('cache BigQuery pages locally'),
-} as const satisfies OptionTable;
-
-/** Local Stage 3 input flags, shared by `benchmark-training` and `benchmark-dataloader` (maou gives both the same set). @public */
+/**
+ * How the data is read, shared by `benchmark-training` and `benchmark-dataloader` (maou gives both the same set); the
+ * datasource flags themselves come from the registered plug-ins (`sourceOptions`).
+ * @public
+ */
 export const STAGE3_INPUT_OPTIONS = {
-  'stage3-data-path': paths(3),
   streaming: { ...data.flag('stream files (default with 2+ files); --no-streaming forces map-style'), default: true },
   'input-cache-mode': {
     ...data.str('map-style files: file (read on demand) or memory (load all); mmap = file'),
     choices: ['file', 'memory', 'mmap'],
   },
   'input-file-packed': data.flag('accepted for compatibility; packing is detected from the file'),
-  'sample-positions': data.num(
-    'positions in the embedded sample dataset when no data is given, 16 to 1,000,000 (default 4096)',
-  ),
-  'sample-cache-dir': data.str('where the embedded sample dataset is generated and reused'),
   seed: data.num('seed of splits, shuffles, weights, sample data and cloud sampling (default 1)'),
 } as const satisfies OptionTable;
 
 /**
- * The run flags of `benchmark-training` (calibration apart); `--gpu`'s values and help come from the registered
- * backends. Ranges are checked by `toBenchmarkConfig`.
+ * The run flags of `benchmark-training` (calibration and the datasource plug-ins' flags apart); `--gpu`'s values and
+ * help come from the registered backends. Ranges are checked by `toBenchmarkConfig`.
  * @public
  */
 export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
   ({
     stage: { ...data.num('1 reachable squares, 2 legal moves, 3 policy + value'), default: 3 },
-    'stage1-data-path': paths(1),
-    'stage2-data-path': paths(2),
     ...STAGE3_INPUT_OPTIONS,
-    ...CLOUD_INPUT_OPTIONS,
     gpu: device.str(
       `backend: ${describeGpuChoices(backends)}; default: the best CPU backend (${describeHostBackends(backends)}), which is maou's CPU device`,
     ),

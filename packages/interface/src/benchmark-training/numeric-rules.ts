@@ -80,22 +80,6 @@ export const NUMERIC_RULES: readonly NumericRule[] = [
     expect: 'must be a positive number of seconds, at most a week (604,800)',
   },
   { key: 'sampleRatio', test: (v) => v >= 0.01 && v <= 1, expect: 'must be between 0.01 and 1.0' },
-  { key: 'inputBatchSize', integer: true, test: upTo(1e7), expect: 'must be an integer from 1 to 10,000,000' },
-  {
-    key: 'inputMaxCachedBytes',
-    integer: true,
-    test: upTo(2 ** 50),
-    expect: 'must be a positive integer of at most 2^50 (1 PiB)',
-  },
-  { key: 'inputBundleSizeGb', test: upTo(64), expect: 'must be positive, at most 64' },
-  { key: 'inputMaxWorkers', integer: true, test: upTo(256), expect: 'must be an integer from 1 to 256' },
-  // Generating runs at a few thousand positions a second: a million is minutes; more belongs in generate-sample-data.
-  {
-    key: 'samplePositions',
-    integer: true,
-    test: upTo(1e6, 16, false),
-    expect: 'must be an integer from 16 to 1,000,000 (generate larger sets with generate-sample-data)',
-  },
   { key: 'seed', integer: true, test: upTo(2 ** 32 - 1, 0, false), expect: 'must be an integer from 0 to 2^32 - 1' },
 ];
 

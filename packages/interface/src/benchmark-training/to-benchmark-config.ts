@@ -1,4 +1,4 @@
-import type { BackendChoice } from '@maou/bench-app';
+import { candidateBackends, type BackendChoice } from '@maou/bench-app';
 import {
   DEFAULT_POLICY_TARGET_MODE,
   err,
@@ -115,18 +115,22 @@ export const toBenchmarkConfig = (
     backend: 'auto',
     deviceIndex: 0,
   });
-  if (raw.mixedPrecision && device.backend !== 'webgpu')
+  const f16 = defaults.backends.filter((b) => b.mixedPrecision).map((b) => b.name);
+  if (raw.mixedPrecision && !candidateBackends(device.backend, defaults.backends).every((b) => b.mixedPrecision))
     issues.push({
       field: '--mixed-precision',
-      message: `needs --gpu webgpu (f16 activations run only on the WebGPU planned step; got ${raw.gpu === undefined ? 'no --gpu' : `--gpu ${raw.gpu}`}); maou's AMP is CUDA-only too`,
+      message: `needs --gpu ${f16.join(' or ') || '(no registered backend has it)'} (the backends with f16 activations; got ${raw.gpu === undefined ? 'no --gpu' : `--gpu ${raw.gpu}`}); maou's AMP is CUDA-only too`,
     });
   const modelChecks = checkModelOptions(raw, preset, stage);
   issues.push(...modelChecks.issues);
-  const source = pickDataSource(raw, stage, defaults);
+  const source = pickDataSource(
+    raw as Readonly<Record<string, unknown>>,
+    { stage, seed: raw.seed ?? 1, ...(raw.sampleRatio !== undefined ? { sampleRatio: raw.sampleRatio } : {}) },
+    defaults,
+  );
   if ('issues' in source) issues.push(...source.issues);
   if (issues.length || 'issues' in source) return err(issues);
 
-  const streamable = source.spec.kind === 'local' || source.spec.kind === 'sample';
   // maou HEAD trains Stage 1 on every row (no validation split) and Stage 2 too unless --stage2-test-ratio is given.
   const testRatio = stage === 1 ? 0 : stage === 2 ? (raw.stage2TestRatio ?? 0) : (raw.testRatio ?? 0.2);
   const config: BenchmarkConfig = {
@@ -138,7 +142,7 @@ export const toBenchmarkConfig = (
       prefetchFactor: raw.prefetchFactor ?? 2,
       pinMemory: raw.pinMemory ?? false,
       persistentWorkers: true,
-      streaming: streamable && stage !== 1 && (raw.streaming ?? true),
+      streaming: source.spec.streamable && stage !== 1 && (raw.streaming ?? true),
       shuffle: true,
       testRatio,
       cacheMode: raw.inputCacheMode === 'memory' ? 'memory' : 'file',

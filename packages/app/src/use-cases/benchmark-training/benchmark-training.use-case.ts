@@ -299,7 +299,7 @@ export class BenchmarkTrainingUseCase {
     const resources = samples ? summarizeResources(samples, MONITOR_INTERVAL_MS) : null;
     const host = this.environment.describe();
     const estimation =
-      config.sampleRatio !== null && config.source.kind !== 'local' && config.source.kind !== 'sample'
+      config.sampleRatio !== null && config.source.sampled
         ? estimateFromSample(metrics, epoch, config.sampleRatio, assessment)
         : null;
     const profileSummary = config.enableProfiling && pass.kernels.length ? summarizeProfile(pass.kernels) : null;

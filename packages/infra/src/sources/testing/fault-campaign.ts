@@ -5,7 +5,11 @@ import { SystemClockAdapter } from '../../clock/system-clock.adapter';
 import { createBigQueryDataSource } from '../bigquery/bigquery.source';
 import { createGcsDataSource } from '../gcs/gcs.source';
 import { createS3DataSource } from '../s3/s3.source';
-import type { CloudDataSourceSpec, CloudSourceContext, CloudSourceOptions } from '../shared/cloud-source';
+import type { CloudSourceContext, CloudSourceOptions } from '../shared/cloud-source';
+import type { BigQuerySpec } from '../bigquery/bigquery.source';
+import type { ObjectStoreSpec } from '../object-store/object-store-settings';
+
+type CampaignSpec = BigQuerySpec | (ObjectStoreSpec & { readonly kind: 's3' | 'gcs' });
 import { startFakeBigQuery, type FakeBigQueryServer, type FakeField, type FakeRow } from './fake-bigquery-server';
 import { startFakeGcs, type FakeGcsServer } from './fake-gcs-server';
 import { startFaultProxy, type Fault, type FaultProxy, type FaultRule } from './fault-proxy';
@@ -110,11 +114,14 @@ const schedule = (rnd: () => number): FaultRule[] => {
   });
 };
 
-const specFor = (backend: Backend, servers: Servers, cache: string, seed: number): CloudDataSourceSpec => {
+const specFor = (backend: Backend, servers: Servers, cache: string, seed: number): CampaignSpec => {
   const endpoint = servers.proxies[backend].url;
   if (backend === 'bigquery') {
     return {
       kind: 'bigquery',
+      label: 'BigQuery',
+      sampled: true,
+      streamable: false,
       datasetId: 'maou_ds',
       tableName: 'stage1_rows',
       batchSize: 5,
@@ -127,6 +134,9 @@ const specFor = (backend: Backend, servers: Servers, cache: string, seed: number
   }
   return {
     kind: backend,
+    label: backend,
+    sampled: true,
+    streamable: false,
     bucket: 'campaign',
     prefix: 'runs',
     dataName: 'stage1',
@@ -139,7 +149,7 @@ const specFor = (backend: Backend, servers: Servers, cache: string, seed: number
   };
 };
 
-const createCloudSource = (spec: CloudDataSourceSpec, context: CloudSourceContext, options: CloudSourceOptions) =>
+const createCloudSource = (spec: CampaignSpec, context: CloudSourceContext, options: CloudSourceOptions) =>
   spec.kind === 'bigquery'
     ? createBigQueryDataSource(spec, 1, context, options)
     : spec.kind === 's3'

@@ -5,6 +5,7 @@ import { selectedByName, type BackendPlugin } from '../../backend-plugin';
 import { deriveSettings } from '../../../resources/resource-decisions';
 import { readUsableResources } from '../../../resources/resource-detector.adapter';
 import { readAddressSpace, wasmHeapLimit } from '../../../resources/address-space';
+import { dataParallelTrainers } from '../../data-parallel/data-parallel-factory';
 import { installWasmKernels, type WasmKernelSet } from '../../wasm/register-wasm-kernels';
 import { CPU_KERNELS_ENV, cpuKernelSelection, describeCpuKernels } from '../../native/native-kernels';
 // require, not import(): a native import() fails where code runs in a vm without ESM support (a consumer's jest).
@@ -45,7 +46,9 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
     help: '',
     placement: 'host',
     boundedHeap: true,
+    reservesAddressSpace: true,
     dataParallel: true,
+    trainer: dataParallelTrainers,
     selects: selectedByName('wasm'),
     priority: 10,
     async start(config) {
