@@ -92,4 +92,13 @@ describe('the shipped datasource plug-ins through toBenchmarkConfig', () => {
       seed: 7,
     });
   });
+
+  it('given --gpu cpu, then the cpu plug-in note with the measured slow-down against the default backend', () => {
+    const r = toBenchmarkConfig({ gpu: 'cpu' }, defaults);
+    if (!r.ok) throw new Error('expected ok');
+    expect(r.value.config.compute.backend).toBe('cpu');
+    expect(r.value.warnings.join('\n')).toMatch(
+      /--gpu cpu selects tfjs's pure-JavaScript cpu backend, .* about [\d,]+× slower than the default at batch 8 \(.*samples\/s/,
+    );
+  });
 });

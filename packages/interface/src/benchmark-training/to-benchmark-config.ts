@@ -34,13 +34,6 @@ export interface BenchmarkDefaults extends SourceDefaults {
   readonly batchSize?: number;
 }
 
-/**
- * maou's `--gpu cpu` means PyTorch on the CPU, which is what no `--gpu` gives here; ours selects tfjs's pure-JavaScript
- * kernels. Figures: README "Where the defaults differ from maou" (commands and raw numbers).
- */
-export const CPU_BACKEND_NOTE =
-  "--gpu cpu selects tfjs's pure-JavaScript cpu backend, a correctness fallback: it trained about 160× slower than the default at batch 8 (Stage 3 lite on a 2-core VM: 0.31 and 0.25 samples/s against 42.6 and 49.0 with no --gpu) and about 1,500× slower at the default batch 256 (0.69 against 1,029 samples/s); for maou's CPU device leave --gpu out";
-
 type Parsed<T> = { readonly value: T } | { readonly issue: ValidationIssue };
 
 const take = <T>(p: Parsed<T>, issues: ValidationIssue[], fallback: T): T => {
@@ -51,7 +44,7 @@ const take = <T>(p: Parsed<T>, issues: ValidationIssue[], fallback: T): T => {
   return p.value;
 };
 
-const notes = (raw: Raw): string[] => [
+const notes = (raw: Raw, backend: BackendChoice | undefined): string[] => [
   ...(raw.inputCacheMode === 'mmap' ? ['--input-cache-mode mmap is deprecated and treated as file'] : []),
   ...(raw.gceParameter !== undefined
     ? ['--gce-parameter is accepted for compatibility; the Stage 3 policy loss is KL divergence and does not use it']
@@ -67,7 +60,8 @@ const notes = (raw: Raw): string[] => [
   ...(raw.inputFilePacked
     ? ['--input-file-packed is detected from the file itself; the flag is accepted and not needed']
     : []),
-  ...(raw.gpu?.toLowerCase() === 'cpu' ? [CPU_BACKEND_NOTE] : []),
+  // what the chosen backend's plug-in says every run on it should know (the cpu backend: how slow it is)
+  ...(backend?.note ? [backend.note] : []),
 ];
 
 /**
@@ -201,5 +195,15 @@ export const toBenchmarkConfig = (
     enableResourceMonitoring: raw.enableResourceMonitoring ?? false,
     compilation: raw.compilation ?? false,
   };
-  return ok({ config, warnings: [...notes(raw), ...modelChecks.warnings, ...source.warnings] });
+  return ok({
+    config,
+    warnings: [
+      ...notes(
+        raw,
+        defaults.backends.find((b) => b.name === device.backend),
+      ),
+      ...modelChecks.warnings,
+      ...source.warnings,
+    ],
+  });
 };
