@@ -3,6 +3,7 @@ export * from './data/stage';
 export * from './data/stage-columns';
 export * from './data/host-batch';
 export * from './config/benchmark-config';
+export * from './config/loader-settings';
 export * from './config/bigquery-identifiers';
 export * from './errors/validation-error';
 export * from './errors/number-bounds';

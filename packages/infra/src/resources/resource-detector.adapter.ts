@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { LoggerPort } from '@maou/bench-app';
-import type { ResourceDecision, ResourceLimitsReport } from '@maou/bench-domain';
+import { BATCH_SIZE, type ResourceDecision, type ResourceLimitsReport } from '@maou/bench-domain';
 import { fitAddressSpace, readAddressSpace, type AddressSpace } from './address-space';
 import { readCgroupLimits } from './cgroup-limits';
 import { deriveSettings, usableResources, type DerivedSettings, type DetectedResources } from './resource-decisions';
@@ -148,7 +148,7 @@ export class ResourceDetectorAdapter {
   }
 
   /** Derived threads, workers and batch size; the user's explicit settings win, and each decision says so. */
-  async plan(user: ResourceOverrides = {}, defaultBatchSize = 256): Promise<ResourcePlan> {
+  async plan(user: ResourceOverrides = {}, defaultBatchSize = BATCH_SIZE.default): Promise<ResourcePlan> {
     const resources = await this.detect();
     const limited = deriveSettings(resources);
     const fit = user.wasm

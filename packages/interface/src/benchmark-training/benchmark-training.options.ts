@@ -1,5 +1,5 @@
 import type { BackendChoice } from '@maou/bench-app';
-import { POLICY_TARGET_MODES } from '@maou/bench-domain';
+import { BATCH_SIZE, DEVICE_PREFETCH, POLICY_TARGET_MODES, describeSetting } from '@maou/bench-domain';
 import { optionGroup, type OptionTable } from '../options/option-table';
 import { describeGpuChoices, describeHostBackends } from './choices';
 import { MODEL_OPTIONS } from './model-options';
@@ -55,13 +55,15 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
       "with --gpu webgpu on an adapter with shader-f16: f16 activations, f32 master weights and optimiser, dynamic loss scaling (maou's AMP on CUDA); refused on every other backend",
     ),
     'test-ratio': pipeline.num('validation share, 0 < r < 1 (default 0.2)'),
-    'batch-size': pipeline.num('batch size, 1 to 65,536 (default 256)'),
+    'batch-size': pipeline.num(`batch size, ${describeSetting(BATCH_SIZE)}`),
     'dataloader-workers': pipeline.num(
       'loader worker threads, 0 = main thread, at most 256 (default from detected CPUs)',
     ),
     'pin-memory': pipeline.flag('reuse transfer buffers instead of fresh allocations'),
     'prefetch-factor': pipeline.num('batches each worker prepares ahead (default 2)'),
-    'device-prefetch': pipeline.num('batches uploaded ahead to the device, 0 = off (default 3)'),
+    'device-prefetch': pipeline.num(
+      `batches uploaded ahead to the device, 0 = off; ${describeSetting(DEVICE_PREFETCH)}`,
+    ),
     'cache-transforms': pipeline.flag('accepted for compatibility; records need no transform'),
     'gce-parameter': loss.num('accepted for compatibility (0 < g ≤ 1); unused by the KL policy loss'),
     'policy-target-mode': {

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '@maou/bench-domain';
+import { BATCH_SIZE, DEVICE_PREFETCH, type ValidationIssue } from '@maou/bench-domain';
 import type { RawBenchmarkTrainingOptions } from './raw-options';
 
 type NumericKey = {
@@ -25,14 +25,19 @@ const upTo =
 export const NUMERIC_RULES: readonly NumericRule[] = [
   { key: 'stage', integer: true, test: (v) => v >= 1 && v <= 3, expect: 'must be 1, 2 or 3' },
   { key: 'testRatio', test: open01, expect: 'must be between 0 and 1 (exclusive)' },
-  { key: 'batchSize', integer: true, test: upTo(65_536), expect: 'must be an integer from 1 to 65,536' },
+  {
+    key: 'batchSize',
+    integer: true,
+    test: upTo(BATCH_SIZE.bounds.max, BATCH_SIZE.bounds.min, false),
+    expect: `must be an integer from ${BATCH_SIZE.bounds.min} to ${BATCH_SIZE.bounds.max.toLocaleString('en-US')}`,
+  },
   { key: 'dataloaderWorkers', integer: true, test: upTo(256, 0, false), expect: 'must be an integer from 0 to 256' },
   { key: 'prefetchFactor', integer: true, test: upTo(64), expect: 'must be an integer from 1 to 64' },
   {
     key: 'devicePrefetch',
     integer: true,
-    test: upTo(64, 0, false),
-    expect: 'must be an integer from 0 to 64 (0 turns device prefetch off)',
+    test: upTo(DEVICE_PREFETCH.bounds.max, DEVICE_PREFETCH.bounds.min, false),
+    expect: `must be an integer from ${DEVICE_PREFETCH.bounds.min} to ${DEVICE_PREFETCH.bounds.max} (0 turns device prefetch off)`,
   },
   // Each wasm thread is a whole replica (its own heap and copy of the network): past 64 that is a typo, not a plan.
   { key: 'threads', integer: true, test: (v) => v >= 1 && v <= 64, expect: 'must be an integer from 1 to 64' },

@@ -1,5 +1,7 @@
 import { candidateBackends, type BackendChoice } from '@maou/bench-app';
 import {
+  BATCH_SIZE,
+  DEVICE_PREFETCH,
   DEFAULT_POLICY_TARGET_MODE,
   err,
   ok,
@@ -131,7 +133,7 @@ export const toBenchmarkConfig = (
     stage,
     source: source.spec,
     loader: {
-      batchSize: modelChecks.batchSize ?? raw.batchSize ?? defaults.batchSize ?? 256,
+      batchSize: modelChecks.batchSize ?? raw.batchSize ?? defaults.batchSize ?? BATCH_SIZE.default,
       workers: raw.dataloaderWorkers ?? defaults.workers,
       prefetchFactor: raw.prefetchFactor ?? 2,
       pinMemory: raw.pinMemory ?? false,
@@ -140,7 +142,7 @@ export const toBenchmarkConfig = (
       shuffle: true,
       testRatio,
       cacheMode: raw.inputCacheMode === 'memory' ? 'memory' : 'file',
-      devicePrefetch: raw.devicePrefetch ?? 3,
+      devicePrefetch: raw.devicePrefetch ?? DEVICE_PREFETCH.default,
       seed: raw.seed ?? 1,
       // Stages 1 and 2 have no policy target; maou ignores the flag there too.
       ...(stage === 3
