@@ -17,6 +17,7 @@ import { shippedPlugIns } from './plug-ins';
 const PLUG_INS = shippedPlugIns();
 const defaults = () => ({
   workers: 0,
+  batchSize: 256,
   cache: { dir: join(dir, 'sample'), origin: 'the sample cache' },
   sources: PLUG_INS.sources.choices(),
   backends: PLUG_INS.backends.byPriority(),

@@ -22,4 +22,16 @@ describe('planResources', () => {
     expect(defaults).toMatchObject({ threads: 2, workers: 1, batchSize: 128 });
     expect(defaults.backends.map((b) => b.name)).toContain('wasm');
   });
+
+  it('given an 8 GiB address-space limit with guard regions, then a backend that reserves address space per thread (the default, wasm) is refused naming the limit, and one that does not (cpu) is planned', async () => {
+    const space = { limitBytes: 8 * GIB, guardRegions: true };
+    const detector = new ResourceDetectorAdapter(root, { affinityCpus: 2, memoryBytes: 64 * GIB, addressSpace: space });
+    for (const gpu of [undefined, 'wasm', 'auto']) {
+      const { plan } = await planResources({ gpu }, detector, shippedPlugIns());
+      expect(plan.refusal).toMatch(/^the address-space limit \(RLIMIT_AS.*\) is 8\.0 GiB; the wasm backend/);
+    }
+    const cpu = await planResources({ gpu: 'cpu' }, detector, shippedPlugIns());
+    expect(cpu.plan.refusal).toBeNull();
+    expect(cpu.defaults).toMatchObject({ threads: 2, batchSize: 256 });
+  });
 });

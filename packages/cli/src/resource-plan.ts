@@ -1,6 +1,7 @@
-import type { ResourceDetectorAdapter, ResourcePlan } from '@maou/bench-infra';
-import type { BenchmarkDefaults } from '@maou/bench-interface';
 import { candidateBackends, type BackendChoice } from '@maou/bench-app';
+import { planResources as decide, type ResourcePlan } from '@maou/bench-domain';
+import { fitAddressSpace, type ResourceDetectorAdapter } from '@maou/bench-infra';
+import type { BenchmarkDefaults } from '@maou/bench-interface';
 import { machineCache } from './composition-root';
 import type { PlugIns } from './plug-ins';
 
@@ -21,21 +22,23 @@ const mayStart = <B extends BackendChoice>(gpu: string | undefined, backends: re
 };
 
 /**
- * Detects the resource limits once for this run and turns them into the defaults of threads, loader workers and
- * batch size; explicit flags win. Reads only /sys/fs/cgroup and the OS, logs nothing (the caller logs the plan
- * once the flags are known to be valid). The detector comes from the composition root (`machineResources`).
+ * Measures the resource limits once for this run (infra's detector: /sys/fs/cgroup and the OS, no logging) and has
+ * the domain decide threads, loader workers and batch size from them and the flags (`planResources`, their one
+ * owner); the caller logs the plan once the flags are known to be valid. The detector comes from the composition
+ * root (`machineResources`).
  */
 export const planResources = async (
   flags: ResourceFlags,
-  detector: Pick<ResourceDetectorAdapter, 'plan'>,
+  detector: Pick<ResourceDetectorAdapter, 'detect'>,
   { backends, sources }: PlugIns,
 ): Promise<{ plan: ResourcePlan; defaults: BenchmarkDefaults }> => {
-  const plan = await detector.plan({
-    threads: flags.threads,
-    workers: flags.dataloaderWorkers,
-    batchSize: flags.batchSize,
-    wasm: mayStart(flags.gpu, backends.byPriority()).some((b) => b.reservesAddressSpace),
-  });
+  const measured = await detector.detect();
+  const reserves = mayStart(flags.gpu, backends.byPriority()).some((b) => b.reservesAddressSpace);
+  const plan = decide(
+    measured,
+    { threads: flags.threads, workers: flags.dataloaderWorkers, batchSize: flags.batchSize },
+    reserves ? (wanted, given) => fitAddressSpace(measured.addressSpace, wanted, given) : undefined,
+  );
   return {
     plan,
     defaults: {

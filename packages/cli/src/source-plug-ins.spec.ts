@@ -8,6 +8,7 @@ const defaults = {
   sources: plugIns.sources.choices(),
   cache: { dir: '/tmp/sample', origin: 'the sample cache (default)' },
   workers: 1,
+  batchSize: 256,
   backends: plugIns.backends.byPriority(),
 };
 type Raw = Parameters<typeof toBenchmarkConfig>[0] & Readonly<Record<string, unknown>>;

@@ -36,3 +36,4 @@ export * from './batch-study/gradient-noise';
 export * from './batch-study/max-batch-search';
 export * from './batch-study/batch-study-report';
 export * from './recommendations/batch-size-rules';
+export * from './resources/resource-plan';

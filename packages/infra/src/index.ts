@@ -34,7 +34,6 @@ export * from './compute/data-parallel/data-parallel-factory';
 export * from './loader/stage-file-reader';
 export * from './resources/cgroup-limits';
 export * from './resources/address-space';
-export * from './resources/resource-decisions';
 export * from './resources/resource-detector.adapter';
 export * from './resources/process-resource-monitor.adapter';
 export * from './resources/gpu-query';

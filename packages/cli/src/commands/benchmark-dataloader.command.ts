@@ -1,3 +1,4 @@
+import type { ResourcePlan } from '@maou/bench-domain';
 import { BenchmarkDataloaderUseCase, TOKENS, type BenchmarkDataloaderOutput, type LoggerPort } from '@maou/bench-app';
 import { err, ok } from '@maou/bench-domain';
 import {
@@ -7,13 +8,7 @@ import {
   type BenchmarkDataloaderArgs,
   type ValidatedDataloaderGrid,
 } from '@maou/bench-interface';
-import {
-  logResourcePlan,
-  watchInterrupts,
-  writeDataloaderHtmlReport,
-  writeJsonNow,
-  type ResourcePlan,
-} from '@maou/bench-infra';
+import { logResourcePlan, watchInterrupts, writeDataloaderHtmlReport, writeJsonNow } from '@maou/bench-infra';
 import { dataloaderBenchmarkJson, renderDataloaderBenchmark } from './benchmark-dataloader.output';
 import { utilityCommand } from './command-module';
 import { machineResources, type GlobalOptions } from '../composition-root';

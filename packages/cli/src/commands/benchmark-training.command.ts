@@ -1,3 +1,4 @@
+import type { ResourcePlan } from '@maou/bench-domain';
 import {
   BenchmarkTrainingUseCase,
   TOKENS,
@@ -14,13 +15,7 @@ import {
   type BenchmarkTrainingArgs,
   type ValidatedTrainingRun,
 } from '@maou/bench-interface';
-import {
-  logResourcePlan,
-  renderTrainingSummary,
-  writeJsonReport,
-  writeTrainingHtmlReport,
-  type ResourcePlan,
-} from '@maou/bench-infra';
+import { logResourcePlan, renderTrainingSummary, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
 import type { DependencyContainer } from 'tsyringe';
 import { machineResources, type GlobalOptions } from '../composition-root';
 import type { PlugIns } from '../plug-ins';

@@ -1,3 +1,4 @@
+import type { ResourcePlan } from '@maou/bench-domain';
 import { BatchStudyUseCase, TOKENS, type ProgressPort } from '@maou/bench-app';
 import {
   err,
@@ -8,7 +9,7 @@ import {
   type SweepPointFailed,
 } from '@maou/bench-domain';
 import type { ValidatedBatchStudy } from '@maou/bench-interface';
-import { renderBatchStudySummary, writeBatchStudyHtmlReport, type ResourcePlan } from '@maou/bench-infra';
+import { renderBatchStudySummary, writeBatchStudyHtmlReport } from '@maou/bench-infra';
 import type { DependencyContainer } from 'tsyringe';
 import type { CommandFailure, CommandView } from '../run-command';
 import { withSchema } from '../report-schemas/report-schemas';

@@ -1,3 +1,4 @@
+import { BATCH_SIZE, describeSetting } from '@maou/bench-domain';
 import { optionGroup, type ParsedOptions, type OptionTable } from '../options/option-table';
 import type { BackendChoice } from '@maou/bench-app';
 import { STAGE3_INPUT_OPTIONS } from '../benchmark-training/benchmark-training.options';
@@ -13,7 +14,7 @@ export const benchmarkDataloaderOptions = (backends: readonly BackendChoice[]) =
     ...STAGE3_INPUT_OPTIONS,
     'sample-ratio': data.num('share of cloud data to read, 0.01..1'),
     'test-ratio': data.num('validation share left out of the measured split (default 0.2)'),
-    'batch-size': measurement.num('batch size (default 256)'),
+    'batch-size': measurement.num(`batch size, ${describeSetting(BATCH_SIZE)}`),
     'num-batches': { ...measurement.num('batches timed per repeat'), default: 100 },
     'pin-memory': measurement.flag('reuse transfer buffers instead of fresh allocations'),
     workers: { ...measurement.num('worker counts of the grid (default 0 1 2 … up to the spare cores)'), array: true },

@@ -13,6 +13,8 @@ const fallback: SourceChoice = {
 };
 const defaults = {
   workers: 0,
+  // the resource plan's decision (the domain's planResources), as the cli hands it over
+  batchSize: 256,
   sources: [fallback],
   cache: { dir: '/tmp/maou-sample', origin: 'the cache' },
   backends: [],

@@ -21,6 +21,8 @@ const defaults = {
   sources: [fallback],
   cache: { dir: '/tmp/sample', origin: 'the cache' },
   workers: 1,
+  // the resource plan's decision (the domain's planResources), as the cli hands it over
+  batchSize: 256,
   backends: [wasm],
 };
 const check = (raw: RawBenchmarkTrainingOptions) => toBenchmarkConfig(raw, defaults);

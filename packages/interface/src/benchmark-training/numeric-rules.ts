@@ -1,4 +1,4 @@
-import { BATCH_SIZE, DEVICE_PREFETCH, type ValidationIssue } from '@maou/bench-domain';
+import { BATCH_SIZE, DEVICE_PREFETCH, LOADER_WORKERS, THREADS, type ValidationIssue } from '@maou/bench-domain';
 import type { RawBenchmarkTrainingOptions } from './raw-options';
 
 type NumericKey = {
@@ -31,7 +31,12 @@ export const NUMERIC_RULES: readonly NumericRule[] = [
     test: upTo(BATCH_SIZE.bounds.max, BATCH_SIZE.bounds.min, false),
     expect: `must be an integer from ${BATCH_SIZE.bounds.min} to ${BATCH_SIZE.bounds.max.toLocaleString('en-US')}`,
   },
-  { key: 'dataloaderWorkers', integer: true, test: upTo(256, 0, false), expect: 'must be an integer from 0 to 256' },
+  {
+    key: 'dataloaderWorkers',
+    integer: true,
+    test: upTo(LOADER_WORKERS.bounds.max, LOADER_WORKERS.bounds.min, false),
+    expect: `must be an integer from ${LOADER_WORKERS.bounds.min} to ${LOADER_WORKERS.bounds.max}`,
+  },
   { key: 'prefetchFactor', integer: true, test: upTo(64), expect: 'must be an integer from 1 to 64' },
   {
     key: 'devicePrefetch',
@@ -40,7 +45,12 @@ export const NUMERIC_RULES: readonly NumericRule[] = [
     expect: `must be an integer from ${DEVICE_PREFETCH.bounds.min} to ${DEVICE_PREFETCH.bounds.max} (0 turns device prefetch off)`,
   },
   // Each wasm thread is a whole replica (its own heap and copy of the network): past 64 that is a typo, not a plan.
-  { key: 'threads', integer: true, test: (v) => v >= 1 && v <= 64, expect: 'must be an integer from 1 to 64' },
+  {
+    key: 'threads',
+    integer: true,
+    test: upTo(THREADS.bounds.max, THREADS.bounds.min, false),
+    expect: `must be an integer from ${THREADS.bounds.min} to ${THREADS.bounds.max}`,
+  },
   { key: 'gceParameter', test: (v) => v > 0 && v <= 1, expect: 'must be in (0, 1]' },
   { key: 'policyLossRatio', test: upTo(1000), expect: 'must be positive, at most 1000' },
   { key: 'valueLossRatio', test: upTo(1000), expect: 'must be positive, at most 1000' },

@@ -34,6 +34,8 @@ const defaults = {
   sources: [fallback],
   cache: { dir: '/tmp/sample', origin: 'the cache' },
   workers: 1,
+  // the resource plan's decision (the domain's planResources), as the cli hands it over
+  batchSize: 256,
   backends: [cuda, named('wasm', 'host'), named('cpu', 'host')],
 };
 const issuesOf = (raw: RawBenchmarkTrainingOptions): string[] => {

@@ -1,6 +1,5 @@
 import { candidateBackends, type BackendChoice } from '@maou/bench-app';
 import {
-  BATCH_SIZE,
   DEVICE_PREFETCH,
   DEFAULT_POLICY_TARGET_MODE,
   err,
@@ -32,8 +31,8 @@ export interface BenchmarkDefaults extends SourceDefaults {
   readonly workers: number;
   /** backend threads; 'auto' (the backend decides) when absent */
   readonly threads?: number;
-  /** 256 (maou's) when absent */
-  readonly batchSize?: number;
+  /** the resource plan's decision (the domain's `planResources`: the user's --batch-size, a memory cap or maou's 256) */
+  readonly batchSize: number;
 }
 
 type Parsed<T> = { readonly value: T } | { readonly issue: ValidationIssue };
@@ -133,7 +132,7 @@ export const toBenchmarkConfig = (
     stage,
     source: source.spec,
     loader: {
-      batchSize: modelChecks.batchSize ?? raw.batchSize ?? defaults.batchSize ?? BATCH_SIZE.default,
+      batchSize: modelChecks.batchSize ?? raw.batchSize ?? defaults.batchSize,
       workers: raw.dataloaderWorkers ?? defaults.workers,
       prefetchFactor: raw.prefetchFactor ?? 2,
       pinMemory: raw.pinMemory ?? false,

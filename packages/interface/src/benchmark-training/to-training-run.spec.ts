@@ -12,6 +12,8 @@ const fallback: SourceChoice = {
 };
 const defaults = {
   workers: 0,
+  // the resource plan's decision (the domain's planResources), as the cli hands it over
+  batchSize: 256,
   sources: [fallback],
   cache: { dir: '/tmp/maou-sample', origin: 'the cache' },
   backends: [],
@@ -53,7 +55,7 @@ describe('toTrainingRun', () => {
       calibration: {
         mode: 'calibrate',
         budgetMs: 2500,
-        fixed: { workers: 1, prefetchFactor: undefined, batchSize: undefined },
+        fixed: { workers: 1, prefetchFactor: undefined },
         file: 'c.json',
       },
     });

@@ -220,12 +220,8 @@ export class BenchmarkTrainingUseCase {
         node: host.node,
         tfjs: host.tfjs_version,
       },
-      // Detected limits bound the candidates; without them, the host's CPU count and no batch cap.
-      limits: {
-        maxWorkers: limits?.cpu_cores ?? host.cpus,
-        maxBatchSize:
-          limits?.decisions.find((d) => d.setting === 'batch_size' && d.origin === 'derived')?.value ?? null,
-      },
+      // Detected limits bound the worker candidates; without them, the host's CPU count.
+      limits: { maxWorkers: limits?.cpu_cores ?? host.cpus },
     });
     const out = await this.calibrator.execute(input);
     return { origin: out.origin, ...out.choice };

@@ -39,7 +39,7 @@ export const nullReasons = (c: BenchmarkConfig, produced: ProducedBlocks): Parti
   ...(produced.io
     ? {}
     : {
-        io: `${c.source.label} (${c.source.kind}) keep no transfer statistics (only cloud sources download)`,
+        io: `the ${c.source.kind} source keeps no transfer statistics (only cloud sources download)`,
       }),
   ...(produced.resourceLimits
     ? {}

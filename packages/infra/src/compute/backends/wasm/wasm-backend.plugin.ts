@@ -1,8 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type * as TfjsWasm from '@tensorflow/tfjs-backend-wasm';
-import { err, ok } from '@maou/bench-domain';
+import { deriveSettings, err, ok } from '@maou/bench-domain';
 import { selectedByName, type BackendPlugin } from '../../backend-plugin';
-import { deriveSettings } from '../../../resources/resource-decisions';
 import { readUsableResources } from '../../../resources/resource-detector.adapter';
 import { readAddressSpace, wasmHeapLimit } from '../../../resources/address-space';
 import { dataParallelTrainers } from '../../data-parallel/data-parallel-factory';
