@@ -42,12 +42,6 @@ const test = new RegExp(
   `(?:[!=]==?\\s*'(${names})'(?![\\w-]))|(?:'(${names})'\\s*[!=]==?)|(?:case '(${names})':)`,
   'g',
 );
-// Left, with why: recommendations over saved reports, which record only the backend's name (issue #28 follow-up: the
-// report should record the capabilities these rules need).
-const KNOWN = new Set([
-  'packages/domain/src/recommendations/rules.ts:cpu',
-  'packages/domain/src/recommendations/rules.ts:wasm',
-]);
 const violations = [];
 for (const file of files.filter((f) => !SKIP.test(f))) {
   const lines = readFileSync(file, 'utf8').split('\n');
@@ -57,7 +51,7 @@ for (const file of files.filter((f) => !SKIP.test(f))) {
     for (const m of line.matchAll(test)) {
       const name = m[1] ?? m[2] ?? m[3];
       const home = owners.get(name);
-      if (!(file + sep).startsWith(home + sep) && !KNOWN.has(`${relative(root, file)}:${name}`))
+      if (!(file + sep).startsWith(home + sep))
         violations.push(
           `${relative(root, file)}:${i + 1}: tests the plug-in name '${name}' outside ${relative(root, home)}/`,
         );

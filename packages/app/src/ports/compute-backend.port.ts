@@ -16,6 +16,8 @@ export interface BackendChoice {
   readonly placement: 'host' | 'device';
   /** a training pass stops at a fixed per-instance heap (wasm32's 4 GiB), which `--find-max-batch` can search against */
   readonly boundedHeap?: boolean;
+  /** a correctness fallback, not for speed: a run on it is told what to use instead */
+  readonly fallback?: boolean;
   /** a note every run that names it gets (the cpu backend: how much slower it is) */
   readonly note?: string;
   /** `--mixed-precision` runs on it (f16 activations, f32 master weights) */

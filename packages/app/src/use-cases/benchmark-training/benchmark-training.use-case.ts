@@ -343,6 +343,8 @@ export class BenchmarkTrainingUseCase {
           pinMemory: config.loader.pinMemory,
           devicePrefetch: config.loader.devicePrefetch,
           backend: backend.name,
+          fallback: backend.fallback ?? false,
+          heapLimitBytes: backend.heapLimitBytes ?? null,
           threads: backend.threads,
           cores: host.cpus,
           warmupBatches: warmup,
