@@ -50,6 +50,9 @@ describe('a backend and a datasource added as plug-ins, through the real command
     expect(help).toContain('--fixture-folder read every .feather file of this folder');
     expect(help).toContain('--fixture-max-files read at most this many of its files');
     expect(help).toContain('fake (a test backend on the wasm kernels)');
+    // every registered source's help line heads its flags, the shipped ones' too
+    for (const { kind, help: line } of withFakes().sources.describe())
+      expect(help).toContain(`Datasource ${kind}: ${line}`);
     const loader = await maou(['utility', 'benchmark-dataloader', '--help']);
     expect(loader.stdout).toContain('--fixture-folder');
   });

@@ -26,6 +26,13 @@ export const DEVICE_PREFETCH = {
   bounds: { min: 0, max: 64, integer: true },
 } as const satisfies LoaderSetting;
 
+/** `--prefetch-factor`: batches each loader worker prepares ahead (PyTorch's default 2). @public */
+export const PREFETCH_FACTOR = {
+  flag: '--prefetch-factor',
+  default: 2,
+  bounds: { min: 1, max: 64, integer: true },
+} as const satisfies LoaderSetting;
+
 /** `--threads`: backend threads (on wasm, whole replicas); derived from the usable cores. @public */
 export const THREADS: LoaderSetting = { flag: '--threads', bounds: { min: 1, max: 64, integer: true } };
 

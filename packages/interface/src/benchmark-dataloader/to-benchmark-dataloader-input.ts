@@ -2,6 +2,7 @@ import type { BenchmarkDataloaderInput } from '@maou/bench-app';
 import {
   BATCH_SIZE,
   LOADER_WORKERS,
+  PREFETCH_FACTOR,
   checkBoundedNumbers,
   err,
   ok,
@@ -41,7 +42,7 @@ export const toBenchmarkDataloaderInput = (
       ['--noise-margin', args.noiseMargin, { min: 0, max: 0.99 }],
       ['--consumption-steps', args.consumptionSteps, { min: 0, max: 10_000, integer: true }],
       ...eachBounded('--workers', args.workers, LOADER_WORKERS.bounds),
-      ...eachBounded('--prefetch-factors', args.prefetchFactors, { min: 1, max: 64, integer: true }),
+      ...eachBounded('--prefetch-factors', args.prefetchFactors, PREFETCH_FACTOR.bounds),
       ...eachBounded('--batch-sizes', batchSizes, BATCH_SIZE.bounds),
     ]),
   );

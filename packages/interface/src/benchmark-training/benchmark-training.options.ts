@@ -1,5 +1,5 @@
 import type { BackendChoice } from '@maou/bench-app';
-import { BATCH_SIZE, DEVICE_PREFETCH, POLICY_TARGET_MODES, describeSetting } from '@maou/bench-domain';
+import { BATCH_SIZE, DEVICE_PREFETCH, POLICY_TARGET_MODES, PREFETCH_FACTOR, describeSetting } from '@maou/bench-domain';
 import { optionGroup, type OptionTable } from '../options/option-table';
 import { describeGpuChoices, describeHostBackends } from './choices';
 import { MODEL_OPTIONS } from './model-options';
@@ -60,7 +60,7 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
       'loader worker threads, 0 = main thread, at most 256 (default from detected CPUs)',
     ),
     'pin-memory': pipeline.flag('reuse transfer buffers instead of fresh allocations'),
-    'prefetch-factor': pipeline.num('batches each worker prepares ahead (default 2)'),
+    'prefetch-factor': pipeline.num(`batches each worker prepares ahead, ${describeSetting(PREFETCH_FACTOR)}`),
     'device-prefetch': pipeline.num(
       `batches uploaded ahead to the device, 0 = off; ${describeSetting(DEVICE_PREFETCH)}`,
     ),

@@ -1,4 +1,11 @@
-import { BATCH_SIZE, DEVICE_PREFETCH, LOADER_WORKERS, THREADS, type ValidationIssue } from '@maou/bench-domain';
+import {
+  BATCH_SIZE,
+  DEVICE_PREFETCH,
+  LOADER_WORKERS,
+  PREFETCH_FACTOR,
+  THREADS,
+  type ValidationIssue,
+} from '@maou/bench-domain';
 import type { RawBenchmarkTrainingOptions } from './raw-options';
 
 type NumericKey = {
@@ -37,7 +44,12 @@ export const NUMERIC_RULES: readonly NumericRule[] = [
     test: upTo(LOADER_WORKERS.bounds.max, LOADER_WORKERS.bounds.min, false),
     expect: `must be an integer from ${LOADER_WORKERS.bounds.min} to ${LOADER_WORKERS.bounds.max}`,
   },
-  { key: 'prefetchFactor', integer: true, test: upTo(64), expect: 'must be an integer from 1 to 64' },
+  {
+    key: 'prefetchFactor',
+    integer: true,
+    test: upTo(PREFETCH_FACTOR.bounds.max, PREFETCH_FACTOR.bounds.min, false),
+    expect: `must be an integer from ${PREFETCH_FACTOR.bounds.min} to ${PREFETCH_FACTOR.bounds.max}`,
+  },
   {
     key: 'devicePrefetch',
     integer: true,

@@ -1,6 +1,7 @@
 import { candidateBackends, type BackendChoice } from '@maou/bench-app';
 import {
   DEVICE_PREFETCH,
+  PREFETCH_FACTOR,
   DEFAULT_POLICY_TARGET_MODE,
   err,
   ok,
@@ -118,9 +119,11 @@ export const toBenchmarkConfig = (
     });
   const modelChecks = checkModelOptions(raw, preset, stage);
   issues.push(...modelChecks.issues);
+  // one seed for the run: splits, shuffles, weights and the source's sampling or generation
+  const seed = raw.seed ?? 1;
   const source = pickDataSource(
     raw as Readonly<Record<string, unknown>>,
-    { stage, seed: raw.seed ?? 1, ...(raw.sampleRatio !== undefined ? { sampleRatio: raw.sampleRatio } : {}) },
+    { stage, seed, ...(raw.sampleRatio !== undefined ? { sampleRatio: raw.sampleRatio } : {}) },
     defaults,
   );
   if ('issues' in source) issues.push(...source.issues);
@@ -134,7 +137,7 @@ export const toBenchmarkConfig = (
     loader: {
       batchSize: modelChecks.batchSize ?? raw.batchSize ?? defaults.batchSize,
       workers: raw.dataloaderWorkers ?? defaults.workers,
-      prefetchFactor: raw.prefetchFactor ?? 2,
+      prefetchFactor: raw.prefetchFactor ?? PREFETCH_FACTOR.default,
       pinMemory: raw.pinMemory ?? false,
       persistentWorkers: true,
       streaming: source.spec.streamable && stage !== 1 && (raw.streaming ?? true),
@@ -142,7 +145,7 @@ export const toBenchmarkConfig = (
       testRatio,
       cacheMode: raw.inputCacheMode === 'memory' ? 'memory' : 'file',
       devicePrefetch: raw.devicePrefetch ?? DEVICE_PREFETCH.default,
-      seed: raw.seed ?? 1,
+      seed,
       // Stages 1 and 2 have no policy target; maou ignores the flag there too.
       ...(stage === 3
         ? { policyTargetMode: (raw.policyTargetMode as PolicyTargetMode | undefined) ?? DEFAULT_POLICY_TARGET_MODE }

@@ -20,7 +20,6 @@ const FLAGS: Record<string, SourceFlag> = Object.fromEntries(
       type: 'string',
       array: true,
       describe: `Stage ${stage} .feather/.npy files or directories`,
-      group: 'Data:',
       stages: [stage],
     },
   ]),

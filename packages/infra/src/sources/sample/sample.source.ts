@@ -17,12 +17,10 @@ const FLAGS = {
     type: 'number',
     describe: 'positions in the embedded sample dataset when no data is given, 16 to 1,000,000 (default 4096)',
     bounds: { min: 16, max: 1e6, integer: true },
-    group: 'Data:',
   },
   'sample-cache-dir': {
     type: 'string',
     describe: 'where the embedded sample dataset is generated and reused',
-    group: 'Data:',
   },
 } as const satisfies Record<string, SourceFlag>;
 
