@@ -4,6 +4,8 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from './run';
+import { benchmarkTraining } from './library/benchmark-training';
+import { UsageError } from './usage-error';
 import { shippedPlugIns, type PlugIns } from './plug-ins';
 import { fakeBackendPlugin, fakeSteps } from './testdata/fake-backend/fake-backend.plugin';
 import { fixtureFolderSource } from './testdata/fixture-folder-source/fixture-folder.source';
@@ -118,5 +120,26 @@ describe('a backend and a datasource added as plug-ins, through the real command
     expect(report.environment.backend).toBe('fake');
     expect(report.data_load_method.source).toMatch(/^fixture folder /);
     expect(report.training_metrics.measured_batches + 1).toBeLessThanOrEqual(fakeSteps.count - before);
+  }, 180_000);
+
+  it('given the plug-ins in a library run, then their flags are options (bounds checked) and the run uses both', async () => {
+    const plugIns = withFakes();
+    const options = {
+      gpu: 'fake',
+      fixtureFolder: FIXTURES,
+      stage: 1,
+      modelArchitecture: 'lite',
+      batchSize: 8,
+      warmupBatches: 1,
+      maxBatches: 2,
+      dataloaderWorkers: 0,
+      calibrate: false,
+      logLevel: 'silent',
+    } as const;
+    await expect(benchmarkTraining({ ...options, fixtureMaxFiles: 500 }, { plugIns })).rejects.toThrow(UsageError);
+    await expect(benchmarkTraining(options)).rejects.toThrow(/fixtureFolder: unknown option/);
+    const report = await benchmarkTraining(options, { plugIns });
+    expect(report.config.source).toBe('fixture-folder');
+    expect(report.environment.backend).toBe('fake');
   }, 180_000);
 });
