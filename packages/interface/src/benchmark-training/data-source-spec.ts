@@ -77,7 +77,9 @@ export const pickDataSource = (
   }
   const choice = chosen[0] ?? defaults.sources.find((s) => s.selectedBy.length === 0);
   if (!choice)
-    return { issues: [{ field: '--help', message: 'no datasource flag given, and no registered source needs none' }] };
+    return {
+      issues: [{ field: 'datasource', message: 'no datasource flag given, and no registered datasource needs none' }],
+    };
   if (choice.stages && !choice.stages.includes(run.stage))
     return {
       issues: [

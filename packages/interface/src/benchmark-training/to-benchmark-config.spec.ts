@@ -180,6 +180,13 @@ describe('toBenchmarkConfig', () => {
     expect(r.value.warnings.join('\n')).toMatch(/mmap is deprecated[\s\S]*gce-parameter/);
   });
 
+  it('given no source flag and no registered source that needs none, then the issue says so (no silent default)', () => {
+    const r = toBenchmarkConfig({}, { ...defaults, sources: [] });
+    expect(r.ok ? [] : r.error).toEqual([
+      { field: 'datasource', message: 'no datasource flag given, and no registered datasource needs none' },
+    ]);
+  });
+
   it('given --full-epoch, then the batch cap is lifted; the stopping rule takes its flags', () => {
     const full = toBenchmarkConfig({ fullEpoch: true }, defaults);
     if (!full.ok) throw new Error('expected ok');
