@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -46,5 +46,16 @@ describe('plug-in-names (deps:check)', () => {
     expect(r.stderr).toContain("packages/interface/src/planted.ts:3: tests the plug-in name 's3' outside");
     expect(r.stderr).not.toContain('backends/wasm/planted.ts');
     expect(r.stderr).toMatch(/^plug-in-names: 3 test\(s\)/);
+  });
+
+  it('given a plug-in file whose name it cannot read, then it refuses rather than leave that name unguarded', () => {
+    mkdirSync(join(dir, 'packages/infra/src/sources/azure'), { recursive: true });
+    writeFileSync(
+      join(dir, 'packages/infra/src/sources/azure/azure.source.ts'),
+      "export const azureSource = make('azure-blob');\n",
+    );
+    const r = check(dir);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('packages/infra/src/sources/azure/azure.source.ts declares no name this check can read');
   });
 });
