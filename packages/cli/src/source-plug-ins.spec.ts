@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { toBenchmarkConfig } from '@maou/bench-interface';
+import { runOutputIssues } from './output/run-output-checks';
 import { shippedPlugIns } from './plug-ins';
 
 // The shipped datasource plug-ins as the command line meets them: each one's flags parsed by its own parser, the
@@ -101,5 +105,30 @@ describe('the shipped datasource plug-ins through toBenchmarkConfig', () => {
     expect(r.value.warnings.join('\n')).toMatch(
       /--gpu cpu selects tfjs's pure-JavaScript cpu backend, .* about [\d,]+× slower than the default at batch 8 \(.*samples\/s/,
     );
+  });
+
+  it("given an output inside a cloud source's cache, then it is refused as an input (the plug-in's spec says what it reads)", () => {
+    const cache = mkdtempSync(join(tmpdir(), 'maou-s3-cache-'));
+    try {
+      const flags: Raw = {
+        inputS3: true,
+        inputBucketName: 'b',
+        inputPrefix: 'p',
+        inputDataName: 'd',
+        inputLocalCacheDir: cache,
+      };
+      const r = toBenchmarkConfig(flags, defaults);
+      if (!r.ok) throw new Error('expected ok');
+      const output = join(cache, 'stage3-part0.feather');
+      expect(runOutputIssues({ outputJson: output, source: r.value.config.source })).toEqual([
+        {
+          field: '--output-json',
+          message: `${output} is an input (data path ${cache}); an output never overwrites data`,
+        },
+      ]);
+      expect(runOutputIssues({ outputJson: join(cache, 'report.json'), source: r.value.config.source })).toEqual([]);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });

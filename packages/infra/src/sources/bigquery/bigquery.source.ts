@@ -118,7 +118,13 @@ export const bigquerySource = cloudSource<BigQuerySpec>(
           maxCachedBytes: (flagValue(flags, 'input-max-cached-bytes') as number | undefined) ?? 524_288_000,
           ...(clusteringKey ? { clusteringKey } : {}),
           ...(partitioningKeyDate ? { partitioningKeyDate } : {}),
-          ...(cacheDir ? { localCacheDir: cacheDir, writes: { field: '--input-local-cache-dir', dir: cacheDir } } : {}),
+          ...(cacheDir
+            ? {
+                localCacheDir: cacheDir,
+                reads: [cacheDir],
+                writes: { field: '--input-local-cache-dir', dir: cacheDir },
+              }
+            : {}),
           ...(apiEndpoint ? { apiEndpoint } : {}),
         },
       };

@@ -66,6 +66,8 @@ export const parseObjectStore =
         label,
         sampled: true,
         streamable: false,
+        // objects are read through this cache: it is written, and an output there would be read as data
+        reads: [localCacheDir],
         writes: { field: '--input-local-cache-dir', dir: localCacheDir },
         bucket: value('input-bucket-name', ''),
         prefix: value('input-prefix', ''),

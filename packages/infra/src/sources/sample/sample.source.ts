@@ -44,6 +44,8 @@ export const sampleSource: SourceDefinition<SampleSpec> = {
         sampled: false,
         streamable: true,
         synthetic: true,
+        // its cache is what the run reads: an output there would be read as data next time
+        reads: [cacheDir],
         writes: { field: given !== undefined ? '--sample-cache-dir' : cache.origin, dir: cacheDir },
         cacheDir,
         positions,
