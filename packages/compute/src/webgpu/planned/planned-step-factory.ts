@@ -9,21 +9,21 @@ export function webgpuStepChoice(env: Readonly<Record<string, string | undefined
 }
 
 /**
- * Trainers for the activated backend: on webgpu the planned step (one submission per step), unless
+ * Trainers for webgpu (its plug-in's `trainer`): the planned step (one submission per step), unless
  * MAOU_WEBGPU_STEP=tfjs asks for the tfjs path; a configuration the plan cannot run is refused with the reason,
- * never silently moved to the other path. Every other backend gets what `single` builds; `--mixed-precision` is
- * refused there (only the planned step has an f16 path).
+ * never silently moved to the other path. `--mixed-precision` needs the planned step (only it has an f16 path).
  * @public
  */
-export const plannedStepOnWebgpu =
+export const plannedStepTrainers =
   (single: TrainerFactory): TrainerFactory =>
   (options) => {
-    const planned = options.backend?.name === 'webgpu' && webgpuStepChoice() === 'planned';
-    if (options.training.mixedPrecision && !planned)
-      throw new Error(
-        `--mixed-precision runs only on webgpu's planned step (f16 activations need shader-f16), not on ${options.backend?.name === 'webgpu' ? 'the tfjs path (MAOU_WEBGPU_STEP=tfjs)' : `the ${options.backend?.name ?? 'default'} backend`}`,
-      );
-    if (!planned) return single(options);
+    if (webgpuStepChoice() !== 'planned') {
+      if (options.training.mixedPrecision)
+        throw new Error(
+          "--mixed-precision runs only on webgpu's planned step (f16 activations need shader-f16), not on the tfjs path (MAOU_WEBGPU_STEP=tfjs)",
+        );
+      return single(options);
+    }
     const refusal = plannedStepRefusal(options);
     if (refusal)
       throw new Error(
