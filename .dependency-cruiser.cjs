@@ -101,6 +101,8 @@ module.exports = {
           'packages/[^/]+/src/index\\.ts$',
           'packages/cli/src/main\\.ts$',
           'packages/app/src/testing/index\\.ts$',
+          // jest's setupFiles for the e2e project
+          'packages/e2e/src/plain-node-env\\.ts$',
         ],
       },
       to: {},

@@ -12,7 +12,18 @@ import {
 } from '@maou/bench-app';
 import type { BatchStudyReport, BenchmarkConfig, BenchmarkTrainingReport, SweepPointOk } from '@maou/bench-domain';
 import { toBenchmarkConfig } from '@maou/bench-interface';
-import { BACKENDS } from './backends';
+import { shippedPlugIns } from './plug-ins';
+
+const PLUG_INS = shippedPlugIns();
+const defaults = () => ({
+  workers: 0,
+  batchSize: 256,
+  cache: { dir: join(dir, 'sample'), origin: 'the sample cache' },
+  sources: PLUG_INS.sources.choices(),
+  backends: PLUG_INS.backends.byPriority(),
+});
+// The embedded sample's own flag (its plug-in's), beside the typed table's.
+const SAMPLE = { samplePositions: 512 } as Readonly<Record<string, unknown>>;
 import { createContainer } from './composition-root';
 import { registerCalibration } from './register-calibration';
 
@@ -28,7 +39,7 @@ type Over = { batchSize?: number; learningRatio?: number; modelArchitecture?: st
 const config = (over: Over = {}): BenchmarkConfig => {
   const v = toBenchmarkConfig(
     {
-      samplePositions: 512,
+      ...SAMPLE,
       batchSize: 8,
       maxBatches: 8,
       warmupBatches: 2,
@@ -38,7 +49,7 @@ const config = (over: Over = {}): BenchmarkConfig => {
       modelArchitecture: 'lite',
       ...over,
     },
-    { workers: 0, sampleCacheDir: join(dir, 'sample'), backends: BACKENDS.byPriority() },
+    defaults(),
   );
   if (!v.ok) throw new Error(JSON.stringify(v.error));
   return v.value.config;
@@ -178,7 +189,7 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
     const cfg = (batchSize: number): BenchmarkConfig => {
       const v = toBenchmarkConfig(
         {
-          samplePositions: 512,
+          ...SAMPLE,
           batchSize,
           maxBatches: 6,
           warmupBatches: 2,
@@ -186,7 +197,7 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
           threads: 1,
           dataloaderWorkers: 0,
         },
-        { workers: 0, sampleCacheDir: join(dir, 'sample'), backends: BACKENDS.byPriority() },
+        defaults(),
       );
       if (!v.ok) throw new Error(JSON.stringify(v.error));
       return v.value.config;

@@ -6,13 +6,14 @@ import { withVersionAndCompletion } from './completion';
 import { GLOBAL_OPTIONS } from './global-options';
 import { refuseRepeatedFlags, type DeclaredOptions } from './repeated-flags';
 import { usageFailure } from './usage-failure';
+import type { PlugIns } from './plug-ins';
 
-/** The `maou` command tree. */
-export const buildCli = (argv: readonly string[]): Argv =>
+/** The `maou` command tree, its flags and choices from `plugIns`. */
+export const buildCli = (argv: readonly string[], plugIns: PlugIns): Argv =>
   withVersionAndCompletion(yargs([...argv]).scriptName('maou'))
     .option('log-level', { ...GLOBAL_OPTIONS['log-level'], global: true })
     .command('utility', 'benchmarks and data tools', (y) =>
-      withUtilityCommands(y).demandCommand(1, 'name a utility command'),
+      withUtilityCommands(y, plugIns).demandCommand(1, 'name a utility command'),
     )
     .demandCommand(1, 'name a command')
     .strict()

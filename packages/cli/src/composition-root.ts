@@ -24,7 +24,7 @@ import {
   type SampleDataGeneratorPort,
 } from '@maou/bench-app';
 import { createTrainer, type TrainerFactory } from '@maou/bench-engine';
-import { TfjsComputeBackendAdapter, dataParallelWhereSupported, plannedStepOnWebgpu } from '@maou/bench-compute';
+import { TfjsComputeBackendAdapter } from '@maou/bench-compute';
 import { ProcessResourceMonitorAdapter, ResourceDetectorAdapter } from '@maou/bench-host';
 import {
   DataLoaderFactoryAdapter,
@@ -35,7 +35,7 @@ import {
   SampleDataGeneratorAdapter,
   type LogLevel,
 } from '@maou/bench-infra';
-import { BACKENDS } from './backends';
+import { shippedPlugIns, type PlugIns } from './plug-ins';
 import { registerProgress } from './register-progress';
 import { registerSources } from './register-sources';
 import { cliVersion } from './completion';
@@ -46,9 +46,11 @@ export interface GlobalOptions {
   readonly logLevel: LogLevel;
 }
 
-/** What the container is built from: the global flags, and the calibration file a training run names. */
+/** What the container is built from: the global flags, the calibration file a training run names, the plug-ins. */
 export interface ContainerOptions extends GlobalOptions {
   readonly calibrationFile?: string;
+  /** the backends and datasources the run may use; the shipped ones when absent */
+  readonly plugIns?: PlugIns;
 }
 
 // Every use case a command resolves, built by the container from the ports bound below (a new one per resolve).
@@ -62,10 +64,21 @@ const registerUseCases = (child: DependencyContainer): void => {
   child.register(CompareBenchmarksUseCase, { useClass: CompareBenchmarksUseCase });
 };
 
-/** Where the embedded sample data is generated and reused: a per-user cache. Resource-driven defaults: `planResources`. */
-export const machineDefaults = (): { sampleCacheDir: string } => ({
-  sampleCacheDir: process.env.MAOU_BENCH_CACHE ?? join(os.homedir(), '.cache', 'maou-bench', 'sample'),
-});
+/**
+ * The per-user cache where sources keep data they generate (the embedded sample data), and how a message names it
+ * when no flag set it. Resource-driven defaults: `planResources`.
+ */
+export const machineCache = (): { readonly dir: string; readonly origin: string } =>
+  process.env.MAOU_BENCH_CACHE !== undefined
+    ? {
+        dir: process.env.MAOU_BENCH_CACHE,
+        origin: 'the sample cache (MAOU_BENCH_CACHE; set --sample-cache-dir to use another)',
+      }
+    : {
+        dir: join(os.homedir(), '.cache', 'maou-bench', 'sample'),
+        origin:
+          'the sample cache (default ~/.cache/maou-bench/sample; set --sample-cache-dir or MAOU_BENCH_CACHE to use another)',
+      };
 
 /**
  * The detector of this process's resource limits, for `planResources`: the commands plan their defaults while
@@ -100,6 +113,7 @@ export type PortOverrides = Partial<Ports>;
  */
 export const createContainer = (options: ContainerOptions, overrides: PortOverrides = {}): DependencyContainer => {
   const child = container.createChildContainer();
+  const { backends, sources } = options.plugIns ?? shippedPlugIns();
   const bind = <K extends keyof Ports>(key: K, make: () => Ports[K]): Ports[K] => {
     const adapter = overrides[key] ?? make();
     child.registerInstance(TOKENS[key], adapter);
@@ -108,9 +122,9 @@ export const createContainer = (options: ContainerOptions, overrides: PortOverri
   const clock = bind('Clock', () => new SystemClockAdapter());
   const logger = bind('Logger', () => PinoLoggerAdapter.create(options.logLevel));
   bind('Environment', () => new NodeEnvironmentAdapter(cliVersion()));
-  bind('ComputeBackend', () => new TfjsComputeBackendAdapter(BACKENDS));
+  bind('ComputeBackend', () => new TfjsComputeBackendAdapter(backends));
   bind('DataLoaderFactory', () => new DataLoaderFactoryAdapter({ logger }));
-  bind('TrainerFactory', () => plannedStepOnWebgpu(dataParallelWhereSupported(BACKENDS, createTrainer)));
+  bind('TrainerFactory', () => backends.trainerFactory(createTrainer));
   bind('ResourceMonitor', () => new ProcessResourceMonitorAdapter(clock));
   bind('RecordIo', () => new RecordIoAdapter());
   bind('SampleDataGenerator', () => new SampleDataGeneratorAdapter());
@@ -119,7 +133,7 @@ export const createContainer = (options: ContainerOptions, overrides: PortOverri
   if (overrides.CalibrationStore) child.registerInstance(TOKENS.CalibrationStore, overrides.CalibrationStore);
   else registerCalibration(child, options.calibrationFile);
   if (overrides.DataSourceFactory) child.registerInstance(TOKENS.DataSourceFactory, overrides.DataSourceFactory);
-  else registerSources(child);
+  else registerSources(child, sources);
   registerUseCases(child);
   return child;
 };

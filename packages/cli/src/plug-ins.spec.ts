@@ -1,101 +1,145 @@
 import 'reflect-metadata';
 import { mkdtempSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  TOKENS,
-  type ClockPort,
-  type DataLoaderFactoryPort,
-  type LoggerPort,
-  type ProgressPort,
-} from '@maou/bench-app';
-import { type TrainerFactory } from '@maou/bench-engine';
-import { describeGpuChoices, toBenchmarkConfig } from '@maou/bench-interface';
-import { createBackendRegistry, TfjsComputeBackendAdapter } from '@maou/bench-compute';
-import { createSourceRegistry } from '@maou/bench-infra';
 import { FIXTURE_DIR as FIXTURES } from '@maou/bench-testkit/sources';
-import { createContainer } from './composition-root';
-import { fakeBackendPlugin } from './testdata/fake-backend/fake-backend.plugin';
-import { fixtureFolderSource, type FixtureFolderSpec } from './testdata/fixture-folder-source/fixture-folder.source';
+import { run } from './run';
+import { benchmarkTraining } from './library/benchmark-training';
+import { UsageError } from './usage-error';
+import { shippedPlugIns, type PlugIns } from './plug-ins';
+import { fakeBackendPlugin, fakeSteps } from './testdata/fake-backend/fake-backend.plugin';
+import { fixtureFolderSource } from './testdata/fixture-folder-source/fixture-folder.source';
 
-// The issue's "done when": a new backend and a new datasource are each one folder (testdata/) and one registration
-// line, and then work end to end: chosen by --gpu and listed in its help; opened through the registry lookup the
-// composition root uses, feeding rows pyarrow wrote through the real loader into real training steps.
-const cacheDir = mkdtempSync(join(tmpdir(), 'maou-plug-ins-'));
-afterAll(() => rm(cacheDir, { recursive: true, force: true }));
+// The issue's "done when": a new backend and a new datasource are each one folder (testdata/, not built into dist)
+// and one registration line below, and then the real command line knows them: their flags and help in --help, their
+// bounds checked (exit 2 naming the flag, before any I/O), and a benchmark that trains on the fake backend's own
+// trainer over the rows the fake source serves (files pyarrow wrote).
+const dir = mkdtempSync(join(tmpdir(), 'maou-plug-ins-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const backends = createBackendRegistry().register(fakeBackendPlugin);
-const validate = (choices = backends.byPriority()) =>
-  toBenchmarkConfig(
-    { gpu: 'fake', stage: 1, batchSize: 8, modelArchitecture: 'lite', dataloaderWorkers: 0, testRatio: 0.25 },
-    { sampleCacheDir: cacheDir, workers: 0, backends: choices },
-  );
+const withFakes = (): PlugIns => {
+  const shipped = shippedPlugIns();
+  shipped.backends.register(fakeBackendPlugin);
+  shipped.sources.register(fixtureFolderSource);
+  return shipped;
+};
 
-describe('a backend and a datasource added as plug-ins', () => {
-  it('given the fake backend registered, then --gpu lists it with its help text and selects it by name', () => {
-    expect(describeGpuChoices(backends.byPriority())).toContain('fake (a test backend on the wasm kernels)');
-    const validated = validate();
-    if (!validated.ok) throw new Error(JSON.stringify(validated.error));
-    expect(validated.value.config.compute).toMatchObject({ backend: 'fake', deviceIndex: 0 });
+const maou = async (argv: string[], plugIns = withFakes()) => {
+  const out: string[] = [];
+  const errs: string[] = [];
+  const so = jest.spyOn(process.stdout, 'write').mockImplementation((c) => out.push(String(c)) > 0);
+  // yargs prints --help through console.log
+  const log = jest.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(`${a.join(' ')}\n`));
+  const se = jest.spyOn(process.stderr, 'write').mockImplementation((c) => errs.push(String(c)) > 0);
+  try {
+    return { code: await run(argv, plugIns), stdout: out.join(''), stderr: errs.join('') };
+  } finally {
+    so.mockRestore();
+    se.mockRestore();
+    log.mockRestore();
+  }
+};
+const TRAIN = ['utility', 'benchmark-training'];
+
+describe('a backend and a datasource added as plug-ins, through the real command line', () => {
+  it('given both registered, then --help shows the source under its help line with its flags, and the backend in --gpu', async () => {
+    const r = await maou([...TRAIN, '--help']);
+    expect(r.code).toBe(0);
+    // yargs wraps help to the terminal's width: compare with the line breaks folded.
+    const help = r.stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('Datasource fixture-folder: the .feather files of one folder (test plug-in)');
+    expect(help).toContain('--fixture-folder read every .feather file of this folder');
+    expect(help).toContain('--fixture-max-files read at most this many of its files');
+    expect(help).toContain('fake (a test backend on the wasm kernels)');
+    // every registered source's help line heads its flags, the shipped ones' too
+    for (const { kind, help: line } of withFakes().sources.describe())
+      expect(help).toContain(`Datasource ${kind}: ${line}`);
+    const loader = await maou(['utility', 'benchmark-dataloader', '--help']);
+    expect(loader.stdout).toContain('--fixture-folder');
   });
 
-  it('given the shipped registry only, then --gpu fake is refused naming the flag and the choices', () => {
-    const refused = validate(createBackendRegistry().byPriority());
-    expect(refused.ok).toBe(false);
-    if (!refused.ok)
-      expect(refused.error).toEqual([
-        { field: '--gpu', message: "unknown device 'fake'; use cuda:N, webgpu, tensorflow, wasm, cpu, auto" },
-      ]);
+  it('given the shipped plug-ins only, then the fake flags and --gpu fake are usage errors (exit 2)', async () => {
+    const flag = await maou([...TRAIN, '--fixture-folder', FIXTURES], shippedPlugIns());
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('unknown option --fixture-folder');
+    const gpu = await maou([...TRAIN, '--gpu', 'fake'], shippedPlugIns());
+    expect(gpu.code).toBe(2);
+    expect(gpu.stderr).toContain("--gpu: unknown device 'fake'");
   });
 
-  it('given both registered, then a run on the fake backend trains on every training row the fake source serves', async () => {
-    const validated = validate();
-    if (!validated.ok) throw new Error(JSON.stringify(validated.error));
-    const { config } = validated.value;
-    const c = createContainer({ logLevel: 'silent' });
-    const sources = createSourceRegistry({
-      logger: c.resolve<LoggerPort>(TOKENS.Logger),
-      clock: c.resolve<ClockPort>(TOKENS.Clock),
-      progress: c.resolve<ProgressPort>(TOKENS.Progress),
-    }).register(fixtureFolderSource);
-    expect(sources.describe()).toContainEqual({
-      kind: 'fixture-folder',
-      help: 'the .feather files of one folder (test plug-in)',
-    });
+  it.each([
+    [
+      ['--fixture-folder', FIXTURES, '--fixture-max-files', '0'],
+      '--fixture-max-files: must be an integer from 1 to 100, got 0',
+    ],
+    [
+      ['--fixture-folder', FIXTURES, '--stage1-data-path', FIXTURES],
+      '--fixture-folder: cannot be combined with --stage1-data-path',
+    ],
+    [['--fixture-folder', FIXTURES, '--input-s3'], '--fixture-folder: cannot be combined with --input-s3 (Amazon S3'],
+  ])('%j is refused with exit 2 naming the flag', async (flags, message) => {
+    const r = await maou([...TRAIN, '--stage', '1', ...flags]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
 
-    const backend = await new TfjsComputeBackendAdapter(backends).activate(config.compute);
-    expect(backend).toMatchObject({ name: 'fake', device: 'fake (wasm kernels)', threads: 1 });
-    const spec: FixtureFolderSpec = { kind: 'fixture-folder', dir: FIXTURES };
-    const source = await sources.open(spec, 1, null);
-    const shards = await source.shards();
-    expect(shards.map((s) => s.id)).toEqual(['stage1-part0.feather', 'stage1-part1.feather', 'stage1-part2.feather']);
+  it('given both registered, then a benchmark on --gpu fake over --fixture-folder trains through the fake trainer and reports both', async () => {
+    const out = join(dir, 'report.json');
+    const before = fakeSteps.count;
+    const r = await maou([
+      ...TRAIN,
+      '--gpu',
+      'fake',
+      '--fixture-folder',
+      FIXTURES,
+      '--fixture-max-files',
+      '2',
+      '--stage',
+      '1',
+      '--model-architecture',
+      'lite',
+      '--batch-size',
+      '8',
+      '--warmup-batches',
+      '1',
+      '--max-batches',
+      '3',
+      '--dataloader-workers',
+      '0',
+      '--no-calibrate',
+      '--output-json',
+      out,
+      '--log-level',
+      'silent',
+    ]);
+    expect(r.stderr).not.toMatch(/invalid options/);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(await readFile(out, 'utf8'));
+    expect(report.config.source).toBe('fixture-folder');
+    expect(report.environment.backend).toBe('fake');
+    expect(report.data_load_method.source).toMatch(/^fixture folder /);
+    expect(report.training_metrics.measured_batches + 1).toBeLessThanOrEqual(fakeSteps.count - before);
+  }, 180_000);
 
-    const loader = await c.resolve<DataLoaderFactoryPort>(TOKENS.DataLoaderFactory).create(source, config.loader);
-    const trainer = c.resolve<TrainerFactory>(TOKENS.TrainerFactory)({
+  it('given the plug-ins in a library run, then their flags are options (bounds checked) and the run uses both', async () => {
+    const plugIns = withFakes();
+    const options = {
+      gpu: 'fake',
+      fixtureFolder: FIXTURES,
       stage: 1,
-      training: config.training,
-      totalSteps: loader.batchesPerEpoch.train,
-      seed: 1,
-      backend,
-    });
-    const clock = c.resolve<ClockPort>(TOKENS.Clock);
-    let rows = 0;
-    const losses: number[] = [];
-    try {
-      for await (const batch of loader.iterate('train', 0)) {
-        rows += batch.size;
-        losses.push((await trainer.step(batch, clock)).loss);
-      }
-    } finally {
-      trainer.dispose();
-      await loader.close();
-    }
-    const total = shards.reduce((n, s) => n + s.rows, 0);
-    expect(rows).toBeGreaterThan(0);
-    expect(rows).toBe(loader.samplesPerEpoch.train);
-    expect(rows).toBeGreaterThanOrEqual(Math.floor(total * 0.75) - 8);
-    expect(losses).toHaveLength(loader.batchesPerEpoch.train);
-    expect(losses.every(Number.isFinite)).toBe(true);
-  }, 120_000);
+      modelArchitecture: 'lite',
+      batchSize: 8,
+      warmupBatches: 1,
+      maxBatches: 2,
+      dataloaderWorkers: 0,
+      calibrate: false,
+      logLevel: 'silent',
+    } as const;
+    await expect(benchmarkTraining({ ...options, fixtureMaxFiles: 500 }, { plugIns })).rejects.toThrow(UsageError);
+    await expect(benchmarkTraining(options)).rejects.toThrow(/fixtureFolder: unknown option/);
+    const report = await benchmarkTraining(options, { plugIns });
+    expect(report.config.source).toBe('fixture-folder');
+    expect(report.environment.backend).toBe('fake');
+  }, 180_000);
 });

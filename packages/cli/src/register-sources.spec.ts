@@ -7,6 +7,7 @@ import { container } from 'tsyringe';
 import { TOKENS, type DataSourceFactoryPort } from '@maou/bench-app';
 import { FakeClock, MemoryLogger, RecordingProgress } from '@maou/bench-app/testing';
 import { registerSources } from './register-sources';
+import { shippedPlugIns } from './plug-ins';
 
 describe('registerSources', () => {
   const cacheDir = mkdtempSync(join(tmpdir(), 'maou-reg-src-'));
@@ -18,9 +19,17 @@ describe('registerSources', () => {
     child.registerInstance(TOKENS.Logger, new MemoryLogger());
     child.registerInstance(TOKENS.Clock, new FakeClock());
     child.registerInstance(TOKENS.Progress, progress);
-    registerSources(child);
+    registerSources(child, shippedPlugIns().sources);
     const factory = child.resolve<DataSourceFactoryPort>(TOKENS.DataSourceFactory);
-    const spec = { kind: 'sample', cacheDir, positions: 300, seed: 5 } as const;
+    const spec = {
+      kind: 'sample',
+      label: 'sample',
+      sampled: false,
+      streamable: true,
+      cacheDir,
+      positions: 300,
+      seed: 5,
+    };
     const source = await factory.open(spec, 2, null);
     const rows = (await source.shards()).reduce((n, s) => n + s.rows, 0);
     expect(rows).toBe(300);

@@ -1,37 +1,50 @@
-import type { ResourceDetectorAdapter, ResourcePlan } from '@maou/bench-host';
+import { candidateBackends, type BackendChoice } from '@maou/bench-app';
+import { planResources as decide, type ResourcePlan } from '@maou/bench-domain';
+import { fitAddressSpace, type ResourceDetectorAdapter } from '@maou/bench-host';
 import type { BenchmarkDefaults } from '@maou/bench-interface';
-import { BACKENDS } from './backends';
-import { machineDefaults } from './composition-root';
+import { machineCache } from './composition-root';
+import type { PlugIns } from './plug-ins';
 
 /** The flags a resource plan defers to. */
 export interface ResourceFlags {
   readonly threads?: number;
   readonly dataloaderWorkers?: number;
   readonly batchSize?: number;
-  /** the backend asked for; unset or wasm means wasm, whose threads and workers must fit the address space */
+  /** the backend asked for: when one it may start reserves address space per thread, threads and workers must fit it */
   readonly gpu?: string;
 }
 
+// Before validation: a --gpu no backend selects may start nothing (validation refuses it).
+const mayStart = <B extends BackendChoice>(gpu: string | undefined, backends: readonly B[]): B[] => {
+  const v = gpu?.toLowerCase();
+  if (v === undefined || v === '' || v === 'none') return candidateBackends('host', backends);
+  return v === 'auto' ? candidateBackends('auto', backends) : backends.filter((b) => b.selects(v) !== null);
+};
+
 /**
- * Detects the resource limits once for this run and turns them into the defaults of threads, loader workers and
- * batch size; explicit flags win. Reads only /sys/fs/cgroup and the OS, logs nothing (the caller logs the plan
- * once the flags are known to be valid). The detector comes from the composition root (`machineResources`).
+ * Measures the resource limits once for this run (infra's detector: /sys/fs/cgroup and the OS, no logging) and has
+ * the domain decide threads, loader workers and batch size from them and the flags (`planResources`, their one
+ * owner); the caller logs the plan once the flags are known to be valid. The detector comes from the composition
+ * root (`machineResources`).
  */
 export const planResources = async (
   flags: ResourceFlags,
-  detector: Pick<ResourceDetectorAdapter, 'plan'>,
+  detector: Pick<ResourceDetectorAdapter, 'detect'>,
+  { backends, sources }: PlugIns,
 ): Promise<{ plan: ResourcePlan; defaults: BenchmarkDefaults }> => {
-  const plan = await detector.plan({
-    threads: flags.threads,
-    workers: flags.dataloaderWorkers,
-    batchSize: flags.batchSize,
-    wasm: flags.gpu === undefined || flags.gpu === 'wasm' || flags.gpu === 'auto',
-  });
+  const measured = await detector.detect();
+  const reserves = mayStart(flags.gpu, backends.byPriority()).some((b) => b.reservesAddressSpace);
+  const plan = decide(
+    measured,
+    { threads: flags.threads, workers: flags.dataloaderWorkers, batchSize: flags.batchSize },
+    reserves ? (wanted, given) => fitAddressSpace(measured.addressSpace, wanted, given) : undefined,
+  );
   return {
     plan,
     defaults: {
-      ...machineDefaults(),
-      backends: BACKENDS.byPriority(),
+      cache: machineCache(),
+      sources: sources.choices(),
+      backends: backends.byPriority(),
       workers: plan.workers,
       threads: plan.threads,
       batchSize: plan.batchSize,

@@ -1,17 +1,19 @@
 import { buildCli } from './cli';
+import { shippedPlugIns, type PlugIns } from './plug-ins';
 import { helpPointer, UsageError } from './usage-error';
 
 /**
  * `maou` in-process: runs the command line `argv` (without the node and script paths) and resolves to its exit code
  * (0 done, 1 failed, 2 usage error, 130/143 stopped by a signal). Output goes to stdout/stderr as the binary's does;
- * the host's `process.exitCode` is left as it was and the process is never exited.
+ * the host's `process.exitCode` is left as it was and the process is never exited. `plugIns` replaces the shipped
+ * backends and datasources (a registry with more registered, say).
  * @public
  */
-export const run = async (argv: readonly string[]): Promise<number> => {
+export const run = async (argv: readonly string[], plugIns: PlugIns = shippedPlugIns()): Promise<number> => {
   const host = process.exitCode;
   process.exitCode = undefined;
   try {
-    await buildCli(argv).parseAsync();
+    await buildCli(argv, plugIns).parseAsync();
     return Number(process.exitCode ?? 0);
   } catch (error) {
     if (error instanceof UsageError) {

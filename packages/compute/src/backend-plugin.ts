@@ -1,4 +1,4 @@
-import { type BackendInfo } from '@maou/bench-engine';
+import { type BackendInfo, type TrainerFactory } from '@maou/bench-engine';
 import { type BackendChoice } from '@maou/bench-app';
 import { type ComputeConfig, type Result } from '@maou/bench-domain';
 
@@ -13,13 +13,19 @@ export interface BackendStartError {
 /**
  * A compute backend that can make itself the active tfjs backend. Each one lives in its own folder and is added to
  * the `BackendRegistry` by one line in `register-backends.ts`; `auto` tries them by descending priority, no `--gpu`
- * the `host` ones. Its name, `--gpu` usage and help text come from here, nowhere else.
+ * the `host` ones. Its name, `--gpu` usage, help text, capabilities (placement, mixed precision, address space) and
+ * trainer come from here, nowhere else.
  * @public
  */
 export interface BackendPlugin extends BackendChoice {
   readonly priority: number;
   /** with more than one thread, training runs as data-parallel replicas in worker threads */
   readonly dataParallel: boolean;
+  /**
+   * How it trains, when not as the engine's trainer does: given the engine's factory, the factory its runs use (wasm:
+   * data-parallel replicas; webgpu: the planned step). The registry hands it out; nothing tests backend names.
+   */
+  readonly trainer?: (single: TrainerFactory) => TrainerFactory;
   start(config: ComputeConfig): Promise<Result<BackendInfo, BackendStartError>>;
 }
 

@@ -13,7 +13,7 @@ const BATCHES: HostBatch[] = Array.from({ length: 10 }, (_, i) => randomBatch(3,
 
 const config = (devicePrefetch: number, runValidation = false): BenchmarkConfig => ({
   stage: 3,
-  source: { kind: 'local', paths: ['x'] },
+  source: { kind: 'local', label: 'local files', sampled: false, streamable: true, reads: ['x'] },
   loader: {
     batchSize: 4,
     workers: 0,

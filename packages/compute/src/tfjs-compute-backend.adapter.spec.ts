@@ -10,7 +10,14 @@ const config = (backend: ComputeConfig['backend']): ComputeConfig => ({ backend,
 describe('TfjsComputeBackendAdapter', () => {
   it('starts a backend by name and reports it', async () => {
     const info = await new TfjsComputeBackendAdapter(createBackendRegistry()).activate(config('cpu'));
-    expect(info).toMatchObject({ name: 'cpu', threads: 1, version: tf.version_core, placement: 'host', replicas: 1 });
+    expect(info).toMatchObject({
+      name: 'cpu',
+      threads: 1,
+      version: tf.version_core,
+      placement: 'host',
+      replicas: 1,
+      fallback: true,
+    });
     expect(tf.getBackend()).toBe('cpu');
   });
 

@@ -40,7 +40,13 @@ export class TfjsComputeBackendAdapter implements ComputeBackendPort {
       if (started.ok) {
         const skipped = failures.map((f) => `skipped ${f.backend}: ${f.message}`);
         const replicas = plugin.dataParallel && started.value.threads > 1 ? started.value.threads : 1;
-        return { ...started.value, placement: plugin.placement, replicas, notes: [...started.value.notes, ...skipped] };
+        return {
+          ...started.value,
+          placement: plugin.placement,
+          ...(plugin.fallback ? { fallback: true } : {}),
+          replicas,
+          notes: [...started.value.notes, ...skipped],
+        };
       }
       failures.push(started.error);
     }

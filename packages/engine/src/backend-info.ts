@@ -8,6 +8,8 @@ export interface BackendInfo {
   readonly notes: readonly string[];
   /** the most memory one training pass may use (wasm32's heap: 4 GiB per replica); absent where not bounded */
   readonly heapLimitBytes?: number;
+  /** a correctness fallback, not for speed (its plug-in says so; the cpu backend); set by the backend registry */
+  readonly fallback?: boolean;
   /** where it computes: `host` (the CPU) or `device` (a GPU); set by the backend registry */
   readonly placement?: 'host' | 'device';
   /** network replicas training each batch in parallel (data-parallel backends); absent means one */

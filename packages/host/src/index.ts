@@ -1,6 +1,5 @@
 export * from './resources/cgroup-limits';
 export * from './resources/address-space';
-export * from './resources/resource-decisions';
 export * from './resources/resource-detector.adapter';
 export * from './resources/process-resource-monitor.adapter';
 export * from './resources/gpu-query';

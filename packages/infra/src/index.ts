@@ -46,6 +46,7 @@ export * from './sources/object-store/object-store-data-source.adapter';
 export * from './sources/s3/s3.source';
 export * from './sources/gcs/gcs.source';
 export * from './sources/bigquery/bigquery.source';
+export type { ObjectStoreSettings, ObjectStoreSpec } from './sources/object-store/object-store-settings';
 export * from './arrow/lz4-xxhash32';
 export * from './sources/local/inspect-stage-file';
 export * from './sample-data/seeded-random';

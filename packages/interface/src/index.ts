@@ -1,6 +1,7 @@
 export * from './options/option-table';
 export * from './benchmark-training/benchmark-training.options';
 export * from './benchmark-training/raw-options';
+export { sourceOptions, type SourceDefaults } from './benchmark-training/data-source-spec';
 export * from './benchmark-training/to-benchmark-config';
 export { describeGpuChoices, describeHostBackends } from './benchmark-training/choices';
 export * from './benchmark-training/batch-study-options';

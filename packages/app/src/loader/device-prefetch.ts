@@ -1,8 +1,5 @@
 import type { HostBatch } from '@maou/bench-domain';
 
-/** Default number of batches prepared on the device ahead of the step (maou's GPU prefetcher used 3). @public */
-export const DEFAULT_DEVICE_PREFETCH = 3;
-
 /** How batches reach the device. @public */
 export interface DevicePrefetchOptions<T> {
   /** batches prepared ahead; 0 turns prefetch off (fetch and upload when the step asks) */

@@ -16,6 +16,14 @@ export interface BackendChoice {
   readonly placement: 'host' | 'device';
   /** a training pass stops at a fixed per-instance heap (wasm32's 4 GiB), which `--find-max-batch` can search against */
   readonly boundedHeap?: boolean;
+  /** a correctness fallback, not for speed: a run on it is told what to use instead */
+  readonly fallback?: boolean;
+  /** a note every run that names it gets (the cpu backend: how much slower it is) */
+  readonly note?: string;
+  /** `--mixed-precision` runs on it (f16 activations, f32 master weights) */
+  readonly mixedPrecision?: boolean;
+  /** each thread reserves its own heap, so threads and loader workers must fit the address-space limit (RLIMIT_AS) */
+  readonly reservesAddressSpace?: boolean;
   /** the device index when `value` (lower case) selects this backend, otherwise null */
   selects(value: string): number | null;
 }
@@ -32,3 +40,15 @@ export const hasMemoryLimit = (b: Pick<BackendChoice, 'placement' | 'boundedHeap
 export interface ComputeBackendPort {
   activate(config: ComputeConfig): Promise<BackendInfo>;
 }
+
+/**
+ * The backends a `--gpu` value may start, by its parsed request: `auto` tries every one, `host` (no `--gpu`) the
+ * `host` ones, a name that backend alone. The same rule as the compute adapter's, for decisions made before it runs.
+ * @public
+ */
+export const candidateBackends = <B extends BackendChoice>(backend: string, choices: readonly B[]): B[] =>
+  backend === 'auto'
+    ? [...choices]
+    : backend === 'host'
+      ? choices.filter((b) => b.placement === 'host')
+      : choices.filter((b) => b.name === backend);

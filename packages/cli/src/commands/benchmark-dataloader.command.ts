@@ -1,18 +1,20 @@
+import type { ResourcePlan } from '@maou/bench-domain';
 import { BenchmarkDataloaderUseCase, TOKENS, type BenchmarkDataloaderOutput, type LoggerPort } from '@maou/bench-app';
 import { err, ok } from '@maou/bench-domain';
 import {
   benchmarkDataloaderOptions,
+  sourceOptions,
   toBenchmarkDataloaderInput,
   type BenchmarkDataloaderArgs,
   type ValidatedDataloaderGrid,
 } from '@maou/bench-interface';
-import { logResourcePlan, type ResourcePlan } from '@maou/bench-host';
+import { logResourcePlan } from '@maou/bench-host';
 import { watchInterrupts, writeDataloaderHtmlReport, writeJsonNow } from '@maou/bench-infra';
 import { dataloaderBenchmarkJson } from './benchmark-dataloader.output';
 import { renderDataloaderBenchmark } from '../console/dataloader-summary';
 import { utilityCommand } from './command-module';
 import { machineResources, type GlobalOptions } from '../composition-root';
-import { BACKENDS } from '../backends';
+import type { PlugIns } from '../plug-ins';
 import { planResources } from '../resource-plan';
 import { runCommand, type CommandSpec } from '../run-command';
 import { withSchema } from '../report-schemas/report-schemas';
@@ -20,14 +22,17 @@ import { interruptedDataloaderStub } from './benchmark-dataloader.output';
 
 type Valid = ValidatedDataloaderGrid & { readonly plan: ResourcePlan };
 
-const spec: CommandSpec<BenchmarkDataloaderArgs & GlobalOptions, Valid, BenchmarkDataloaderOutput> = {
+const spec = (
+  plugIns: PlugIns,
+): CommandSpec<BenchmarkDataloaderArgs & GlobalOptions, Valid, BenchmarkDataloaderOutput> => ({
   name: 'benchmark-dataloader',
   validate: async (args) => {
-    const { plan, defaults } = await planResources(args, machineResources());
+    const { plan, defaults } = await planResources(args, machineResources(), plugIns);
     const grid = toBenchmarkDataloaderInput(args, defaults, plan.resources.cpuCores);
     return grid.ok ? ok({ ...grid.value, input: { ...grid.value.input, resourceLimits: plan.report }, plan }) : grid;
   },
   outputs: (_args, { input }) => ({ source: input.source }),
+  container: () => ({ plugIns }),
   run: async (container, { input, warnings, plan }, args) => {
     for (const w of warnings) process.stderr.write(`maou benchmark-dataloader: note: ${w}\n`);
     logResourcePlan(plan, container.resolve<LoggerPort>(TOKENS.Logger));
@@ -52,20 +57,24 @@ const spec: CommandSpec<BenchmarkDataloaderArgs & GlobalOptions, Valid, Benchmar
       writeHtml: (path) => writeDataloaderHtmlReport(out, path),
     };
   },
-};
+});
 
 /** `maou utility benchmark-dataloader`. */
-export const benchmarkDataloaderCommand = utilityCommand({
-  command: 'benchmark-dataloader',
-  describe:
-    "Find loader settings (workers × prefetch × batch size) that keep the model fed, against the model's own rate",
-  builder: (y) =>
-    y
-      .options(benchmarkDataloaderOptions(BACKENDS.byPriority()))
-      .example('$0 utility benchmark-dataloader --num-batches 30', 'on the embedded sample data')
-      .example(
-        '$0 utility benchmark-dataloader --stage3-data-path data/ --workers 0 1 2 --batch-sizes 128 256 --output-json dl.json',
-        'your files, a custom grid',
-      ),
-  handler: (args) => runCommand(spec, args),
-});
+export const benchmarkDataloaderCommand = (plugIns: PlugIns) =>
+  utilityCommand({
+    command: 'benchmark-dataloader',
+    describe:
+      "Find loader settings (workers × prefetch × batch size) that keep the model fed, against the model's own rate",
+    builder: (y) =>
+      y
+        .options({
+          ...benchmarkDataloaderOptions(plugIns.backends.byPriority()),
+          ...sourceOptions(plugIns.sources.choices(), 3),
+        })
+        .example('$0 utility benchmark-dataloader --num-batches 30', 'on the embedded sample data')
+        .example(
+          '$0 utility benchmark-dataloader --stage3-data-path data/ --workers 0 1 2 --batch-sizes 128 256 --output-json dl.json',
+          'your files, a custom grid',
+        ),
+    handler: (args) => runCommand(spec(plugIns), args),
+  });

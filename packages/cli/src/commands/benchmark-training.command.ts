@@ -1,3 +1,4 @@
+import type { ResourcePlan } from '@maou/bench-domain';
 import {
   BenchmarkTrainingUseCase,
   TOKENS,
@@ -9,16 +10,17 @@ import { err, ok, type BatchStudyReport, type BenchmarkTrainingReport } from '@m
 import {
   CALIBRATION_OPTIONS,
   benchmarkTrainingOptions,
+  sourceOptions,
   toTrainingRun,
   type BenchmarkTrainingArgs,
   type ValidatedTrainingRun,
 } from '@maou/bench-interface';
-import { logResourcePlan, type ResourcePlan } from '@maou/bench-host';
+import { logResourcePlan } from '@maou/bench-host';
 import { writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
 import { renderTrainingSummary } from '../console/training-summary';
 import type { DependencyContainer } from 'tsyringe';
 import { machineResources, type GlobalOptions } from '../composition-root';
-import { BACKENDS } from '../backends';
+import type { PlugIns } from '../plug-ins';
 import { planResources } from '../resource-plan';
 import { defaultCalibrationFile } from '../register-calibration';
 import { runCommand, type CommandSpec, type CommandView } from '../run-command';
@@ -27,8 +29,12 @@ import { presentBatchStudy, runBatchStudy } from './benchmark-training.study';
 import { interruptedStub, watchTrainingInterrupts } from './benchmark-training.interrupt';
 import { withSchema } from '../report-schemas/report-schemas';
 
-/** Every flag of `benchmark-training`: the run's table (with this binary's backends) and calibration's. */
-export const BENCHMARK_TRAINING_TABLE = { ...benchmarkTrainingOptions(BACKENDS.byPriority()), ...CALIBRATION_OPTIONS };
+/** Every flag of `benchmark-training`: the run's table (with the plug-ins' backends), the datasources' and calibration's. */
+export const benchmarkTrainingTable = (plugIns: PlugIns) => ({
+  ...benchmarkTrainingOptions(plugIns.backends.byPriority()),
+  ...sourceOptions(plugIns.sources.choices()),
+  ...CALIBRATION_OPTIONS,
+});
 
 type Args = BenchmarkTrainingArgs & GlobalOptions;
 type Valid = ValidatedTrainingRun & { readonly plan: ResourcePlan };
@@ -88,10 +94,10 @@ const presentRun = (report: BenchmarkTrainingReport, exitCode: number | null): C
 });
 
 /** `benchmark-training` as the runner drives it; `benchmarkTraining()` drives the same spec. */
-export const benchmarkTrainingSpec: CommandSpec<Args, Valid, Outcome> = {
+export const benchmarkTrainingSpec = (plugIns: PlugIns): CommandSpec<Args, Valid, Outcome> => ({
   name: 'benchmark-training',
   validate: async (args) => {
-    const { plan, defaults } = await planResources(args, machineResources());
+    const { plan, defaults } = await planResources(args, machineResources(), plugIns);
     // A run that cannot fit this process's limits is refused before any batch, naming the limit and the need.
     if (plan.refusal) return err([{ field: 'RLIMIT_AS', message: plan.refusal }]);
     const run = toTrainingRun(args, defaults);
@@ -102,8 +108,10 @@ export const benchmarkTrainingSpec: CommandSpec<Args, Valid, Outcome> = {
     tracePath: config.enableProfiling && !study ? tracePath(args) : undefined,
     calibrationFile: calibration.mode === 'off' || study ? undefined : (calibration.file ?? defaultCalibrationFile()),
   }),
-  container: (_args, { calibration, study }) =>
-    calibration.file && !study ? { calibrationFile: calibration.file } : {},
+  container: (_args, { calibration, study }) => ({
+    plugIns,
+    ...(calibration.file && !study ? { calibrationFile: calibration.file } : {}),
+  }),
   run: async (container, valid, args) => {
     logResourcePlan(valid.plan, container.resolve<LoggerPort>(TOKENS.Logger));
     if (valid.study) {
@@ -113,30 +121,31 @@ export const benchmarkTrainingSpec: CommandSpec<Args, Valid, Outcome> = {
     return runTraining(container, valid, args);
   },
   present: (out) => (out.kind === 'study' ? presentBatchStudy(out.report) : presentRun(out.report, out.exitCode)),
-};
+});
 
 /** `maou utility benchmark-training`. */
-export const benchmarkTrainingCommand = utilityCommand({
-  command: 'benchmark-training',
-  describe: 'Time a single-epoch dry run of the training stack and predict the epoch',
-  builder: (y) =>
-    y
-      .options(BENCHMARK_TRAINING_TABLE)
-      .example(
-        '$0 utility benchmark-training --max-batches 20 --warmup-batches 5',
-        'benchmark on the embedded sample data',
-      )
-      .example(
-        '$0 utility benchmark-training --stage3-data-path data/ --batch-size 128 --run-validation --output-json out.json',
-        'your Stage 3 files, with a validation pass',
-      )
-      .example(
-        '$0 utility benchmark-training --batch-sizes 64,128,256,512 --estimate-cbs --report-html study.html',
-        'which batch size: throughput, critical batch size, gradient noise scale',
-      )
-      .example(
-        '$0 utility benchmark-training --gpu wasm --find-max-batch',
-        'the largest batch that trains as one piece in the wasm heap',
-      ),
-  handler: (args) => runCommand(benchmarkTrainingSpec, args),
-});
+export const benchmarkTrainingCommand = (plugIns: PlugIns) =>
+  utilityCommand({
+    command: 'benchmark-training',
+    describe: 'Time a single-epoch dry run of the training stack and predict the epoch',
+    builder: (y) =>
+      y
+        .options(benchmarkTrainingTable(plugIns))
+        .example(
+          '$0 utility benchmark-training --max-batches 20 --warmup-batches 5',
+          'benchmark on the embedded sample data',
+        )
+        .example(
+          '$0 utility benchmark-training --stage3-data-path data/ --batch-size 128 --run-validation --output-json out.json',
+          'your Stage 3 files, with a validation pass',
+        )
+        .example(
+          '$0 utility benchmark-training --batch-sizes 64,128,256,512 --estimate-cbs --report-html study.html',
+          'which batch size: throughput, critical batch size, gradient noise scale',
+        )
+        .example(
+          '$0 utility benchmark-training --gpu wasm --find-max-batch',
+          'the largest batch that trains as one piece in the wasm heap',
+        ),
+    handler: (args) => runCommand(benchmarkTrainingSpec(plugIns), args),
+  });

@@ -1,3 +1,4 @@
+import type { ResourcePlan } from '@maou/bench-domain';
 import { BatchStudyUseCase, TOKENS, type ProgressPort } from '@maou/bench-app';
 import {
   err,
@@ -8,7 +9,6 @@ import {
   type SweepPointFailed,
 } from '@maou/bench-domain';
 import type { ValidatedBatchStudy } from '@maou/bench-interface';
-import type { ResourcePlan } from '@maou/bench-host';
 import { writeBatchStudyHtmlReport } from '@maou/bench-infra';
 import { renderBatchStudySummary } from '../console/batch-study-summary';
 import type { DependencyContainer } from 'tsyringe';

@@ -5,12 +5,13 @@ import { benchmarkIoCommand } from './benchmark-io.command';
 import { benchmarkDataloaderCommand } from './benchmark-dataloader.command';
 import { benchmarkTrainingCommand } from './benchmark-training.command';
 import { benchmarkCompareCommand } from './benchmark-compare.command';
+import type { PlugIns } from '../plug-ins';
 
 /** Subcommands of `maou utility`, one line per command module (append under a lock). */
-export const withUtilityCommands = (y: Argv<GlobalArgv>): Argv<GlobalArgv> =>
+export const withUtilityCommands = (y: Argv<GlobalArgv>, plugIns: PlugIns): Argv<GlobalArgv> =>
   y
     .command(generateSampleDataCommand)
     .command(benchmarkIoCommand)
-    .command(benchmarkDataloaderCommand)
-    .command(benchmarkTrainingCommand)
+    .command(benchmarkDataloaderCommand(plugIns))
+    .command(benchmarkTrainingCommand(plugIns))
     .command(benchmarkCompareCommand);

@@ -36,7 +36,7 @@ export const renderDataloaderBenchmark = (out: BenchmarkDataloaderOutput, input:
         : `model not timed (--consumption-steps 0): the cheapest setting within ${Math.round(input.noiseMargin * 100)} % of the fastest`;
   const limits = out.resourceLimits;
   return [
-    ...(input.source.kind === 'sample' ? [sampleDataNote(input.stage, out.dataset), ''] : []),
+    ...(input.source.synthetic ? [sampleDataNote(input.stage, out.dataset), ''] : []),
     ...(limits
       ? [
           `Resource limits: cgroup ${limits.cgroup}, ${limits.cpu_cores} usable core(s), ${(limits.memory_bytes / 2 ** 30).toFixed(1)} GiB; ${limits.decisions.map((d) => `${d.setting} ${d.value ?? 'none'} (${d.origin})`).join(', ')}`,

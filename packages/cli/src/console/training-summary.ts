@@ -64,7 +64,7 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
   const m = r.training_metrics;
   const e = r.epoch_estimate;
   const lines = [
-    ...(r.config.source === 'sample' ? [sampleDataNote(r.stage, String(r.data_load_method.source)), ''] : []),
+    ...(r.config.source_synthetic === true ? [sampleDataNote(r.stage, String(r.data_load_method.source)), ''] : []),
     `Training benchmark — Stage ${r.stage}, ${r.model.preset} (${r.model.parameters.toLocaleString('en-US')} parameters)`,
     row(
       'Backend',
@@ -133,7 +133,7 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
       ...l.decisions.map((d) => row(`    ${d.setting}`, `${d.value ?? 'no cap'} (${d.origin}: ${d.reason})`)),
     );
   }
-  if (r.io && r.io.source !== 'local') {
+  if (r.io && r.config.source_sampled === true) {
     const io = r.io as {
       source?: string;
       objects?: number;

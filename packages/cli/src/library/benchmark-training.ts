@@ -2,7 +2,8 @@ import type { BatchStudyReport, BenchmarkTrainingReport } from '@maou/bench-doma
 import type { CALIBRATION_OPTIONS, RawBenchmarkTrainingOptions, RawOptions } from '@maou/bench-interface';
 import type { LogLevel } from '@maou/bench-infra';
 import type { PortOverrides } from '../composition-root';
-import { BENCHMARK_TRAINING_TABLE, benchmarkTrainingSpec, type Outcome } from '../commands/benchmark-training.command';
+import { benchmarkTrainingTable, benchmarkTrainingSpec, type Outcome } from '../commands/benchmark-training.command';
+import { shippedPlugIns, type PlugIns } from '../plug-ins';
 import { GLOBAL_OPTIONS } from '../global-options';
 import { checkCommand, executeCommand } from '../run-command';
 import { BenchmarkRunError, UsageError } from '../usage-error';
@@ -16,33 +17,52 @@ type StudyKey = 'batchSizes' | 'learningRates' | 'estimateCbs' | 'findMaxBatch' 
  * @public
  */
 export type BenchmarkTrainingOptions = Omit<RawBenchmarkTrainingOptions, 'json' | StudyKey> &
-  RawOptions<typeof CALIBRATION_OPTIONS> & { readonly logLevel?: LogLevel };
+  RawOptions<typeof CALIBRATION_OPTIONS> &
+  SourcePlugInOptions & { readonly logLevel?: LogLevel };
+
+/**
+ * The datasource plug-ins' flags, camelCased (`stage3DataPath`, `inputS3`, `inputBucketName`, ...): their set is the
+ * registry's, so names are checked when the run reads its options, not here.
+ * @public
+ */
+export type SourcePlugInOptions = {
+  readonly [flag: string]: string | number | boolean | readonly (string | number)[] | undefined;
+};
 
 /** The same, with the batch study's flags (`batchSizes`, `learningRates`, `findMaxBatch`, …). @public */
-export type BatchStudyOptions = Omit<RawBenchmarkTrainingOptions, 'json'> & { readonly logLevel?: LogLevel };
+export type BatchStudyOptions = Omit<RawBenchmarkTrainingOptions, 'json'> &
+  SourcePlugInOptions & { readonly logLevel?: LogLevel };
 
-/** How a library run is wired: `overrides` replace ports (see `createContainer`), the rest stay real. @public */
+/**
+ * How a library run is wired: `overrides` replace ports (see `createContainer`), the rest stay real; `plugIns` replace
+ * the shipped backends and datasources (their flags then become options here).
+ * @public
+ */
 export interface RunWiring {
   readonly overrides?: PortOverrides;
+  readonly plugIns?: PlugIns;
 }
 
 const COMMAND = 'utility benchmark-training';
 
-type Args = Parameters<(typeof benchmarkTrainingSpec)['validate']>[0];
+type Args = Parameters<ReturnType<typeof benchmarkTrainingSpec>['validate']>[0];
 
 // Every flag but --json (stdout has no use in a library call).
-const TABLE = Object.fromEntries(
-  Object.entries({ ...BENCHMARK_TRAINING_TABLE, ...GLOBAL_OPTIONS }).filter(([flag]) => flag !== 'json'),
-);
+const tableOf = (plugIns: PlugIns) =>
+  Object.fromEntries(
+    Object.entries({ ...benchmarkTrainingTable(plugIns), ...GLOBAL_OPTIONS }).filter(([flag]) => flag !== 'json'),
+  );
 const STUDY_FLAGS = ['batchSizes', 'learningRates', 'findMaxBatch'] as const;
 const studyFlag = (options: BatchStudyOptions) => STUDY_FLAGS.find((k) => options[k] !== undefined);
 
 const runSpec = async (options: object, wiring: RunWiring): Promise<Outcome> => {
-  const read = readOptions<Args>(TABLE, options);
+  const plugIns = wiring.plugIns ?? shippedPlugIns();
+  const read = readOptions<Args>(tableOf(plugIns), options);
   if (!read.ok) throw UsageError.of(read.error, COMMAND);
-  const checked = await checkCommand(benchmarkTrainingSpec, read.value);
+  const spec = benchmarkTrainingSpec(plugIns);
+  const checked = await checkCommand(spec, read.value);
   if (!checked.ok) throw UsageError.of(checked.error, COMMAND);
-  const done = await executeCommand(benchmarkTrainingSpec, read.value, checked.value, wiring.overrides);
+  const done = await executeCommand(spec, read.value, checked.value, wiring.overrides);
   if (!done.ok) throw new BenchmarkRunError(done.error.message, done.error.code);
   return done.value.value;
 };

@@ -2,7 +2,6 @@ import { statSync } from 'node:fs';
 import { extname, sep } from 'node:path';
 import type { DataSourceSpec, ValidationIssue } from '@maou/bench-domain';
 import { STAGE_FILE_SUFFIXES } from '@maou/bench-infra';
-import { machineDefaults } from '../composition-root';
 import { checkOutputDir, checkOutputFile, fileIdentity, outputPathIssues, realOrResolved } from './output-paths';
 
 /** Where a benchmark run will write; each path is checked before the run starts. */
@@ -16,19 +15,9 @@ export interface RunOutputs {
   readonly source?: DataSourceSpec;
 }
 
-// The default sample cache is not a flag the user gave: a problem there names where it came from.
-const sampleCacheField = (cacheDir: string): string =>
-  cacheDir !== machineDefaults().sampleCacheDir
-    ? '--sample-cache-dir'
-    : process.env.MAOU_BENCH_CACHE !== undefined
-      ? 'the sample cache (MAOU_BENCH_CACHE; set --sample-cache-dir to use another)'
-      : 'the sample cache (default ~/.cache/maou-bench/sample; set --sample-cache-dir or MAOU_BENCH_CACHE to use another)';
-
-const sourceDir = (source: DataSourceSpec | undefined): ValidationIssue | null => {
-  if (source?.kind === 'sample') return checkOutputDir(sampleCacheField(source.cacheDir), source.cacheDir);
-  if (source && 'localCacheDir' in source) return checkOutputDir('--input-local-cache-dir', source.localCacheDir);
-  return null;
-};
+// The source's plug-in says which directory it writes and what set it (a flag, or the default cache).
+const sourceDir = (source: DataSourceSpec | undefined): ValidationIssue | null =>
+  source?.writes ? checkOutputDir(source.writes.field, source.writes.dir) : null;
 
 const isDirectory = (path: string): boolean => {
   try {
@@ -60,16 +49,7 @@ const clashes = (o: RunOutputs): ValidationIssue[] => {
     ['--calibration-file', o.calibrationFile],
   ];
   const given = files.filter((f): f is [string, string] => f[1] !== undefined && f[1].trim() !== '');
-  // Remote sources are read through a local cache, and the sample through its own: a data file there is an input.
-  const s = o.source;
-  const inputs: readonly string[] =
-    s?.kind === 'local'
-      ? s.paths
-      : s?.kind === 'sample'
-        ? [s.cacheDir]
-        : s && 'localCacheDir' in s && s.localCacheDir !== undefined
-          ? [s.localCacheDir]
-          : [];
+  const inputs = o.source?.reads ?? [];
   const issues: ValidationIssue[] = [];
   given.forEach(([flag, path], i) => {
     const twin = given.slice(0, i).find(([, other]) => fileIdentity(other) === fileIdentity(path));
@@ -79,7 +59,7 @@ const clashes = (o: RunOutputs): ValidationIssue[] => {
     if (input !== undefined)
       issues.push({
         field: flag,
-        message: `${path} is an input (${o.source?.kind === 'local' ? 'data path' : 'the input cache'} ${input}); an output never overwrites data`,
+        message: `${path} is an input (${input === o.source?.writes?.dir ? 'the input cache' : 'data path'} ${input}); an output never overwrites data`,
       });
   });
   return issues;

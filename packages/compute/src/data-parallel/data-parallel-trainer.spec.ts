@@ -1,7 +1,6 @@
 import '@tensorflow/tfjs-backend-wasm';
 import { createTrainer, NonFiniteValueError, type BackendInfo, type TrainerOptions } from '@maou/bench-engine';
 import { randomBatch, TRAINING, fastWasmBackend } from '@maou/bench-testkit/compute';
-import { dataParallelWhereSupported } from './data-parallel-factory';
 import { createBackendRegistry } from '../register-backends';
 import { DataParallelTrainer } from './data-parallel-trainer';
 import { useCpuKernels } from '../native/native-kernels';
@@ -221,9 +220,9 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
     }
   }, 120_000);
 
-  it('given the activated backend, then the factory goes data-parallel only for a data-parallel plug-in (wasm) with more than one thread', () => {
+  it('given the activated backend, then the registry factory goes data-parallel only for the plug-in whose trainer is (wasm) with more than one thread', () => {
     const made: string[] = [];
-    const factory = dataParallelWhereSupported(createBackendRegistry(), (o) => {
+    const factory = createBackendRegistry().trainerFactory((o) => {
       made.push(o.backend?.name ?? 'none');
       return createTrainer(o);
     });

@@ -57,7 +57,7 @@ export const NATIVE_BUILD_DIR = path.resolve(__dirname, '../../native-build');
 
 function parseChoice(raw: string | undefined): CpuKernelChoice {
   const v = (raw ?? '').trim() || 'auto';
-  if (v === 'auto' || v === 'wasm' || (NATIVE_ISAS as readonly string[]).includes(v)) return v as CpuKernelChoice;
+  if (v === 'auto' || v === 'wasm' || (NATIVE_ISAS as readonly string[]).includes(v)) return v as CpuKernelChoice; // MAOU_CPU_KERNELS' value: not a plug-in name
   throw new Error(`${CPU_KERNELS_ENV}=${raw}: expected auto, wasm, ${NATIVE_ISAS.join(' or ')}`);
 }
 
@@ -84,7 +84,7 @@ export function selectCpuKernels(
   choice: CpuKernelChoice = parseChoice(process.env[CPU_KERNELS_ENV]),
   dir = NATIVE_BUILD_DIR,
 ): CpuKernelSelection {
-  if (choice === 'wasm') return { kind: 'wasm', reason: `${CPU_KERNELS_ENV}=wasm` };
+  if (choice === 'wasm') return { kind: 'wasm', reason: `${CPU_KERNELS_ENV}=wasm` }; // MAOU_CPU_KERNELS' value: not a plug-in name
   const file = path.join(dir, 'maou-kernels.node');
   let addon: NativeAddon;
   if (!fs.existsSync(file)) {

@@ -9,6 +9,7 @@ import { webgpuIm2Col } from './filter-im2col.program';
 import { withPooledUploads } from './pooled-upload';
 import { registerRankSafeSum } from './rank-safe-sum.kernel';
 import { defaultVulkanSearch, describeNoAdapter, diagnoseVulkan } from './vulkan-diagnosis';
+import { plannedStepTrainers } from './planned/planned-step-factory';
 
 /** Knobs for measurements and tests; the CLI uses the defaults. @public */
 export interface WebgpuStartOptions {
@@ -146,7 +147,9 @@ export const webgpuBackendPlugin: BackendPlugin = {
   usage: NAME,
   help: '',
   placement: 'device',
+  mixedPrecision: true,
   dataParallel: false,
+  trainer: plannedStepTrainers,
   selects: selectedByName(NAME),
   priority: 30,
   async start(config) {

@@ -24,35 +24,27 @@ export type LrSchedulerName = 'warmup_cosine_decay' | 'cosine_annealing' | 'step
 /** How map-style files are held: read on demand or loaded whole. @public */
 export type CacheMode = 'file' | 'memory';
 
-/** Where the records come from; exactly one per run. `seed` picks the sample (generated data, or sampled cloud objects/pages). @public */
-export type DataSourceSpec =
-  | { readonly kind: 'sample'; readonly cacheDir: string; readonly positions: number; readonly seed: number }
-  | { readonly kind: 'local'; readonly paths: readonly string[] }
-  | {
-      readonly kind: 's3' | 'gcs';
-      readonly bucket: string;
-      readonly prefix: string;
-      readonly dataName: string;
-      readonly localCacheDir: string;
-      readonly maxWorkers: number;
-      readonly enableBundling: boolean;
-      readonly bundleSizeGb: number;
-      readonly seed: number;
-      readonly endpoint?: string;
-    }
-  | {
-      readonly kind: 'bigquery';
-      readonly datasetId: string;
-      readonly tableName: string;
-      readonly batchSize: number;
-      readonly maxCachedBytes: number;
-      readonly seed: number;
-      readonly clusteringKey?: string;
-      readonly partitioningKeyDate?: string;
-      readonly localCacheDir?: string;
-      readonly apiEndpoint?: string;
-      readonly projectId?: string;
-    };
+/**
+ * Where the records come from, exactly one per run: the spec a datasource plug-in parsed from its flags. Its kind
+ * picks the plug-in that opens it; the fields here are what the rest of the run needs to know about it, so nothing
+ * outside the plug-in tests kinds. A plug-in's own settings (bucket, paths, ...) are fields of its extension of this.
+ * @public
+ */
+export interface DataSourceSpec {
+  readonly kind: string;
+  /** how notes and messages name it: `local files`, `the embedded sample data`, `S3` */
+  readonly label: string;
+  /** `--sample-ratio` samples it (cloud objects or pages); otherwise it is read whole */
+  readonly sampled: boolean;
+  /** its files may be streamed (the loader's default with 2+ files) */
+  readonly streamable: boolean;
+  /** generated data, not the user's: summaries say so */
+  readonly synthetic?: boolean;
+  /** paths it reads, which no output may overwrite */
+  readonly reads?: readonly string[];
+  /** a directory it writes (a cache), checked before the run; `field` names the flag (or the default) that set it */
+  readonly writes?: { readonly field: string; readonly dir: string };
+}
 
 /** Loader settings. @public */
 export interface DataLoaderConfig {

@@ -12,6 +12,10 @@ export interface RecommendationContext {
     readonly pinMemory: boolean;
     readonly devicePrefetch: number;
     readonly backend: string;
+    /** the backend is a correctness fallback (its plug-in says so), not for speed */
+    readonly fallback: boolean;
+    /** the heap one training pass may use on a bounded-heap backend (wasm32: 4 GiB per replica); null: unbounded */
+    readonly heapLimitBytes: number | null;
     readonly threads: number;
     readonly cores: number;
     readonly warmupBatches: number;
@@ -29,6 +33,6 @@ export const THRESHOLDS = {
   variability: 0.3,
   /** relative half-width of the batch-time CI above which more batches are needed */
   ciHalfWidth: 0.1,
-  /** wasm32 heap: training batches above this risk the 4 GiB heap */
+  /** a bounded heap (wasm32's 4 GiB): training batches above this risk it */
   wasmBatch: 512,
 } as const;

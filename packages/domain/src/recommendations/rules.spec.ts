@@ -43,6 +43,8 @@ const ctx = (
       pinMemory: false,
       devicePrefetch: 3,
       backend: 'wasm',
+      fallback: false,
+      heapLimitBytes: 4 * 1024 ** 3,
       threads: 1,
       cores: 2,
       warmupBatches: 2,
@@ -76,9 +78,17 @@ describe('recommendation rules', () => {
     const [lo, hi] = c.metrics.batch_ms.ci95;
     expect(r.message).not.toContain(`±${(((hi - lo) / 2 / c.metrics.batch_ms.mean) * 100).toFixed(1)} %`);
   });
-  it('given the cpu backend and a large wasm batch, then both backend rules are evaluated on their own conditions', () => {
-    expect(recommend(ctx(run(0), { backend: 'cpu' })).map((r) => r.rule)).toContain('cpu-backend');
+  it('given a fallback backend and a large batch on a bounded heap, then both backend rules are evaluated on their capabilities, not names', () => {
+    expect(recommend(ctx(run(0), { backend: 'cpu', fallback: true, heapLimitBytes: null })).map((r) => r.rule)).toEqual(
+      expect.arrayContaining(['fallback-backend']),
+    );
+    expect(recommend(ctx(run(0), { backend: 'cpu', heapLimitBytes: null })).map((r) => r.rule)).not.toContain(
+      'fallback-backend',
+    );
     expect(recommend(ctx(run(0), { batchSize: 1024 })).map((r) => r.rule)).toContain('wasm-heap');
+    expect(recommend(ctx(run(0), { batchSize: 1024, heapLimitBytes: null })).map((r) => r.rule)).not.toContain(
+      'wasm-heap',
+    );
     expect(recommend(ctx(run(0))).map((r) => r.rule)).not.toContain('wasm-heap');
   });
 });

@@ -92,18 +92,18 @@ export const RECOMMENDATION_RULES: readonly RecommendationRule[] = [
       evidence: `tensors ${m.tensors_per_batch.first} → ${m.tensors_per_batch.last}`,
     };
   }),
-  rule('cpu-backend', ({ settings: s }) => {
-    if (s.backend !== 'cpu') return null;
+  rule('fallback-backend', ({ settings: s }) => {
+    if (!s.fallback) return null;
     return {
       severity: 'warning',
-      message: 'The pure-JS cpu backend is a correctness fallback, tens of times slower than wasm.',
+      message: `The ${s.backend} backend is a correctness fallback, 160–1,500× slower to train than the default: leave --gpu out for maou's CPU device.`,
       flag: '--gpu',
-      value: 'wasm',
-      evidence: `backend ${s.backend}`,
+      value: null,
+      evidence: `backend ${s.backend} (its plug-in marks it a fallback)`,
     };
   }),
   rule('wasm-heap', ({ settings: s }) => {
-    if (s.backend !== 'wasm' || s.batchSize <= T.wasmBatch) return null;
+    if (s.heapLimitBytes === null || s.batchSize <= T.wasmBatch) return null;
     return {
       severity: 'warning',
       message: `Batches above ${T.wasmBatch} may not fit the 4 GiB wasm heap; if the run aborts, lower the batch size.`,

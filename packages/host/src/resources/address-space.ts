@@ -1,16 +1,5 @@
+import type { AddressSpace, AddressSpaceFit } from '@maou/bench-domain';
 import { readFile } from 'node:fs/promises';
-
-/**
- * The address-space limit (RLIMIT_AS: `ulimit -v`, `prlimit --as`, batch systems and containers set it) and whether
- * V8 bounds-checks wasm with guard regions (its trap handler, on unless node runs with --disable-wasm-trap-handler).
- * @public
- */
-export interface AddressSpace {
-  /** the soft limit in bytes; null when unlimited or unreadable */
-  readonly limitBytes: number | null;
-  /** each wasm memory then reserves about 10 GiB of address space up front */
-  readonly guardRegions: boolean;
-}
 
 /** The flag that turns V8's wasm guard regions off (a process-start flag: it cannot be set at run time). @public */
 export const NO_GUARD_REGIONS_FLAG = '--disable-wasm-trap-handler';
@@ -68,11 +57,6 @@ export const wasmHeapLimit = (space: AddressSpace, memoryBytes: number, threads:
   const share = Math.min(memoryBytes / n, left / n / 2);
   return Math.max(MIN_HEAP / 4, Math.min(WASM32_HEAP, Math.floor(share / 2 ** 20) * 2 ** 20));
 };
-
-/** Threads and loader workers for a wasm run inside the limit: the first that fits, most threads first. @public */
-export type AddressSpaceFit =
-  | { readonly ok: true; readonly threads: number; readonly workers: number; readonly reduced: boolean }
-  | { readonly ok: false; readonly message: string };
 
 const gib = (bytes: number): string => `${(bytes / GIB).toFixed(1)} GiB`;
 

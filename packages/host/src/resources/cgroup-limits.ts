@@ -1,13 +1,6 @@
+import type { CgroupLimits } from '@maou/bench-domain';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-
-/** CPU and memory limits a cgroup puts on this process; null where the cgroup sets none. @public */
-export interface CgroupLimits {
-  readonly version: 'v2' | 'v1' | 'none';
-  /** CPU quota in cores (may be fractional, e.g. 1.5) */
-  readonly cpuQuotaCores: number | null;
-  readonly memoryLimitBytes: number | null;
-}
 
 // The kernel reports "no limit" on v1 as a huge page-rounded number close to 2^63.
 const V1_UNLIMITED = 2 ** 60;

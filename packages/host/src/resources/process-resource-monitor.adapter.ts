@@ -32,7 +32,7 @@ export class ProcessResourceMonitorAdapter implements ResourceMonitorPort {
     }
     const lines = text.split('\n');
     const total = lines[0]?.split(/\s+/);
-    if (total?.[0] !== 'cpu' || total.length < 9) return null;
+    if (total?.[0] !== 'cpu' || total.length < 9) return null; // /proc/stat's line: not a plug-in name
     const [user, nice, system, , , irq, softirq, steal] = total.slice(1, 9).map((v) => Number(v) * 10);
     const cores = lines.filter((l) => /^cpu\d/.test(l)).length;
     const own = process.cpuUsage();

@@ -3,7 +3,7 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '@maou/bench-app/testing';
 import { readCgroupLimits } from './cgroup-limits';
-import { deriveSettings, usableResources } from './resource-decisions';
+import { deriveSettings, planResources, usableResources } from '@maou/bench-domain';
 import { ProcessResourceMonitorAdapter } from './process-resource-monitor.adapter';
 import { ResourceDetectorAdapter, logResourcePlan } from './resource-detector.adapter';
 
@@ -113,7 +113,8 @@ describe('ResourceDetectorAdapter', () => {
     await put('memory.max', `${3 * GIB}`);
     const logger = new MemoryLogger();
     const detector = new ResourceDetectorAdapter(root, { affinityCpus: 8, memoryBytes: 64 * GIB });
-    const plan = await detector.plan({ threads: 1, batchSize: 512 });
+    // infra measures, the domain decides
+    const plan = planResources(await detector.detect(), { threads: 1, batchSize: 512 });
     expect(plan).toMatchObject({ threads: 1, workers: 2, batchSize: 512, derived: { threads: 3, maxBatchSize: 256 } });
     expect(plan.report).toMatchObject({
       cgroup: 'v2',
@@ -142,7 +143,10 @@ describe('ResourceDetectorAdapter', () => {
 
   it('given 1.5 GiB and no batch size, when planned, then the memory cap replaces the default batch and says why', async () => {
     await put('memory.max', `${1.5 * GIB}`);
-    const plan = await new ResourceDetectorAdapter(root, { affinityCpus: 2, memoryBytes: 64 * GIB }).plan();
+    const plan = planResources(
+      await new ResourceDetectorAdapter(root, { affinityCpus: 2, memoryBytes: 64 * GIB }).detect(),
+      {},
+    );
     expect(plan).toMatchObject({ threads: 2, workers: 0, batchSize: 128 });
     expect(plan.report.decisions[2]).toEqual({
       setting: 'batch_size',

@@ -1,5 +1,5 @@
-import type { Stage } from '@maou/bench-domain';
-import type { ClockPort, DataSourcePort, LoggerPort, ProgressPort } from '@maou/bench-app';
+import type { DataSourceSpec, Stage, ValidationIssue } from '@maou/bench-domain';
+import type { ClockPort, DataSourcePort, LoggerPort, ProgressPort, SourceChoice, SourceRun } from '@maou/bench-app';
 
 /** What every source may report to: logs, time, and progress (sample generation, downloads). @public */
 export interface SourceContext {
@@ -8,19 +8,17 @@ export interface SourceContext {
   readonly progress: ProgressPort;
 }
 
-/** The part of a source spec the registry reads: which kind of source it names. @public */
-export interface SourceSpec {
-  readonly kind: string;
-}
-
 /**
- * One kind of datasource, in its own folder under `sources/`, added to the registry by one line in
- * `register-sources.ts`. Its kind and help text come from here, nowhere else.
+ * One kind of datasource, in its own folder, added to the registry by one line in `register-sources.ts`. It carries
+ * everything the rest of the program knows about it: its flags (names, help, bounds), which flags select it, its
+ * parser, its capabilities (on the spec it parses) and its factory (`open`).
  * @public
  */
-export interface SourceDefinition<S extends SourceSpec> {
+export interface SourceDefinition<S extends DataSourceSpec> extends SourceChoice {
   readonly kind: S['kind'];
-  /** one line for `--help` and for the error that lists the registered kinds */
-  readonly help: string;
+  parse(
+    flags: Readonly<Record<string, unknown>>,
+    run: SourceRun,
+  ): { readonly spec: S; readonly warnings: readonly string[] } | { readonly issues: readonly ValidationIssue[] };
   open(spec: S, stage: Stage, sampleRatio: number | null, context: SourceContext): Promise<DataSourcePort>;
 }

@@ -3,11 +3,10 @@ import type { DataSourcePort } from '@maou/bench-app';
 import type { DataSourceSpec } from '@maou/bench-domain';
 import { SystemClockAdapter } from '../clock/system-clock.adapter';
 import { createSourceRegistry } from './register-sources';
-import { localSource } from './local/local.source';
+import { localSource, type LocalSpec } from './local/local.source';
 import type { SourceContext, SourceDefinition } from './source-definition';
 
-type LocalSpec = Extract<DataSourceSpec, { kind: 'local' }>;
-import { DataSourceRegistryAdapter } from './source-registry';
+import { DataSourceRegistryAdapter, SourceRegistry } from './source-registry';
 
 describe('DataSourceRegistryAdapter', () => {
   const context: SourceContext = {
@@ -26,33 +25,43 @@ describe('DataSourceRegistryAdapter', () => {
         return source;
       },
     };
-    const local: LocalSpec = { kind: 'local', paths: ['a.feather'] };
-    await expect(new DataSourceRegistryAdapter(context).register(recording).open(local, 3, null)).resolves.toBe(source);
+    const local: LocalSpec = {
+      kind: 'local',
+      label: 'local files',
+      sampled: false,
+      streamable: true,
+      paths: ['a.feather'],
+    };
+    await expect(
+      new DataSourceRegistryAdapter(new SourceRegistry().register(recording), context).open(local, 3, null),
+    ).resolves.toBe(source);
     expect(seen).toEqual([['a.feather'], 3, null, context]);
   });
 
   it('given an unregistered kind, then the error names it and what is registered', async () => {
-    const registry = new DataSourceRegistryAdapter(context).register(localSource);
-    const bigquery: DataSourceSpec = {
-      kind: 'bigquery',
-      datasetId: 'd',
-      tableName: 't',
-      batchSize: 1,
-      maxCachedBytes: 1,
-      seed: 1,
-    };
+    const registry = new DataSourceRegistryAdapter(new SourceRegistry().register(localSource), context);
+    const bigquery: DataSourceSpec = { kind: 'bigquery', label: 'BigQuery', sampled: true, streamable: false };
     await expect(registry.open(bigquery, 3, null)).rejects.toThrow(
       "no datasource is registered for 'bigquery' (registered: local)",
     );
   });
 
   it('given the shipped registry, then every kind a spec can name is there once, with its help text', () => {
-    const kinds: DataSourceSpec['kind'][] = ['local', 'sample', 's3', 'gcs', 'bigquery'];
-    const described = createSourceRegistry(context).describe();
+    const kinds = ['local', 'sample', 's3', 'gcs', 'bigquery'];
+    const described = createSourceRegistry().describe();
     expect(described.map((d) => d.kind)).toEqual(kinds);
     for (const d of described) expect(d.help).toMatch(/\w/);
-    expect(() => new DataSourceRegistryAdapter(context).register(localSource).register(localSource)).toThrow(
+    expect(() => new SourceRegistry().register(localSource).register(localSource)).toThrow(
       /datasource 'local' is registered twice/,
+    );
+    // A flag two plug-ins read is one declaration; a second, different one is refused.
+    const clash: SourceDefinition<LocalSpec> = {
+      ...localSource,
+      kind: 'other' as 'local',
+      flags: { 'stage3-data-path': { type: 'string', describe: 'x' } },
+    };
+    expect(() => new SourceRegistry().register(localSource).register(clash)).toThrow(
+      "datasource 'other' declares --stage3-data-path again; share the one declaration",
     );
   });
 });

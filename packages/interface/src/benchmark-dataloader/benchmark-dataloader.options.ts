@@ -1,20 +1,20 @@
+import { BATCH_SIZE, describeSetting } from '@maou/bench-domain';
 import { optionGroup, type ParsedOptions, type OptionTable } from '../options/option-table';
 import type { BackendChoice } from '@maou/bench-app';
-import { CLOUD_INPUT_OPTIONS, STAGE3_INPUT_OPTIONS } from '../benchmark-training/benchmark-training.options';
+import { STAGE3_INPUT_OPTIONS } from '../benchmark-training/benchmark-training.options';
 import { describeGpuChoices } from '../benchmark-training/choices';
 
 const data = optionGroup('Data:');
 const measurement = optionGroup('Measurement:');
 const output = optionGroup('Output:');
 
-/** Flags of `maou utility benchmark-dataloader`; the input flags are `benchmark-training`'s Stage 3 set, `--gpu` from the registered backends. @public */
+/** Flags of `maou utility benchmark-dataloader`; the input flags are `benchmark-training`'s Stage 3 set (the datasource plug-ins' flags apart, see `sourceOptions`), `--gpu` from the registered backends. @public */
 export const benchmarkDataloaderOptions = (backends: readonly BackendChoice[]) =>
   ({
     ...STAGE3_INPUT_OPTIONS,
     'sample-ratio': data.num('share of cloud data to read, 0.01..1'),
     'test-ratio': data.num('validation share left out of the measured split (default 0.2)'),
-    ...CLOUD_INPUT_OPTIONS,
-    'batch-size': measurement.num('batch size (default 256)'),
+    'batch-size': measurement.num(`batch size, ${describeSetting(BATCH_SIZE)}`),
     'num-batches': { ...measurement.num('batches timed per repeat'), default: 100 },
     'pin-memory': measurement.flag('reuse transfer buffers instead of fresh allocations'),
     workers: { ...measurement.num('worker counts of the grid (default 0 1 2 … up to the spare cores)'), array: true },

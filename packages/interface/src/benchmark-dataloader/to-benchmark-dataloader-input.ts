@@ -1,5 +1,15 @@
 import type { BenchmarkDataloaderInput } from '@maou/bench-app';
-import { checkBoundedNumbers, err, ok, type NumberBounds, type Result, type ValidationIssue } from '@maou/bench-domain';
+import {
+  BATCH_SIZE,
+  LOADER_WORKERS,
+  PREFETCH_FACTOR,
+  checkBoundedNumbers,
+  err,
+  ok,
+  type NumberBounds,
+  type Result,
+  type ValidationIssue,
+} from '@maou/bench-domain';
 import { toBenchmarkConfig, type BenchmarkDefaults } from '../benchmark-training/to-benchmark-config';
 import type { BenchmarkDataloaderArgs } from './benchmark-dataloader.options';
 
@@ -31,9 +41,9 @@ export const toBenchmarkDataloaderInput = (
       ['--repeats', args.repeats, { min: 1, max: 100, integer: true }],
       ['--noise-margin', args.noiseMargin, { min: 0, max: 0.99 }],
       ['--consumption-steps', args.consumptionSteps, { min: 0, max: 10_000, integer: true }],
-      ...eachBounded('--workers', args.workers, { min: 0, max: 256, integer: true }),
-      ...eachBounded('--prefetch-factors', args.prefetchFactors, { min: 1, max: 64, integer: true }),
-      ...eachBounded('--batch-sizes', batchSizes, { min: 1, max: 65_536, integer: true }),
+      ...eachBounded('--workers', args.workers, LOADER_WORKERS.bounds),
+      ...eachBounded('--prefetch-factors', args.prefetchFactors, PREFETCH_FACTOR.bounds),
+      ...eachBounded('--batch-sizes', batchSizes, BATCH_SIZE.bounds),
     ]),
   );
   if (!validated.ok || issues.length) return err(issues);

@@ -1,11 +1,10 @@
 import type { BackendChoice } from '@maou/bench-app';
-import { POLICY_TARGET_MODES } from '@maou/bench-domain';
+import { BATCH_SIZE, DEVICE_PREFETCH, POLICY_TARGET_MODES, PREFETCH_FACTOR, describeSetting } from '@maou/bench-domain';
 import { optionGroup, type OptionTable } from '../options/option-table';
 import { describeGpuChoices, describeHostBackends } from './choices';
 import { MODEL_OPTIONS } from './model-options';
 import { ADAPTIVE_BATCH_OPTIONS } from './adaptive-batch-options';
 
-const cloud = optionGroup('Cloud input (Stage 3):');
 const data = optionGroup('Data:');
 const device = optionGroup('Device:');
 const pipeline = optionGroup('Data pipeline:');
@@ -16,58 +15,30 @@ const study = optionGroup('Batch study:');
 const output = optionGroup('Output:');
 const calibration = optionGroup('Calibration:');
 
-const paths = (stage: number) =>
-  ({ ...data.str(`Stage ${stage} .feather/.npy files or directories`), array: true }) as const;
-
-/** Cloud datasource flags (S3, GCS, BigQuery), shared by the commands that read Stage 3 data. @public */
-export const CLOUD_INPUT_OPTIONS = {
-  'input-s3': cloud.flag('read from S3'),
-  'input-gcs': cloud.flag('read from Google Cloud Storage'),
-  'input-bucket-name': cloud.str('bucket'),
-  'input-prefix': cloud.str('object prefix'),
-  'input-data-name': cloud.str('data name filter'),
-  'input-local-cache-dir': cloud.str('local cache for downloaded objects'),
-  'input-max-workers': cloud.num('parallel downloads (default 8)'),
-  'input-enable-bundling': cloud.flag('bundle small objects into larger Arrow files'),
-  'input-bundle-size-gb': cloud.num('bundle size in GB (default 1.0)'),
-  'input-endpoint': cloud.str('custom S3/GCS/BigQuery endpoint (e.g. a local server)'),
-  'input-dataset-id': cloud.str('BigQuery dataset'),
-  'input-table-name': cloud.str('BigQuery table'),
-  'input-batch-size': cloud.num('BigQuery rows per page (default 10000)'),
-  'input-max-cached-bytes': cloud.num('BigQuery local cache budget in bytes (default 500 MiB)'),
-  'input-clustering-key': cloud.str('BigQuery clustering key'),
-  'input-partitioning-key-date': cloud.str('BigQuery DATE partition column name'),
-  'input-local-cache': cloud.flag('cache BigQuery pages locally'),
-} as const satisfies OptionTable;
-
-/** Local Stage 3 input flags, shared by `benchmark-training` and `benchmark-dataloader` (maou gives both the same set). @public */
+/**
+ * How the data is read, shared by `benchmark-training` and `benchmark-dataloader` (maou gives both the same set); the
+ * datasource flags themselves come from the registered plug-ins (`sourceOptions`).
+ * @public
+ */
 export const STAGE3_INPUT_OPTIONS = {
-  'stage3-data-path': paths(3),
   streaming: { ...data.flag('stream files (default with 2+ files); --no-streaming forces map-style'), default: true },
   'input-cache-mode': {
     ...data.str('map-style files: file (read on demand) or memory (load all); mmap = file'),
     choices: ['file', 'memory', 'mmap'],
   },
   'input-file-packed': data.flag('accepted for compatibility; packing is detected from the file'),
-  'sample-positions': data.num(
-    'positions in the embedded sample dataset when no data is given, 16 to 1,000,000 (default 4096)',
-  ),
-  'sample-cache-dir': data.str('where the embedded sample dataset is generated and reused'),
   seed: data.num('seed of splits, shuffles, weights, sample data and cloud sampling (default 1)'),
 } as const satisfies OptionTable;
 
 /**
- * The run flags of `benchmark-training` (calibration apart); `--gpu`'s values and help come from the registered
- * backends. Ranges are checked by `toBenchmarkConfig`.
+ * The run flags of `benchmark-training` (calibration and the datasource plug-ins' flags apart); `--gpu`'s values and
+ * help come from the registered backends. Ranges are checked by `toBenchmarkConfig`.
  * @public
  */
 export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
   ({
     stage: { ...data.num('1 reachable squares, 2 legal moves, 3 policy + value'), default: 3 },
-    'stage1-data-path': paths(1),
-    'stage2-data-path': paths(2),
     ...STAGE3_INPUT_OPTIONS,
-    ...CLOUD_INPUT_OPTIONS,
     gpu: device.str(
       `backend: ${describeGpuChoices(backends)}; default: the best CPU backend (${describeHostBackends(backends)}), which is maou's CPU device`,
     ),
@@ -85,13 +56,15 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
       "with --gpu webgpu on an adapter with shader-f16: f16 activations, f32 master weights and optimiser, dynamic loss scaling (maou's AMP on CUDA); refused on every other backend",
     ),
     'test-ratio': pipeline.num('validation share, 0 < r < 1 (default 0.2)'),
-    'batch-size': pipeline.num('batch size, 1 to 65,536 (default 256)'),
+    'batch-size': pipeline.num(`batch size, ${describeSetting(BATCH_SIZE)}`),
     'dataloader-workers': pipeline.num(
       'loader worker threads, 0 = main thread, at most 256 (default from detected CPUs)',
     ),
     'pin-memory': pipeline.flag('reuse transfer buffers instead of fresh allocations'),
-    'prefetch-factor': pipeline.num('batches each worker prepares ahead (default 2)'),
-    'device-prefetch': pipeline.num('batches uploaded ahead to the device, 0 = off (default 3)'),
+    'prefetch-factor': pipeline.num(`batches each worker prepares ahead, ${describeSetting(PREFETCH_FACTOR)}`),
+    'device-prefetch': pipeline.num(
+      `batches uploaded ahead to the device, 0 = off; ${describeSetting(DEVICE_PREFETCH)}`,
+    ),
     'cache-transforms': pipeline.flag('accepted for compatibility; records need no transform'),
     'gce-parameter': loss.num('accepted for compatibility (0 < g ≤ 1); unused by the KL policy loss'),
     'policy-target-mode': {

@@ -1,127 +1,99 @@
-import { checkBigQueryNames, type DataSourceSpec, type Stage, type ValidationIssue } from '@maou/bench-domain';
-import type { RawBenchmarkTrainingOptions as Raw } from './raw-options';
+import type { SourceChoice, SourceFlag, SourceRun } from '@maou/bench-app';
+import { checkBoundedNumbers, type DataSourceSpec, type Stage, type ValidationIssue } from '@maou/bench-domain';
+import type { OptionTable } from '../options/option-table';
 
-/** Defaults that depend on the machine, supplied by the caller. */
+/** The registered datasource plug-ins and the machine's cache directory, supplied by the composition root. */
 export interface SourceDefaults {
-  readonly sampleCacheDir: string;
+  readonly sources: readonly SourceChoice[];
+  readonly cache: SourceRun['cache'];
 }
 
-type Picked = { readonly spec: DataSourceSpec; readonly warnings: string[] } | { readonly issues: ValidationIssue[] };
+type Picked =
+  | { readonly spec: DataSourceSpec; readonly warnings: readonly string[] }
+  | { readonly issues: readonly ValidationIssue[] };
 
-const cloudChoices = (raw: Raw): string[] => [
-  ...(raw.inputDatasetId || raw.inputTableName ? ['BigQuery'] : []),
-  ...(raw.inputGcs ? ['GCS'] : []),
-  ...(raw.inputS3 ? ['S3'] : []),
-];
-
-const missing = (raw: Raw, keys: readonly (keyof Raw)[], flags: readonly string[], why: string): ValidationIssue[] =>
-  keys.flatMap((k, i) => (raw[k] ? [] : [{ field: flags[i]!, message: `required ${why}` }]));
-
-const cloud = (raw: Raw, kind: 's3' | 'gcs'): Picked => {
-  const issues = missing(
-    raw,
-    ['inputBucketName', 'inputPrefix', 'inputDataName', 'inputLocalCacheDir'],
-    ['--input-bucket-name', '--input-prefix', '--input-data-name', '--input-local-cache-dir'],
-    `with --input-${kind}`,
-  );
-  if (issues.length) return { issues };
-  return {
-    warnings: [],
-    spec: {
-      kind,
-      bucket: raw.inputBucketName!,
-      prefix: raw.inputPrefix!,
-      dataName: raw.inputDataName!,
-      localCacheDir: raw.inputLocalCacheDir!,
-      maxWorkers: raw.inputMaxWorkers ?? 8,
-      seed: raw.seed ?? 1,
-      enableBundling: raw.inputEnableBundling ?? false,
-      bundleSizeGb: raw.inputBundleSizeGb ?? 1,
-      ...(raw.inputEndpoint ? { endpoint: raw.inputEndpoint } : {}),
-    },
-  };
+const camel = (flag: string): string => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const given = (raw: Readonly<Record<string, unknown>>, flag: string): boolean => {
+  const v = raw[camel(flag)];
+  return Array.isArray(v) ? v.length > 0 : v !== undefined && v !== false && v !== '';
 };
 
-const bigquery = (raw: Raw): Picked => {
-  const issues = [
-    ...missing(
-      raw,
-      ['inputDatasetId', 'inputTableName'],
-      ['--input-dataset-id', '--input-table-name'],
-      'for a BigQuery source',
-    ),
-    ...checkBigQueryNames({
-      datasetId: raw.inputDatasetId || undefined,
-      tableName: raw.inputTableName || undefined,
-      clusteringKey: raw.inputClusteringKey,
-      partitioningKeyDate: raw.inputPartitioningKeyDate,
-    }),
-  ];
-  if (issues.length) return { issues };
-  const localCacheDir = raw.inputLocalCache || raw.inputLocalCacheDir ? raw.inputLocalCacheDir : undefined;
-  return {
-    warnings: [],
-    spec: {
-      kind: 'bigquery',
-      datasetId: raw.inputDatasetId!,
-      tableName: raw.inputTableName!,
-      batchSize: raw.inputBatchSize ?? 10000,
-      seed: raw.seed ?? 1,
-      maxCachedBytes: raw.inputMaxCachedBytes ?? 524_288_000,
-      ...(raw.inputClusteringKey ? { clusteringKey: raw.inputClusteringKey } : {}),
-      ...(raw.inputPartitioningKeyDate ? { partitioningKeyDate: raw.inputPartitioningKeyDate } : {}),
-      ...(localCacheDir ? { localCacheDir } : {}),
-      ...(raw.inputEndpoint ? { apiEndpoint: raw.inputEndpoint } : {}),
-    },
-  };
+/** Every flag of the registered plug-ins once, for a command of `stage` (all stages when absent). */
+const sourceFlags = (sources: readonly SourceChoice[], stage?: Stage): [string, SourceFlag, SourceChoice][] => {
+  const seen = new Map<string, [string, SourceFlag, SourceChoice]>();
+  for (const s of sources)
+    for (const [name, flag] of Object.entries(s.flags))
+      if (!seen.has(name) && (stage === undefined || !flag.stages || flag.stages.includes(stage)))
+        seen.set(name, [name, flag, s]);
+  return [...seen.values()];
 };
 
 /**
- * Picks the one datasource of the run. Several cloud sources, or a local path together with a cloud source, are
- * errors (maou let the local path win silently). No source at all means the embedded sample data.
+ * The flags of the registered datasource plug-ins as option-table entries: each under its heading, or under the
+ * plug-in's own (`Datasource s3: Amazon S3 ...`), so a source's help reaches `--help`.
+ * @public
  */
-export const pickDataSource = (raw: Raw, stage: Stage, defaults: SourceDefaults): Picked => {
-  const clouds = cloudChoices(raw);
-  const localFlag = `--stage${stage}-data-path`;
-  const local = stage === 1 ? raw.stage1DataPath : stage === 2 ? raw.stage2DataPath : raw.stage3DataPath;
-  const stray = ([1, 2, 3] as const).filter(
-    (n) => n !== stage && (n === 1 ? raw.stage1DataPath : n === 2 ? raw.stage2DataPath : raw.stage3DataPath)?.length,
+export const sourceOptions = (sources: readonly SourceChoice[], stage?: Stage): OptionTable =>
+  Object.fromEntries(
+    sourceFlags(sources, stage).map(([name, flag, s]) => [
+      name,
+      {
+        type: flag.type,
+        describe: flag.describe,
+        group: flag.group ?? `Datasource ${s.kind}: ${s.help}`,
+        ...(flag.array ? { array: true } : {}),
+        ...(flag.type === 'boolean' ? {} : { requiresArg: true }),
+      },
+    ]),
   );
-  if (stray.length) {
-    return {
-      issues: stray.map((n) => ({
-        field: `--stage${n}-data-path`,
-        message: `given, but --stage is ${stage}: pass --stage ${n} to benchmark these files (otherwise Stage ${stage} would run on other data)`,
-      })),
-    };
-  }
-  if (clouds.length > 1)
-    return { issues: [{ field: '--input-*', message: `choose one cloud source, got ${clouds.join(' and ')}` }] };
-  if (clouds.length === 1 && stage !== 3)
+
+/**
+ * Picks the one datasource of the run: the plug-in whose selecting flags are given (two are an error), else the one
+ * that needs none (the embedded sample data). Every plug-in flag's bounds are checked; the plug-in parses the rest.
+ */
+export const pickDataSource = (
+  raw: Readonly<Record<string, unknown>>,
+  run: Omit<SourceRun, 'cache'>,
+  defaults: SourceDefaults,
+): Picked => {
+  const bounded = checkBoundedNumbers(
+    sourceFlags(defaults.sources).flatMap(([name, flag]) =>
+      flag.bounds ? [[`--${name}`, raw[camel(name)], flag.bounds] as const] : [],
+    ),
+  );
+  if (bounded.length) return { issues: bounded };
+  const selecting = (s: SourceChoice) => s.selectedBy.filter((f) => given(raw, f));
+  const chosen = defaults.sources.filter((s) => selecting(s).length);
+  if (chosen.length > 1) {
+    const [first, second] = [selecting(chosen[0]!)[0]!, selecting(chosen[1]!)[0]!];
     return {
       issues: [
-        { field: `--input-${clouds[0]!.toLowerCase()}`, message: 'cloud sources hold Stage 3 data; use --stage 3' },
+        {
+          field: `--${second}`,
+          message: `cannot be combined with --${first} (${chosen[0]!.help}); choose one datasource`,
+        },
       ],
     };
-  if (local?.length && clouds.length)
-    return { issues: [{ field: localFlag, message: `cannot be combined with a ${clouds[0]} source` }] };
-  const unsampled = (what: string): string[] =>
-    raw.sampleRatio !== undefined ? [`--sample-ratio only samples cloud sources; ${what} read whole`] : [];
-  if (local?.length) return { warnings: unsampled('local files are'), spec: { kind: 'local', paths: local } };
-  if (raw.inputS3) return cloud(raw, 's3');
-  if (raw.inputGcs) return cloud(raw, 'gcs');
-  if (clouds.length) return bigquery(raw);
-  const spec = {
-    kind: 'sample',
-    cacheDir: raw.sampleCacheDir ?? defaults.sampleCacheDir,
-    positions: raw.samplePositions ?? 4096,
-    seed: raw.seed ?? 1,
-  } as const;
-  return {
-    warnings: [
-      `no data given (no --stage${stage}-data-path, no cloud source): using the embedded sample data, ${spec.positions} positions from random legal games (seed ${spec.seed})`,
-      ...unsampled('the embedded sample data is'),
-    ],
-    spec,
-  };
+  }
+  const choice = chosen[0] ?? defaults.sources.find((s) => s.selectedBy.length === 0);
+  if (!choice)
+    return {
+      issues: [{ field: 'datasource', message: 'no datasource flag given, and no registered datasource needs none' }],
+    };
+  if (choice.stages && !choice.stages.includes(run.stage))
+    return {
+      issues: [
+        {
+          field: `--${selecting(choice)[0]}`,
+          message: `${choice.help} holds Stage ${choice.stages.join('/')} data; use --stage ${choice.stages[0]}`,
+        },
+      ],
+    };
+  const parsed = choice.parse(raw, { ...run, cache: defaults.cache });
+  if ('issues' in parsed) return parsed;
+  const unsampled =
+    run.sampleRatio !== undefined && !parsed.spec.sampled
+      ? [`--sample-ratio only samples cloud sources, so it has no effect on ${parsed.spec.label} (read whole)`]
+      : [];
+  return { spec: parsed.spec, warnings: [...parsed.warnings, ...unsampled] };
 };

@@ -1,4 +1,4 @@
-import type { BackendChoice } from '@maou/bench-app';
+import type { BackendChoice, SourceChoice } from '@maou/bench-app';
 import { toBenchmarkConfig } from './to-benchmark-config';
 import type { RawBenchmarkTrainingOptions } from './raw-options';
 
@@ -9,7 +9,22 @@ const wasm: BackendChoice = {
   placement: 'host',
   selects: (v) => (v === 'wasm' ? 0 : null),
 };
-const defaults = { sampleCacheDir: '/tmp/sample', workers: 1, backends: [wasm] };
+// The source of a run that names none, as a plug-in describes it (the shipped plug-ins: cli's source-plug-ins.spec).
+const fallback: SourceChoice = {
+  kind: 'sample',
+  help: 'generated data',
+  flags: {},
+  selectedBy: [],
+  parse: () => ({ warnings: [], spec: { kind: 'sample', label: 'generated data', sampled: false, streamable: true } }),
+};
+const defaults = {
+  sources: [fallback],
+  cache: { dir: '/tmp/sample', origin: 'the cache' },
+  workers: 1,
+  // the resource plan's decision (the domain's planResources), as the cli hands it over
+  batchSize: 256,
+  backends: [wasm],
+};
 const check = (raw: RawBenchmarkTrainingOptions) => toBenchmarkConfig(raw, defaults);
 const issuesOf = (raw: RawBenchmarkTrainingOptions): string[] => {
   const r = check(raw);
@@ -82,7 +97,6 @@ describe("maou HEAD's model flags", () => {
   it('given --stage1/2-batch-size, then the stage it names trains with it, the others note it, and bad values are refused', () => {
     const s1 = check({
       stage: 1,
-      stage1DataPath: ['/x.feather'],
       batchSize: 64,
       stage1BatchSize: 16,
       stage2BatchSize: 8,

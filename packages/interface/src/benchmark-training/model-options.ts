@@ -1,4 +1,13 @@
-import type { ModelPreset, Stage, TrainingConfig, ValidationIssue } from '@maou/bench-domain';
+import {
+  BATCH_SIZE,
+  type ModelPreset,
+  type Stage,
+  type TrainingConfig,
+  type ValidationIssue,
+} from '@maou/bench-domain';
+
+// Widths, layers and per-stage batches share --batch-size's ceiling: past it a value is a typo, not a plan.
+const MAX = BATCH_SIZE.bounds.max;
 import { optionGroup, type OptionTable } from '../options/option-table';
 
 const model = optionGroup('Model (maou HEAD):');
@@ -55,8 +64,11 @@ export const checkModelOptions = (
   const issues: ValidationIssue[] = [];
   const warnings: string[] = [];
   const positiveInt = (flag: string, v: number | undefined, min = 1) => {
-    if (v !== undefined && !(isInt(v) && v >= min && v <= 65_536))
-      issues.push({ field: flag, message: `must be an integer from ${min} to 65,536, got ${v}` });
+    if (v !== undefined && !(isInt(v) && v >= min && v <= MAX))
+      issues.push({
+        field: flag,
+        message: `must be an integer from ${min} to ${MAX.toLocaleString('en-US')}, got ${v}`,
+      });
   };
   positiveInt('--vit-embed-dim', raw.vitEmbedDim);
   positiveInt('--vit-num-layers', raw.vitNumLayers, 0);
@@ -105,10 +117,10 @@ export const checkModelOptions = (
     warnings.push(`--freeze-backbone and --trainable-layers both given: using trainable_layers=${tl}, as maou does`);
   const stageBatch = (n: 1 | 2, v: number | undefined) => {
     if (v === undefined) return;
-    if (!(isInt(v) && v > 0 && v <= 65_536))
+    if (!(isInt(v) && v >= BATCH_SIZE.bounds.min && v <= MAX))
       issues.push({
         field: `--stage${n}-batch-size`,
-        message: `stage${n}_batch_size must be positive (at most 65,536), got ${v}`,
+        message: `stage${n}_batch_size must be positive (at most ${MAX.toLocaleString('en-US')}), got ${v}`,
       });
     else if (stage !== n)
       warnings.push(`--stage${n}-batch-size ${v} applies to Stage ${n}; this run is Stage ${stage}`);

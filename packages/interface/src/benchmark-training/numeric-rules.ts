@@ -1,4 +1,11 @@
-import type { ValidationIssue } from '@maou/bench-domain';
+import {
+  BATCH_SIZE,
+  DEVICE_PREFETCH,
+  LOADER_WORKERS,
+  PREFETCH_FACTOR,
+  THREADS,
+  type ValidationIssue,
+} from '@maou/bench-domain';
 import type { RawBenchmarkTrainingOptions } from './raw-options';
 
 type NumericKey = {
@@ -25,17 +32,37 @@ const upTo =
 export const NUMERIC_RULES: readonly NumericRule[] = [
   { key: 'stage', integer: true, test: (v) => v >= 1 && v <= 3, expect: 'must be 1, 2 or 3' },
   { key: 'testRatio', test: open01, expect: 'must be between 0 and 1 (exclusive)' },
-  { key: 'batchSize', integer: true, test: upTo(65_536), expect: 'must be an integer from 1 to 65,536' },
-  { key: 'dataloaderWorkers', integer: true, test: upTo(256, 0, false), expect: 'must be an integer from 0 to 256' },
-  { key: 'prefetchFactor', integer: true, test: upTo(64), expect: 'must be an integer from 1 to 64' },
+  {
+    key: 'batchSize',
+    integer: true,
+    test: upTo(BATCH_SIZE.bounds.max, BATCH_SIZE.bounds.min, false),
+    expect: `must be an integer from ${BATCH_SIZE.bounds.min} to ${BATCH_SIZE.bounds.max.toLocaleString('en-US')}`,
+  },
+  {
+    key: 'dataloaderWorkers',
+    integer: true,
+    test: upTo(LOADER_WORKERS.bounds.max, LOADER_WORKERS.bounds.min, false),
+    expect: `must be an integer from ${LOADER_WORKERS.bounds.min} to ${LOADER_WORKERS.bounds.max}`,
+  },
+  {
+    key: 'prefetchFactor',
+    integer: true,
+    test: upTo(PREFETCH_FACTOR.bounds.max, PREFETCH_FACTOR.bounds.min, false),
+    expect: `must be an integer from ${PREFETCH_FACTOR.bounds.min} to ${PREFETCH_FACTOR.bounds.max}`,
+  },
   {
     key: 'devicePrefetch',
     integer: true,
-    test: upTo(64, 0, false),
-    expect: 'must be an integer from 0 to 64 (0 turns device prefetch off)',
+    test: upTo(DEVICE_PREFETCH.bounds.max, DEVICE_PREFETCH.bounds.min, false),
+    expect: `must be an integer from ${DEVICE_PREFETCH.bounds.min} to ${DEVICE_PREFETCH.bounds.max} (0 turns device prefetch off)`,
   },
   // Each wasm thread is a whole replica (its own heap and copy of the network): past 64 that is a typo, not a plan.
-  { key: 'threads', integer: true, test: (v) => v >= 1 && v <= 64, expect: 'must be an integer from 1 to 64' },
+  {
+    key: 'threads',
+    integer: true,
+    test: upTo(THREADS.bounds.max, THREADS.bounds.min, false),
+    expect: `must be an integer from ${THREADS.bounds.min} to ${THREADS.bounds.max}`,
+  },
   { key: 'gceParameter', test: (v) => v > 0 && v <= 1, expect: 'must be in (0, 1]' },
   { key: 'policyLossRatio', test: upTo(1000), expect: 'must be positive, at most 1000' },
   { key: 'valueLossRatio', test: upTo(1000), expect: 'must be positive, at most 1000' },
@@ -80,22 +107,6 @@ export const NUMERIC_RULES: readonly NumericRule[] = [
     expect: 'must be a positive number of seconds, at most a week (604,800)',
   },
   { key: 'sampleRatio', test: (v) => v >= 0.01 && v <= 1, expect: 'must be between 0.01 and 1.0' },
-  { key: 'inputBatchSize', integer: true, test: upTo(1e7), expect: 'must be an integer from 1 to 10,000,000' },
-  {
-    key: 'inputMaxCachedBytes',
-    integer: true,
-    test: upTo(2 ** 50),
-    expect: 'must be a positive integer of at most 2^50 (1 PiB)',
-  },
-  { key: 'inputBundleSizeGb', test: upTo(64), expect: 'must be positive, at most 64' },
-  { key: 'inputMaxWorkers', integer: true, test: upTo(256), expect: 'must be an integer from 1 to 256' },
-  // Generating runs at a few thousand positions a second: a million is minutes; more belongs in generate-sample-data.
-  {
-    key: 'samplePositions',
-    integer: true,
-    test: upTo(1e6, 16, false),
-    expect: 'must be an integer from 16 to 1,000,000 (generate larger sets with generate-sample-data)',
-  },
   { key: 'seed', integer: true, test: upTo(2 ** 32 - 1, 0, false), expect: 'must be an integer from 0 to 2^32 - 1' },
 ];
 

@@ -1,4 +1,4 @@
-import type { BackendChoice } from '@maou/bench-app';
+import type { BackendChoice, SourceChoice } from '@maou/bench-app';
 import { toBenchmarkConfig } from './to-benchmark-config';
 import type { RawBenchmarkTrainingOptions } from './raw-options';
 
@@ -18,9 +18,24 @@ const cuda: BackendChoice = {
   placement: 'device',
   selects: (v) => (/^cuda:(\d+)$/.exec(v) ? Number(v.slice(5)) : null),
 };
+// The source a run names none of, as a plug-in describes it; the shipped plug-ins' parsing is checked in cli's
+// source-plug-ins.spec (interface may not import infra).
+const fallback: SourceChoice = {
+  kind: 'sample',
+  help: 'generated data',
+  flags: {},
+  selectedBy: [],
+  parse: (_flags, run) => ({
+    warnings: [`no data given: generated (seed ${run.seed})`],
+    spec: { kind: 'sample', label: 'generated data', sampled: false, streamable: true },
+  }),
+};
 const defaults = {
-  sampleCacheDir: '/tmp/sample',
+  sources: [fallback],
+  cache: { dir: '/tmp/sample', origin: 'the cache' },
   workers: 1,
+  // the resource plan's decision (the domain's planResources), as the cli hands it over
+  batchSize: 256,
   backends: [cuda, named('wasm', 'host'), named('cpu', 'host')],
 };
 const issuesOf = (raw: RawBenchmarkTrainingOptions): string[] => {
@@ -29,15 +44,16 @@ const issuesOf = (raw: RawBenchmarkTrainingOptions): string[] => {
 };
 
 describe('toBenchmarkConfig', () => {
-  it('given --mixed-precision, then it needs --gpu webgpu (refused for cuda:0, wasm and no --gpu), and reaches training and compute', () => {
-    for (const gpu of [undefined, 'wasm', 'cuda:0'])
-      expect(issuesOf({ mixedPrecision: true, gpu })).toEqual([
-        expect.stringMatching(/^--mixed-precision: needs --gpu webgpu/),
+  it('given --mixed-precision, then it needs a backend with that capability (refused for cuda:0, wasm and no --gpu), and reaches training and compute', () => {
+    const webgpu: BackendChoice = { ...named('webgpu', 'device'), mixedPrecision: true };
+    const withF16 = { ...defaults, backends: [...defaults.backends, webgpu] };
+    for (const gpu of [undefined, 'wasm', 'cuda:0']) {
+      const refused = toBenchmarkConfig({ mixedPrecision: true, gpu }, withF16);
+      expect(refused.ok ? [] : refused.error.map((i) => `${i.field}: ${i.message}`)).toEqual([
+        expect.stringMatching(/^--mixed-precision: needs --gpu webgpu /),
       ]);
-    const r = toBenchmarkConfig(
-      { mixedPrecision: true, gpu: 'webgpu' },
-      { ...defaults, backends: [named('webgpu', 'device')] },
-    );
+    }
+    const r = toBenchmarkConfig({ mixedPrecision: true, gpu: 'webgpu' }, withF16);
     if (!r.ok) throw new Error('expected ok');
     expect(r.value.config.training.mixedPrecision).toBe(true);
     expect(r.value.config.compute.mixedPrecision).toBe(true);
@@ -59,9 +75,7 @@ describe('toBenchmarkConfig', () => {
       weightDecay: 0.01,
       lrScheduler: 'warmup_cosine_decay',
     });
-    expect(r.value.warnings.join('\n')).toMatch(
-      /^no data given \(no --stage3-data-path, no cloud source\): using the embedded sample data, 4096 positions/,
-    );
+    expect(r.value.warnings.join('\n')).toMatch(/^no data given: generated \(seed 1\)/);
     expect(c.warmupBatches).toBe(10);
     expect(c.maxBatches).toBe(100);
     // no --max-batches typed: the stopping rule decides; maou's 100 stays for validation and the maou block
@@ -88,21 +102,9 @@ describe('toBenchmarkConfig', () => {
       { maxBatches: 1 },
       /^--max-batches: must be an integer from 2 to 1,000,000,000: a batch time with an interval needs 2 measured batches/,
     ],
-    [
-      { stage1DataPath: ['s1.feather'] },
-      /^--stage1-data-path: given, but --stage is 3: pass --stage 1 to benchmark these files/,
-    ],
-    [{ stage: 2, stage3DataPath: ['s3.feather'] }, /^--stage3-data-path: given, but --stage is 2: pass --stage 3/],
     [{ targetPrecision: 1 }, /^--target-precision: must be in \[0, 1\)/],
     [{ timeBudget: -5 }, /^--time-budget: must be a positive number of seconds, at most a week \(604,800\), got -5$/],
     [{ threads: 65 }, /^--threads: must be an integer from 1 to 64, got 65$/],
-    [{ inputS3: true, inputGcs: true }, /^--input-\*: choose one cloud source, got GCS and S3/],
-    [{ inputS3: true }, /^--input-bucket-name: required with --input-s3/],
-    [
-      { stage3DataPath: ['a.feather'], inputDatasetId: 'd', inputTableName: 't' },
-      /^--stage3-data-path: cannot be combined with a BigQuery source/,
-    ],
-    [{ stage: 1, inputGcs: true }, /^--input-gcs: cloud sources hold Stage 3 data/],
     // #19's repros: non-finite and absurd values fail here, naming the flag, not hours later or with exit 1.
     [{ valueLossRatio: Infinity }, /^--value-loss-ratio: must be positive, at most 1000, got Infinity$/],
     [{ learningRatio: Infinity }, /^--learning-ratio: must be positive, at most 10, got Infinity$/],
@@ -111,42 +113,18 @@ describe('toBenchmarkConfig', () => {
       { gradientAccumulationSteps: 1e12 },
       /^--gradient-accumulation-steps: must be an integer from 1 to 1024, got 1000000000000$/,
     ],
-    [{ samplePositions: 1e12 }, /^--sample-positions: must be an integer from 16 to 1,000,000/],
     [{ dataloaderWorkers: 1e12 }, /^--dataloader-workers: must be an integer from 0 to 256, got 1000000000000$/],
     [{ batchSize: 1e9 }, /^--batch-size:/],
     [{ seed: 2 ** 32 }, /^--seed: must be an integer from 0 to 2\^32 - 1/],
-    [
-      { inputDatasetId: 'a.b; DROP', inputTableName: 't' },
-      /^--input-dataset-id: "a.b; DROP" is not a valid dataset id/,
-    ],
-    [{ inputDatasetId: 'd', inputTableName: 't`x' }, /^--input-table-name: "t`x" is not a valid table name/],
-    [
-      { inputDatasetId: 'd', inputTableName: 't', inputClusteringKey: '1col' },
-      /^--input-clustering-key: "1col" is not a valid column name/,
-    ],
   ])('given %p, then the issue names the flag', (raw, expected) => {
     expect(issuesOf(raw)).toEqual(expect.arrayContaining([expect.stringMatching(expected)]));
   });
 
-  it.each<[RawBenchmarkTrainingOptions, string]>([
-    [{ sampleRatio: 0.5 }, '--sample-ratio only samples cloud sources; the embedded sample data is read whole'],
-    [
-      { sampleRatio: 0.5, stage3DataPath: ['s3.feather'] },
-      '--sample-ratio only samples cloud sources; local files are read whole',
-    ],
-  ])('given %p, then a note says the ratio is ignored (maou warns too), never silently', (raw, note) => {
-    const r = toBenchmarkConfig(raw, defaults);
+  it("given a backend whose plug-in carries a note, then the run's warnings carry it (the shipped cpu note: cli's source-plug-ins.spec)", () => {
+    const slow: BackendChoice = { ...named('slow', 'host'), note: 'slow is slow' };
+    const r = toBenchmarkConfig({ gpu: 'slow' }, { ...defaults, backends: [slow] });
     if (!r.ok) throw new Error('expected ok');
-    expect(r.value.warnings).toContain(note);
-  });
-
-  it('given --gpu cpu, then a note with the measured slow-down against the default backend', () => {
-    const r = toBenchmarkConfig({ gpu: 'cpu' }, defaults);
-    if (!r.ok) throw new Error('expected ok');
-    expect(r.value.config.compute.backend).toBe('cpu');
-    expect(r.value.warnings.join('\n')).toMatch(
-      /--gpu cpu selects tfjs's pure-JavaScript cpu backend, .* about [\d,]+× slower than the default at batch 8 \(.*samples\/s/,
-    );
+    expect(r.value.warnings).toContain('slow is slow');
   });
 
   it('reports every bad flag at once', () => {
@@ -202,22 +180,18 @@ describe('toBenchmarkConfig', () => {
     expect(r.value.warnings.join('\n')).toMatch(/mmap is deprecated[\s\S]*gce-parameter/);
   });
 
-  it('builds S3 and BigQuery sources from their flags, and --full-epoch lifts the batch cap', () => {
-    const s3 = toBenchmarkConfig(
-      {
-        inputS3: true,
-        inputBucketName: 'b',
-        inputPrefix: 'p',
-        inputDataName: 'd',
-        inputLocalCacheDir: '/c',
-        fullEpoch: true,
-      },
-      defaults,
-    );
-    if (!s3.ok) throw new Error('expected ok');
-    expect(s3.value.config.source).toMatchObject({ kind: 's3', bucket: 'b', maxWorkers: 8, seed: 1 });
-    expect(s3.value.config.maxBatches).toBeNull();
-    expect(s3.value.config.stopping).toBeUndefined();
+  it('given no source flag and no registered source that needs none, then the issue says so (no silent default)', () => {
+    const r = toBenchmarkConfig({}, { ...defaults, sources: [] });
+    expect(r.ok ? [] : r.error).toEqual([
+      { field: 'datasource', message: 'no datasource flag given, and no registered datasource needs none' },
+    ]);
+  });
+
+  it('given --full-epoch, then the batch cap is lifted; the stopping rule takes its flags', () => {
+    const full = toBenchmarkConfig({ fullEpoch: true }, defaults);
+    if (!full.ok) throw new Error('expected ok');
+    expect(full.value.config.maxBatches).toBeNull();
+    expect(full.value.config.stopping).toBeUndefined();
     const tuned = toBenchmarkConfig({ targetPrecision: 0.02, timeBudget: 5 }, defaults);
     expect(tuned.ok && tuned.value.config.stopping).toEqual({
       targetPrecision: 0.02,
@@ -226,14 +200,5 @@ describe('toBenchmarkConfig', () => {
     });
     const capped = toBenchmarkConfig({ maxBatches: 40 }, defaults);
     expect(capped.ok && [capped.value.config.maxBatches, capped.value.config.stopping?.capGiven]).toEqual([40, true]);
-    const bq = toBenchmarkConfig({ inputDatasetId: 'ds', inputTableName: 'tb', seed: 7 }, defaults);
-    if (!bq.ok) throw new Error('expected ok');
-    // --seed reaches the sampler through the spec
-    expect(bq.value.config.source).toMatchObject({
-      kind: 'bigquery',
-      batchSize: 10000,
-      maxCachedBytes: 524288000,
-      seed: 7,
-    });
   });
 });

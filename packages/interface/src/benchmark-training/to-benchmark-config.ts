@@ -1,5 +1,7 @@
-import type { BackendChoice } from '@maou/bench-app';
+import { candidateBackends, type BackendChoice } from '@maou/bench-app';
 import {
+  DEVICE_PREFETCH,
+  PREFETCH_FACTOR,
   DEFAULT_POLICY_TARGET_MODE,
   err,
   ok,
@@ -31,16 +33,9 @@ export interface BenchmarkDefaults extends SourceDefaults {
   readonly workers: number;
   /** backend threads; 'auto' (the backend decides) when absent */
   readonly threads?: number;
-  /** 256 (maou's) when absent */
-  readonly batchSize?: number;
+  /** the resource plan's decision (the domain's `planResources`: the user's --batch-size, a memory cap or maou's 256) */
+  readonly batchSize: number;
 }
-
-/**
- * maou's `--gpu cpu` means PyTorch on the CPU, which is what no `--gpu` gives here; ours selects tfjs's pure-JavaScript
- * kernels. Figures: README "Where the defaults differ from maou" (commands and raw numbers).
- */
-export const CPU_BACKEND_NOTE =
-  "--gpu cpu selects tfjs's pure-JavaScript cpu backend, a correctness fallback: it trained about 160× slower than the default at batch 8 (Stage 3 lite on a 2-core VM: 0.31 and 0.25 samples/s against 42.6 and 49.0 with no --gpu) and about 1,500× slower at the default batch 256 (0.69 against 1,029 samples/s); for maou's CPU device leave --gpu out";
 
 type Parsed<T> = { readonly value: T } | { readonly issue: ValidationIssue };
 
@@ -52,7 +47,7 @@ const take = <T>(p: Parsed<T>, issues: ValidationIssue[], fallback: T): T => {
   return p.value;
 };
 
-const notes = (raw: Raw): string[] => [
+const notes = (raw: Raw, backend: BackendChoice | undefined): string[] => [
   ...(raw.inputCacheMode === 'mmap' ? ['--input-cache-mode mmap is deprecated and treated as file'] : []),
   ...(raw.gceParameter !== undefined
     ? ['--gce-parameter is accepted for compatibility; the Stage 3 policy loss is KL divergence and does not use it']
@@ -68,7 +63,8 @@ const notes = (raw: Raw): string[] => [
   ...(raw.inputFilePacked
     ? ['--input-file-packed is detected from the file itself; the flag is accepted and not needed']
     : []),
-  ...(raw.gpu?.toLowerCase() === 'cpu' ? [CPU_BACKEND_NOTE] : []),
+  // what the chosen backend's plug-in says every run on it should know (the cpu backend: how slow it is)
+  ...(backend?.note ? [backend.note] : []),
 ];
 
 /**
@@ -116,37 +112,43 @@ export const toBenchmarkConfig = (
     backend: 'auto',
     deviceIndex: 0,
   });
-  if (raw.mixedPrecision && device.backend !== 'webgpu')
+  const f16 = defaults.backends.filter((b) => b.mixedPrecision).map((b) => b.name);
+  if (raw.mixedPrecision && !candidateBackends(device.backend, defaults.backends).every((b) => b.mixedPrecision))
     issues.push({
       field: '--mixed-precision',
-      message: `needs --gpu webgpu (f16 activations run only on the WebGPU planned step; got ${raw.gpu === undefined ? 'no --gpu' : `--gpu ${raw.gpu}`}); maou's AMP is CUDA-only too`,
+      message: `needs --gpu ${f16.join(' or ') || '(no registered backend has it)'} (the backends with f16 activations; got ${raw.gpu === undefined ? 'no --gpu' : `--gpu ${raw.gpu}`}); maou's AMP is CUDA-only too`,
     });
   const modelChecks = checkModelOptions(raw, preset, stage);
   issues.push(...modelChecks.issues);
   const adaptiveChecks = checkAdaptiveBatchOptions(raw, stage);
   issues.push(...adaptiveChecks.issues);
-  const source = pickDataSource(raw, stage, defaults);
+  // one seed for the run: splits, shuffles, weights and the source's sampling or generation
+  const seed = raw.seed ?? 1;
+  const source = pickDataSource(
+    raw as Readonly<Record<string, unknown>>,
+    { stage, seed, ...(raw.sampleRatio !== undefined ? { sampleRatio: raw.sampleRatio } : {}) },
+    defaults,
+  );
   if ('issues' in source) issues.push(...source.issues);
   if (issues.length || 'issues' in source) return err(issues);
 
-  const streamable = source.spec.kind === 'local' || source.spec.kind === 'sample';
   // maou HEAD trains Stage 1 on every row (no validation split) and Stage 2 too unless --stage2-test-ratio is given.
   const testRatio = stage === 1 ? 0 : stage === 2 ? (raw.stage2TestRatio ?? 0) : (raw.testRatio ?? 0.2);
   const config: BenchmarkConfig = {
     stage,
     source: source.spec,
     loader: {
-      batchSize: modelChecks.batchSize ?? raw.batchSize ?? defaults.batchSize ?? 256,
+      batchSize: modelChecks.batchSize ?? raw.batchSize ?? defaults.batchSize,
       workers: raw.dataloaderWorkers ?? defaults.workers,
-      prefetchFactor: raw.prefetchFactor ?? 2,
+      prefetchFactor: raw.prefetchFactor ?? PREFETCH_FACTOR.default,
       pinMemory: raw.pinMemory ?? false,
       persistentWorkers: true,
-      streaming: streamable && stage !== 1 && (raw.streaming ?? true),
+      streaming: source.spec.streamable && stage !== 1 && (raw.streaming ?? true),
       shuffle: true,
       testRatio,
       cacheMode: raw.inputCacheMode === 'memory' ? 'memory' : 'file',
-      devicePrefetch: raw.devicePrefetch ?? 3,
-      seed: raw.seed ?? 1,
+      devicePrefetch: raw.devicePrefetch ?? DEVICE_PREFETCH.default,
+      seed,
       // Stages 1 and 2 have no policy target; maou ignores the flag there too.
       ...(stage === 3
         ? { policyTargetMode: (raw.policyTargetMode as PolicyTargetMode | undefined) ?? DEFAULT_POLICY_TARGET_MODE }
@@ -204,6 +206,14 @@ export const toBenchmarkConfig = (
   };
   return ok({
     config,
-    warnings: [...notes(raw), ...modelChecks.warnings, ...adaptiveChecks.warnings, ...source.warnings],
+    warnings: [
+      ...notes(
+        raw,
+        defaults.backends.find((b) => b.name === device.backend),
+      ),
+      ...modelChecks.warnings,
+      ...adaptiveChecks.warnings,
+      ...source.warnings,
+    ],
   });
 };

@@ -1,8 +1,23 @@
-import type { BackendChoice } from '@maou/bench-app';
+import type { BackendChoice, SourceChoice } from '@maou/bench-app';
 import { calibrationMode, toTrainingRun } from './to-training-run';
 
 // No --gpu in these flags, so no backend needs to be registered.
-const defaults = { workers: 0, sampleCacheDir: '/tmp/maou-sample', backends: [] };
+// The source of a run that names none, as a plug-in describes it (the shipped plug-ins: cli's source-plug-ins.spec).
+const fallback: SourceChoice = {
+  kind: 'sample',
+  help: 'generated data',
+  flags: {},
+  selectedBy: [],
+  parse: () => ({ warnings: [], spec: { kind: 'sample', label: 'generated data', sampled: false, streamable: true } }),
+};
+const defaults = {
+  workers: 0,
+  // the resource plan's decision (the domain's planResources), as the cli hands it over
+  batchSize: 256,
+  sources: [fallback],
+  cache: { dir: '/tmp/maou-sample', origin: 'the cache' },
+  backends: [],
+};
 // What yargs always hands over: the flags with a default.
 const given = { stage: 3, streaming: true } as const;
 const fieldsOf = (args: Parameters<typeof toTrainingRun>[0]): string[] => {
@@ -40,7 +55,7 @@ describe('toTrainingRun', () => {
       calibration: {
         mode: 'calibrate',
         budgetMs: 2500,
-        fixed: { workers: 1, prefetchFactor: undefined, batchSize: undefined },
+        fixed: { workers: 1, prefetchFactor: undefined },
         file: 'c.json',
       },
     });

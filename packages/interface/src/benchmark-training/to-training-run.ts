@@ -9,7 +9,7 @@ export interface CalibrationRequest {
   readonly mode: CalibrationMode;
   readonly budgetMs?: number;
   /** loader settings the user fixed; calibration leaves them alone */
-  readonly fixed: { readonly workers?: number; readonly prefetchFactor?: number; readonly batchSize?: number };
+  readonly fixed: { readonly workers?: number; readonly prefetchFactor?: number };
   /** `--calibration-file`; absent = the machine's default */
   readonly file?: string;
 }
@@ -87,7 +87,7 @@ export const toTrainingRun = (
   const calibration: CalibrationRequest = {
     mode: calibrationMode(args),
     ...(args.calibrationBudget === undefined ? {} : { budgetMs: args.calibrationBudget * 1000 }),
-    fixed: { workers: args.dataloaderWorkers, prefetchFactor: args.prefetchFactor, batchSize: args.batchSize },
+    fixed: { workers: args.dataloaderWorkers, prefetchFactor: args.prefetchFactor },
     ...(args.calibrationFile === undefined ? {} : { file: args.calibrationFile }),
   };
   return ok({ ...validated.value, study: study.value, calibration });

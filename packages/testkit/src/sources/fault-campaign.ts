@@ -6,10 +6,13 @@ import {
   createBigQueryDataSource,
   createGcsDataSource,
   createS3DataSource,
-  type CloudDataSourceSpec,
+  type BigQuerySpec,
   type CloudSourceContext,
   type CloudSourceOptions,
+  type ObjectStoreSpec,
 } from '@maou/bench-infra';
+
+type CampaignSpec = BigQuerySpec | (ObjectStoreSpec & { readonly kind: 's3' | 'gcs' });
 import { startFakeBigQuery, type FakeBigQueryServer, type FakeField, type FakeRow } from './fake-bigquery-server';
 import { startFakeGcs, type FakeGcsServer } from './fake-gcs-server';
 import { startFaultProxy, type Fault, type FaultProxy, type FaultRule } from './fault-proxy';
@@ -114,11 +117,14 @@ const schedule = (rnd: () => number): FaultRule[] => {
   });
 };
 
-const specFor = (backend: Backend, servers: Servers, cache: string, seed: number): CloudDataSourceSpec => {
+const specFor = (backend: Backend, servers: Servers, cache: string, seed: number): CampaignSpec => {
   const endpoint = servers.proxies[backend].url;
   if (backend === 'bigquery') {
     return {
       kind: 'bigquery',
+      label: 'BigQuery',
+      sampled: true,
+      streamable: false,
       datasetId: 'maou_ds',
       tableName: 'stage1_rows',
       batchSize: 5,
@@ -131,6 +137,9 @@ const specFor = (backend: Backend, servers: Servers, cache: string, seed: number
   }
   return {
     kind: backend,
+    label: backend,
+    sampled: true,
+    streamable: false,
     bucket: 'campaign',
     prefix: 'runs',
     dataName: 'stage1',
@@ -143,7 +152,7 @@ const specFor = (backend: Backend, servers: Servers, cache: string, seed: number
   };
 };
 
-const createCloudSource = (spec: CloudDataSourceSpec, context: CloudSourceContext, options: CloudSourceOptions) =>
+const createCloudSource = (spec: CampaignSpec, context: CloudSourceContext, options: CloudSourceOptions) =>
   spec.kind === 'bigquery'
     ? createBigQueryDataSource(spec, 1, context, options)
     : spec.kind === 's3'

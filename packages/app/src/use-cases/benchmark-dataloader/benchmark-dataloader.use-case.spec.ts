@@ -23,7 +23,7 @@ const loader: DataLoaderConfig = {
 };
 const input = (over: Partial<BenchmarkDataloaderInput> = {}): BenchmarkDataloaderInput => ({
   stage: 3,
-  source: { kind: 'local', paths: ['x'] },
+  source: { kind: 'local', label: 'local files', sampled: false, streamable: true, reads: ['x'] },
   sampleRatio: null,
   loader,
   training: {} as TrainingConfig,

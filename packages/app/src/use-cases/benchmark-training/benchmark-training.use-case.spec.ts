@@ -97,7 +97,7 @@ const setup = (opts: {
 
 const config = (over: Partial<BenchmarkConfig> = {}): BenchmarkConfig => ({
   stage: 3,
-  source: { kind: 'local', paths: ['x'] },
+  source: { kind: 'local', label: 'local files', sampled: false, streamable: true, reads: ['x'] },
   loader: {
     batchSize: 8,
     workers: 0,
@@ -344,7 +344,10 @@ describe('BenchmarkTrainingUseCase', () => {
 
   it('given a sample ratio on a cloud source, then the estimation scales batches, not the warm-up', async () => {
     const cloud = {
-      kind: 's3' as const,
+      kind: 's3',
+      label: 'S3',
+      sampled: true,
+      streamable: false,
       bucket: 'b',
       prefix: 'p',
       dataName: 'd',

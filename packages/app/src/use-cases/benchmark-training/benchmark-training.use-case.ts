@@ -235,12 +235,8 @@ export class BenchmarkTrainingUseCase {
         node: host.node,
         tfjs: host.tfjs_version,
       },
-      // Detected limits bound the candidates; without them, the host's CPU count and no batch cap.
-      limits: {
-        maxWorkers: limits?.cpu_cores ?? host.cpus,
-        maxBatchSize:
-          limits?.decisions.find((d) => d.setting === 'batch_size' && d.origin === 'derived')?.value ?? null,
-      },
+      // Detected limits bound the worker candidates; without them, the host's CPU count.
+      limits: { maxWorkers: limits?.cpu_cores ?? host.cpus },
     });
     const out = await this.calibrator.execute(input);
     return { origin: out.origin, ...out.choice };
@@ -319,7 +315,7 @@ export class BenchmarkTrainingUseCase {
     const resources = samples ? summarizeResources(samples, MONITOR_INTERVAL_MS) : null;
     const host = this.environment.describe();
     const estimation =
-      config.sampleRatio !== null && config.source.kind !== 'local' && config.source.kind !== 'sample'
+      config.sampleRatio !== null && config.source.sampled
         ? estimateFromSample(metrics, epoch, config.sampleRatio, assessment)
         : null;
     const profileSummary = config.enableProfiling && pass.kernels.length ? summarizeProfile(pass.kernels) : null;
@@ -367,6 +363,8 @@ export class BenchmarkTrainingUseCase {
           pinMemory: config.loader.pinMemory,
           devicePrefetch: config.loader.devicePrefetch,
           backend: backend.name,
+          fallback: backend.fallback ?? false,
+          heapLimitBytes: backend.heapLimitBytes ?? null,
           threads: backend.threads,
           cores: host.cpus,
           warmupBatches: warmup,

@@ -21,7 +21,7 @@ const validationReason = (c: BenchmarkConfig): string => {
 const estimationReason = (c: BenchmarkConfig): string => {
   if (c.sampleRatio === null)
     return '--sample-ratio not given: the data read is the whole dataset, so nothing is scaled';
-  return `--sample-ratio only samples cloud sources; the ${c.source.kind === 'sample' ? 'embedded sample data was' : 'local files were'} read whole, so nothing is scaled`;
+  return `--sample-ratio only samples cloud sources; ${c.source.label} (${c.source.kind}) read whole, so nothing is scaled`;
 };
 
 /** Why each block that is null is null; blocks that were produced get no entry. */
@@ -39,7 +39,7 @@ export const nullReasons = (c: BenchmarkConfig, produced: ProducedBlocks): Parti
   ...(produced.io
     ? {}
     : {
-        io: `the ${c.source.kind === 'sample' ? 'embedded sample' : c.source.kind} source keeps no transfer statistics (only cloud sources download)`,
+        io: `the ${c.source.kind} source keeps no transfer statistics (only cloud sources download)`,
       }),
   ...(produced.resourceLimits
     ? {}

@@ -4,6 +4,9 @@ import type { BenchmarkConfig } from '@maou/bench-domain';
 export const flattenConfig = (c: BenchmarkConfig): Record<string, unknown> => ({
   stage: c.stage,
   source: c.source.kind,
+  // What the source's plug-in said about it, so a report is rendered without knowing the kinds.
+  source_sampled: c.source.sampled,
+  source_synthetic: c.source.synthetic ?? false,
   ...Object.fromEntries(Object.entries(c.loader).map(([k, v]) => [`loader.${k}`, v])),
   ...Object.fromEntries(Object.entries(c.training).map(([k, v]) => [`training.${k}`, v])),
   'compute.backend': c.compute.backend,

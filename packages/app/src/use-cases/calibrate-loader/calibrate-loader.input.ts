@@ -23,13 +23,16 @@ export interface CalibrationSignature {
 export interface CalibrateLoaderInput {
   readonly mode: CalibrationMode;
   readonly source: DataSourcePort;
-  /** the user's loader settings; calibration only chooses workers, prefetch factor and (on OOM) batch size */
+  /**
+   * the run's loader settings; calibration only chooses workers and prefetch factor. The batch size is the resource
+   * plan's decision (the domain's `planResources`), halved only when a candidate runs out of memory.
+   */
   readonly base: DataLoaderConfig;
   readonly signature: CalibrationSignature;
   /** candidates never exceed these */
-  readonly limits: { readonly maxWorkers: number; readonly maxBatchSize: number | null };
+  readonly limits: { readonly maxWorkers: number };
   /** settings the user gave explicitly: calibration keeps them and only searches the rest */
-  readonly fixed?: { readonly workers?: number; readonly prefetchFactor?: number; readonly batchSize?: number };
+  readonly fixed?: { readonly workers?: number; readonly prefetchFactor?: number };
   readonly budgetMs: number;
   readonly batchesPerCandidate: number;
   readonly ttlMs: number;

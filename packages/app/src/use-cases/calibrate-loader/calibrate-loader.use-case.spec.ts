@@ -47,7 +47,7 @@ const input = (over: Partial<CalibrateLoaderInput> = {}): CalibrateLoaderInput =
     streaming: true,
     pinMemory: false,
   },
-  limits: { maxWorkers: 4, maxBatchSize: null },
+  limits: { maxWorkers: 4 },
   budgetMs: 60_000,
   batchesPerCandidate: 10,
   ttlMs: 7 * 86_400_000,
@@ -117,7 +117,7 @@ describe('CalibrateLoaderUseCase', () => {
 
   it('given out-of-memory above batch 64, when measured, then the batch size backs off by halves', async () => {
     const s = setup(speed, (c) => (c.batchSize > 64 ? new RangeError('Array buffer allocation failed') : null));
-    const out = await s.useCase.execute(input({ limits: { maxWorkers: 0, maxBatchSize: null } }));
+    const out = await s.useCase.execute(input({ limits: { maxWorkers: 0 } }));
     expect(out.choice.batchSize).toBe(64);
     expect(s.logger.lines.filter((l) => l.msg.startsWith('calibration_backoff reason=oom'))).toHaveLength(2);
   });

@@ -9,13 +9,12 @@ export interface Candidate {
 
 /**
  * Workers 0, 1, 2, 4, … up to the resource bound; prefetch 2 for each worker count, plus 4 for the largest
- * (prefetch only matters once workers exist). The batch is the request, capped by memory. Cheapest first.
+ * (prefetch only matters once workers exist). The batch is the run's (the resource plan decided it). Cheapest first.
  * @internal
  */
 export const calibrationCandidates = (input: CalibrateLoaderInput): Candidate[] => {
   const fixed = input.fixed ?? {};
-  const cap = input.limits.maxBatchSize;
-  const batchSize = fixed.batchSize ?? (cap === null ? input.base.batchSize : Math.min(input.base.batchSize, cap));
+  const batchSize = input.base.batchSize;
   const workers = [0];
   for (let w = 1; w <= input.limits.maxWorkers; w *= 2) workers.push(w);
   let out: Candidate[] = workers.map((w) => ({

@@ -3,6 +3,9 @@ import { createWasmBackendPlugin, selectedByName, type BackendPlugin } from '@ma
 
 const wasm = createWasmBackendPlugin('fast');
 
+/** Steps trained through this plug-in's own trainer factory. */
+export const fakeSteps = { count: 0 };
+
 /**
  * A backend plug-in as a new one would be written: its own name, `--gpu` usage, help text and placement. It runs on
  * this project's wasm kernels (single-threaded) and reports itself under its own name, so a run that used it says so.
@@ -13,6 +16,16 @@ export const fakeBackendPlugin: BackendPlugin = {
   help: 'a test backend on the wasm kernels',
   placement: 'host',
   dataParallel: false,
+  // Its own trainer factory, handed out by the registry: the engine's trainer, each step counted.
+  trainer: (single) => (options) => {
+    const trainer = single(options);
+    const step = trainer.step.bind(trainer);
+    trainer.step = (...args) => {
+      fakeSteps.count += 1;
+      return step(...args);
+    };
+    return trainer;
+  },
   selects: selectedByName('fake'),
   priority: -1,
   async start(config) {

@@ -1,9 +1,10 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type * as TfjsWasm from '@tensorflow/tfjs-backend-wasm';
-import { err, ok } from '@maou/bench-domain';
+import { deriveSettings, err, ok } from '@maou/bench-domain';
 import { selectedByName, type BackendPlugin } from '../../backend-plugin';
-import { deriveSettings, readUsableResources, readAddressSpace, wasmHeapLimit } from '@maou/bench-host';
+import { readUsableResources, readAddressSpace, wasmHeapLimit } from '@maou/bench-host';
 import { requireModule } from '../optional-module';
+import { dataParallelTrainers } from '../../data-parallel/data-parallel-factory';
 import { installWasmKernels, type WasmKernelSet } from '../../wasm/register-wasm-kernels';
 import { CPU_KERNELS_ENV, cpuKernelSelection, describeCpuKernels } from '../../native/native-kernels';
 // require, not import(): a native import() fails where code runs in a vm without ESM support (a consumer's jest).
@@ -43,7 +44,9 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
     help: '',
     placement: 'host',
     boundedHeap: true,
+    reservesAddressSpace: true,
     dataParallel: true,
+    trainer: dataParallelTrainers,
     selects: selectedByName('wasm'),
     priority: 10,
     async start(config) {

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { createTrainer } from '@maou/bench-engine';
-import { plannedStepOnWebgpu, webgpuStepChoice } from './planned-step-factory';
+import { plannedStepTrainers, webgpuStepChoice } from './planned-step-factory';
 import { plannedStepRefusal } from './planned-trainer';
 import { TRAINING } from '@maou/bench-testkit/compute';
 
@@ -58,7 +58,7 @@ describe('which WebGPU step `--gpu webgpu` runs', () => {
     try {
       const backend = { name: 'webgpu', version: '4.22.0', threads: 1, device: 'lavapipe', notes: [] };
       const vit = { embedDim: 16, numLayers: 1, numHeads: 2 };
-      const trainer = plannedStepOnWebgpu(createTrainer)({
+      const trainer = plannedStepTrainers(createTrainer)({
         stage: 3,
         training: { ...TRAINING, preset: 'vit', vit },
         totalSteps: 10,

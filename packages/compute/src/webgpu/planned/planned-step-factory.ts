@@ -32,26 +32,23 @@ function tfjsPathSummary(preset: ModelPreset, explicit: boolean): BackendStepSum
 }
 
 /**
- * Trainers for the activated backend: on webgpu the planned step (one submission per step), or the tfjs path where
+ * Trainers for webgpu (its plug-in's `trainer`): the planned step (one submission per step), or the tfjs path where
  * MAOU_WEBGPU_STEP=tfjs asks for it or the network is a token backbone (the report's backend step says which ran);
  * any other configuration the plan cannot run is refused with the reason, never silently moved to the other path.
- * Every other backend gets what `single` builds; `--mixed-precision` is refused there (only the planned step has an
- * f16 path).
+ * `--mixed-precision` needs the planned step (only it has an f16 path).
  * @public
  */
-export const plannedStepOnWebgpu =
+export const plannedStepTrainers =
   (single: TrainerFactory): TrainerFactory =>
   (options) => {
-    const webgpu = options.backend?.name === 'webgpu';
-    const planned = webgpu && webgpuStepChoice(process.env, options.training.preset) === 'planned';
-    if (options.training.mixedPrecision && !planned)
-      throw new Error(
-        `--mixed-precision runs only on webgpu's planned step (f16 activations need shader-f16), not on ${webgpu ? `the tfjs path (${process.env.MAOU_WEBGPU_STEP ? 'MAOU_WEBGPU_STEP=tfjs' : `--model-architecture ${options.training.preset}`})` : `the ${options.backend?.name ?? 'default'} backend`}`,
-      );
-    if (!planned) {
+    if (webgpuStepChoice(process.env, options.training.preset) !== 'planned') {
+      const explicit = process.env.MAOU_WEBGPU_STEP === 'tfjs';
+      if (options.training.mixedPrecision)
+        throw new Error(
+          `--mixed-precision runs only on webgpu's planned step (f16 activations need shader-f16), not on the tfjs path (${explicit ? 'MAOU_WEBGPU_STEP=tfjs' : `--model-architecture ${options.training.preset}`})`,
+        );
       const trainer = single(options);
-      if (!webgpu) return trainer;
-      const summary = tfjsPathSummary(options.training.preset, process.env.MAOU_WEBGPU_STEP === 'tfjs');
+      const summary = tfjsPathSummary(options.training.preset, explicit);
       return Object.assign(trainer, { stepSummary: (): BackendStepSummary => summary }) as Trainer;
     }
     const refusal = plannedStepRefusal(options);

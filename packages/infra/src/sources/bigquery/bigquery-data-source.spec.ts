@@ -1,10 +1,10 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DataSourceSpec, StageColumns } from '@maou/bench-domain';
+import type { StageColumns } from '@maou/bench-domain';
 import { MemoryLogger, RecordingProgress } from '@maou/bench-app/testing';
 import { SystemClockAdapter } from '../../clock/system-clock.adapter';
 import type { CloudDataSource } from '../shared/cloud-source';
-import { createBigQueryDataSource } from './bigquery.source';
+import { createBigQueryDataSource, type BigQuerySpec } from './bigquery.source';
 import {
   startFakeBigQuery,
   type FakeBigQueryServer,
@@ -52,10 +52,11 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
   let logger: MemoryLogger;
   let progress: RecordingProgress;
 
-  const spec = (
-    over: Partial<Extract<DataSourceSpec, { kind: 'bigquery' }>> = {},
-  ): Extract<DataSourceSpec, { kind: 'bigquery' }> => ({
+  const spec = (over: Partial<BigQuerySpec> = {}): BigQuerySpec => ({
     kind: 'bigquery',
+    label: 'BigQuery',
+    sampled: true,
+    streamable: false,
     datasetId: 'maou_ds',
     tableName: 'stage1_rows',
     batchSize: 5,

@@ -2,8 +2,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as BqSdk from '@google-cloud/bigquery';
-import { err, formatIssues, ok, type DataSourceSpec } from '@maou/bench-domain';
+import { checkBigQueryNames, err, formatIssues, ok, type DataSourceSpec } from '@maou/bench-domain';
+import type { SourceFlag } from '@maou/bench-app';
 import { cloudDeps, cloudSource, type CloudSourceCreator } from '../shared/cloud-source';
+import { CLOUD_FLAGS, flagValue, requireFlags } from '../shared/source-flags';
 import { loadOptionalModule, requireModule } from '../shared/optional-module';
 import { DEFAULT_RETRY_POLICY } from '../shared/retry-policy';
 import { BigQueryDataSourceAdapter } from './bigquery-data-source.adapter';
@@ -11,12 +13,22 @@ import { validateBigQueryRef } from './bigquery-identifiers';
 import { BigQueryTableReader, createBigQueryClient } from './bigquery-table-reader';
 
 /** A BigQuery table source, not yet prepared; a bad identifier is an error value naming its flag. @public */
-export const createBigQueryDataSource: CloudSourceCreator<Extract<DataSourceSpec, { kind: 'bigquery' }>> = async (
-  spec,
-  stage,
-  context,
-  o,
-) => {
+/** A BigQuery table source's spec. @public */
+export interface BigQuerySpec extends DataSourceSpec {
+  readonly kind: 'bigquery';
+  readonly datasetId: string;
+  readonly tableName: string;
+  readonly batchSize: number;
+  readonly maxCachedBytes: number;
+  readonly seed: number;
+  readonly clusteringKey?: string;
+  readonly partitioningKeyDate?: string;
+  readonly localCacheDir?: string;
+  readonly apiEndpoint?: string;
+  readonly projectId?: string;
+}
+
+export const createBigQueryDataSource: CloudSourceCreator<BigQuerySpec> = async (spec, stage, context, o) => {
   const ref = validateBigQueryRef(spec);
   if (!ref.ok) return err({ kind: 'invalid-identifier', message: formatIssues(ref.error) });
   const sdk = await loadOptionalModule('@google-cloud/bigquery', '--input-dataset-id', () =>
@@ -47,9 +59,76 @@ export const createBigQueryDataSource: CloudSourceCreator<Extract<DataSourceSpec
   );
 };
 
+const FLAGS = {
+  'input-dataset-id': { type: 'string', describe: 'BigQuery dataset' },
+  'input-table-name': { type: 'string', describe: 'BigQuery table' },
+  'input-batch-size': {
+    type: 'number',
+    describe: 'BigQuery rows per page (default 10000)',
+    bounds: { min: 1, max: 1e7, integer: true },
+  },
+  'input-max-cached-bytes': {
+    type: 'number',
+    describe: 'BigQuery local cache budget in bytes (default 500 MiB)',
+    bounds: { min: 1, max: 2 ** 50, integer: true },
+  },
+  'input-clustering-key': { type: 'string', describe: 'BigQuery clustering key' },
+  'input-partitioning-key-date': { type: 'string', describe: 'BigQuery DATE partition column name' },
+  'input-local-cache': { type: 'boolean', describe: 'cache BigQuery pages locally' },
+  ...CLOUD_FLAGS,
+} as const satisfies Record<string, SourceFlag>;
+
+const text = (flags: Readonly<Record<string, unknown>>, name: string): string | undefined =>
+  (flagValue(flags, name) as string | undefined) || undefined;
+
 /** @public */
-export const bigquerySource = cloudSource(
-  'bigquery',
-  'a BigQuery table (--input-dataset-id, --input-table-name, ...)',
+export const bigquerySource = cloudSource<BigQuerySpec>(
+  {
+    kind: 'bigquery',
+    help: 'a BigQuery table',
+    flags: FLAGS,
+    selectedBy: ['input-dataset-id', 'input-table-name'],
+    stages: [3],
+    parse(flags, run) {
+      const [datasetId, tableName, clusteringKey, partitioningKeyDate, localCacheDir, apiEndpoint] = [
+        'input-dataset-id',
+        'input-table-name',
+        'input-clustering-key',
+        'input-partitioning-key-date',
+        'input-local-cache-dir',
+        'input-endpoint',
+      ].map((n) => text(flags, n));
+      const issues = [
+        ...requireFlags(flags, ['input-dataset-id', 'input-table-name'], 'for a BigQuery source'),
+        ...checkBigQueryNames({ datasetId, tableName, clusteringKey, partitioningKeyDate }),
+      ];
+      if (issues.length) return { issues };
+      const cacheDir = flagValue(flags, 'input-local-cache') || localCacheDir ? localCacheDir : undefined;
+      return {
+        warnings: [],
+        spec: {
+          kind: 'bigquery',
+          label: 'BigQuery',
+          sampled: true,
+          streamable: false,
+          datasetId: datasetId!,
+          tableName: tableName!,
+          batchSize: (flagValue(flags, 'input-batch-size') as number | undefined) ?? 10000,
+          seed: run.seed,
+          maxCachedBytes: (flagValue(flags, 'input-max-cached-bytes') as number | undefined) ?? 524_288_000,
+          ...(clusteringKey ? { clusteringKey } : {}),
+          ...(partitioningKeyDate ? { partitioningKeyDate } : {}),
+          ...(cacheDir
+            ? {
+                localCacheDir: cacheDir,
+                reads: [cacheDir],
+                writes: { field: '--input-local-cache-dir', dir: cacheDir },
+              }
+            : {}),
+          ...(apiEndpoint ? { apiEndpoint } : {}),
+        },
+      };
+    },
+  },
   createBigQueryDataSource,
 );

@@ -7,7 +7,8 @@ type GcsModule = typeof GcsSdk;
 
 /** Google Cloud Storage through `@google-cloud/storage`, single attempts. @internal */
 export class GcsObjectStore implements ObjectStore {
-  readonly kind = 'gcs' as const;
+  readonly kind = 'gcs';
+  readonly scheme = 'gs';
 
   constructor(
     private readonly storage: Storage,

@@ -1,10 +1,51 @@
-import type { DataSourceSpec } from '@maou/bench-domain';
+import type { SourceFlag } from '@maou/bench-app';
+import type { DataSourceSpec, Stage } from '@maou/bench-domain';
 import type { SourceDefinition } from '../source-definition';
 import { LocalFileSourceAdapter } from './local-file-source.adapter';
 
+/** Local files' spec: the paths of the run's stage. @public */
+export interface LocalSpec extends DataSourceSpec {
+  readonly kind: 'local';
+  readonly paths: readonly string[];
+}
+
+const STAGES = [1, 2, 3] as const;
+const flagOf = (stage: Stage): string => `stage${stage}-data-path`;
+const pathsOf = (flags: Readonly<Record<string, unknown>>, stage: Stage): readonly string[] =>
+  (flags[`stage${stage}DataPath`] as readonly string[] | undefined) ?? [];
+const FLAGS: Record<string, SourceFlag> = Object.fromEntries(
+  STAGES.map((stage) => [
+    flagOf(stage),
+    {
+      type: 'string',
+      array: true,
+      describe: `Stage ${stage} .feather/.npy files or directories`,
+      stages: [stage],
+    },
+  ]),
+);
+
 /** maou's `.feather` and legacy `.npy` files (or directories of them) on this machine. @public */
-export const localSource: SourceDefinition<Extract<DataSourceSpec, { kind: 'local' }>> = {
+export const localSource: SourceDefinition<LocalSpec> = {
   kind: 'local',
-  help: 'local .feather/.npy files or directories (--stage3-data-path and the like)',
+  help: 'local .feather/.npy files or directories',
+  flags: FLAGS,
+  selectedBy: STAGES.map(flagOf),
+  parse(flags, { stage }) {
+    // Paths of another stage are an error: otherwise the run would benchmark other data than the files named.
+    const stray = STAGES.filter((n) => n !== stage && pathsOf(flags, n).length);
+    if (stray.length)
+      return {
+        issues: stray.map((n) => ({
+          field: `--${flagOf(n)}`,
+          message: `given, but --stage is ${stage}: pass --stage ${n} to benchmark these files (otherwise Stage ${stage} would run on other data)`,
+        })),
+      };
+    const paths = pathsOf(flags, stage);
+    return {
+      warnings: [],
+      spec: { kind: 'local', label: 'local files', sampled: false, streamable: true, reads: paths, paths },
+    };
+  },
   open: async (spec, stage) => new LocalFileSourceAdapter(stage, spec.paths),
 };

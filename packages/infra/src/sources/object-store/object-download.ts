@@ -41,8 +41,7 @@ export const isCached = async (path: string, size: number): Promise<boolean> => 
 };
 
 /** `s3://bucket/key` or `gs://bucket/key`, for messages. @internal */
-export const objectUrl = (store: ObjectStore, key: string): string =>
-  `${store.kind === 's3' ? 's3' : 'gs'}://${store.bucket}/${key}`;
+export const objectUrl = (store: ObjectStore, key: string): string => `${store.scheme}://${store.bucket}/${key}`;
 
 /**
  * One attempt at fetching an object into `dest`: bytes go to a temporary sibling named after this process (so a

@@ -16,20 +16,14 @@ import { shardFromFile } from './shard-from-file';
 import { sweepStaleParts } from './stale-parts';
 import { startProgress, TransferProgress } from './transfer-progress';
 import { join } from 'node:path';
+import type { ObjectStoreSettings } from './object-store-settings';
 
 /** Reads one local stage file into columns (the local `.feather` reader). @public */
 export type StageFileReader = (path: string, stage: Stage) => Promise<StageColumns>;
 
-/** Settings of an S3/GCS source, from the `--input-*` flags. @public */
-export interface ObjectSourceOptions {
-  readonly prefix: string;
-  readonly dataName: string;
-  readonly localCacheDir: string;
-  readonly maxWorkers: number;
-  readonly enableBundling: boolean;
-  readonly bundleSizeGb: number;
+/** Settings of a bucket source: the `--input-*` flags as its spec holds them, and the run's. @public */
+export interface ObjectSourceOptions extends Omit<ObjectStoreSettings, 'bucket' | 'endpoint'> {
   readonly sampleRatio: number | null;
-  readonly seed: number;
   readonly retry: RetryPolicy;
   /** a transfer with no byte (or a listing with no answer) for this long is abandoned and retried (default 30 s) */
   readonly idleTimeoutMs?: number;

@@ -7,12 +7,15 @@ export interface ObjectEntry {
 }
 
 /**
- * The two calls the object-storage source needs from S3 or GCS. Implementations make single attempts:
+ * The two calls the object-storage source needs from a bucket store (S3, GCS). Implementations make single attempts:
  * retries, caching and statistics live around them, the same for both stores.
  * @internal
  */
 export interface ObjectStore {
-  readonly kind: 's3' | 'gcs';
+  /** the store's kind as reports and logs name it (`s3`, `gcs`) */
+  readonly kind: string;
+  /** the scheme of its object URLs in messages (`s3`, `gs`) */
+  readonly scheme: string;
   readonly bucket: string;
   /** every object whose key starts with `prefix`, all pages */
   list(prefix: string): Promise<ObjectEntry[]>;

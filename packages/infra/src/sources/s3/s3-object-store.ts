@@ -7,7 +7,8 @@ type S3Module = typeof S3Sdk;
 
 /** S3 (or any S3-compatible endpoint) through `@aws-sdk/client-s3`, single attempts. @internal */
 export class S3ObjectStore implements ObjectStore {
-  readonly kind = 's3' as const;
+  readonly kind = 's3';
+  readonly scheme = 's3';
 
   constructor(
     private readonly sdk: S3Module,

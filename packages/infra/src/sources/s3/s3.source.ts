@@ -1,11 +1,15 @@
 import type * as S3Sdk from '@aws-sdk/client-s3';
 import { ok, type Result } from '@maou/bench-domain';
 import type { ObjectStore } from '../object-store/object-store';
-import { openObjectSource, type ObjectStoreSpec } from '../object-store/open-object-source';
+import { OBJECT_STORE_FLAGS, parseObjectStore, type ObjectStoreSpec } from '../object-store/object-store-settings';
+import { openObjectSource } from '../object-store/open-object-source';
 import { cloudSource, type CloudSourceCreator } from '../shared/cloud-source';
 import type { CloudSourceError } from '../shared/cloud-source-error';
 import { loadOptionalModule, requireModule } from '../shared/optional-module';
 import { createS3Client, S3ObjectStore, type S3ClientSettings } from './s3-object-store';
+
+/** An S3 source's spec. @public */
+export type S3Spec = ObjectStoreSpec & { readonly kind: 's3' };
 
 /** Loads the S3 client library and connects a store to `bucket`. @internal */
 export const createS3Store = async (
@@ -20,16 +24,18 @@ export const createS3Store = async (
 };
 
 /** An S3 (or S3-compatible) source, not yet prepared. @public */
-export const createS3DataSource: CloudSourceCreator<ObjectStoreSpec & { readonly kind: 's3' }> = async (
-  spec,
-  stage,
-  context,
-  o,
-) => openObjectSource(spec, stage, context, o, await createS3Store(spec.bucket, { ...o.s3, endpoint: spec.endpoint }));
+export const createS3DataSource: CloudSourceCreator<S3Spec> = async (spec, stage, context, o) =>
+  openObjectSource(spec, stage, context, o, await createS3Store(spec.bucket, { ...o.s3, endpoint: spec.endpoint }));
 
 /** @public */
-export const s3Source = cloudSource(
-  's3',
-  'Amazon S3 or an S3-compatible store (--input-s3, --input-bucket-name, ...)',
+export const s3Source = cloudSource<S3Spec>(
+  {
+    kind: 's3',
+    help: 'Amazon S3 or an S3-compatible store',
+    flags: { 'input-s3': { type: 'boolean', describe: 'read from S3' }, ...OBJECT_STORE_FLAGS },
+    selectedBy: ['input-s3'],
+    stages: [3],
+    parse: parseObjectStore('s3', 'S3'),
+  },
   createS3DataSource,
 );

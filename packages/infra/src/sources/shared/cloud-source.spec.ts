@@ -1,10 +1,9 @@
 import { rm } from 'node:fs/promises';
-import type { DataSourceSpec } from '@maou/bench-domain';
 import { MemoryLogger, RecordingProgress } from '@maou/bench-app/testing';
 import { SystemClockAdapter } from '../../clock/system-clock.adapter';
-import { DataSourceRegistryAdapter } from '../source-registry';
-import { createBigQueryDataSource } from '../bigquery/bigquery.source';
-import { createS3DataSource } from '../s3/s3.source';
+import { DataSourceRegistryAdapter, SourceRegistry } from '../source-registry';
+import { bigquerySource, createBigQueryDataSource, type BigQuerySpec } from '../bigquery/bigquery.source';
+import { createS3DataSource, s3Source, type S3Spec } from '../s3/s3.source';
 import { cloudSource } from './cloud-source';
 import { CloudSourceFailure } from './cloud-source-error';
 import {
@@ -24,15 +23,16 @@ describe('cloud sources in the datasource registry', () => {
   const logger = new MemoryLogger();
   const registry = (progress = new RecordingProgress()): DataSourceRegistryAdapter => {
     const extra = { s3: { credentials: S3RVER_CREDENTIALS }, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } };
-    return new DataSourceRegistryAdapter({ logger, clock: new SystemClockAdapter(), progress })
-      .register(cloudSource('s3', 'S3', createS3DataSource, extra))
-      .register(cloudSource('bigquery', 'BigQuery', createBigQueryDataSource, extra));
+    const sources = new SourceRegistry()
+      .register(cloudSource(s3Source, createS3DataSource, extra))
+      .register(cloudSource(bigquerySource, createBigQueryDataSource, extra));
+    return new DataSourceRegistryAdapter(sources, { logger, clock: new SystemClockAdapter(), progress });
   };
-  const spec = (
-    bucket: string,
-    over: { dataName?: string; seed?: number; localCacheDir?: string } = {},
-  ): DataSourceSpec => ({
+  const spec = (bucket: string, over: { dataName?: string; seed?: number; localCacheDir?: string } = {}): S3Spec => ({
     kind: 's3',
+    label: 'S3',
+    sampled: true,
+    streamable: false,
     bucket,
     prefix: 'runs',
     dataName: 'stage1',
@@ -95,8 +95,11 @@ describe('cloud sources in the datasource registry', () => {
   });
 
   it('given a bigquery spec with a bad table name, when opened, then it rejects naming the flag before any request', async () => {
-    const bad: DataSourceSpec = {
+    const bad: BigQuerySpec = {
       kind: 'bigquery',
+      label: 'BigQuery',
+      sampled: true,
+      streamable: false,
       datasetId: 'ds',
       tableName: 't`x',
       batchSize: 10,

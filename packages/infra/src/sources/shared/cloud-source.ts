@@ -8,8 +8,8 @@ import type { SourceDefinition } from '../source-definition';
 import { CloudSourceFailure, type CloudSourceError } from './cloud-source-error';
 import type { RetryHooks, RetryPolicy } from './retry-policy';
 
-/** The cloud variants of {@link DataSourceSpec}. @public */
-export type CloudDataSourceSpec = Extract<DataSourceSpec, { kind: 's3' | 'gcs' | 'bigquery' }>;
+/** A cloud source's spec (each cloud plug-in extends it with its settings). @public */
+export type CloudDataSourceSpec = DataSourceSpec & { readonly seed: number };
 
 /** A cloud source; `prepare` lists and downloads up front and reports failures as values. @public */
 export interface CloudDataSource extends DataSourcePort {
@@ -58,19 +58,23 @@ export const cloudDeps = (context: CloudSourceContext, options: CloudSourceOptio
 });
 
 /**
- * A registry entry for one cloud kind: builds the source and prepares it, so listing and download errors surface
- * before any batch is timed; failures reject with {@link CloudSourceFailure}. The sampling seed is the spec's (the
- * run's `--seed`); `extra` holds the overrides tests need (retry policy, credentials, timeouts).
+ * A registry entry for one cloud kind: its flags and parser as given, and an `open` that builds the source and
+ * prepares it, so listing and download errors surface before any batch is timed; failures reject with
+ * {@link CloudSourceFailure}. The sampling seed is the spec's (the run's `--seed`); `extra` holds the overrides tests
+ * need (retry policy, credentials, timeouts).
  * @public
  */
 export const cloudSource = <S extends CloudDataSourceSpec>(
-  kind: S['kind'],
-  help: string,
+  choice: Omit<SourceDefinition<S>, 'open'>,
   create: CloudSourceCreator<S>,
   extra: Omit<CloudSourceOptions, 'sampleRatio'> = {},
 ): SourceDefinition<S> => ({
-  kind,
-  help,
+  kind: choice.kind,
+  help: choice.help,
+  flags: choice.flags,
+  selectedBy: choice.selectedBy,
+  ...(choice.stages ? { stages: choice.stages } : {}),
+  parse: choice.parse,
   async open(spec, stage, sampleRatio, context) {
     const source = await create(spec, stage, context, { ...extra, sampleRatio });
     if (!source.ok) throw new CloudSourceFailure(source.error);

@@ -1,0 +1,83 @@
+import type { SourceFlag } from '@maou/bench-app';
+import type { DataSourceSpec, Stage, ValidationIssue } from '@maou/bench-domain';
+import { CLOUD_FLAGS, flagValue, requireFlags } from '../shared/source-flags';
+
+/**
+ * What the `--input-*` flags say about a bucket source (S3, GCS): declared once, held whole by its spec and handed
+ * whole to the adapter.
+ * @public
+ */
+export interface ObjectStoreSettings {
+  readonly bucket: string;
+  readonly prefix: string;
+  readonly dataName: string;
+  readonly localCacheDir: string;
+  readonly maxWorkers: number;
+  readonly enableBundling: boolean;
+  readonly bundleSizeGb: number;
+  readonly seed: number;
+  readonly endpoint?: string;
+}
+
+/** The spec of a bucket source. @public */
+export interface ObjectStoreSpec extends DataSourceSpec, ObjectStoreSettings {}
+
+const CLOUD = 'Cloud input (Stage 3):';
+
+/** The flags of every bucket source (S3 and GCS read the same set). @internal */
+export const OBJECT_STORE_FLAGS = {
+  'input-bucket-name': { type: 'string', describe: 'bucket', group: CLOUD },
+  'input-prefix': { type: 'string', describe: 'object prefix', group: CLOUD },
+  'input-data-name': { type: 'string', describe: 'data name filter', group: CLOUD },
+  'input-max-workers': {
+    type: 'number',
+    describe: 'parallel downloads (default 8)',
+    bounds: { min: 1, max: 256, integer: true },
+    group: CLOUD,
+  },
+  'input-enable-bundling': { type: 'boolean', describe: 'bundle small objects into larger Arrow files', group: CLOUD },
+  'input-bundle-size-gb': {
+    type: 'number',
+    describe: 'bundle size in GB (default 1.0)',
+    bounds: { min: 0.001, max: 64 },
+    group: CLOUD,
+  },
+  ...CLOUD_FLAGS,
+} as const satisfies Record<string, SourceFlag>;
+
+const REQUIRED = ['input-bucket-name', 'input-prefix', 'input-data-name', 'input-local-cache-dir'];
+
+/** A bucket source's parser: `--input-<kind>` selects it, the other flags fill its settings. @internal */
+export const parseObjectStore =
+  <K extends string>(kind: K, label: string) =>
+  (
+    flags: Readonly<Record<string, unknown>>,
+    run: { readonly seed: number; readonly stage: Stage },
+  ): { spec: ObjectStoreSpec & { kind: K }; warnings: string[] } | { issues: ValidationIssue[] } => {
+    const issues = requireFlags(flags, REQUIRED, `with --input-${kind}`);
+    if (issues.length) return { issues };
+    const value = <T>(name: string, fallback: T): T => (flagValue(flags, name) as T | undefined) ?? fallback;
+    const localCacheDir = value('input-local-cache-dir', '');
+    const endpoint = value<string>('input-endpoint', '');
+    return {
+      warnings: [],
+      spec: {
+        kind,
+        label,
+        sampled: true,
+        streamable: false,
+        // objects are read through this cache: it is written, and an output there would be read as data
+        reads: [localCacheDir],
+        writes: { field: '--input-local-cache-dir', dir: localCacheDir },
+        bucket: value('input-bucket-name', ''),
+        prefix: value('input-prefix', ''),
+        dataName: value('input-data-name', ''),
+        localCacheDir,
+        maxWorkers: value('input-max-workers', 8),
+        seed: run.seed,
+        enableBundling: value('input-enable-bundling', false),
+        bundleSizeGb: value('input-bundle-size-gb', 1),
+        ...(endpoint ? { endpoint } : {}),
+      },
+    };
+  };

@@ -1,0 +1,27 @@
+import type { SourceFlag } from '@maou/bench-app';
+import type { ValidationIssue } from '@maou/bench-domain';
+
+/** The heading of the flags every cloud source shares. */
+const CLOUD = 'Cloud input (Stage 3):';
+
+/** Flags more than one cloud plug-in reads; each plug-in lists the ones it reads, the registry shows each once. @internal */
+export const CLOUD_FLAGS = {
+  'input-local-cache-dir': { type: 'string', describe: 'local cache for downloaded objects or pages', group: CLOUD },
+  'input-endpoint': {
+    type: 'string',
+    describe: 'custom S3/GCS/BigQuery endpoint (e.g. a local server)',
+    group: CLOUD,
+  },
+} as const satisfies Record<string, SourceFlag>;
+
+/** A plug-in flag's value as yargs (camelCase) hands it over. @internal */
+export const flagValue = (flags: Readonly<Record<string, unknown>>, name: string): unknown =>
+  flags[name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())];
+
+/** A required string flag that is missing or empty, as an issue naming it. @internal */
+export const requireFlags = (
+  flags: Readonly<Record<string, unknown>>,
+  names: readonly string[],
+  why: string,
+): ValidationIssue[] =>
+  names.flatMap((n) => (flagValue(flags, n) ? [] : [{ field: `--${n}`, message: `required ${why}` }]));
