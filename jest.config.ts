@@ -1,16 +1,25 @@
+import { join } from 'node:path';
 import type { Config } from 'jest';
 
+// TypeScript through @swc/jest and tfjs's bundles as they are, both with the intrinsics bound once per module: under
+// jest's vm context every lookup of a global in a kernel's loop was slow (scripts/jest-bind-globals.cjs).
+const BIND_GLOBALS = join(__dirname, 'scripts/jest-bind-globals.cjs');
 const swc = [
-  '@swc/jest',
+  BIND_GLOBALS,
   {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
+    swc: {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
     },
-    module: { type: 'commonjs' },
   },
 ];
+const transform = { '^.+\\.ts$': swc as never, '/node_modules/@tensorflow/tfjs-[^/]+/dist/.+\\.js$': BIND_GLOBALS };
+// Everything else in node_modules loads untransformed.
+const transformIgnorePatterns = ['^(?!.*/node_modules/@tensorflow/tfjs-[^/]+/dist/).*/node_modules/'];
 
 // Tests run against sources: each workspace name maps to its src entry.
 const moduleNameMapper = {
@@ -22,7 +31,8 @@ const project = (name: string, extra: Partial<Config> = {}): Config => ({
   displayName: name,
   rootDir: `packages/${name}`,
   testMatch: ['<rootDir>/src/**/*.spec.ts'],
-  transform: { '^.+\\.ts$': swc as never },
+  transform,
+  transformIgnorePatterns,
   moduleNameMapper,
   testEnvironment: 'node',
   ...extra,
@@ -48,7 +58,8 @@ const config: Config = {
       displayName: 'repo',
       rootDir: 'scripts/checks',
       testMatch: ['<rootDir>/**/*.spec.ts'],
-      transform: { '^.+\\.ts$': swc as never },
+      transform,
+      transformIgnorePatterns,
       testEnvironment: 'node',
     },
     // End-to-end tests drive the built `maou` binary only.
