@@ -20,6 +20,8 @@ const swc = [
 const transform = { '^.+\\.ts$': swc as never, '/node_modules/@tensorflow/tfjs-[^/]+/dist/.+\\.js$': BIND_GLOBALS };
 // Everything else in node_modules loads untransformed.
 const transformIgnorePatterns = ['^(?!.*/node_modules/@tensorflow/tfjs-[^/]+/dist/).*/node_modules/'];
+// `toEqual` compares typed arrays in a loop, with jest's verdict (scripts/jest-typed-arrays.cjs).
+const setupFilesAfterEnv = [join(__dirname, 'scripts/jest-typed-arrays.cjs')];
 
 // lavapipe compiles each WGSL pipeline with LLVM for its native vector width (AVX2: 8 lanes); at 4 lanes a cold
 // compile takes a third of the CPU time (lite's planned step: 102 -> 35 s) and a step runs as fast. The WebGPU specs
@@ -39,6 +41,7 @@ const project = (name: string, extra: Partial<Config> = {}): Config => ({
   testMatch: ['<rootDir>/src/**/*.spec.ts'],
   transform,
   transformIgnorePatterns,
+  setupFilesAfterEnv,
   moduleNameMapper,
   testEnvironment: 'node',
   ...extra,
@@ -66,6 +69,7 @@ const config: Config = {
       testMatch: ['<rootDir>/**/*.spec.ts'],
       transform,
       transformIgnorePatterns,
+      setupFilesAfterEnv,
       testEnvironment: 'node',
     },
     // End-to-end tests drive the built `maou` binary only.
