@@ -7,26 +7,27 @@
 const fs = require('node:fs');
 
 /**
- * Path endings, slowest first, by CPU seconds of each suite alone (`/usr/bin/time`, one jest per suite: 70, 59,
- * 55, ... after the planned-step spec, the longest with a cold shader cache). The f16 spec starts after three long
- * CPU suites, when the planned-step spec has compiled the f32 shaders it shares.
+ * Path endings, slowest first, by CPU seconds of each suite alone (one jest per suite, user + sys with the programs it
+ * starts, empty shader cache where the planned-step spec has not filled it: 123, 80, 67, 57, 42, ...). The f16 spec
+ * starts after three long CPU suites, when the planned-step spec has compiled the f32 shaders it shares; the
+ * interrupt e2e waits on its signals, so it starts early beside suites that keep the cores busy.
  */
 const FIRST = [
   'infra/src/compute/webgpu/planned/planned-step.spec.ts',
-  'cli/src/batch-study.spec.ts',
   'e2e/src/benchmark-training.e2e.ts',
   'e2e/src/maou-files.e2e.ts',
+  'cli/src/batch-study.spec.ts',
   'infra/src/compute/webgpu/planned/mixed-precision.spec.ts',
-  'infra/src/arrow/foreign-layouts.spec.ts',
-  'infra/src/compute/wasm/simd/simd-fused-kernels.spec.ts',
+  'e2e/src/interrupt.e2e.ts',
   'e2e/src/html-report.e2e.ts',
   'infra/src/compute/data-parallel/data-parallel-trainer.spec.ts',
-  'e2e/src/shared-state.e2e.ts',
+  'infra/src/compute/wasm/simd/simd-fused-kernels.spec.ts',
   'infra/src/compute/webgpu/webgpu-training.spec.ts',
+  'infra/src/arrow/foreign-layouts.spec.ts',
+  'e2e/src/shared-state.e2e.ts',
+  'infra/src/compute/wasm/simd/simd-conv-module.spec.ts',
   'infra/src/compute/webgpu/conv2d-filter-grad.kernel.spec.ts',
   'infra/src/compute/webgpu/planned/conv-kernels.spec.ts',
-  'infra/src/compute/wasm/simd/simd-conv-module.spec.ts',
-  'e2e/src/interrupt.e2e.ts',
   'infra/src/compute/engine-gradients.spec.ts',
 ];
 /** Path endings that run last (they reuse the shaders the planned-step spec compiles). */
