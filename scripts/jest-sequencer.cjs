@@ -7,8 +7,9 @@
 const fs = require('node:fs');
 
 /**
- * Path endings, slowest first, by CPU seconds of each suite alone (one jest per suite, user + sys with the programs it
- * starts, empty shader cache where the planned-step spec has not filled it: 123, 80, 67, 57, 42, ...). The f16 spec
+ * Path endings, slowest first, by CPU seconds of each suite alone (`bash scripts/suite-cpu.sh <suites>`: one jest per
+ * suite, user + sys with the programs it starts; the GPU ones after the planned-step spec filled the shader cache:
+ * 123, 80, 67, 57, 42, ...). The f16 spec
  * starts after three long CPU suites, when the planned-step spec has compiled the f32 shaders it shares; the
  * interrupt e2e waits on its signals, so it starts early beside suites that keep the cores busy.
  */
