@@ -1,16 +1,33 @@
+import { join } from 'node:path';
 import type { Config } from 'jest';
 
+// TypeScript through @swc/jest and tfjs's bundles as they are, both with the intrinsics bound once per module: under
+// jest's vm context every lookup of a global in a kernel's loop was slow (scripts/jest-bind-globals.cjs).
+const BIND_GLOBALS = join(__dirname, 'scripts/jest-bind-globals.cjs');
 const swc = [
-  '@swc/jest',
+  BIND_GLOBALS,
   {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
+    swc: {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
     },
-    module: { type: 'commonjs' },
   },
 ];
+const transform = { '^.+\\.ts$': swc as never, '/node_modules/@tensorflow/tfjs-[^/]+/dist/.+\\.js$': BIND_GLOBALS };
+// Everything else in node_modules loads untransformed.
+const transformIgnorePatterns = ['^(?!.*/node_modules/@tensorflow/tfjs-[^/]+/dist/).*/node_modules/'];
+// `toEqual` compares typed arrays in a loop, with jest's verdict (scripts/jest-typed-arrays.cjs).
+const setupFilesAfterEnv = [join(__dirname, 'scripts/jest-typed-arrays.cjs')];
+
+// lavapipe compiles each WGSL pipeline with LLVM for its native vector width (AVX2: 8 lanes); at 4 lanes a cold
+// compile takes a third of the CPU time (lite's planned step: 102 -> 35 s) and a step runs as fast. The WebGPU specs
+// check what the kernels compute, which the lane count does not change. Set here, in the real environment, so jest's
+// workers and the binaries the e2e specs start inherit it; an explicit setting wins.
+process.env.LP_NATIVE_VECTOR_WIDTH ??= '128';
 
 // Tests run against sources: each workspace name maps to its src entry.
 const moduleNameMapper = {
@@ -23,7 +40,9 @@ const project = (name: string, extra: Partial<Config> = {}): Config => ({
   displayName: name,
   rootDir: `packages/${name}`,
   testMatch: ['<rootDir>/src/**/*.spec.ts'],
-  transform: { '^.+\\.ts$': swc as never },
+  transform,
+  transformIgnorePatterns,
+  setupFilesAfterEnv,
   moduleNameMapper,
   testEnvironment: 'node',
   ...extra,
@@ -51,7 +70,9 @@ const config: Config = {
       displayName: 'repo',
       rootDir: 'scripts/checks',
       testMatch: ['<rootDir>/**/*.spec.ts'],
-      transform: { '^.+\\.ts$': swc as never },
+      transform,
+      transformIgnorePatterns,
+      setupFilesAfterEnv,
       testEnvironment: 'node',
     },
     // End-to-end tests drive the built `maou` binary only.

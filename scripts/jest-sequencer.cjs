@@ -7,26 +7,28 @@
 const fs = require('node:fs');
 
 /**
- * Path endings, slowest first, by CPU seconds of each suite alone (`/usr/bin/time`, one jest per suite: 70, 59,
- * 55, ... after the planned-step spec, the longest with a cold shader cache). The f16 spec starts after three long
- * CPU suites, when the planned-step spec has compiled the f32 shaders it shares.
+ * Path endings, slowest first, by CPU seconds of each suite alone (`bash scripts/suite-cpu.sh <suites>`: one jest per
+ * suite, user + sys with the programs it starts; the GPU ones after the planned-step spec filled the shader cache:
+ * 123, 80, 67, 57, 42, ...). The f16 spec
+ * starts after three long CPU suites, when the planned-step spec has compiled the f32 shaders it shares; the
+ * interrupt e2e waits on its signals, so it starts early beside suites that keep the cores busy.
  */
 const FIRST = [
   'compute/src/webgpu/planned/planned-step.spec.ts',
-  'cli/src/batch-study.spec.ts',
   'e2e/src/benchmark-training.e2e.ts',
   'e2e/src/maou-files.e2e.ts',
+  'cli/src/batch-study.spec.ts',
   'compute/src/webgpu/planned/mixed-precision.spec.ts',
-  'infra/src/arrow/foreign-layouts.spec.ts',
-  'compute/src/wasm/simd/simd-fused-kernels.spec.ts',
+  'e2e/src/interrupt.e2e.ts',
   'e2e/src/html-report.e2e.ts',
   'compute/src/data-parallel/data-parallel-trainer.spec.ts',
-  'e2e/src/shared-state.e2e.ts',
+  'compute/src/wasm/simd/simd-fused-kernels.spec.ts',
   'compute/src/webgpu/webgpu-training.spec.ts',
+  'infra/src/arrow/foreign-layouts.spec.ts',
+  'e2e/src/shared-state.e2e.ts',
+  'compute/src/wasm/simd/simd-conv-module.spec.ts',
   'compute/src/webgpu/conv2d-filter-grad.kernel.spec.ts',
   'compute/src/webgpu/planned/conv-kernels.spec.ts',
-  'compute/src/wasm/simd/simd-conv-module.spec.ts',
-  'e2e/src/interrupt.e2e.ts',
   'compute/src/engine-gradients.spec.ts',
 ];
 /** Path endings that run last (they reuse the shaders the planned-step spec compiles). */
