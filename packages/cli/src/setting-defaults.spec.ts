@@ -135,6 +135,16 @@ describe('every domain setting: the default --help shows is the one the config u
     for (const entry of shown) expect([flag, shownDefault(entry)]).toEqual([flag, s.default ?? null]);
   });
 
+  // a datasource plug-in's flag declares its own default; its parser reads that declaration (infra's `numberFlag`)
+  const sourceDefaults = plugIns.sources
+    .choices()
+    .flatMap((c) => Object.entries(c.flags))
+    .flatMap(([name, f]) => (f.default === undefined ? [] : [[`--${name}`, f.default] as const]));
+  it("finds the datasource plug-ins' declared defaults", () => expect(sourceDefaults.length).toBeGreaterThan(3));
+  it.each(sourceDefaults)('datasource flag %s: --help shows its declared default %p', (flag, value) => {
+    expect([flag, shownDefault(help[0]!.get(flag) ?? '')]).toEqual([flag, value]);
+  });
+
   const inConfig = settings.filter((s) => s.default !== undefined && !READ_ELSEWHERE.has(s.flag));
   it.each(inConfig.map((s) => [s.flag, s] as const))(
     '%s: the config built without the flag holds the default',
