@@ -85,9 +85,9 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
     'lr-scheduler': loss.str('warmup_cosine_decay (default), cosine_annealing, step or none; maou names accepted'),
     'stage12-lr-scheduler': loss.str('scheduler for Stages 1 and 2'),
     optimizer: loss.str('adamw (default) or sgd'),
-    'optimizer-beta1': loss.num(dflt(S.OPTIMIZER_BETA1)),
-    'optimizer-beta2': loss.num(dflt(S.OPTIMIZER_BETA2)),
-    'optimizer-eps': loss.num(dflt(S.OPTIMIZER_EPS)),
+    'optimizer-beta1': loss.num(`AdamW beta1 ${dflt(S.OPTIMIZER_BETA1)}`),
+    'optimizer-beta2': loss.num(`AdamW beta2 ${dflt(S.OPTIMIZER_BETA2)}`),
+    'optimizer-eps': loss.num(`AdamW epsilon ${dflt(S.OPTIMIZER_EPS)}`),
     'gradient-clip': loss.num(
       `clip gradients to this global L2 norm (maou always clips) ${dflt(S.GRADIENT_CLIP)}, 0 = off`,
     ),

@@ -70,7 +70,7 @@ const FLAGS = {
   },
   'input-max-cached-bytes': {
     type: 'number',
-    describe: 'BigQuery local cache budget in bytes (500 MiB by default)',
+    describe: 'BigQuery local cache budget in bytes (500 MiB)',
     bounds: { min: 1, max: 2 ** 50, integer: true },
     default: 500 * 2 ** 20,
   },
