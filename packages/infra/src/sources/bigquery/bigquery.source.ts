@@ -70,7 +70,7 @@ const FLAGS = {
   },
   'input-max-cached-bytes': {
     type: 'number',
-    describe: 'BigQuery local cache budget in bytes (500 MiB)',
+    describe: 'BigQuery local cache budget in bytes',
     bounds: { min: 1, max: 2 ** 50, integer: true },
     default: 500 * 2 ** 20,
   },
