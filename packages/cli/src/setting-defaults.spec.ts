@@ -139,11 +139,29 @@ describe('every domain setting: the default --help shows is the one the config u
   const sourceDefaults = plugIns.sources
     .choices()
     .flatMap((c) => Object.entries(c.flags))
-    .flatMap(([name, f]) => (f.default === undefined ? [] : [[`--${name}`, f.default] as const]));
+    .flatMap(([name, f]) => (f.default === undefined ? [] : [[`--${name}`, f.default] as const]))
+    // the bucket sources share their flags' declaration: one case each
+    .filter(([flag], i, all) => all.findIndex(([f]) => f === flag) === i);
   it("finds the datasource plug-ins' declared defaults", () => expect(sourceDefaults.length).toBeGreaterThan(3));
   it.each(sourceDefaults)('datasource flag %s: --help shows its declared default %p', (flag, value) => {
     expect([flag, shownDefault(help[0]!.get(flag) ?? '')]).toEqual([flag, value]);
   });
+
+  // the choice flags: --help names the default the config falls back to
+  const choices: readonly (readonly [domain.ChoiceSetting<string>, ((c: BenchmarkConfig) => string) | null])[] = [
+    [domain.OPTIMIZER, (c) => c.training.optimizer],
+    [domain.LR_SCHEDULER, (c) => c.training.lrScheduler],
+    [domain.MODEL_ARCHITECTURE, (c) => c.training.preset],
+    [domain.TRACE_PATH, null], // read by the cli's output step
+  ];
+  it.each(choices.map(([s, read]) => [s.flag, s, read] as const))(
+    '%s: --help and the config without the flag agree on the default',
+    (flag, s, read) => {
+      for (const h of help.filter((h) => h.has(flag))) expect(h.get(flag)).toContain(`default ${s.default}`);
+      expect(help.some((h) => h.has(flag))).toBe(true);
+      if (read) expect(read(configOf({}))).toBe(s.default);
+    },
+  );
 
   const inConfig = settings.filter((s) => s.default !== undefined && !READ_ELSEWHERE.has(s.flag));
   it.each(inConfig.map((s) => [s.flag, s] as const))(

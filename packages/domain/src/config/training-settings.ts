@@ -1,3 +1,4 @@
+import type { LrSchedulerName, ModelPreset, OptimizerName } from './benchmark-config';
 import type { Setting } from './setting';
 
 // Loss, optimiser and head values of `benchmark-training`, maou's defaults. Upper bounds are where a value stops being
@@ -103,3 +104,24 @@ export const STAGE2_HEAD_DROPOUT = {
   default: 0,
   bounds: belowOne,
 } as const satisfies Setting;
+
+/** A choice flag's default, with one owner as the numeric settings have. @public */
+export interface ChoiceSetting<T extends string> {
+  readonly flag: string;
+  readonly default: T;
+}
+
+/** `--optimizer`: maou's AdamW. @public */
+export const OPTIMIZER = { flag: '--optimizer', default: 'adamw' } as const satisfies ChoiceSetting<OptimizerName>;
+/** `--lr-scheduler`: maou's warm-up then cosine decay. @public */
+export const LR_SCHEDULER = {
+  flag: '--lr-scheduler',
+  default: 'warmup_cosine_decay',
+} as const satisfies ChoiceSetting<LrSchedulerName>;
+/** `--model-architecture`: maou's ResNet. @public */
+export const MODEL_ARCHITECTURE = {
+  flag: '--model-architecture',
+  default: 'resnet',
+} as const satisfies ChoiceSetting<ModelPreset>;
+/** `--trace-path`: where `--enable-profiling` writes its Chrome trace. @public */
+export const TRACE_PATH = { flag: '--trace-path', default: 'maou-trace.json' } as const satisfies ChoiceSetting<string>;

@@ -47,7 +47,7 @@ export const benchmarkDataloaderOptions = (backends: readonly BackendChoice[]) =
     gpu: measurement.str(`backend for the model: ${describeGpuChoices(backends)}`),
     threads: measurement.num('backend threads; on wasm, data-parallel replicas (default: one per usable core)'),
     'model-architecture': measurement.str(
-      "network whose own rate the loader must keep up with: resnet (maou's default) or lite",
+      `network whose own rate the loader must keep up with: resnet or lite; default ${S.MODEL_ARCHITECTURE.default}, maou's`,
     ),
     'enable-resource-monitoring': measurement.flag(
       'per point: CPU and memory per loading thread, worker efficiency (busy share), cache hit rate, process CPU/RSS, GPU utilisation on a GPU backend',

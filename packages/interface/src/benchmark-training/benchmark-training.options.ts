@@ -1,6 +1,7 @@
 import type { BackendChoice } from '@maou/bench-app';
 import * as S from '@maou/bench-domain';
 import {
+  DEFAULT_POLICY_TARGET_MODE,
   POLICY_TARGET_MODES,
   describeDefault as dflt,
   describeRange,
@@ -52,7 +53,7 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
       'backend threads; on wasm, data-parallel replicas in worker threads (default: one per usable core, up to 8)',
     ),
     'model-architecture': device.str(
-      "resnet (maou's default: 17.0 M parameters), mlp-mixer (9.2 M) and vit (19.8 M) as maou builds them, or lite (1.9 M, the shogi-optimised preset, 7–11× faster to train here)",
+      `resnet (17.0 M parameters), mlp-mixer (9.2 M) and vit (19.8 M) as maou builds them, or lite (1.9 M, the shogi-optimised preset, 7–11× faster to train here); default ${S.MODEL_ARCHITECTURE.default}, maou's`,
     ),
     ...MODEL_OPTIONS,
     compilation: device.flag('accepted; tfjs has no graph compiler (see --help notes)'),
@@ -73,7 +74,7 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
     'gce-parameter': loss.num(`accepted for compatibility, ${range(S.GCE_PARAMETER)}; unused by the KL policy loss`),
     'policy-target-mode': {
       ...loss.str(
-        "Stage 3 policy target: win-rate (maou's default; per-move win rates), move-label (played-move frequencies) or weighted (their product)",
+        `Stage 3 policy target: win-rate (per-move win rates), move-label (played-move frequencies) or weighted (their product); default ${DEFAULT_POLICY_TARGET_MODE}, maou's`,
       ),
       choices: POLICY_TARGET_MODES,
     },
@@ -82,9 +83,11 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
     'learning-ratio': loss.num(`learning rate ${dflt(S.LEARNING_RATE)}`),
     momentum: loss.num(`SGD momentum ${dflt(S.MOMENTUM)}`),
     'weight-decay': loss.num(`decoupled weight decay on conv/dense/embedding weights ${dflt(S.WEIGHT_DECAY)}`),
-    'lr-scheduler': loss.str('warmup_cosine_decay (default), cosine_annealing, step or none; maou names accepted'),
+    'lr-scheduler': loss.str(
+      `warmup_cosine_decay, cosine_annealing, step or none; maou names accepted; default ${S.LR_SCHEDULER.default}`,
+    ),
     'stage12-lr-scheduler': loss.str('scheduler for Stages 1 and 2'),
-    optimizer: loss.str('adamw (default) or sgd'),
+    optimizer: loss.str(`adamw or sgd; default ${S.OPTIMIZER.default}`),
     'optimizer-beta1': loss.num(`AdamW beta1 ${dflt(S.OPTIMIZER_BETA1)}`),
     'optimizer-beta2': loss.num(`AdamW beta2 ${dflt(S.OPTIMIZER_BETA2)}`),
     'optimizer-eps': loss.num(`AdamW epsilon ${dflt(S.OPTIMIZER_EPS)}`),
@@ -115,7 +118,7 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
       `seconds of training batches after which the run answers with what it has, and says so ${dflt(S.TIME_BUDGET)}`,
     ),
     'enable-profiling': run.flag('per-kernel times by phase, and a Chrome trace'),
-    'trace-path': run.str('where the Chrome trace goes with --enable-profiling (default maou-trace.json)'),
+    'trace-path': run.str(`where the Chrome trace goes with --enable-profiling; default ${S.TRACE_PATH.default}`),
     'run-validation': run.flag('also time an inference-only validation pass, split into the same phases'),
     'sample-ratio': run.num(`share of cloud objects sampled, ${range(S.SAMPLE_RATIO)}; the report scales it back`),
     'enable-resource-monitoring': run.flag(
