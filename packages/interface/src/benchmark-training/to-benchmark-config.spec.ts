@@ -103,7 +103,10 @@ describe('toBenchmarkConfig', () => {
       /^--max-batches: must be an integer from 2 to 1,000,000,000, got 1 \(a batch time with an interval needs 2 measured batches/,
     ],
     [{ targetPrecision: 1 }, /^--target-precision: must be a finite number in \[0, 1\), got 1/],
-    [{ timeBudget: -5 }, /^--time-budget: must be a finite number in \(0, 604,800\], got -5 \(seconds, at most a week\)$/],
+    [
+      { timeBudget: -5 },
+      /^--time-budget: must be a finite number in \(0, 604,800\], got -5 \(seconds, at most a week\)$/,
+    ],
     [{ threads: 65 }, /^--threads: must be an integer from 1 to 64, got 65$/],
     // #19's repros: non-finite and absurd values fail here, naming the flag, not hours later or with exit 1.
     [{ valueLossRatio: Infinity }, /^--value-loss-ratio: must be a finite number in \(0, 1000\], got Infinity$/],
