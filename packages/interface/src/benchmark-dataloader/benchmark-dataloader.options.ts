@@ -45,7 +45,9 @@ export const benchmarkDataloaderOptions = (backends: readonly BackendChoice[]) =
       default: S.CONSUMPTION_STEPS.default,
     },
     gpu: measurement.str(`backend for the model: ${describeGpuChoices(backends)}`),
-    threads: measurement.num('backend threads; on wasm, data-parallel replicas (default: one per usable core)'),
+    threads: measurement.num(
+      `backend threads, ${range(S.THREADS)}; on wasm, data-parallel replicas (default: one per usable core, up to ${S.MAX_DERIVED_THREADS})`,
+    ),
     'model-architecture': measurement.str(
       `network whose own rate the loader must keep up with: resnet or lite; default ${S.MODEL_ARCHITECTURE.default}, maou's`,
     ),

@@ -50,7 +50,7 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
       `backend: ${describeGpuChoices(backends)}; default: the best CPU backend (${describeHostBackends(backends)}), which is maou's CPU device`,
     ),
     threads: device.num(
-      'backend threads; on wasm, data-parallel replicas in worker threads (default: one per usable core, up to 8)',
+      `backend threads, ${range(S.THREADS)}; on wasm, data-parallel replicas in worker threads (default: one per usable core, up to ${S.MAX_DERIVED_THREADS})`,
     ),
     'model-architecture': device.str(
       `resnet (17.0 M parameters), mlp-mixer (9.2 M) and vit (19.8 M) as maou builds them, or lite (1.9 M, the shogi-optimised preset, 7–11× faster to train here); default ${S.MODEL_ARCHITECTURE.default}, maou's`,
