@@ -96,8 +96,12 @@ export const toBenchmarkConfig = (
     });
   }
   const stage = (issues.some((i) => i.field === '--stage') ? S.STAGE.default : (raw.stage ?? S.STAGE.default)) as Stage;
-  const preset = take(parseArchitecture(raw.modelArchitecture ?? S.MODEL_ARCHITECTURE.default), issues, 'resnet');
-  const optimizer = take(parseOptimizer(raw.optimizer ?? S.OPTIMIZER.default), issues, 'adamw');
+  const preset = take(
+    parseArchitecture(raw.modelArchitecture ?? S.MODEL_ARCHITECTURE.default),
+    issues,
+    S.MODEL_ARCHITECTURE.default,
+  );
+  const optimizer = take(parseOptimizer(raw.optimizer ?? S.OPTIMIZER.default), issues, S.OPTIMIZER.default);
   const mainScheduler = take(
     parseScheduler('--lr-scheduler', raw.lrScheduler ?? S.LR_SCHEDULER.default),
     issues,
