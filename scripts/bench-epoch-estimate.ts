@@ -13,9 +13,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-// The e2e package's loopback S3 (s3rver) and its flags: one way to serve S3 to the binary.
-// eslint-disable-next-line no-restricted-imports
-import { MAOU_BIN, S3RVER_ENV, s3InputFlags, startLocalS3 } from '../packages/e2e/src/run-maou';
+// The testkit's loopback S3 (s3rver) and its flags: one way to serve S3 to the binary, shared with the e2e specs.
+import { S3RVER_ENV, s3InputFlags, startS3rverWith } from '@maou/bench-testkit/sources';
+
+/** The built binary, run as users run it. */
+const MAOU_BIN = join(__dirname, '..', 'packages', 'cli', 'dist', 'main.js');
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -184,7 +186,7 @@ const runCase = async (c: Case, k: number, seed: number): Promise<Row> => {
   let cache = (_run: string): string[] => [];
   if (c.loader === 's3') {
     const files = readdirSync(data).filter((f) => f.endsWith('.feather'));
-    const s3 = await startLocalS3(
+    const s3 = await startS3rverWith(
       join(dir, 's3'),
       BUCKET,
       files.map((f) => ({ key: `runs/epoch/${f}`, file: join(data, f) })),

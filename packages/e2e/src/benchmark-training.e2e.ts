@@ -31,8 +31,8 @@ describe('maou utility benchmark-training (built binary)', () => {
   });
 
   it.each([
-    [['--value-loss-ratio', 'Infinity'], /--value-loss-ratio: must be positive, at most 1000, got Infinity/],
-    [['--learning-ratio', 'Infinity'], /--learning-ratio: must be positive, at most 10, got Infinity/],
+    [['--value-loss-ratio', 'Infinity'], /--value-loss-ratio: must be a finite number in \(0, 1000\], got Infinity/],
+    [['--learning-ratio', 'Infinity'], /--learning-ratio: must be a finite number in \(0, 10\], got Infinity/],
     [['--gradient-accumulation-steps', '1e12'], /--gradient-accumulation-steps: must be an integer from 1 to 1024/],
     [['--sample-positions', '1e12'], /--sample-positions: must be an integer from 16 to 1,000,000/],
     [['--dataloader-workers', '1e12'], /--dataloader-workers: must be an integer from 0 to 256/],
@@ -53,7 +53,7 @@ describe('maou utility benchmark-training (built binary)', () => {
   it.each<[string[], RegExp]>([
     [
       ['--max-batches', '1'],
-      /--max-batches: must be an integer from 2 to 1,000,000,000: a batch time with an interval needs 2 measured batches/,
+      /--max-batches: must be an integer from 2 to 1,000,000,000, got 1 \(a batch time with an interval needs 2 measured batches/,
     ],
     [['--stage1-data-path', 'x.feather'], /--stage1-data-path: given, but --stage is 3: pass --stage 1/],
     [
@@ -154,8 +154,10 @@ describe('maou utility benchmark-training (built binary)', () => {
   it('given --target-precision 1.5 or --time-budget 0, then exit 2 naming the flag', () => {
     const r = runMaou(['utility', 'benchmark-training', '--target-precision', '1.5', '--time-budget', '0'], env);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--target-precision: must be in \[0, 1\)/);
-    expect(r.stderr).toMatch(/--time-budget: must be a positive number of seconds/);
+    expect(r.stderr).toMatch(/--target-precision: must be a finite number in \[0, 1\)/);
+    expect(r.stderr).toMatch(
+      /--time-budget: must be a finite number in \(0, 604,800\], got .* \(seconds, at most a week\)/,
+    );
   });
 
   it('given the default stopping rule, then the run says why and when it stopped, and what the CPU counters saw', () => {

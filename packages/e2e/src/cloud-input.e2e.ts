@@ -1,14 +1,15 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { oneLoaderPoint, runMaou, runMaouAsync, s3InputFlags, S3RVER_ENV, startLocalS3 } from './run-maou';
+import { s3InputFlags, S3RVER_ENV, startS3rverWith } from '@maou/bench-testkit/sources';
+import { oneLoaderPoint, runMaou, runMaouAsync } from './run-maou';
 
 const BUCKET = 'maou-e2e';
 const dir = mkdtempSync(join(tmpdir(), 'maou-e2e-cloud-'));
 const env = { MAOU_BENCH_CACHE: join(dir, 'cache'), ...S3RVER_ENV };
 
 describe('maou reading Stage 3 data from S3 (a local s3rver)', () => {
-  let server: Awaited<ReturnType<typeof startLocalS3>>;
+  let server: Awaited<ReturnType<typeof startS3rverWith>>;
   const cloudFlags = (dataName = 'stage3', cacheDir = join(dir, 'objects')) =>
     s3InputFlags(server.endpoint, BUCKET, dataName, cacheDir);
 
@@ -30,7 +31,7 @@ describe('maou reading Stage 3 data from S3 (a local s3rver)', () => {
     );
     expect(made.code).toBe(0);
     const files = readdirSync(join(dir, 'gen')).filter((f) => f.endsWith('.feather'));
-    server = await startLocalS3(join(dir, 's3'), BUCKET, [
+    server = await startS3rverWith(join(dir, 's3'), BUCKET, [
       ...files.map((f) => ({ key: `runs/stage3/${f}`, file: join(dir, 'gen', f) })),
       // eight objects to sample from, for --seed
       ...Array.from({ length: 8 }, (_, i) => ({

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // Test fixtures only: files laid out as Polars and arrow-rs write them (the binary under test is still only run).
 import { FIXTURES_DIR, toArrowRsLayout, writeWithPolars, writeWithPyarrow } from '@maou/bench-testkit/arrow';
-import { oneLoaderPoint, runMaou, runMaouAsync, s3InputFlags, S3RVER_ENV, startLocalS3 } from './run-maou';
+import { s3InputFlags, S3RVER_ENV, startS3rverWith } from '@maou/bench-testkit/sources';
+import { oneLoaderPoint, runMaou, runMaouAsync } from './run-maou';
 
 const BUCKET = 'maou-files';
 const dir = mkdtempSync(join(tmpdir(), 'maou-e2e-files-'));
@@ -76,12 +77,12 @@ const losses = (path: string): number[] =>
   (JSON.parse(readFileSync(path, 'utf8')).batches as { loss: number }[]).map((b) => b.loss);
 
 describe('maou files from Polars, arrow-rs and pyarrow train through the binary, locally and from S3', () => {
-  let server: Awaited<ReturnType<typeof startLocalS3>>;
+  let server: Awaited<ReturnType<typeof startS3rverWith>>;
   const local: Record<string, string> = {};
 
   beforeAll(async () => {
     for (const layout of STAGE3_LAYOUTS) local[layout] = makeLayout(3, layout);
-    server = await startLocalS3(
+    server = await startS3rverWith(
       join(dir, 's3'),
       BUCKET,
       STAGE3_LAYOUTS.flatMap((layout) =>

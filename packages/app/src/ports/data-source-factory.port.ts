@@ -13,6 +13,8 @@ export interface SourceFlag {
   readonly array?: boolean;
   /** a number flag's range, checked before any I/O (the issue names the flag) */
   readonly bounds?: NumberBounds;
+  /** a number flag's default: `--help` shows it and the plug-in's parser falls back to it (`numberFlag`) */
+  readonly default?: number;
   /** the `--help` heading; the plug-in's own heading when absent */
   readonly group?: string;
   /** the stages it applies to (a command for one stage shows only its flags); absent: every stage */

@@ -6,7 +6,7 @@ import {
   type LoggerPort,
   type ProgressPort,
 } from '@maou/bench-app';
-import { err, ok, type BatchStudyReport, type BenchmarkTrainingReport } from '@maou/bench-domain';
+import { TRACE_PATH, err, ok, type BatchStudyReport, type BenchmarkTrainingReport } from '@maou/bench-domain';
 import {
   CALIBRATION_OPTIONS,
   benchmarkTrainingOptions,
@@ -43,7 +43,7 @@ export type Outcome =
   | { readonly kind: 'run'; readonly report: BenchmarkTrainingReport; readonly exitCode: number | null }
   | { readonly kind: 'study'; readonly report: BatchStudyReport };
 
-const tracePath = (args: Args): string => args.tracePath ?? 'maou-trace.json';
+const tracePath = (args: Args): string => args.tracePath ?? TRACE_PATH.default;
 
 const runTraining = async (
   container: DependencyContainer,

@@ -1,4 +1,11 @@
 import type { GradientNormSample } from '../batch-study/gradient-noise';
+import {
+  ADAPTIVE_BATCH_INTERVAL,
+  ADAPTIVE_BATCH_MEASUREMENT_INTERVAL,
+  ADAPTIVE_BATCH_MAX_STEPS,
+  ADAPTIVE_BATCH_MIN_STEPS,
+  ADAPTIVE_BATCH_SMOOTHING,
+} from '../config/model-settings';
 
 /**
  * `--adaptive-batch` and its knobs, as maou HEAD's `AdaptiveBatchConfig`: accumulation steps between `minSteps` and
@@ -16,11 +23,11 @@ export interface AdaptiveBatchSettings {
 
 /** maou HEAD's defaults (`benchmark-training` / `learn-model`). @public */
 export const MAOU_ADAPTIVE_BATCH_DEFAULTS: AdaptiveBatchSettings = {
-  minSteps: 2,
-  maxSteps: 8,
-  interval: 50,
-  smoothing: 0.1,
-  measurementInterval: 5,
+  minSteps: ADAPTIVE_BATCH_MIN_STEPS.default,
+  maxSteps: ADAPTIVE_BATCH_MAX_STEPS.default,
+  interval: ADAPTIVE_BATCH_INTERVAL.default,
+  smoothing: ADAPTIVE_BATCH_SMOOTHING.default,
+  measurementInterval: ADAPTIVE_BATCH_MEASUREMENT_INTERVAL.default,
 };
 
 /** Python's `round`: halves go to the even neighbour. */

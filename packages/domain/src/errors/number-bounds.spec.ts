@@ -20,8 +20,19 @@ describe('checkBoundedNumber', () => {
   it('given a fractional range, then fractions pass and infinities do not', () => {
     expect(checkBoundedNumber('--r', 0.5, { min: 0, max: 1 })).toBeNull();
     expect(checkBoundedNumber('--r', Infinity, { min: 0, max: Infinity })?.message).toBe(
-      'must be a finite number from 0 to Infinity, got Infinity',
+      'must be a finite number at least 0, got Infinity',
     );
+  });
+
+  it('given a range open at an end, then the end itself fails and the message shows the interval', () => {
+    const share = { min: 0, max: 1, minExclusive: true, maxExclusive: true };
+    expect([0.001, 0.999].map((v) => checkBoundedNumber('--r', v, share))).toEqual([null, null]);
+    expect([0, 1].map((v) => checkBoundedNumber('--r', v, share)?.message)).toEqual([
+      'must be a finite number in (0, 1), got 0',
+      'must be a finite number in (0, 1), got 1',
+    ]);
+    expect(checkBoundedNumber('--r', 0, { min: 0, max: 1, maxExclusive: true })).toBeNull();
+    expect(checkBoundedNumber('--r', 1, { min: 0, max: 1, minExclusive: true })).toBeNull();
   });
 
   it('skips absent optional values and keeps every issue', () => {

@@ -44,6 +44,9 @@ export interface DerivedSettings {
 
 const GIB = 1024 ** 3;
 
+/** The most compute threads derived from the cores (a user's `--threads` may ask for more). @public */
+export const MAX_DERIVED_THREADS = 8;
+
 /**
  * A fractional quota is floored (1.5 cores → 1): a CFS quota stalls every thread of the group once it is spent, so
  * oversubscribing costs more than the idle half core.
@@ -74,7 +77,7 @@ export const usableResources = (
  */
 export const deriveSettings = (r: DetectedResources): DerivedSettings => {
   const c = r.cpuCores;
-  const threads = c <= 2 ? c : c <= 4 ? c - 1 : Math.min(8, c);
+  const threads = c <= 2 ? c : c <= 4 ? c - 1 : Math.min(MAX_DERIVED_THREADS, c);
   const workers = c <= 1 || r.memoryBytes < 2 * GIB ? 0 : Math.min(2, Math.max(1, Math.floor(c / 2)));
   const m = r.memoryBytes;
   const maxBatchSize = m < GIB ? 64 : m < 2 * GIB ? 128 : m < 4 * GIB ? 256 : m < 8 * GIB ? 1024 : null;

@@ -1,4 +1,12 @@
-import { type ResNetPreset, type VitSettings } from '@maou/bench-domain';
+import {
+  VIT_DROPOUT,
+  VIT_EMBED_DIM,
+  VIT_MLP_RATIO,
+  VIT_NUM_HEADS,
+  VIT_NUM_LAYERS,
+  type ResNetPreset,
+  type VitSettings,
+} from '@maou/bench-domain';
 
 /** Blocks per stage and bottleneck widths of a preset (shared/DESIGN.md "Networks"). @public */
 export interface NetworkShape {
@@ -31,7 +39,13 @@ export interface MixerShape {
 export const MIXER_DEFAULTS: MixerShape = { embedDim: 256, tokenDim: 128, channelDim: 1024, depth: 16, dropout: 0.15 };
 
 /** maou's `VisionTransformerConfig` defaults, which `--vit-*` override. @public */
-export const VIT_DEFAULTS: VitSettings = { embedDim: 512, numLayers: 6, numHeads: 8, mlpRatio: 4, dropout: 0.1 };
+export const VIT_DEFAULTS: VitSettings = {
+  embedDim: VIT_EMBED_DIM.default,
+  numLayers: VIT_NUM_LAYERS.default,
+  numHeads: VIT_NUM_HEADS.default,
+  mlpRatio: VIT_MLP_RATIO.default,
+  dropout: VIT_DROPOUT.default,
+};
 
 /** Tokens of the token backbones: one per board square. @public */
 export const BOARD_TOKENS = 81;

@@ -1,4 +1,5 @@
-import { BATCH_SIZE, describeSetting } from '@maou/bench-domain';
+import * as S from '@maou/bench-domain';
+import { describeRange, describeSetting as range } from '@maou/bench-domain';
 import { optionGroup, type ParsedOptions, type OptionTable } from '../options/option-table';
 import type { BackendChoice } from '@maou/bench-app';
 import { STAGE3_INPUT_OPTIONS } from '../benchmark-training/benchmark-training.options';
@@ -12,10 +13,13 @@ const output = optionGroup('Output:');
 export const benchmarkDataloaderOptions = (backends: readonly BackendChoice[]) =>
   ({
     ...STAGE3_INPUT_OPTIONS,
-    'sample-ratio': data.num('share of cloud data to read, 0.01..1'),
-    'test-ratio': data.num('validation share left out of the measured split (default 0.2)'),
-    'batch-size': measurement.num(`batch size, ${describeSetting(BATCH_SIZE)}`),
-    'num-batches': { ...measurement.num('batches timed per repeat'), default: 100 },
+    'sample-ratio': data.num(`share of cloud data to read, ${range(S.SAMPLE_RATIO)}`),
+    'test-ratio': data.num(`validation share left out of the measured split, ${range(S.TEST_RATIO)}`),
+    'batch-size': measurement.num(`batch size, ${range(S.BATCH_SIZE)}`),
+    'num-batches': {
+      ...measurement.num(`batches timed per repeat, ${describeRange(S.NUM_BATCHES.bounds)}`),
+      default: S.NUM_BATCHES.default,
+    },
     'pin-memory': measurement.flag('reuse transfer buffers instead of fresh allocations'),
     workers: { ...measurement.num('worker counts of the grid (default 0 1 2 … up to the spare cores)'), array: true },
     'prefetch-factors': {
@@ -24,19 +28,28 @@ export const benchmarkDataloaderOptions = (backends: readonly BackendChoice[]) =
       default: [2, 4],
     },
     'batch-sizes': { ...measurement.num('batch sizes of the grid (default: --batch-size)'), array: true },
-    repeats: { ...measurement.num('repeats per grid point; the spread is reported'), default: 3 },
+    repeats: {
+      ...measurement.num(`repeats per grid point, ${describeRange(S.REPEATS.bounds)}; the spread is reported`),
+      default: S.REPEATS.default,
+    },
     'noise-margin': {
-      ...measurement.num('a setting must beat the model rate by this share to count as feeding it'),
-      default: 0.1,
+      ...measurement.num(
+        `a setting must beat the model rate by this share to count as feeding it, ${describeRange(S.NOISE_MARGIN.bounds)}`,
+      ),
+      default: S.NOISE_MARGIN.default,
     },
     'consumption-steps': {
-      ...measurement.num("timed training steps for the model's own rate; 0 skips the model"),
-      default: 5,
+      ...measurement.num(
+        `timed training steps for the model's own rate, ${describeRange(S.CONSUMPTION_STEPS.bounds)}; 0 skips the model`,
+      ),
+      default: S.CONSUMPTION_STEPS.default,
     },
     gpu: measurement.str(`backend for the model: ${describeGpuChoices(backends)}`),
-    threads: measurement.num('backend threads; on wasm, data-parallel replicas (default: one per usable core)'),
+    threads: measurement.num(
+      `backend threads, ${range(S.THREADS)}; on wasm, data-parallel replicas (default: one per usable core, up to ${S.MAX_DERIVED_THREADS})`,
+    ),
     'model-architecture': measurement.str(
-      "network whose own rate the loader must keep up with: resnet (maou's default) or lite",
+      `network whose own rate the loader must keep up with: resnet or lite; default ${S.MODEL_ARCHITECTURE.default}, maou's`,
     ),
     'enable-resource-monitoring': measurement.flag(
       'per point: CPU and memory per loading thread, worker efficiency (busy share), cache hit rate, process CPU/RSS, GPU utilisation on a GPU backend',

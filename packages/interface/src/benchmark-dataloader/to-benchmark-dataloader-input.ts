@@ -1,8 +1,12 @@
 import type { BenchmarkDataloaderInput } from '@maou/bench-app';
 import {
   BATCH_SIZE,
+  CONSUMPTION_STEPS,
   LOADER_WORKERS,
+  NOISE_MARGIN,
+  NUM_BATCHES,
   PREFETCH_FACTOR,
+  REPEATS,
   checkBoundedNumbers,
   err,
   ok,
@@ -37,10 +41,10 @@ export const toBenchmarkDataloaderInput = (
   const issues: ValidationIssue[] = validated.ok ? [] : [...validated.error];
   issues.push(
     ...checkBoundedNumbers([
-      ['--num-batches', args.numBatches, { min: 1, max: 1e6, integer: true }],
-      ['--repeats', args.repeats, { min: 1, max: 100, integer: true }],
-      ['--noise-margin', args.noiseMargin, { min: 0, max: 0.99 }],
-      ['--consumption-steps', args.consumptionSteps, { min: 0, max: 10_000, integer: true }],
+      [NUM_BATCHES.flag, args.numBatches, NUM_BATCHES.bounds],
+      [REPEATS.flag, args.repeats, REPEATS.bounds],
+      [NOISE_MARGIN.flag, args.noiseMargin, NOISE_MARGIN.bounds],
+      [CONSUMPTION_STEPS.flag, args.consumptionSteps, CONSUMPTION_STEPS.bounds],
       ...eachBounded('--workers', args.workers, LOADER_WORKERS.bounds),
       ...eachBounded('--prefetch-factors', args.prefetchFactors, PREFETCH_FACTOR.bounds),
       ...eachBounded('--batch-sizes', batchSizes, BATCH_SIZE.bounds),

@@ -1,5 +1,5 @@
 import type { ValidBenchmarkIoInput } from '@maou/bench-app';
-import { checkBoundedNumbers, err, ok, type Result, type ValidationIssue } from '@maou/bench-domain';
+import { SEED, checkBoundedNumbers, err, ok, type Result, type ValidationIssue } from '@maou/bench-domain';
 import type { BenchmarkIoArgs } from './benchmark-io.options';
 import { checkStage } from '../options/check-stage';
 
@@ -12,7 +12,8 @@ export const toBenchmarkIoInput = (i: BenchmarkIoArgs): Result<ValidBenchmarkIoI
     ...checkBoundedNumbers([
       ['--rows', i.rows, { min: 1, max: 1e7, integer: true }],
       ['--repeats', i.repeats, { min: 1, max: 100, integer: true }],
-      ['--seed', i.seed, { min: 0, max: 2 ** 32 - 1, integer: true }],
+      // the run seed's range; this command's own default (0) is its table's
+      [SEED.flag, i.seed, SEED.bounds],
     ]),
   ];
   if (issues.length || 'issue' in stage) return err(issues);

@@ -1,5 +1,8 @@
+import * as S from '@maou/bench-domain';
 import {
   MAOU_ADAPTIVE_BATCH_DEFAULTS,
+  describeDefault as dflt,
+  describeRange,
   type AdaptiveBatchSettings,
   type Stage,
   type ValidationIssue,
@@ -13,11 +16,19 @@ export const ADAPTIVE_BATCH_OPTIONS = {
   'adaptive-batch': adaptive.flag(
     'change the gradient accumulation steps during the run from the measured gradient noise scale (Stage 3 only)',
   ),
-  'adaptive-batch-min-steps': adaptive.num('fewest accumulation steps, at least 2 (default 2)'),
-  'adaptive-batch-max-steps': adaptive.num('most accumulation steps, at least 2; a power of 2 (default 8)'),
-  'adaptive-batch-interval': adaptive.num('optimiser steps between adjustments (default 50)'),
-  'adaptive-batch-smoothing': adaptive.num('EMA factor of the noise-scale estimates, 0.01 to 1 (default 0.1)'),
-  'adaptive-batch-measurement-interval': adaptive.num('optimiser steps between noise-scale measurements (default 5)'),
+  'adaptive-batch-min-steps': adaptive.num(
+    `fewest accumulation steps, at least ${S.ADAPTIVE_BATCH_MIN_STEPS.bounds.min} ${dflt(S.ADAPTIVE_BATCH_MIN_STEPS)}`,
+  ),
+  'adaptive-batch-max-steps': adaptive.num(
+    `most accumulation steps, at least ${S.ADAPTIVE_BATCH_MAX_STEPS.bounds.min}; a power of 2 ${dflt(S.ADAPTIVE_BATCH_MAX_STEPS)}`,
+  ),
+  'adaptive-batch-interval': adaptive.num(`optimiser steps between adjustments ${dflt(S.ADAPTIVE_BATCH_INTERVAL)}`),
+  'adaptive-batch-smoothing': adaptive.num(
+    `EMA factor of the noise-scale estimates, ${describeRange(S.ADAPTIVE_BATCH_SMOOTHING.bounds)} ${dflt(S.ADAPTIVE_BATCH_SMOOTHING)}`,
+  ),
+  'adaptive-batch-measurement-interval': adaptive.num(
+    `optimiser steps between noise-scale measurements ${dflt(S.ADAPTIVE_BATCH_MEASUREMENT_INTERVAL)}`,
+  ),
 } as const satisfies OptionTable;
 
 /** The raw values of those flags. @public */
@@ -31,13 +42,14 @@ export interface RawAdaptiveBatchOptions {
   readonly gradientAccumulationSteps?: number;
 }
 
-// Past these a value is a typo, not a plan (maou's click ranges have no upper end).
-const MAX_STEPS = 1024;
-const MAX_INTERVAL = 1_000_000;
-
-/** click's IntRange / FloatRange refusals, worded as click words them. */
-const intAtLeast = (flag: string, v: number | undefined, min: number, max: number): ValidationIssue | null => {
+/**
+ * click's IntRange refusals, worded as click words them; the upper bound is ours (maou's click ranges have no upper
+ * end: past it a value is a typo, not a plan).
+ */
+const intAtLeast = (setting: S.Setting, v: number | undefined): ValidationIssue | null => {
   if (v === undefined) return null;
+  const { flag, bounds } = setting;
+  const { min, max } = bounds;
   if (!Number.isInteger(v)) return { field: flag, message: `'${v}' is not a valid integer.` };
   if (v < min) return { field: flag, message: `${v} is not in the range x>=${min}.` };
   if (v > max) return { field: flag, message: `${v} is above ${max.toLocaleString('en-US')}: a typo, not a plan` };
@@ -56,14 +68,18 @@ export const checkAdaptiveBatchOptions = (
   stage: Stage,
 ): { settings: AdaptiveBatchSettings | null; issues: ValidationIssue[]; warnings: string[] } => {
   const issues = [
-    intAtLeast('--adaptive-batch-min-steps', raw.adaptiveBatchMinSteps, 2, MAX_STEPS),
-    intAtLeast('--adaptive-batch-max-steps', raw.adaptiveBatchMaxSteps, 2, MAX_STEPS),
-    intAtLeast('--adaptive-batch-interval', raw.adaptiveBatchInterval, 1, MAX_INTERVAL),
-    intAtLeast('--adaptive-batch-measurement-interval', raw.adaptiveBatchMeasurementInterval, 1, MAX_INTERVAL),
+    intAtLeast(S.ADAPTIVE_BATCH_MIN_STEPS, raw.adaptiveBatchMinSteps),
+    intAtLeast(S.ADAPTIVE_BATCH_MAX_STEPS, raw.adaptiveBatchMaxSteps),
+    intAtLeast(S.ADAPTIVE_BATCH_INTERVAL, raw.adaptiveBatchInterval),
+    intAtLeast(S.ADAPTIVE_BATCH_MEASUREMENT_INTERVAL, raw.adaptiveBatchMeasurementInterval),
   ].filter((i): i is ValidationIssue => i !== null);
   const smoothing = raw.adaptiveBatchSmoothing;
-  if (smoothing !== undefined && !(smoothing >= 0.01 && smoothing <= 1))
-    issues.push({ field: '--adaptive-batch-smoothing', message: `${smoothing} is not in the range 0.01<=x<=1.0.` });
+  const { min: sMin, max: sMax } = S.ADAPTIVE_BATCH_SMOOTHING.bounds;
+  if (smoothing !== undefined && !(smoothing >= sMin && smoothing <= sMax))
+    issues.push({
+      field: S.ADAPTIVE_BATCH_SMOOTHING.flag,
+      message: `${smoothing} is not in the range ${sMin}<=x<=${sMax.toFixed(1)}.`,
+    });
   const d = MAOU_ADAPTIVE_BATCH_DEFAULTS;
   const settings: AdaptiveBatchSettings = {
     minSteps: raw.adaptiveBatchMinSteps ?? d.minSteps,

@@ -46,7 +46,7 @@ describe('batch-study options', () => {
     ]);
     expect(issues({ findMaxBatch: true, enableProfiling: true })[0]).toMatch(/^--enable-profiling:/);
     expect(issues({ findMaxBatch: true, findMaxBatchCap: 0 })).toEqual([
-      '--find-max-batch-cap: must be a positive integer, got 0',
+      '--find-max-batch-cap: must be an integer at least 1, got 0',
     ]);
     expect(issues({ findMaxBatchCap: 64 })).toEqual(['--find-max-batch-cap: only applies with --find-max-batch']);
     expect(toBatchStudy({ findMaxBatch: true, findMaxBatchCap: 64 })).toMatchObject({

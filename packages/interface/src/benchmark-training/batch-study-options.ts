@@ -1,4 +1,12 @@
-import { err, ok, type Result, type SweepKind, type ValidationIssue } from '@maou/bench-domain';
+import {
+  FIND_MAX_BATCH_CAP,
+  checkBoundedNumber,
+  err,
+  ok,
+  type Result,
+  type SweepKind,
+  type ValidationIssue,
+} from '@maou/bench-domain';
 import type { RawBenchmarkTrainingOptions } from './raw-options';
 
 type List = string | readonly (string | number)[];
@@ -71,8 +79,9 @@ export const toBatchStudy = (raw: Raw): Result<ValidatedBatchStudy | null, Valid
     issues.push({ field: '--estimate-cbs', message: `needs at least two --batch-sizes, got ${sizes.length}` });
   }
   const cap = raw.findMaxBatchCap;
-  if (cap !== undefined && (typeof cap !== 'number' || !Number.isInteger(cap) || cap < 1))
-    issues.push({ field: '--find-max-batch-cap', message: `must be a positive integer, got ${String(cap)}` });
+  const capIssue =
+    cap === undefined ? null : checkBoundedNumber(FIND_MAX_BATCH_CAP.flag, cap, FIND_MAX_BATCH_CAP.bounds);
+  if (capIssue) issues.push(capIssue);
   else if (cap !== undefined && !raw.findMaxBatch)
     issues.push({ field: '--find-max-batch-cap', message: 'only applies with --find-max-batch' });
   const studied = raw.batchSizes !== undefined || raw.learningRates !== undefined || raw.findMaxBatch;

@@ -1,5 +1,12 @@
 import type { BackendChoice } from '@maou/bench-app';
-import { BATCH_SIZE, DEVICE_PREFETCH, POLICY_TARGET_MODES, PREFETCH_FACTOR, describeSetting } from '@maou/bench-domain';
+import * as S from '@maou/bench-domain';
+import {
+  DEFAULT_POLICY_TARGET_MODE,
+  POLICY_TARGET_MODES,
+  describeDefault as dflt,
+  describeRange,
+  describeSetting as range,
+} from '@maou/bench-domain';
 import { optionGroup, type OptionTable } from '../options/option-table';
 import { describeGpuChoices, describeHostBackends } from './choices';
 import { MODEL_OPTIONS } from './model-options';
@@ -27,7 +34,7 @@ export const STAGE3_INPUT_OPTIONS = {
     choices: ['file', 'memory', 'mmap'],
   },
   'input-file-packed': data.flag('accepted for compatibility; packing is detected from the file'),
-  seed: data.num('seed of splits, shuffles, weights, sample data and cloud sampling (default 1)'),
+  seed: data.num(`seed of splits, shuffles, weights, sample data and cloud sampling ${dflt(S.SEED)}`),
 } as const satisfies OptionTable;
 
 /**
@@ -37,16 +44,16 @@ export const STAGE3_INPUT_OPTIONS = {
  */
 export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
   ({
-    stage: { ...data.num('1 reachable squares, 2 legal moves, 3 policy + value'), default: 3 },
+    stage: { ...data.num('1 reachable squares, 2 legal moves, 3 policy + value'), default: S.STAGE.default },
     ...STAGE3_INPUT_OPTIONS,
     gpu: device.str(
       `backend: ${describeGpuChoices(backends)}; default: the best CPU backend (${describeHostBackends(backends)}), which is maou's CPU device`,
     ),
     threads: device.num(
-      'backend threads; on wasm, data-parallel replicas in worker threads (default: one per usable core, up to 8)',
+      `backend threads, ${range(S.THREADS)}; on wasm, data-parallel replicas in worker threads (default: one per usable core, up to ${S.MAX_DERIVED_THREADS})`,
     ),
     'model-architecture': device.str(
-      "resnet (maou's default: 17.0 M parameters), mlp-mixer (9.2 M) and vit (19.8 M) as maou builds them, or lite (1.9 M, the shogi-optimised preset, 7–11× faster to train here)",
+      `resnet (17.0 M parameters), mlp-mixer (9.2 M) and vit (19.8 M) as maou builds them, or lite (1.9 M, the shogi-optimised preset, 7–11× faster to train here); default ${S.MODEL_ARCHITECTURE.default}, maou's`,
     ),
     ...MODEL_OPTIONS,
     compilation: device.flag('accepted; tfjs has no graph compiler (see --help notes)'),
@@ -55,63 +62,65 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
     'mixed-precision': device.flag(
       "with --gpu webgpu on an adapter with shader-f16: f16 activations, f32 master weights and optimiser, dynamic loss scaling (maou's AMP on CUDA); refused on every other backend",
     ),
-    'test-ratio': pipeline.num('validation share, 0 < r < 1 (default 0.2)'),
-    'batch-size': pipeline.num(`batch size, ${describeSetting(BATCH_SIZE)}`),
+    'test-ratio': pipeline.num(`validation share, ${range(S.TEST_RATIO)}`),
+    'batch-size': pipeline.num(`batch size, ${range(S.BATCH_SIZE)}`),
     'dataloader-workers': pipeline.num(
-      'loader worker threads, 0 = main thread, at most 256 (default from detected CPUs)',
+      `loader worker threads, 0 = main thread, ${range(S.LOADER_WORKERS)} (default from detected CPUs)`,
     ),
     'pin-memory': pipeline.flag('reuse transfer buffers instead of fresh allocations'),
-    'prefetch-factor': pipeline.num(`batches each worker prepares ahead, ${describeSetting(PREFETCH_FACTOR)}`),
-    'device-prefetch': pipeline.num(
-      `batches uploaded ahead to the device, 0 = off; ${describeSetting(DEVICE_PREFETCH)}`,
-    ),
+    'prefetch-factor': pipeline.num(`batches each worker prepares ahead, ${range(S.PREFETCH_FACTOR)}`),
+    'device-prefetch': pipeline.num(`batches uploaded ahead to the device, 0 = off; ${range(S.DEVICE_PREFETCH)}`),
     'cache-transforms': pipeline.flag('accepted for compatibility; records need no transform'),
-    'gce-parameter': loss.num('accepted for compatibility (0 < g ≤ 1); unused by the KL policy loss'),
+    'gce-parameter': loss.num(`accepted for compatibility, ${range(S.GCE_PARAMETER)}; unused by the KL policy loss`),
     'policy-target-mode': {
       ...loss.str(
-        "Stage 3 policy target: win-rate (maou's default; per-move win rates), move-label (played-move frequencies) or weighted (their product)",
+        `Stage 3 policy target: win-rate (per-move win rates), move-label (played-move frequencies) or weighted (their product); default ${DEFAULT_POLICY_TARGET_MODE}, maou's`,
       ),
       choices: POLICY_TARGET_MODES,
     },
-    'policy-loss-ratio': loss.num('policy loss weight (default 1.0)'),
-    'value-loss-ratio': loss.num('value loss weight (default 1.0)'),
-    'learning-ratio': loss.num('learning rate (default 0.01)'),
-    momentum: loss.num('SGD momentum (default 0.9)'),
-    'weight-decay': loss.num('decoupled weight decay on conv/dense/embedding weights (default 0.01)'),
-    'lr-scheduler': loss.str('warmup_cosine_decay (default), cosine_annealing, step or none; maou names accepted'),
+    'policy-loss-ratio': loss.num(`policy loss weight ${dflt(S.POLICY_LOSS_RATIO)}`),
+    'value-loss-ratio': loss.num(`value loss weight ${dflt(S.VALUE_LOSS_RATIO)}`),
+    'learning-ratio': loss.num(`learning rate ${dflt(S.LEARNING_RATE)}`),
+    momentum: loss.num(`SGD momentum ${dflt(S.MOMENTUM)}`),
+    'weight-decay': loss.num(`decoupled weight decay on conv/dense/embedding weights ${dflt(S.WEIGHT_DECAY)}`),
+    'lr-scheduler': loss.str(
+      `warmup_cosine_decay, cosine_annealing, step or none; maou names accepted; default ${S.LR_SCHEDULER.default}`,
+    ),
     'stage12-lr-scheduler': loss.str('scheduler for Stages 1 and 2'),
-    optimizer: loss.str('adamw (default) or sgd'),
-    'optimizer-beta1': loss.num('default 0.9'),
-    'optimizer-beta2': loss.num('default 0.999'),
-    'optimizer-eps': loss.num('default 1e-8'),
-    'gradient-clip': loss.num('clip gradients to this global L2 norm; maou always clips at 1.0 (default 1.0), 0 = off'),
+    optimizer: loss.str(`adamw or sgd; default ${S.OPTIMIZER.default}`),
+    'optimizer-beta1': loss.num(`AdamW beta1 ${dflt(S.OPTIMIZER_BETA1)}`),
+    'optimizer-beta2': loss.num(`AdamW beta2 ${dflt(S.OPTIMIZER_BETA2)}`),
+    'optimizer-eps': loss.num(`AdamW epsilon ${dflt(S.OPTIMIZER_EPS)}`),
+    'gradient-clip': loss.num(
+      `clip gradients to this global L2 norm (maou always clips) ${dflt(S.GRADIENT_CLIP)}, 0 = off`,
+    ),
     'gradient-accumulation-steps': loss.num(
-      'batches per optimiser step, 1 to 1024 (default 1; effective batch = batch size × steps; ignored with --adaptive-batch)',
+      `batches per optimiser step, ${range(S.GRADIENT_ACCUMULATION_STEPS)}; effective batch = batch size × steps; ignored with --adaptive-batch`,
     ),
     ...ADAPTIVE_BATCH_OPTIONS,
-    'stage1-pos-weight': heads.num('default 1.0'),
-    'stage2-pos-weight': heads.num('default 1.0'),
-    'stage2-gamma-pos': heads.num('ASL gamma+ (default 0)'),
-    'stage2-gamma-neg': heads.num('ASL gamma- (default 0)'),
-    'stage2-clip': heads.num('ASL clip (default 0)'),
-    'stage2-hidden-dim': heads.num('hidden units, 0 = single linear head (default 128)'),
-    'stage2-head-dropout': heads.num('default 0'),
-    'stage2-test-ratio': heads.num('Stage 2 validation share, 0 = no split (default 0, as maou HEAD)'),
-    'warmup-batches': run.num('batches before measuring (default 10)'),
+    'stage1-pos-weight': heads.num(dflt(S.STAGE1_POS_WEIGHT)),
+    'stage2-pos-weight': heads.num(dflt(S.STAGE2_POS_WEIGHT)),
+    'stage2-gamma-pos': heads.num(`ASL gamma+ ${dflt(S.STAGE2_GAMMA_POS)}`),
+    'stage2-gamma-neg': heads.num(`ASL gamma- ${dflt(S.STAGE2_GAMMA_NEG)}`),
+    'stage2-clip': heads.num(`ASL clip ${dflt(S.STAGE2_CLIP)}`),
+    'stage2-hidden-dim': heads.num(`hidden units, 0 = single linear head ${dflt(S.STAGE2_HIDDEN_DIM)}`),
+    'stage2-head-dropout': heads.num(dflt(S.STAGE2_HEAD_DROPOUT)),
+    'stage2-test-ratio': heads.num(`Stage 2 validation share, 0 = no split as maou HEAD ${dflt(S.STAGE2_TEST_RATIO)}`),
+    'warmup-batches': run.num(`batches before measuring ${dflt(S.WARMUP_BATCHES)}`),
     'max-batches': run.num(
-      "batch cap, at least 2; default: none, the stopping rule decides (maou's 100 still bounds validation and the maou block)",
+      `batch cap, ${describeRange(S.MAX_BATCHES.bounds)}; none given, the stopping rule decides, and maou's default ${S.MAX_BATCHES.default} still bounds validation and the maou block`,
     ),
     'full-epoch': run.flag('run the whole epoch (ignores --max-batches, --target-precision and --time-budget)'),
     'target-precision': run.num(
-      'stop once the batch time is steady and the epoch interval is within ± this share of the prediction (default 0.05; 0 = run to the cap)',
+      `stop once the batch time is steady and the epoch interval is within ± this share of the prediction ${dflt(S.TARGET_PRECISION)}; 0 = run to the cap`,
     ),
     'time-budget': run.num(
-      'seconds of training batches after which the run answers with what it has, and says so (default 60)',
+      `seconds of training batches after which the run answers with what it has, and says so ${dflt(S.TIME_BUDGET)}`,
     ),
     'enable-profiling': run.flag('per-kernel times by phase, and a Chrome trace'),
-    'trace-path': run.str('where the Chrome trace goes with --enable-profiling (default maou-trace.json)'),
+    'trace-path': run.str(`where the Chrome trace goes with --enable-profiling; default ${S.TRACE_PATH.default}`),
     'run-validation': run.flag('also time an inference-only validation pass, split into the same phases'),
-    'sample-ratio': run.num('share of cloud objects sampled, 0.01–1.0; the report scales it back'),
+    'sample-ratio': run.num(`share of cloud objects sampled, ${range(S.SAMPLE_RATIO)}; the report scales it back`),
     'enable-resource-monitoring': run.flag(
       'sample CPU, RSS, heap and GPU during the training and the validation pass (each apart)',
     ),
@@ -131,7 +140,7 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
     'find-max-batch': study.flag(
       "largest batch that fits, doubling from --batch-size then bisecting. wasm: fits = each replica's share of the batch trains as one piece (no micro-batching) in its 4 GiB heap; larger batches still run as micro-batches. webgpu: the step completes without a GPU allocation failure. Other backends (cpu, tensorflow) are refused",
     ),
-    'find-max-batch-cap': study.num('--find-max-batch stops doubling at this many rows (default 65536)'),
+    'find-max-batch-cap': study.num(`--find-max-batch stops doubling at this many rows ${dflt(S.FIND_MAX_BATCH_CAP)}`),
     'output-json': output.str('write the JSON payload to this file'),
     json: output.flag('print the JSON payload on stdout instead of the summary'),
     'report-html': output.str('write a self-contained HTML report with plots'),
@@ -143,7 +152,7 @@ export const CALIBRATION_OPTIONS = {
     'measure loader settings (workers, prefetch) before the run, or reuse a fresh cached result; --no-calibrate turns it off',
   ),
   'force-calibration': calibration.flag('measure again even when a cached result is valid'),
-  'calibration-budget': calibration.num('seconds the calibration may take, 0.1 to 3600 (default 20)'),
+  'calibration-budget': calibration.num(`how long the calibration may take, ${range(S.CALIBRATION_BUDGET)}`),
   'calibration-file': calibration.str(
     'JSON file of cached calibration results (default ~/.cache/maou-bench/calibration.json)',
   ),

@@ -1,5 +1,11 @@
 import type { SourceChoice, SourceFlag, SourceRun } from '@maou/bench-app';
-import { checkBoundedNumbers, type DataSourceSpec, type Stage, type ValidationIssue } from '@maou/bench-domain';
+import {
+  checkBoundedNumbers,
+  formatBound,
+  type DataSourceSpec,
+  type Stage,
+  type ValidationIssue,
+} from '@maou/bench-domain';
 import type { OptionTable } from '../options/option-table';
 
 /** The registered datasource plug-ins and the machine's cache directory, supplied by the composition root. */
@@ -39,7 +45,8 @@ export const sourceOptions = (sources: readonly SourceChoice[], stage?: Stage): 
       name,
       {
         type: flag.type,
-        describe: flag.describe,
+        describe:
+          flag.default === undefined ? flag.describe : `${flag.describe} (default ${formatBound(flag.default)})`,
         group: flag.group ?? `Datasource ${s.kind}: ${s.help}`,
         ...(flag.array ? { array: true } : {}),
         ...(flag.type === 'boolean' ? {} : { requiresArg: true }),

@@ -75,7 +75,7 @@ describe("maou HEAD's model flags", () => {
     ]);
     expect(issuesOf({ modelArchitecture: 'vit', vitNumHeads: 0, vitDropout: 1.5, vitMlpRatio: -1 })).toEqual([
       '--vit-num-heads: must be an integer from 1 to 65,536, got 0',
-      '--vit-mlp-ratio: must be positive, at most 1024, got -1',
+      '--vit-mlp-ratio: must be a finite number in (0, 1024], got -1',
       '--vit-dropout: dropout probability has to be between 0 and 1, got 1.5',
     ]);
     expect(issuesOf({ modelArchitecture: 'vit', vitEmbedDim: 8, vitNumHeads: 2, vitMlpRatio: 0.1 })).toEqual([

@@ -1,24 +1,29 @@
+import * as S from '@maou/bench-domain';
 import {
   BATCH_SIZE,
+  checkBoundedNumber,
+  checkBoundedNumbers,
+  describeDefault as dflt,
+  describeRange,
   type ModelPreset,
   type Stage,
   type TrainingConfig,
   type ValidationIssue,
 } from '@maou/bench-domain';
 
-// Widths, layers and per-stage batches share --batch-size's ceiling: past it a value is a typo, not a plan.
-const MAX = BATCH_SIZE.bounds.max;
 import { optionGroup, type OptionTable } from '../options/option-table';
 
 const model = optionGroup('Model (maou HEAD):');
 
 /** maou HEAD's backbone and freezing flags, and its per-stage batch sizes. @public */
 export const MODEL_OPTIONS = {
-  'vit-embed-dim': model.num('ViT embedding width (default 512; divisible by --vit-num-heads); only with vit'),
-  'vit-num-layers': model.num('ViT encoder blocks (default 6); only with vit'),
-  'vit-num-heads': model.num('ViT attention heads (default 8); only with vit'),
-  'vit-mlp-ratio': model.num('ViT MLP hidden width over the embedding width (default 4.0); only with vit'),
-  'vit-dropout': model.num('ViT dropout, 0 to 1 (default 0.1); only with vit'),
+  'vit-embed-dim': model.num(
+    `ViT embedding width ${dflt(S.VIT_EMBED_DIM)}, divisible by --vit-num-heads; only with vit`,
+  ),
+  'vit-num-layers': model.num(`ViT encoder blocks ${dflt(S.VIT_NUM_LAYERS)}; only with vit`),
+  'vit-num-heads': model.num(`ViT attention heads ${dflt(S.VIT_NUM_HEADS)}; only with vit`),
+  'vit-mlp-ratio': model.num(`ViT MLP hidden width over the embedding width ${dflt(S.VIT_MLP_RATIO)}; only with vit`),
+  'vit-dropout': model.num(`ViT dropout, ${describeRange(S.VIT_DROPOUT.bounds)} ${dflt(S.VIT_DROPOUT)}; only with vit`),
   'gradient-checkpointing': model.flag('ViT: recompute each encoder block in backward (less memory, more time)'),
   'freeze-backbone': model.flag('train only the heads: embedding, hand projection and backbone frozen'),
   'trainable-layers': model.num(
@@ -45,9 +50,7 @@ export interface RawModelOptions {
 type ModelFields = Pick<TrainingConfig, 'vit' | 'gradientCheckpointing' | 'freezeBackbone' | 'trainableLayers'>;
 
 const isInt = (v: number) => Number.isInteger(v);
-// maou's ViT defaults, for the divisibility check of a partial override
-const VIT_WIDTH = 512;
-const VIT_HEADS = 8;
+const inBounds = (v: number, s: S.Setting) => checkBoundedNumber(s.flag, v, s.bounds) === null;
 
 /**
  * Checks maou HEAD's model flags before any I/O: maou's bounds and messages where it has them (trainable_layers,
@@ -63,19 +66,16 @@ export const checkModelOptions = (
 ): { fields: ModelFields; batchSize?: number; issues: ValidationIssue[]; warnings: string[] } => {
   const issues: ValidationIssue[] = [];
   const warnings: string[] = [];
-  const positiveInt = (flag: string, v: number | undefined, min = 1) => {
-    if (v !== undefined && !(isInt(v) && v >= min && v <= MAX))
-      issues.push({
-        field: flag,
-        message: `must be an integer from ${min} to ${MAX.toLocaleString('en-US')}, got ${v}`,
-      });
-  };
-  positiveInt('--vit-embed-dim', raw.vitEmbedDim);
-  positiveInt('--vit-num-layers', raw.vitNumLayers, 0);
-  positiveInt('--vit-num-heads', raw.vitNumHeads);
-  if (raw.vitMlpRatio !== undefined && !(raw.vitMlpRatio > 0 && raw.vitMlpRatio <= 1024))
-    issues.push({ field: '--vit-mlp-ratio', message: `must be positive, at most 1024, got ${raw.vitMlpRatio}` });
-  if (raw.vitDropout !== undefined && !(raw.vitDropout >= 0 && raw.vitDropout <= 1))
+  issues.push(
+    ...checkBoundedNumbers([
+      [S.VIT_EMBED_DIM.flag, raw.vitEmbedDim, S.VIT_EMBED_DIM.bounds],
+      [S.VIT_NUM_LAYERS.flag, raw.vitNumLayers, S.VIT_NUM_LAYERS.bounds],
+      [S.VIT_NUM_HEADS.flag, raw.vitNumHeads, S.VIT_NUM_HEADS.bounds],
+      [S.VIT_MLP_RATIO.flag, raw.vitMlpRatio, S.VIT_MLP_RATIO.bounds],
+    ]),
+  );
+  // torch's wording for the dropout, maou's for trainable_layers and the per-stage batches
+  if (raw.vitDropout !== undefined && !inBounds(raw.vitDropout, S.VIT_DROPOUT))
     issues.push({
       field: '--vit-dropout',
       message: `dropout probability has to be between 0 and 1, got ${raw.vitDropout}`,
@@ -93,8 +93,8 @@ export const checkModelOptions = (
   if (preset !== 'vit')
     for (const [flag] of vitFlags)
       issues.push({ field: flag, message: `needs --model-architecture vit (got --model-architecture ${preset})` });
-  const width = raw.vitEmbedDim ?? VIT_WIDTH;
-  const heads = raw.vitNumHeads ?? VIT_HEADS;
+  const width = raw.vitEmbedDim ?? S.VIT_EMBED_DIM.default;
+  const heads = raw.vitNumHeads ?? S.VIT_NUM_HEADS.default;
   if (preset === 'vit' && isInt(width) && isInt(heads) && heads > 0 && width % heads !== 0)
     issues.push({
       field: '--vit-embed-dim',
@@ -111,16 +111,16 @@ export const checkModelOptions = (
       message: `int(--vit-embed-dim ${width} × --vit-mlp-ratio ${raw.vitMlpRatio}) is 0: the MLP needs a hidden unit`,
     });
   const tl = raw.trainableLayers;
-  if (tl !== undefined && !(isInt(tl) && tl >= 0 && tl <= 1_000_000))
+  if (tl !== undefined && !inBounds(tl, S.TRAINABLE_LAYERS))
     issues.push({ field: '--trainable-layers', message: `trainable_layers must be non-negative, got ${tl}` });
   if (tl !== undefined && raw.freezeBackbone)
     warnings.push(`--freeze-backbone and --trainable-layers both given: using trainable_layers=${tl}, as maou does`);
   const stageBatch = (n: 1 | 2, v: number | undefined) => {
     if (v === undefined) return;
-    if (!(isInt(v) && v >= BATCH_SIZE.bounds.min && v <= MAX))
+    if (!inBounds(v, BATCH_SIZE))
       issues.push({
         field: `--stage${n}-batch-size`,
-        message: `stage${n}_batch_size must be positive (at most ${MAX.toLocaleString('en-US')}), got ${v}`,
+        message: `stage${n}_batch_size must be positive (at most ${BATCH_SIZE.bounds.max.toLocaleString('en-US')}), got ${v}`,
       });
     else if (stage !== n)
       warnings.push(`--stage${n}-batch-size ${v} applies to Stage ${n}; this run is Stage ${stage}`);

@@ -1,7 +1,6 @@
 import { candidateBackends, type BackendChoice } from '@maou/bench-app';
+import * as S from '@maou/bench-domain';
 import {
-  DEVICE_PREFETCH,
-  PREFETCH_FACTOR,
   DEFAULT_POLICY_TARGET_MODE,
   err,
   ok,
@@ -96,11 +95,15 @@ export const toBenchmarkConfig = (
       message: `must be ${POLICY_TARGET_MODES.join(', ')}, got '${raw.policyTargetMode}'`,
     });
   }
-  const stage = (issues.some((i) => i.field === '--stage') ? 3 : (raw.stage ?? 3)) as Stage;
-  const preset = take(parseArchitecture(raw.modelArchitecture ?? 'resnet'), issues, 'resnet');
-  const optimizer = take(parseOptimizer(raw.optimizer ?? 'adamw'), issues, 'adamw');
+  const stage = (issues.some((i) => i.field === '--stage') ? S.STAGE.default : (raw.stage ?? S.STAGE.default)) as Stage;
+  const preset = take(
+    parseArchitecture(raw.modelArchitecture ?? S.MODEL_ARCHITECTURE.default),
+    issues,
+    S.MODEL_ARCHITECTURE.default,
+  );
+  const optimizer = take(parseOptimizer(raw.optimizer ?? S.OPTIMIZER.default), issues, S.OPTIMIZER.default);
   const mainScheduler = take(
-    parseScheduler('--lr-scheduler', raw.lrScheduler ?? 'warmup_cosine_decay'),
+    parseScheduler('--lr-scheduler', raw.lrScheduler ?? S.LR_SCHEDULER.default),
     issues,
     'none',
   );
@@ -123,7 +126,7 @@ export const toBenchmarkConfig = (
   const adaptiveChecks = checkAdaptiveBatchOptions(raw, stage);
   issues.push(...adaptiveChecks.issues);
   // one seed for the run: splits, shuffles, weights and the source's sampling or generation
-  const seed = raw.seed ?? 1;
+  const seed = raw.seed ?? S.SEED.default;
   const source = pickDataSource(
     raw as Readonly<Record<string, unknown>>,
     { stage, seed, ...(raw.sampleRatio !== undefined ? { sampleRatio: raw.sampleRatio } : {}) },
@@ -133,21 +136,26 @@ export const toBenchmarkConfig = (
   if (issues.length || 'issues' in source) return err(issues);
 
   // maou HEAD trains Stage 1 on every row (no validation split) and Stage 2 too unless --stage2-test-ratio is given.
-  const testRatio = stage === 1 ? 0 : stage === 2 ? (raw.stage2TestRatio ?? 0) : (raw.testRatio ?? 0.2);
+  const testRatio =
+    stage === 1
+      ? 0
+      : stage === 2
+        ? (raw.stage2TestRatio ?? S.STAGE2_TEST_RATIO.default)
+        : (raw.testRatio ?? S.TEST_RATIO.default);
   const config: BenchmarkConfig = {
     stage,
     source: source.spec,
     loader: {
       batchSize: modelChecks.batchSize ?? raw.batchSize ?? defaults.batchSize,
       workers: raw.dataloaderWorkers ?? defaults.workers,
-      prefetchFactor: raw.prefetchFactor ?? PREFETCH_FACTOR.default,
+      prefetchFactor: raw.prefetchFactor ?? S.PREFETCH_FACTOR.default,
       pinMemory: raw.pinMemory ?? false,
       persistentWorkers: true,
       streaming: source.spec.streamable && stage !== 1 && (raw.streaming ?? true),
       shuffle: true,
       testRatio,
       cacheMode: raw.inputCacheMode === 'memory' ? 'memory' : 'file',
-      devicePrefetch: raw.devicePrefetch ?? DEVICE_PREFETCH.default,
+      devicePrefetch: raw.devicePrefetch ?? S.DEVICE_PREFETCH.default,
       seed,
       // Stages 1 and 2 have no policy target; maou ignores the flag there too.
       ...(stage === 3
@@ -157,28 +165,29 @@ export const toBenchmarkConfig = (
     training: {
       preset,
       optimizer,
-      learningRate: raw.learningRatio ?? 0.01,
-      momentum: raw.momentum ?? 0.9,
-      beta1: raw.optimizerBeta1 ?? 0.9,
-      beta2: raw.optimizerBeta2 ?? 0.999,
-      eps: raw.optimizerEps ?? 1e-8,
-      weightDecay: raw.weightDecay ?? 0.01,
+      learningRate: raw.learningRatio ?? S.LEARNING_RATE.default,
+      momentum: raw.momentum ?? S.MOMENTUM.default,
+      beta1: raw.optimizerBeta1 ?? S.OPTIMIZER_BETA1.default,
+      beta2: raw.optimizerBeta2 ?? S.OPTIMIZER_BETA2.default,
+      eps: raw.optimizerEps ?? S.OPTIMIZER_EPS.default,
+      weightDecay: raw.weightDecay ?? S.WEIGHT_DECAY.default,
       lrScheduler: stage === 3 ? mainScheduler : stage12Scheduler,
-      policyLossRatio: raw.policyLossRatio ?? 1,
-      valueLossRatio: stage === 3 ? (raw.valueLossRatio ?? 1) : 0,
+      policyLossRatio: raw.policyLossRatio ?? S.POLICY_LOSS_RATIO.default,
+      valueLossRatio: stage === 3 ? (raw.valueLossRatio ?? S.VALUE_LOSS_RATIO.default) : 0,
       // maou clips the global L2 norm at 1.0 on every optimiser step, with no flag to turn it off
-      gradientClip: raw.gradientClip ?? 1,
+      gradientClip: raw.gradientClip ?? S.GRADIENT_CLIP.default,
       // maou starts an adaptive run at its min steps, whatever --gradient-accumulation-steps says
-      gradientAccumulationSteps: adaptiveChecks.settings?.minSteps ?? raw.gradientAccumulationSteps ?? 1,
+      gradientAccumulationSteps:
+        adaptiveChecks.settings?.minSteps ?? raw.gradientAccumulationSteps ?? S.GRADIENT_ACCUMULATION_STEPS.default,
       ...(adaptiveChecks.settings ? { adaptiveBatch: adaptiveChecks.settings } : {}),
       detectAnomaly: raw.detectAnomaly ?? false,
-      stage1PosWeight: raw.stage1PosWeight ?? 1,
-      stage2PosWeight: raw.stage2PosWeight ?? 1,
-      stage2GammaPos: raw.stage2GammaPos ?? 0,
-      stage2GammaNeg: raw.stage2GammaNeg ?? 0,
-      stage2Clip: raw.stage2Clip ?? 0,
-      stage2HiddenDim: raw.stage2HiddenDim ?? 128,
-      stage2HeadDropout: raw.stage2HeadDropout ?? 0,
+      stage1PosWeight: raw.stage1PosWeight ?? S.STAGE1_POS_WEIGHT.default,
+      stage2PosWeight: raw.stage2PosWeight ?? S.STAGE2_POS_WEIGHT.default,
+      stage2GammaPos: raw.stage2GammaPos ?? S.STAGE2_GAMMA_POS.default,
+      stage2GammaNeg: raw.stage2GammaNeg ?? S.STAGE2_GAMMA_NEG.default,
+      stage2Clip: raw.stage2Clip ?? S.STAGE2_CLIP.default,
+      stage2HiddenDim: raw.stage2HiddenDim ?? S.STAGE2_HIDDEN_DIM.default,
+      stage2HeadDropout: raw.stage2HeadDropout ?? S.STAGE2_HEAD_DROPOUT.default,
       mixedPrecision: raw.mixedPrecision ?? false,
       ...modelChecks.fields,
     },
@@ -187,14 +196,14 @@ export const toBenchmarkConfig = (
       threads: raw.threads ?? defaults.threads ?? 'auto',
       ...(raw.mixedPrecision ? { mixedPrecision: true } : {}),
     },
-    warmupBatches: raw.warmupBatches ?? 10,
-    maxBatches: raw.fullEpoch ? null : (raw.maxBatches ?? 100),
+    warmupBatches: raw.warmupBatches ?? S.WARMUP_BATCHES.default,
+    maxBatches: raw.fullEpoch ? null : (raw.maxBatches ?? S.MAX_BATCHES.default),
     ...(raw.fullEpoch
       ? {}
       : {
           stopping: {
-            targetPrecision: raw.targetPrecision ?? 0.05,
-            timeBudgetMs: (raw.timeBudget ?? 60) * 1000,
+            targetPrecision: raw.targetPrecision ?? S.TARGET_PRECISION.default,
+            timeBudgetMs: (raw.timeBudget ?? S.TIME_BUDGET.default) * 1000,
             capGiven: raw.maxBatches !== undefined,
           },
         }),

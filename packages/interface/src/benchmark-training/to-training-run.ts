@@ -1,5 +1,12 @@
 import { hasMemoryLimit, type BackendChoice, type CalibrationMode } from '@maou/bench-app';
-import { checkBoundedNumbers, err, ok, type Result, type ValidationIssue } from '@maou/bench-domain';
+import {
+  CALIBRATION_BUDGET,
+  checkBoundedNumbers,
+  err,
+  ok,
+  type Result,
+  type ValidationIssue,
+} from '@maou/bench-domain';
 import { toBatchStudy, type ValidatedBatchStudy } from './batch-study-options';
 import type { BenchmarkTrainingArgs } from './raw-options';
 import { toBenchmarkConfig, type BenchmarkDefaults, type ValidatedBenchmarkConfig } from './to-benchmark-config';
@@ -79,7 +86,7 @@ export const toTrainingRun = (
   const issues = [
     ...(validated.ok ? [] : validated.error),
     ...(study.ok ? [] : study.error),
-    ...checkBoundedNumbers([['--calibration-budget', args.calibrationBudget, { min: 0.1, max: 3600 }]]),
+    ...checkBoundedNumbers([[CALIBRATION_BUDGET.flag, args.calibrationBudget, CALIBRATION_BUDGET.bounds]]),
     ...(study.ok && study.value ? calibrationInStudy(args) : []),
     ...(validated.ok ? searchWithoutLimit(args, validated.value.config.compute.backend, defaults.backends) : []),
   ];

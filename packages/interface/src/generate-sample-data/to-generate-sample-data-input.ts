@@ -1,5 +1,6 @@
 import type { ValidGenerateSampleDataInput } from '@maou/bench-app';
 import {
+  SEED,
   checkBoundedNumber,
   checkBoundedNumbers,
   err,
@@ -21,7 +22,7 @@ export const toGenerateSampleDataInput = (
   if (i.outputDir.trim() === '') issues.push({ field: '--output-dir', message: 'must name a directory' });
   issues.push(
     ...checkBoundedNumbers([
-      ['--seed', i.seed, { min: 0, max: 2 ** 32 - 1, integer: true }],
+      [SEED.flag, i.seed, SEED.bounds],
       ['--rows-per-file', i.rowsPerFile, { min: 1, max: 1e7, integer: true }],
     ]),
   );

@@ -53,3 +53,36 @@ export const startS3rver = async (bucket: string, storeIn?: string): Promise<S3r
     },
   };
 };
+
+/** The same keys where the AWS SDK in a spawned `maou` looks for them. */
+export const S3RVER_ENV = {
+  AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+  AWS_REGION: 'us-east-1',
+};
+
+/** An s3rver under `directory` whose `bucket` holds `objects` (each a local file uploaded under its key). */
+export const startS3rverWith = async (
+  directory: string,
+  bucket: string,
+  objects: readonly { readonly key: string; readonly file: string }[],
+): Promise<S3rverHarness> => {
+  const s3 = await startS3rver(bucket, directory);
+  for (const { key, file } of objects) await s3.putFile(key, file);
+  return s3;
+};
+
+/** The flags that point `maou` at `s3://bucket/runs/<dataName>` on a local S3, downloading into `cacheDir`. */
+export const s3InputFlags = (endpoint: string, bucket: string, dataName: string, cacheDir: string): string[] => [
+  '--input-s3',
+  '--input-endpoint',
+  endpoint,
+  '--input-bucket-name',
+  bucket,
+  '--input-prefix',
+  'runs',
+  '--input-data-name',
+  dataName,
+  '--input-local-cache-dir',
+  cacheDir,
+];

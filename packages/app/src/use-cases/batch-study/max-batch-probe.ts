@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import {
+  FIND_MAX_BATCH_CAP,
   nextBatchToTry,
   summarizeMaxBatch,
   type BatchTry,
@@ -14,7 +15,7 @@ import { tileBatch } from './tile-batch';
 import { UNTIMED_CLOCK } from './untimed-clock';
 
 /** The search never tries more rows than this (host memory for the batch itself grows with it). @public */
-export const MAX_BATCH_CAP = 65_536;
+export const MAX_BATCH_CAP: number = FIND_MAX_BATCH_CAP.default;
 /** Steps per try: the first allocates the optimiser state, the second runs with all of it in place. */
 const TRY_STEPS = 2;
 

@@ -1,10 +1,14 @@
-import type { DataLoaderConfig } from '@maou/bench-domain';
+import { CALIBRATION_BUDGET, type DataLoaderConfig } from '@maou/bench-domain';
 import type { BackendInfo } from '@maou/bench-engine';
 import type { DataSourcePort } from '../../ports/data-source.port';
 import type { CalibrateLoaderInput, CalibrationMode } from './calibrate-loader.input';
 
 /** Defaults: a short search (the seed asked for seconds, not minutes), and a week before a result is re-measured. @public */
-export const CALIBRATION_DEFAULTS = { budgetMs: 20_000, batchesPerCandidate: 20, ttlMs: 7 * 24 * 3_600_000 } as const;
+export const CALIBRATION_DEFAULTS = {
+  budgetMs: CALIBRATION_BUDGET.default * 1000,
+  batchesPerCandidate: 20,
+  ttlMs: 7 * 24 * 3_600_000,
+} as const;
 
 /** Host facts that go into the calibration signature. @public */
 export interface CalibrationHost {

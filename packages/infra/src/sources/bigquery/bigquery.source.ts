@@ -5,7 +5,7 @@ import type * as BqSdk from '@google-cloud/bigquery';
 import { checkBigQueryNames, err, formatIssues, ok, type DataSourceSpec } from '@maou/bench-domain';
 import type { SourceFlag } from '@maou/bench-app';
 import { cloudDeps, cloudSource, type CloudSourceCreator } from '../shared/cloud-source';
-import { CLOUD_FLAGS, flagValue, requireFlags } from '../shared/source-flags';
+import { CLOUD_FLAGS, flagValue, numberFlag, requireFlags } from '../shared/source-flags';
 import { loadOptionalModule, requireModule } from '../shared/optional-module';
 import { DEFAULT_RETRY_POLICY } from '../shared/retry-policy';
 import { BigQueryDataSourceAdapter } from './bigquery-data-source.adapter';
@@ -64,13 +64,15 @@ const FLAGS = {
   'input-table-name': { type: 'string', describe: 'BigQuery table' },
   'input-batch-size': {
     type: 'number',
-    describe: 'BigQuery rows per page (default 10000)',
+    describe: 'BigQuery rows per page',
     bounds: { min: 1, max: 1e7, integer: true },
+    default: 10_000,
   },
   'input-max-cached-bytes': {
     type: 'number',
-    describe: 'BigQuery local cache budget in bytes (default 500 MiB)',
+    describe: 'BigQuery local cache budget in bytes',
     bounds: { min: 1, max: 2 ** 50, integer: true },
+    default: 500 * 2 ** 20,
   },
   'input-clustering-key': { type: 'string', describe: 'BigQuery clustering key' },
   'input-partitioning-key-date': { type: 'string', describe: 'BigQuery DATE partition column name' },
@@ -113,9 +115,9 @@ export const bigquerySource = cloudSource<BigQuerySpec>(
           streamable: false,
           datasetId: datasetId!,
           tableName: tableName!,
-          batchSize: (flagValue(flags, 'input-batch-size') as number | undefined) ?? 10000,
+          batchSize: numberFlag(flags, FLAGS, 'input-batch-size'),
           seed: run.seed,
-          maxCachedBytes: (flagValue(flags, 'input-max-cached-bytes') as number | undefined) ?? 524_288_000,
+          maxCachedBytes: numberFlag(flags, FLAGS, 'input-max-cached-bytes'),
           ...(clusteringKey ? { clusteringKey } : {}),
           ...(partitioningKeyDate ? { partitioningKeyDate } : {}),
           ...(cacheDir

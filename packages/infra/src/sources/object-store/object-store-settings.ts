@@ -1,6 +1,6 @@
 import type { SourceFlag } from '@maou/bench-app';
 import type { DataSourceSpec, Stage, ValidationIssue } from '@maou/bench-domain';
-import { CLOUD_FLAGS, flagValue, requireFlags } from '../shared/source-flags';
+import { CLOUD_FLAGS, flagValue, numberFlag, requireFlags } from '../shared/source-flags';
 
 /**
  * What the `--input-*` flags say about a bucket source (S3, GCS): declared once, held whole by its spec and handed
@@ -31,15 +31,17 @@ export const OBJECT_STORE_FLAGS = {
   'input-data-name': { type: 'string', describe: 'data name filter', group: CLOUD },
   'input-max-workers': {
     type: 'number',
-    describe: 'parallel downloads (default 8)',
+    describe: 'parallel downloads',
     bounds: { min: 1, max: 256, integer: true },
+    default: 8,
     group: CLOUD,
   },
   'input-enable-bundling': { type: 'boolean', describe: 'bundle small objects into larger Arrow files', group: CLOUD },
   'input-bundle-size-gb': {
     type: 'number',
-    describe: 'bundle size in GB (default 1.0)',
+    describe: 'bundle size in GB',
     bounds: { min: 0.001, max: 64 },
+    default: 1,
     group: CLOUD,
   },
   ...CLOUD_FLAGS,
@@ -73,10 +75,10 @@ export const parseObjectStore =
         prefix: value('input-prefix', ''),
         dataName: value('input-data-name', ''),
         localCacheDir,
-        maxWorkers: value('input-max-workers', 8),
+        maxWorkers: numberFlag(flags, OBJECT_STORE_FLAGS, 'input-max-workers'),
         seed: run.seed,
         enableBundling: value('input-enable-bundling', false),
-        bundleSizeGb: value('input-bundle-size-gb', 1),
+        bundleSizeGb: numberFlag(flags, OBJECT_STORE_FLAGS, 'input-bundle-size-gb'),
         ...(endpoint ? { endpoint } : {}),
       },
     };

@@ -3,6 +3,7 @@ import type { DataSourceSpec } from '@maou/bench-domain';
 import { ensureSampleDataset } from '../../sample-data/ensure-sample-dataset';
 import { LocalFileSourceAdapter } from '../local/local-file-source.adapter';
 import type { SourceDefinition } from '../source-definition';
+import { numberFlag } from '../shared/source-flags';
 
 /** The embedded sample data's spec. @public */
 export interface SampleSpec extends DataSourceSpec {
@@ -15,8 +16,9 @@ export interface SampleSpec extends DataSourceSpec {
 const FLAGS = {
   'sample-positions': {
     type: 'number',
-    describe: 'positions in the embedded sample dataset when no data is given, 16 to 1,000,000 (default 4096)',
+    describe: 'positions in the embedded sample dataset when no data is given, 16 to 1,000,000',
     bounds: { min: 16, max: 1e6, integer: true },
+    default: 4096,
   },
   'sample-cache-dir': {
     type: 'string',
@@ -33,7 +35,7 @@ export const sampleSource: SourceDefinition<SampleSpec> = {
   parse(flags, { stage, seed, cache }) {
     const given = flags.sampleCacheDir as string | undefined;
     const cacheDir = given ?? cache.dir;
-    const positions = (flags.samplePositions as number | undefined) ?? 4096;
+    const positions = numberFlag(flags, FLAGS, 'sample-positions');
     return {
       warnings: [
         `no data given (no --stage${stage}-data-path, no cloud source): using the embedded sample data, ${positions} positions from random legal games (seed ${seed})`,

@@ -1,4 +1,4 @@
-import { mulberry32 } from '@maou/bench-domain';
+import { SAMPLE_RATIO, mulberry32 } from '@maou/bench-domain';
 
 /**
  * Picks `max(1, floor(n · ratio))` items (ratio clamped to [0.01, 1], as maou does) with a seeded partial
@@ -8,7 +8,7 @@ import { mulberry32 } from '@maou/bench-domain';
  */
 export const seededSample = <T>(items: readonly T[], ratio: number | null, seed: number): T[] => {
   if (ratio === null || ratio >= 1 || items.length === 0) return [...items];
-  const r = Math.min(1, Math.max(0.01, ratio));
+  const r = Math.min(SAMPLE_RATIO.bounds.max, Math.max(SAMPLE_RATIO.bounds.min, ratio));
   const k = Math.max(1, Math.floor(items.length * r));
   const idx = items.map((_, i) => i);
   const random = mulberry32(seed);

@@ -18,6 +18,13 @@ export const CLOUD_FLAGS = {
 export const flagValue = (flags: Readonly<Record<string, unknown>>, name: string): unknown =>
   flags[name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())];
 
+/** A number flag's value, or the default its declaration holds (the one `--help` shows). @internal */
+export const numberFlag = <F extends Readonly<Record<string, SourceFlag>>>(
+  flags: Readonly<Record<string, unknown>>,
+  declared: F,
+  name: { [K in keyof F]: F[K] extends { readonly default: number } ? K : never }[keyof F] & string,
+): number => (flagValue(flags, name) as number | undefined) ?? (declared[name]!.default as number);
+
 /** A required string flag that is missing or empty, as an issue naming it. @internal */
 export const requireFlags = (
   flags: Readonly<Record<string, unknown>>,
