@@ -179,6 +179,12 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
       physical_batch_size: 8,
       cli_example: expect.stringMatching(/^--batch-size 8 --adaptive-batch --adaptive-batch-min-steps \d+/),
     });
+    // and its guide between adaptive batch and a fixed batch with an LR schedule, by CBS ÷ that batch
+    const cbs = study.critical_batch!;
+    expect(cbs.strategy_recommendation).toMatchObject({
+      recommendation: expect.stringMatching(/^(adaptive_batch|either|lr_scheduler)$/),
+      cbs_to_physical_ratio: Math.round((cbs.estimated_cbs / 8) * 10) / 10,
+    });
     expect(study.gradient_noise).toMatchObject({ b_big: 8 });
     expect(study.gradient_noise!.trace_mean).toBeGreaterThan(0);
     expect(study.max_batch).toMatchObject({ max_batch_size: 16, limited_by: 'cap' });

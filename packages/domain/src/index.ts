@@ -44,3 +44,4 @@ export * from './adaptive-batch/adaptive-batch-report';
 export * from './adaptive-batch/adaptive-batch-recommendation';
 export * from './recommendations/batch-size-rules';
 export * from './resources/resource-plan';
+export * from './adaptive-batch/strategy-recommendation';

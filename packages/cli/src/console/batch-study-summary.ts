@@ -46,6 +46,12 @@ export const renderBatchStudySummary = (r: BatchStudyReport): string => {
     );
     const a = c.adaptive_batch_recommendation;
     if (a) lines.push(row('Adaptive batch (maou)', `${a.cli_example} (${a.rationale})`));
+    const s = c.strategy_recommendation;
+    if (s)
+      lines.push(
+        row('Strategy (maou)', `${s.recommendation} (CBS ÷ physical batch ${s.cbs_to_physical_ratio})`),
+        ...s.summary_lines.map((l) => row('', l)),
+      );
   }
   if (r.critical_batch_skipped)
     lines.push('', row('Critical batch size', `not estimated: ${r.critical_batch_skipped}`));

@@ -1,4 +1,5 @@
 import type { AdaptiveBatchRecommendation } from '../adaptive-batch/adaptive-batch-recommendation';
+import type { StrategyRecommendation } from '../adaptive-batch/strategy-recommendation';
 
 /** One batch size's measured throughput, with its 95 % interval. @public */
 export interface ThroughputPoint {
@@ -23,6 +24,8 @@ export interface CriticalBatchEstimate {
   readonly method: string;
   /** maou's settings for `--adaptive-batch` at this CBS (`--estimate-cbs`) */
   readonly adaptive_batch_recommendation?: AdaptiveBatchRecommendation;
+  /** maou's guide between `--adaptive-batch` and a fixed batch with an LR schedule, beside the settings above */
+  readonly strategy_recommendation?: StrategyRecommendation;
 }
 
 /** 2^round(log2(max(1, x))). @public */

@@ -3,6 +3,7 @@ import {
   compareNoiseScales,
   estimateCriticalBatch,
   recommendAdaptiveBatch,
+  recommendStrategy,
   type CriticalBatchEstimate,
   recommendBatchStudy,
   type BatchStudyReport,
@@ -167,7 +168,7 @@ export class BatchStudyUseCase {
   }
 }
 
-/** maou's `--estimate-cbs` adds the `--adaptive-batch` settings for the CBS it found. */
+/** maou's `--estimate-cbs` adds the `--adaptive-batch` settings for the CBS it found, and its strategy guide. */
 const withAdaptiveRecommendation = (
   cbs: CriticalBatchEstimate | null,
   ok: readonly SweepPointOk[],
@@ -179,5 +180,11 @@ const withAdaptiveRecommendation = (
       ok.map((p) => p.batch_size),
       ok[0]?.report.model.trainable_parameters ?? ok[0]?.report.model.parameters ?? null,
     );
-  return cbs && rec ? { ...cbs, adaptive_batch_recommendation: rec } : cbs;
+  return cbs && rec
+    ? {
+        ...cbs,
+        adaptive_batch_recommendation: rec,
+        strategy_recommendation: recommendStrategy(cbs.estimated_cbs, cbs.cbs_exceeds_tested, rec),
+      }
+    : cbs;
 };
