@@ -3,3 +3,4 @@ export * from './memory-logger';
 export * from './recording-progress';
 export * from './fake-loader-factory';
 export * from './training-use-case';
+export * from './plug-in-choices';

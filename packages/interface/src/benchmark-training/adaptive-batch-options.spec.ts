@@ -1,30 +1,8 @@
-import type { BackendChoice, SourceChoice } from '@maou/bench-app';
+import { backendChoice, parserDefaults } from '@maou/bench-app/testing';
 import { toBenchmarkConfig } from './to-benchmark-config';
 import type { RawBenchmarkTrainingOptions } from './raw-options';
 
-const wasm: BackendChoice = {
-  name: 'wasm',
-  usage: 'wasm',
-  help: '',
-  placement: 'host',
-  selects: (v) => (v === 'wasm' ? 0 : null),
-};
-// The source of a run that names none, as a plug-in describes it (the shipped plug-ins: cli's source-plug-ins.spec).
-const fallback: SourceChoice = {
-  kind: 'sample',
-  help: 'generated data',
-  flags: {},
-  selectedBy: [],
-  parse: () => ({ warnings: [], spec: { kind: 'sample', label: 'generated data', sampled: false, streamable: true } }),
-};
-const defaults = {
-  sources: [fallback],
-  cache: { dir: '/tmp/sample', origin: 'the cache' },
-  workers: 1,
-  // the resource plan's decision (the domain's planResources), as the cli hands it over
-  batchSize: 256,
-  backends: [wasm],
-};
+const defaults = parserDefaults([backendChoice('wasm')], 1);
 const check = (raw: RawBenchmarkTrainingOptions) => toBenchmarkConfig(raw, defaults);
 const issuesOf = (raw: RawBenchmarkTrainingOptions): string[] => {
   const r = check(raw);

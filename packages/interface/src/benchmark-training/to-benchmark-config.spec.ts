@@ -1,16 +1,10 @@
+import { backendChoice } from '@maou/bench-app/testing';
 import type { BackendChoice, SourceChoice } from '@maou/bench-app';
 import { toBenchmarkConfig } from './to-benchmark-config';
 import type { RawBenchmarkTrainingOptions } from './raw-options';
 
 // Backends as the registry in infra describes them (interface may not import infra); the shipped registry's own
 // `--gpu` choices are checked in infra's backend-registry.spec.
-const named = (name: string, placement: BackendChoice['placement']): BackendChoice => ({
-  name,
-  usage: name,
-  help: '',
-  placement,
-  selects: (v) => (v === name ? 0 : null),
-});
 const cuda: BackendChoice = {
   name: 'tensorflow-gpu',
   usage: 'cuda:N',
@@ -36,7 +30,7 @@ const defaults = {
   workers: 1,
   // the resource plan's decision (the domain's planResources), as the cli hands it over
   batchSize: 256,
-  backends: [cuda, named('wasm', 'host'), named('cpu', 'host')],
+  backends: [cuda, backendChoice('wasm', 'host'), backendChoice('cpu', 'host')],
 };
 const issuesOf = (raw: RawBenchmarkTrainingOptions): string[] => {
   const r = toBenchmarkConfig(raw, defaults);
@@ -45,7 +39,7 @@ const issuesOf = (raw: RawBenchmarkTrainingOptions): string[] => {
 
 describe('toBenchmarkConfig', () => {
   it('given --mixed-precision, then it needs a backend with that capability (refused for cuda:0, wasm and no --gpu), and reaches training and compute', () => {
-    const webgpu: BackendChoice = { ...named('webgpu', 'device'), mixedPrecision: true };
+    const webgpu: BackendChoice = { ...backendChoice('webgpu', 'device'), mixedPrecision: true };
     const withF16 = { ...defaults, backends: [...defaults.backends, webgpu] };
     for (const gpu of [undefined, 'wasm', 'cuda:0']) {
       const refused = toBenchmarkConfig({ mixedPrecision: true, gpu }, withF16);
@@ -124,7 +118,7 @@ describe('toBenchmarkConfig', () => {
   });
 
   it("given a backend whose plug-in carries a note, then the run's warnings carry it (the shipped cpu note: cli's source-plug-ins.spec)", () => {
-    const slow: BackendChoice = { ...named('slow', 'host'), note: 'slow is slow' };
+    const slow: BackendChoice = { ...backendChoice('slow', 'host'), note: 'slow is slow' };
     const r = toBenchmarkConfig({ gpu: 'slow' }, { ...defaults, backends: [slow] });
     if (!r.ok) throw new Error('expected ok');
     expect(r.value.warnings).toContain('slow is slow');

@@ -1,23 +1,9 @@
-import type { BackendChoice, SourceChoice } from '@maou/bench-app';
+import { parserDefaults } from '@maou/bench-app/testing';
+import type { BackendChoice } from '@maou/bench-app';
 import { calibrationMode, toTrainingRun } from './to-training-run';
 
 // No --gpu in these flags, so no backend needs to be registered.
-// The source of a run that names none, as a plug-in describes it (the shipped plug-ins: cli's source-plug-ins.spec).
-const fallback: SourceChoice = {
-  kind: 'sample',
-  help: 'generated data',
-  flags: {},
-  selectedBy: [],
-  parse: () => ({ warnings: [], spec: { kind: 'sample', label: 'generated data', sampled: false, streamable: true } }),
-};
-const defaults = {
-  workers: 0,
-  // the resource plan's decision (the domain's planResources), as the cli hands it over
-  batchSize: 256,
-  sources: [fallback],
-  cache: { dir: '/tmp/maou-sample', origin: 'the cache' },
-  backends: [],
-};
+const defaults = parserDefaults([], 0);
 // What yargs always hands over: the flags with a default.
 const given = { stage: 3, streaming: true } as const;
 const fieldsOf = (args: Parameters<typeof toTrainingRun>[0]): string[] => {
