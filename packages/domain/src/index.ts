@@ -14,6 +14,7 @@ export * from './errors/number-bounds';
 export * from './stats/summary';
 export * from './timing/phases';
 export * from './report/benchmark-report';
+export * from './report/knob-cost';
 export * from './timing/steady-state';
 export * from './timing/training-metrics';
 export * from './estimate/epoch-estimate';

@@ -4,7 +4,15 @@
 import './tfjs-declarations';
 
 // Trainers: one network with its loss, optimiser and LR schedule, stepped on host batches.
-export type { CyclePlan, EvalResult, StepResult, Trainer, TrainerFactory, TrainerOptions } from './trainer';
+export type {
+  CyclePlan,
+  EvalResult,
+  ProfiledStep,
+  StepResult,
+  Trainer,
+  TrainerFactory,
+  TrainerOptions,
+} from './trainer';
 export { createTrainer, TfjsTrainer } from './tfjs-trainer';
 export type { MonotonicClock } from './monotonic-clock';
 export type { BackendInfo, GpuAdapterInfo } from './backend-info';

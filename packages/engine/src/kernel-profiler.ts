@@ -22,13 +22,14 @@ export const phaseOfInterval = (j: number, intervals: number): StepPhase => {
 
 /**
  * Profiles one step with `tf.profile` and attributes each kernel to the phase whose timed interval it ran in
- * (kernels between two intervals count toward the next). Live tensors are read at the end of each interval.
+ * (kernels between two intervals count toward the next). Live tensors are read at the end of each interval;
+ * `peakBytes` is the most tensor bytes alive at once during the step (tfjs's own count).
  */
 export const profileStep = async <T>(
   batch: number,
   clock: MonotonicClock,
   run: (clock: MonotonicClock) => Promise<T>,
-): Promise<{ result: T; phases: PhaseKernels[] }> => {
+): Promise<{ result: T; phases: PhaseKernels[]; peakBytes: number }> => {
   const marks: number[] = [];
   const live: number[] = [];
   const state = (): ProfileState => (tf.engine() as unknown as { state: ProfileState }).state;
@@ -59,5 +60,5 @@ export const profileStep = async <T>(
       liveTensors: live[2 * j + 1] ?? tf.memory().numTensors,
     });
   }
-  return { result: result as T, phases };
+  return { result: result as T, phases, peakBytes: info.peakBytes };
 };

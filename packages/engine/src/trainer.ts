@@ -27,6 +27,14 @@ export interface StepResult {
   readonly accumulation?: { readonly steps: number; readonly optimizerStep: boolean };
 }
 
+/** A step profiled kernel by kernel. @public */
+export interface ProfiledStep {
+  readonly result: StepResult;
+  readonly phases: PhaseKernels[];
+  /** the most tensor bytes alive at once during the step (on one replica); absent where not measured */
+  readonly peakBytes?: number;
+}
+
 /** The next accumulation cycle, as an adaptive-batch controller plans it. @public */
 export interface CyclePlan {
   readonly accumulationSteps: number;
@@ -69,11 +77,7 @@ export interface Trainer {
    * Optional: one `step` profiled kernel by kernel, for trainers whose kernels run outside this thread (where
    * `tf.profile` here would see none).
    */
-  profiledStep?(
-    batch: HostBatch,
-    clock: MonotonicClock,
-    batchIndex: number,
-  ): Promise<{ result: StepResult; phases: PhaseKernels[] }>;
+  profiledStep?(batch: HostBatch, clock: MonotonicClock, batchIndex: number): Promise<ProfiledStep>;
   /**
    * Optional: the plan for the next accumulation cycle, taking effect at the next cycle boundary (a cycle in
    * progress keeps its steps, as maou changes them only when a cycle completes).

@@ -2,6 +2,7 @@ import { PHASES, type BenchmarkTrainingReport, type SeriesSummary } from '@maou/
 import { sampleDataNote } from './sample-data-note';
 import { recommendationLines } from './recommendation-lines';
 import { adaptiveBatchLines } from './adaptive-batch-lines';
+import { knobCostLines } from './knob-cost-lines';
 import { formatMs as ms, formatRate as rate, labelledRow as row } from './console-text';
 
 const dur = (x: number): string =>
@@ -152,6 +153,7 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
     );
   }
   lines.push(...adaptiveBatchLines(r.adaptive_batch));
+  lines.push(...knobCostLines(r.knob_cost));
   if (r.estimation)
     lines.push('', row('Full dataset (from sample)', `${dur(r.estimation.full_epoch_ms)} — ${r.estimation.method}`));
   if (r.resources) {

@@ -179,10 +179,12 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
     await expect(step).rejects.toThrow(/disposed/);
   }, 120_000);
 
-  it('given a profiled step, then it returns the kernels of replica 0 by phase', async () => {
+  it("given a profiled step, then it returns the kernels of replica 0 by phase and that replica's peak of live tensor bytes", async () => {
     const parallel = new DataParallelTrainer(options, 2);
     try {
-      const { result, phases } = await parallel.profiledStep(randomBatch(3, 4, 5), clock, 3);
+      const { result, phases, peakBytes } = await parallel.profiledStep(randomBatch(3, 4, 5), clock, 3);
+      // Every weight is a live float32 tensor throughout the step, so the peak holds at least them.
+      expect(peakBytes).toBeGreaterThan(4 * parallel.parameterCount);
       expect(Number.isFinite(result.loss)).toBe(true);
       expect(new Set(phases.map((p) => p.phase))).toEqual(
         new Set(['hostToDevice', 'forward', 'loss', 'backward', 'optimizer']),

@@ -4,6 +4,7 @@ import {
   isUploadedBatch,
   type EvalResult,
   type MonotonicClock,
+  type ProfiledStep,
   type StepResult,
   type Trainer,
   type TrainerOptions,
@@ -99,13 +100,9 @@ export class DataParallelTrainer implements Trainer {
     return (await this.profiledOrPlain(batch, null)).result;
   }
 
-  async profiledStep(
-    batch: HostBatch,
-    _clock: MonotonicClock,
-    batchIndex: number,
-  ): Promise<{ result: StepResult; phases: PhaseKernels[] }> {
-    const { result, phases } = await this.profiledOrPlain(batch, batchIndex);
-    return { result, phases: phases ?? [] };
+  async profiledStep(batch: HostBatch, _clock: MonotonicClock, batchIndex: number): Promise<ProfiledStep> {
+    const { result, phases, peakBytes } = await this.profiledOrPlain(batch, batchIndex);
+    return { result, phases: phases ?? [], ...(peakBytes === undefined ? {} : { peakBytes }) };
   }
 
   async evaluate(batch: HostBatch | UploadedBatch, _clock: MonotonicClock): Promise<EvalResult> {
@@ -153,7 +150,7 @@ export class DataParallelTrainer implements Trainer {
   private async profiledOrPlain(
     batch: HostBatch | UploadedBatch,
     profileBatch: number | null,
-  ): Promise<{ result: StepResult; phases: PhaseKernels[] | null }> {
+  ): Promise<{ result: StepResult; phases: PhaseKernels[] | null; peakBytes?: number }> {
     const host = hostOnly(batch);
     await this.ready();
     const bounds = shardBounds(host.size, this.replicas);
@@ -177,7 +174,8 @@ export class DataParallelTrainer implements Trainer {
       ...mergedMemoryAndNorms(results),
       ...(results[0]!.accumulation ? { accumulation: results[0]!.accumulation } : {}),
     };
-    return { result, phases: answers[0]!.phases };
+    const peakBytes = answers[0]!.peakBytes;
+    return { result, phases: answers[0]!.phases, ...(peakBytes === undefined ? {} : { peakBytes }) };
   }
 }
 

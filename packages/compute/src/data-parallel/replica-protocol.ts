@@ -53,6 +53,8 @@ export type FromReplica =
       readonly result: StepResult;
       readonly learningRate: number;
       readonly phases: PhaseKernels[] | null;
+      /** a profiled step's peak tensor bytes on this replica */
+      readonly peakBytes?: number;
     }
   | { readonly type: 'evaluated'; readonly id: number; readonly result: EvalResult }
   | { readonly type: 'failed'; readonly id: number | null; readonly failure: ReplicaFailure };

@@ -54,6 +54,7 @@ async function handle(m: ToReplica): Promise<void> {
         result,
         learningRate: t.currentLearningRate(),
         phases: profiled?.phases ?? null,
+        ...(profiled ? { peakBytes: profiled.peakBytes } : {}),
       });
     } else if (m.shard.size === 0) {
       send({

@@ -5,6 +5,7 @@ import type { ContentionSummary } from '../timing/contention';
 import type { BatchTrend } from '../estimate/batch-trend';
 import type { AdaptiveBatchReport } from '../adaptive-batch/adaptive-batch-report';
 import type { StopReason } from '../estimate/run-assessment';
+import type { KnobCostReport } from './knob-cost';
 
 /**
  * Payload version; bump on any breaking change of the JSON shape. 2 added `maou` (maou's own payload keys),
@@ -246,6 +247,8 @@ export interface BenchmarkTrainingReport {
   readonly batches: readonly BatchTiming[];
   /** `--adaptive-batch` runs only: the accumulation steps over time and the measured noise scale */
   readonly adaptive_batch?: AdaptiveBatchReport;
+  /** `--gradient-checkpointing` / `--freeze-backbone` / `--trainable-layers` runs only: what the knobs cost and save */
+  readonly knob_cost?: KnobCostReport;
   /** the same run in maou's payload layout: maou's key names, units (seconds) and nesting */
   readonly maou: MaouTrainingPayload;
   /** maou keys this payload leaves out, each with why it cannot be computed here */

@@ -4,6 +4,7 @@ import {
   buildChromeTrace,
   clampWarmup,
   computeTrainingMetrics,
+  costedKnobs,
   estimateEpoch,
   estimateFromSample,
   MAOU_OMITTED,
@@ -13,6 +14,7 @@ import {
   withAdaptiveCorrection,
   type BackendStepSummary,
   type BenchmarkTrainingReport,
+  type HostBatch,
   type MaouViewSource,
   type Result,
   type ValidationMetrics,
@@ -46,6 +48,7 @@ import { backendFields } from '../backend-fields';
 import { interruptedFailure, interruptionOf } from './interruption';
 import { StopWatch } from './stop-watch';
 import { AdaptiveBatchTrainer } from './adaptive-batch-trainer';
+import { measureKnobCost } from './knob-cost';
 
 /** The report plus the Chrome trace of the measured batches when profiling was on. @public */
 export interface BenchmarkTrainingOutput {
@@ -183,9 +186,11 @@ export class BenchmarkTrainingUseCase {
       throw e;
     }
     const trainer = adaptive ?? created;
+    let output: BenchmarkTrainingOutput;
+    let knobBatch: HostBatch | null = null;
     try {
       await during('training-failed', async () => trainer.ready?.());
-      const output = await this.measure(config, warnings, {
+      output = await this.measure(config, warnings, {
         loader,
         trainer,
         source,
@@ -197,19 +202,32 @@ export class BenchmarkTrainingUseCase {
         stop,
         adaptive,
       });
-      return calibrated
-        ? {
-            ...output,
-            report: {
-              ...output.report,
-              data_load_method: { ...output.report.data_load_method, calibration: calibrated },
-            },
-          }
-        : output;
+      if (costedKnobs(config.training).length && !output.report.interrupted && !stop?.aborted)
+        knobBatch = await during('datasource', async () => (await loader.iterate('train', 0).next()).value ?? null);
     } finally {
       trainer.dispose();
       await loader.close();
     }
+    // After the run's trainer is gone: each side of the comparison gets the memory the run had.
+    const knobCost = knobBatch
+      ? await during('training-failed', () => {
+          log.info({ knobs: costedKnobs(config.training) }, 'timing the same steps without the knobs');
+          return measureKnobCost({
+            config,
+            createTrainer: this.createTrainer,
+            backend,
+            batch: knobBatch!,
+            clock: this.clock,
+            totalSteps: trainBatches,
+          });
+        })
+      : null;
+    const report: BenchmarkTrainingReport = {
+      ...output.report,
+      ...(calibrated ? { data_load_method: { ...output.report.data_load_method, calibration: calibrated } } : {}),
+      ...(knobCost ? { knob_cost: knobCost } : {}),
+    };
+    return { ...output, report };
   }
 
   /** Runs (or reuses) loader calibration and returns the chosen workers, prefetch and batch size. */

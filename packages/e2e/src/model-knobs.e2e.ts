@@ -1,0 +1,69 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runMaou } from './run-maou';
+
+const dir = mkdtempSync(join(tmpdir(), 'maou-e2e-knobs-'));
+const env = { MAOU_BENCH_CACHE: join(dir, 'cache') };
+// A two-block ViT: small enough to train in seconds, with enough activations per block that checkpointing shows.
+// One thread, so one in-process trainer (the replicas' peak is data-parallel-trainer.spec's).
+const tinyVit = [
+  'utility',
+  'benchmark-training',
+  '--sample-positions',
+  '256',
+  '--model-architecture',
+  'vit',
+  '--vit-embed-dim',
+  '64',
+  '--vit-num-layers',
+  '2',
+  '--vit-num-heads',
+  '2',
+  '--batch-size',
+  '16',
+  '--max-batches',
+  '3',
+  '--warmup-batches',
+  '1',
+  '--no-calibrate',
+  '--log-level',
+  'silent',
+];
+
+const knobRun = (name: string, knob: string) => {
+  const out = join(dir, `${name}.json`);
+  const r = runMaou([...tinyVit, knob, '--threads', '1', '--output-json', out], env);
+  expect(r.stderr).not.toMatch(/maou benchmark-training:/);
+  expect(r.code).toBe(0);
+  return { stdout: r.stdout, report: JSON.parse(readFileSync(out, 'utf8')) };
+};
+
+describe('benchmark-training: what the model knobs cost, measured in the run (built binary)', () => {
+  it('given --gradient-checkpointing, then the report shows a lower peak of live tensors than without it, for the same parameters', () => {
+    const { stdout, report } = knobRun('checkpointing', '--gradient-checkpointing');
+    const k = report.knob_cost;
+    expect(k.knobs).toEqual(['--gradient-checkpointing']);
+    expect(k.with.setting).toBe('--gradient-checkpointing');
+    expect(k.without.setting).toBe('none');
+    expect(k.with.trainable_parameters).toBe(k.without.trainable_parameters);
+    // Each block keeps only its input: the peak falls (about by half here), the recomputation costs time.
+    expect(k.with.peak_tensor_bytes).toBeLessThan(0.8 * k.without.peak_tensor_bytes);
+    expect(k.peak_tensor_change).toBeCloseTo(k.with.peak_tensor_bytes / k.without.peak_tensor_bytes - 1, 10);
+    expect(k.with.step_ms).toBeGreaterThan(0);
+    expect(stdout).toMatch(/Knob cost \(--gradient-checkpointing against none\)/);
+    expect(stdout).toMatch(/peak live tensors: \d+ MiB against \d+ MiB \(−\d+\.\d %\)/);
+  });
+
+  it('given --freeze-backbone, then backward is a fraction of the unfrozen one and only the heads train', () => {
+    const { stdout, report } = knobRun('frozen', '--freeze-backbone');
+    const k = report.knob_cost;
+    expect(k.knobs).toEqual(['--freeze-backbone']);
+    expect(k.with.trainable_parameters).toBe(report.model.trainable_parameters);
+    expect(k.without.trainable_parameters).toBe(report.model.parameters);
+    expect(k.with.trainable_parameters).toBeLessThan(k.without.trainable_parameters);
+    expect(k.with.backward_ms).toBeLessThan(0.5 * k.without.backward_ms);
+    expect(k.backward_change).toBeLessThan(-0.5);
+    expect(stdout).toMatch(/backward: .* against .* \(−\d+\.\d %\)/);
+  });
+});
