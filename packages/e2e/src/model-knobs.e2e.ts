@@ -33,15 +33,16 @@ const tinyVit = [
 
 const knobRun = (name: string, knob: string) => {
   const out = join(dir, `${name}.json`);
-  const r = runMaou([...tinyVit, knob, '--threads', '1', '--output-json', out], env);
+  const html = join(dir, `${name}.html`);
+  const r = runMaou([...tinyVit, knob, '--threads', '1', '--output-json', out, '--report-html', html], env);
   expect(r.stderr).not.toMatch(/maou benchmark-training:/);
   expect(r.code).toBe(0);
-  return { stdout: r.stdout, report: JSON.parse(readFileSync(out, 'utf8')) };
+  return { stdout: r.stdout, report: JSON.parse(readFileSync(out, 'utf8')), html: readFileSync(html, 'utf8') };
 };
 
 describe('benchmark-training: what the model knobs cost, measured in the run (built binary)', () => {
   it('given --gradient-checkpointing, then the report shows a lower peak of live tensors than without it, for the same parameters', () => {
-    const { stdout, report } = knobRun('checkpointing', '--gradient-checkpointing');
+    const { stdout, report, html } = knobRun('checkpointing', '--gradient-checkpointing');
     const k = report.knob_cost;
     expect(k.knobs).toEqual(['--gradient-checkpointing']);
     expect(k.with.setting).toBe('--gradient-checkpointing');
@@ -53,6 +54,7 @@ describe('benchmark-training: what the model knobs cost, measured in the run (bu
     expect(k.with.step_ms).toBeGreaterThan(0);
     expect(stdout).toMatch(/Knob cost \(--gradient-checkpointing against none\)/);
     expect(stdout).toMatch(/peak live tensors: \d+ MiB against \d+ MiB \(−\d+\.\d %\)/);
+    expect(html).toMatch(/--gradient-checkpointing against none[^]*peak live tensors \d+ MiB vs \d+ MiB \(−[\d.]+ %\)/);
   });
 
   it('given --freeze-backbone, then backward is a fraction of the unfrozen one and only the heads train', () => {

@@ -22,6 +22,24 @@ const facts = (r: BenchmarkTrainingReport): (readonly [string, string])[] => {
     ['loss', `${round(m.initial_loss, 4)} → ${round(m.final_loss, 4)}`],
     ['host', `${r.environment.cpu_model} ×${r.environment.cpus}, node ${r.environment.node}`],
     ...adaptiveFacts(r),
+    ...knobFacts(r),
+  ];
+};
+
+const change = (x: number | null): string =>
+  x === null ? '–' : `${x >= 0 ? '+' : '−'}${round(Math.abs(x) * 100, 1)} %`;
+
+const knobFacts = (r: BenchmarkTrainingReport): (readonly [string, string])[] => {
+  const k = r.knob_cost;
+  if (!k) return [];
+  const mib = (b: number | null): string => (b === null ? '–' : `${round(b / 2 ** 20, 0)} MiB`);
+  return [
+    [
+      `${k.knobs.join(' ')} against none`,
+      `step ${formatMs(k.with.step_ms)} vs ${formatMs(k.without.step_ms)} (${change(k.step_change)}); ` +
+        `backward ${formatMs(k.with.backward_ms)} vs ${formatMs(k.without.backward_ms)} (${change(k.backward_change)}); ` +
+        `peak live tensors ${mib(k.with.peak_tensor_bytes)} vs ${mib(k.without.peak_tensor_bytes)} (${change(k.peak_tensor_change)})`,
+    ],
   ];
 };
 
