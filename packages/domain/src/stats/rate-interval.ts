@@ -19,9 +19,10 @@ export interface RateInterval {
  */
 export const rateInterval = (units: number, timeMs: readonly [number, number], basis: string): RateInterval => {
   const [lo, hi] = timeMs;
-  const low = (units * 1000) / hi;
+  // (units / ms) × 1000, as the point estimate divides: a zero-width interval then holds its own point
+  const low = (units / hi) * 1000;
   return lo > 0
-    ? { ci95: [low, (units * 1000) / lo], note: null }
+    ? { ci95: [low, (units / lo) * 1000], note: null }
     : { ci95: [low, null], note: `no upper bound: the 95 % interval of ${basis} reaches 0 ms; more batches close it` };
 };
 

@@ -71,14 +71,14 @@ describe('computeTrainingMetrics', () => {
     // t(1 df) = 12.706: two batches 30 % apart put the batch-time interval's low end below 0
     const m = computeTrainingMetrics([batch(0, 500), batch(1, 100), batch(2, 130)], 1, 1);
     expect(m.batch_ms.ci95[0]).toBeLessThan(0);
-    expect(m.samples_per_second_ci95).toEqual([(8 * 1000) / m.batch_ms.ci95[1], null]);
+    expect(m.samples_per_second_ci95).toEqual([(8 / m.batch_ms.ci95[1]) * 1000, null]);
     expect(m.samples_per_second_ci95_note).toBe(
       'no upper bound: the 95 % interval of the batch time over 2 measured batches reaches 0 ms; more batches close it',
     );
     const closed = computeTrainingMetrics([batch(0, 500), batch(1, 100), batch(2, 101)], 1, 1);
     expect(closed.samples_per_second_ci95).toEqual([
-      (8 * 1000) / closed.batch_ms.ci95[1],
-      (8 * 1000) / closed.batch_ms.ci95[0],
+      (8 / closed.batch_ms.ci95[1]) * 1000,
+      (8 / closed.batch_ms.ci95[0]) * 1000,
     ]);
     expect(closed.samples_per_second_ci95_note).toBeNull();
   });
