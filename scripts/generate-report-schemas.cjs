@@ -21,8 +21,8 @@ const generator = createGenerator({
   topRef: false,
 });
 /**
- * The JSON writer (toJson in @maou/bench-infra) writes NaN and ±Infinity as null, JSON having no such numbers (a
- * confidence bound of a 2-batch run is infinite): so, in the files, every number may be null.
+ * The JSON writer (toJson in @maou/bench-infra) writes NaN and ±Infinity as null, JSON having no such numbers: so,
+ * in the files, every number may be null.
  */
 const nullableNumbers = (node) => {
   if (Array.isArray(node)) return node.map(nullableNumbers);

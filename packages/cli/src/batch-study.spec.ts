@@ -82,7 +82,7 @@ const ticking = () => {
   });
   return c;
 };
-const inside = (x: number, [lo, hi]: readonly [number, number]): boolean => x >= lo && x <= hi;
+const inside = (x: number, [lo, hi]: readonly [number, number | null]): boolean => x >= lo && (hi === null || x <= hi);
 
 describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));

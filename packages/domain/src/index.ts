@@ -12,6 +12,7 @@ export * from './config/bigquery-identifiers';
 export * from './errors/validation-error';
 export * from './errors/number-bounds';
 export * from './stats/summary';
+export * from './stats/rate-interval';
 export * from './timing/phases';
 export * from './report/benchmark-report';
 export * from './report/knob-cost';

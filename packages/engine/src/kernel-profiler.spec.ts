@@ -38,4 +38,40 @@ describe('kernel profiler', () => {
     expect(names.backward).toEqual(['Multiply']);
     expect(names.optimizer).toEqual(['Add']);
   });
+
+  it('counts a custom-gradient forward once: its kernels, not also the scope tfjs records around them', async () => {
+    await tf.setBackend('cpu');
+    const doubledRelu = tf.customGrad((input, save) => {
+      const v = input as tf.Tensor;
+      (save as tf.GradSaveFunc)([v]);
+      return {
+        value: tf.mul(tf.relu(v), 2),
+        gradFunc: (dy: tf.Tensor, [s]: tf.Tensor[]) => [tf.mul(dy, tf.mul(tf.step(s!), 2))],
+      };
+    });
+    const x = tf.tensor1d([-1, 2, 3]);
+    // tfjs itself: the forward's kernels, then one more record for the scope it ran in, timed around them
+    const raw = await tf.profile(() => tf.tidy(() => doubledRelu(x)));
+    expect(raw.kernels.map((k) => k.name)).toEqual(['Relu', 'Multiply', 'unnamed scope']);
+    tf.dispose(raw.result);
+    const timed = async <R>(c: { now(): number }, f: () => R): Promise<R> => {
+      c.now();
+      const r = f();
+      c.now();
+      return r;
+    };
+    const { phases } = await profileStep(0, { now: () => 0 }, async (c) => {
+      await timed(c, () => null);
+      const y = await timed(c, () => tf.tidy(() => doubledRelu(x)));
+      const l = await timed(c, () => tf.sum(y));
+      await timed(c, () => null);
+      await timed(c, () => null);
+      tf.dispose([y, l]);
+    });
+    const names = Object.fromEntries(phases.map((p) => [p.phase, p.kernels.map((k) => k.name)]));
+    expect(names.forward).toEqual(['Relu', 'Multiply']);
+    expect(names.loss).toEqual(['Sum']);
+    expect(phases.flatMap((p) => p.kernels).every((k) => tf.getKernel(k.name, 'cpu') !== undefined)).toBe(true);
+    x.dispose();
+  });
 });

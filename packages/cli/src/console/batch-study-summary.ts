@@ -1,12 +1,12 @@
-import type { BatchStudyReport, SweepPoint } from '@maou/bench-domain';
+import { formatRateInterval, type BatchStudyReport, type SweepPoint } from '@maou/bench-domain';
 import { recommendationLines } from './recommendation-lines';
-import { formatGib as gib, formatMs as ms, formatRate as rate, labelledRow as row } from './console-text';
+import { formatGib as gib, formatMs as ms, labelledRow as row } from './console-text';
 
 const pointRow = (p: SweepPoint, label: string, efficiency: string): string => {
   if (p.status === 'failed') return `    ${label.padStart(10)}   failed — ${p.error_kind}: ${p.reason}`;
-  const [lo, hi] = p.samples_per_second_ci95;
+  const ci = formatRateInterval(p.samples_per_second_ci95, p.samples_per_second_ci95_note, false);
   const epoch = `${ms(p.epoch_ms)} ±${(p.epoch_half_width_fraction * 100).toFixed(1)} %`;
-  return `    ${label.padStart(10)} ${p.samples_per_second.toFixed(1).padStart(11)}  ${`${rate(lo)}–${rate(hi)}`.padEnd(17)} ${epoch.padStart(17)} ${ms(p.batch_ms_mean).padStart(10)}  ${efficiency.padEnd(20)} ${p.final_loss.toFixed(4).padStart(10)}  (${p.measured_batches} measured)`;
+  return `    ${label.padStart(10)} ${p.samples_per_second.toFixed(1).padStart(11)}  ${ci.padEnd(17)} ${epoch.padStart(17)} ${ms(p.batch_ms_mean).padStart(10)}  ${efficiency.padEnd(20)} ${p.final_loss.toFixed(4).padStart(10)}  (${p.measured_batches} measured)`;
 };
 
 const sweepLines = (r: BatchStudyReport): string[] => {
@@ -17,13 +17,25 @@ const sweepLines = (r: BatchStudyReport): string[] => {
     if (!eff || p.status !== 'ok') return '';
     const k = String(p.batch_size);
     const ci = eff.scaling_efficiency_ci95[k];
-    return `${eff.scaling_efficiency[k]?.toFixed(3)}${ci ? ` [${ci[0].toFixed(2)}, ${Number.isFinite(ci[1]) && ci[1] !== null ? ci[1].toFixed(2) : '∞'}]` : ''}`;
+    const range = !ci
+      ? ''
+      : ci[1] === null
+        ? ` [≥ ${ci[0].toFixed(2)}]`
+        : ` [${ci[0].toFixed(2)}, ${ci[1].toFixed(2)}]`;
+    return `${eff.scaling_efficiency[k]?.toFixed(3)}${range}`;
   };
+  // an interval open above is "≥ low" in its cell; why, once per point below the table
+  const open = r.sweep.points.flatMap((p) =>
+    p.status === 'ok' && p.samples_per_second_ci95_note !== null
+      ? [`    ${bySize ? 'batch' : 'lr'} ${bySize ? p.batch_size : p.learning_rate}: ${p.samples_per_second_ci95_note}`]
+      : [],
+  );
   return [
     '',
     `  ${bySize ? 'Batch-size' : 'Learning-rate'} sweep (each point a full measured run)`,
     `    ${(bySize ? 'batch' : 'lr').padStart(10)} ${'samples/s'.padStart(11)}  ${'95% CI'.padEnd(17)} ${'epoch (95 %)'.padStart(17)} ${'batch time'.padStart(10)}  ${(eff ? 'scaling efficiency' : '').padEnd(20)} ${'final loss'.padStart(10)}`,
     ...r.sweep.points.map((p) => pointRow(p, bySize ? String(p.batch_size) : String(p.learning_rate), efficiency(p))),
+    ...open,
   ];
 };
 

@@ -10,9 +10,6 @@ export const formatNumber = (v: number | null | undefined, digits = 0): string =
 /** Milliseconds, as seconds from 1 s on. */
 export const formatMs = (x: number): string => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
 
-/** A rate with one decimal; an open interval's end is '∞'. */
-export const formatRate = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '∞');
-
 export const formatGib = (bytes: number): string => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
 
 /** A summary line: the label in a 34-wide column, then the value. */

@@ -1,9 +1,9 @@
-import { PHASES, type BenchmarkTrainingReport, type SeriesSummary } from '@maou/bench-domain';
+import { formatRateInterval, PHASES, type BenchmarkTrainingReport, type SeriesSummary } from '@maou/bench-domain';
 import { sampleDataNote } from './sample-data-note';
 import { recommendationLines } from './recommendation-lines';
 import { adaptiveBatchLines } from './adaptive-batch-lines';
 import { knobCostLines } from './knob-cost-lines';
-import { formatMs as ms, formatRate as rate, labelledRow as row } from './console-text';
+import { formatMs as ms, labelledRow as row } from './console-text';
 
 const dur = (x: number): string =>
   x >= 3_600_000 ? `${(x / 3_600_000).toFixed(2)} h` : x >= 60_000 ? `${(x / 60_000).toFixed(1)} min` : ms(x);
@@ -87,7 +87,7 @@ export const renderTrainingSummary = (r: BenchmarkTrainingReport): string => {
     ),
     row(
       'Throughput (steady)',
-      `${m.samples_per_second.toFixed(1)} samples/s (95% CI ${rate(m.samples_per_second_ci95[0])}–${rate(m.samples_per_second_ci95[1])})`,
+      `${m.samples_per_second.toFixed(1)} samples/s (95% CI ${formatRateInterval(m.samples_per_second_ci95, m.samples_per_second_ci95_note)})`,
     ),
     row('Batch time (steady)', series(m.batch_ms)),
     row(

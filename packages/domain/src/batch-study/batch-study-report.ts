@@ -2,6 +2,7 @@ import type { BenchmarkTrainingReport, EnvironmentInfo, Recommendation } from '.
 import type { CriticalBatchEstimate } from './critical-batch';
 import type { GradientNoiseMeasurement } from './gradient-noise';
 import type { MaxBatchResult } from './max-batch-search';
+import type { RateCi95 } from '../stats/rate-interval';
 
 /** Which setting a sweep varies. @public */
 export type SweepKind = 'batch_size' | 'learning_rate';
@@ -13,7 +14,9 @@ export interface SweepPointOk {
   readonly learning_rate: number;
   /** samples of an epoch ÷ the epoch estimate: the single run's estimator, warm-up once, its interval inverted */
   readonly samples_per_second: number;
-  readonly samples_per_second_ci95: readonly [number, number];
+  readonly samples_per_second_ci95: RateCi95;
+  /** why `samples_per_second_ci95` has no high end (the epoch interval reaches 0 ms); null when it has one */
+  readonly samples_per_second_ci95_note: string | null;
   /** the point's own epoch estimate and interval, as a single run at this setting reports them */
   readonly epoch_ms: number;
   readonly epoch_ms_ci95: readonly [number, number];

@@ -1,11 +1,12 @@
 import type { AdaptiveBatchRecommendation } from '../adaptive-batch/adaptive-batch-recommendation';
 import type { StrategyRecommendation } from '../adaptive-batch/strategy-recommendation';
+import type { RateCi95 } from '../stats/rate-interval';
 
 /** One batch size's measured throughput, with its 95 % interval. @public */
 export interface ThroughputPoint {
   readonly batchSize: number;
   readonly samplesPerSecond: number;
-  readonly ci95: readonly [number, number];
+  readonly ci95: RateCi95;
 }
 
 /** The critical batch size from throughput across a batch-size sweep (maou's `--estimate-cbs` model). @public */
@@ -19,8 +20,8 @@ export interface CriticalBatchEstimate {
   readonly recommendation: string;
   /** (samples/s ÷ B) over the smallest batch's (samples/s ÷ B), 3 decimals: 1 = throughput grew as fast as the batch */
   readonly scaling_efficiency: Readonly<Record<string, number>>;
-  /** the same ratio from the ends of the two throughput intervals */
-  readonly scaling_efficiency_ci95: Readonly<Record<string, readonly [number, number]>>;
+  /** the same ratio from the ends of the two throughput intervals; the high end null where this point's is open */
+  readonly scaling_efficiency_ci95: Readonly<Record<string, readonly [number, number | null]>>;
   readonly method: string;
   /** maou's settings for `--adaptive-batch` at this CBS (`--estimate-cbs`) */
   readonly adaptive_batch_recommendation?: AdaptiveBatchRecommendation;
@@ -89,8 +90,8 @@ export const estimateCriticalBatch = (points: readonly ThroughputPoint[]): Criti
       sorted.map((p) => [
         String(p.batchSize),
         [
-          round(p.ci95[0] / p.batchSize / (base.ci95[1] / base.batchSize), 3),
-          round(p.ci95[1] / p.batchSize / (base.ci95[0] / base.batchSize), 3),
+          base.ci95[1] === null ? 0 : round(p.ci95[0] / p.batchSize / (base.ci95[1] / base.batchSize), 3),
+          p.ci95[1] === null ? null : round(p.ci95[1] / p.batchSize / (base.ci95[0] / base.batchSize), 3),
         ] as const,
       ]),
     ),

@@ -9,6 +9,7 @@ const point = (batch: number, sps: number, half: number, loss = 5): SweepPoint =
   learning_rate: 0.01,
   samples_per_second: sps,
   samples_per_second_ci95: [sps - half, sps + half],
+  samples_per_second_ci95_note: null,
   epoch_ms: (1000 * 1000) / sps,
   epoch_ms_ci95: [(1000 * 1000) / (sps + half), (1000 * 1000) / (sps - half)],
   epoch_half_width_fraction: half / sps,
@@ -59,12 +60,18 @@ describe('batch-study recommendation rules', () => {
           type: 'batch_size',
           points: [
             point(8, 40, 10),
-            { ...(point(32, 100, 70) as SweepPointOk), samples_per_second_ci95: [28.6, Infinity] },
+            {
+              ...(point(32, 100, 70) as SweepPointOk),
+              samples_per_second_ci95: [28.6, null],
+              samples_per_second_ci95_note: 'no upper bound: too few batches',
+            },
           ],
         },
       }),
     )[0]!;
-    expect(open.evidence).toBe('samples/s 95 % interval at 8: [30.0, 50.0], best at 32: [28.6, ∞]');
+    expect(open.evidence).toBe(
+      'samples/s 95 % interval at 8: 30.0–50.0, best at 32: ≥ 28.6 (no upper bound: too few batches)',
+    );
   });
 
   it('compares the batch with the measured noise scale both ways; an unresolved one only argues for larger', () => {

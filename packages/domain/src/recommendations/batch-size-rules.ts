@@ -4,6 +4,7 @@ import type { MaxBatchResult } from '../batch-study/max-batch-search';
 import type { SweepKind, SweepPoint, SweepPointOk } from '../batch-study/batch-study-report';
 import { nearestPowerOfTwo } from '../batch-study/critical-batch';
 import type { Recommendation } from '../report/benchmark-report';
+import { formatRateInterval } from '../stats/rate-interval';
 
 /** What the batch-study rules look at. @public */
 export interface BatchStudyContext {
@@ -23,9 +24,8 @@ export interface BatchStudyRule {
 const okPoints = (ctx: BatchStudyContext, type: SweepKind): SweepPointOk[] =>
   ctx.sweep?.type === type ? ctx.sweep.points.filter((p): p is SweepPointOk => p.status === 'ok') : [];
 const sps = (x: number): string => `${x.toFixed(1)} samples/s`;
-// An interval from two measured batches can be open above (batch time's interval reaches 0): printed as ∞, not Infinity.
-const interval = (ci: readonly [number, number]): string =>
-  `[${ci.map((x) => (Number.isFinite(x) ? x.toFixed(1) : '∞')).join(', ')}]`;
+const interval = (p: SweepPointOk): string =>
+  formatRateInterval(p.samples_per_second_ci95, p.samples_per_second_ci95_note);
 
 /**
  * The batch size the sweep supports: the smallest whose samples/s interval reaches the best point's interval, i.e.
@@ -38,7 +38,8 @@ export const sweepBatchChoice = (
   const best = points.reduce((a, b) => (b.samples_per_second > a.samples_per_second ? b : a));
   const chosen = [...points]
     .sort((a, b) => a.batch_size - b.batch_size)
-    .find((p) => p.samples_per_second_ci95[1] >= best.samples_per_second_ci95[0])!;
+    // an interval open above cannot rule out reaching the best one
+    .find((p) => (p.samples_per_second_ci95[1] ?? Number.POSITIVE_INFINITY) >= best.samples_per_second_ci95[0])!;
   return { chosen, best };
 };
 
@@ -58,7 +59,7 @@ export const BATCH_STUDY_RULES: readonly BatchStudyRule[] = [
         : `Batch ${chosen.batch_size} is as fast as the fastest point within the intervals (${sps(chosen.samples_per_second)} against ${sps(best.samples_per_second)} at batch ${best.batch_size}); the smaller batch makes more progress per sample.`,
       flag: '--batch-size',
       value: String(chosen.batch_size),
-      evidence: `samples/s 95 % interval at ${chosen.batch_size}: ${interval(chosen.samples_per_second_ci95)}, best at ${best.batch_size}: ${interval(best.samples_per_second_ci95)}`,
+      evidence: `samples/s 95 % interval at ${chosen.batch_size}: ${interval(chosen)}, best at ${best.batch_size}: ${interval(best)}`,
     };
   }),
   rule('gradient-noise-scale', (ctx) => {

@@ -1,4 +1,5 @@
 import type { SeriesSummary } from '../stats/summary';
+import type { RateCi95 } from '../stats/rate-interval';
 import type { BatchTiming, Phase } from '../timing/phases';
 import type { MaouTrainingPayload } from './maou-payload';
 import type { ContentionSummary } from '../timing/contention';
@@ -27,7 +28,10 @@ export interface TrainingMetrics {
   readonly measured_samples: number;
   readonly batch_size: number;
   readonly samples_per_second: number;
-  readonly samples_per_second_ci95: readonly [number, number];
+  /** from the batch-time interval; the high end null where that interval reaches 0 ms */
+  readonly samples_per_second_ci95: RateCi95;
+  /** why `samples_per_second_ci95` has no high end; null when it has one */
+  readonly samples_per_second_ci95_note: string | null;
   readonly batch_ms: SeriesSummary;
   readonly batch_ms_including_warmup_mean: number;
   /** |mean of the second half − mean of the first half| of the measured batches: drift the CI of the mean cannot see */

@@ -67,6 +67,21 @@ describe('computeTrainingMetrics', () => {
     const batches = [0, 1, 2, 3].map((i) => batch(i, 100, 0, 8, 100 + 5 * i));
     expect(computeTrainingMetrics(batches, 0, 0).tensors_per_batch.leaked_per_batch).toBe(5);
   });
+  it('given two measured batches whose batch-time interval reaches 0 ms, the throughput interval is open above and says why', () => {
+    // t(1 df) = 12.706: two batches 30 % apart put the batch-time interval's low end below 0
+    const m = computeTrainingMetrics([batch(0, 500), batch(1, 100), batch(2, 130)], 1, 1);
+    expect(m.batch_ms.ci95[0]).toBeLessThan(0);
+    expect(m.samples_per_second_ci95).toEqual([(8 / m.batch_ms.ci95[1]) * 1000, null]);
+    expect(m.samples_per_second_ci95_note).toBe(
+      'no upper bound: the 95 % interval of the batch time over 2 measured batches reaches 0 ms; more batches close it',
+    );
+    const closed = computeTrainingMetrics([batch(0, 500), batch(1, 100), batch(2, 101)], 1, 1);
+    expect(closed.samples_per_second_ci95).toEqual([
+      (8 / closed.batch_ms.ci95[1]) * 1000,
+      (8 / closed.batch_ms.ci95[0]) * 1000,
+    ]);
+    expect(closed.samples_per_second_ci95_note).toBeNull();
+  });
   it('throws when nothing was measured', () => {
     expect(() => computeTrainingMetrics([batch(0, 100)], 1, 1)).toThrow(/no measured batches/);
   });

@@ -1,5 +1,6 @@
 import type { TrainingMetrics } from '../report/benchmark-report';
 import { summarize, type SeriesSummary } from '../stats/summary';
+import { rateInterval } from '../stats/rate-interval';
 import { PHASES, type BatchTiming, type Phase } from './phases';
 
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
@@ -47,7 +48,7 @@ export const computeTrainingMetrics = (
   const totalMs = sum(wall);
   const meanSamples = samples / measured.length;
   const phases = phaseBreakdown(measured);
-  const [lo, hi] = batchMs.ci95;
+  const throughput = rateInterval(meanSamples, batchMs.ci95, `the batch time over ${measured.length} measured batches`);
   return {
     total_batches: batches.length,
     warmup_batches: Math.min(requestedWarmup, batches.length),
@@ -56,8 +57,8 @@ export const computeTrainingMetrics = (
     measured_samples: samples,
     batch_size: measured[0]!.samples,
     samples_per_second: (samples / totalMs) * 1000,
-    // A batch-time interval reaching 0 (too few batches) bounds throughput from below only.
-    samples_per_second_ci95: [(meanSamples / hi) * 1000, lo > 0 ? (meanSamples / lo) * 1000 : Number.POSITIVE_INFINITY],
+    samples_per_second_ci95: throughput.ci95,
+    samples_per_second_ci95_note: throughput.note,
     batch_ms: batchMs,
     batch_ms_drift: halfDrift(wall),
     batch_ms_including_warmup_mean: sum(batches.map((b) => b.wallMs)) / batches.length,

@@ -104,6 +104,7 @@ export const trainingReportFixture = (
       batch_size: 256,
       samples_per_second: rate,
       samples_per_second_ci95: [(256 * 1000) / batchMs.ci95[1], (256 * 1000) / batchMs.ci95[0]],
+      samples_per_second_ci95_note: null,
       batch_ms: batchMs,
       batch_ms_drift: 0,
       batch_ms_including_warmup_mean: summarize(batches.map((b) => b.wallMs)).mean,

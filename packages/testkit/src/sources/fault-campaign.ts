@@ -160,7 +160,15 @@ const createCloudSource = (spec: CampaignSpec, context: CloudSourceContext, opti
       : createGcsDataSource({ ...spec, kind: 'gcs' }, 1, context, options);
 
 const kindOf = (f: Fault): string =>
-  'status' in f ? `http ${f.status}` : 'cutAfterBytes' in f ? 'truncated body' : 'stall' in f ? 'stall' : 'reset';
+  'status' in f
+    ? `http ${f.status}`
+    : 'cutAfterBytes' in f
+      ? 'truncated body'
+      : 'stall' in f
+        ? 'stall'
+        : 'delayMs' in f
+          ? 'slow answer'
+          : 'reset';
 
 type Outcome = 'success' | 'clean' | 'hang' | 'wrong-data' | { unclean: string };
 

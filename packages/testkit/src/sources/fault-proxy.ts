@@ -6,7 +6,9 @@ export type Fault =
   | { readonly status: number }
   | { readonly cutAfterBytes: number }
   | { readonly stall: true }
-  | { readonly reset: true };
+  | { readonly reset: true }
+  /** the real answer, forwarded only after this long (a slow but correct server) */
+  | { readonly delayMs: number };
 
 /** Applies `fault` to the next `times` requests that `match`. */
 export interface FaultRule {
@@ -15,7 +17,10 @@ export interface FaultRule {
   readonly fault: Fault;
 }
 
-/** A loopback HTTP proxy in front of a real server that injects 5xx/429 answers, resets, stalls and connections cut mid-body. */
+/**
+ * A loopback HTTP proxy in front of a real server that injects 5xx/429 answers, resets, stalls, slow answers and
+ * connections cut mid-body.
+ */
 export interface FaultProxy {
   readonly url: string;
   readonly rules: FaultRule[];
@@ -87,6 +92,10 @@ export const startFaultProxy = async (target: AddressInfo): Promise<FaultProxy> 
     if (rule !== undefined && 'status' in rule.fault) {
       req.resume();
       answerWithStatus(res, rule.fault.status);
+      return;
+    }
+    if (rule !== undefined && 'delayMs' in rule.fault) {
+      setTimeout(() => forward(req, res, target, null), rule.fault.delayMs);
       return;
     }
     forward(req, res, target, rule !== undefined && 'cutAfterBytes' in rule.fault ? rule.fault.cutAfterBytes : null);

@@ -1,4 +1,4 @@
-import type { BenchmarkConfig, SweepKind, SweepPoint } from '@maou/bench-domain';
+import { rateInterval, type BenchmarkConfig, type SweepKind, type SweepPoint } from '@maou/bench-domain';
 import type { BenchmarkTrainingError } from '../benchmark-training/benchmark-training.errors';
 import type { BenchmarkTrainingOutput } from '../benchmark-training/benchmark-training.use-case';
 import type { Result } from '@maou/bench-domain';
@@ -22,12 +22,13 @@ export const toSweepPoint = (
   // would print (the mean batch time's narrower interval was a second, different ±).
   const e = report.epoch_estimate;
   const [lo, hi] = e.predicted_ms_ci95;
-  const rate = (ms: number): number => (ms > 0 ? (e.samples_per_epoch * 1000) / ms : Number.POSITIVE_INFINITY);
+  const throughput = rateInterval(e.samples_per_epoch, e.predicted_ms_ci95, "this point's epoch estimate");
   return {
     status: 'ok',
     ...base,
-    samples_per_second: rate(e.predicted_ms),
-    samples_per_second_ci95: [rate(hi), rate(lo)],
+    samples_per_second: (e.samples_per_epoch * 1000) / e.predicted_ms,
+    samples_per_second_ci95: throughput.ci95,
+    samples_per_second_ci95_note: throughput.note,
     epoch_ms: e.predicted_ms,
     epoch_ms_ci95: e.predicted_ms_ci95,
     epoch_half_width_fraction: e.half_width_fraction ?? (hi - lo) / 2 / e.predicted_ms,

@@ -1,4 +1,4 @@
-import type { BatchStudyReport, SweepPointOk } from '@maou/bench-domain';
+import { formatRateInterval, type BatchStudyReport, type SweepPointOk } from '@maou/bench-domain';
 import { PALETTE, baseOption, formatInterval, formatMs, mib, round } from './chart-format';
 import type { ChartSpec, ReportPage, TableSpec } from './report-page';
 import { recommendationsTable } from './training-summary-charts';
@@ -7,8 +7,8 @@ const okPoints = (r: BatchStudyReport): SweepPointOk[] =>
   (r.sweep?.points ?? []).filter((p): p is SweepPointOk => p.status === 'ok');
 const label = (r: BatchStudyReport, p: { batch_size: number; learning_rate: number }): string =>
   r.sweep?.type === 'learning_rate' ? String(p.learning_rate) : String(p.batch_size);
-// An interval's open end (too few batches) is drawn at the point itself rather than at infinity.
-const finite = (x: number | null, fallback: number): number => (x !== null && Number.isFinite(x) ? x : fallback);
+// An interval's open end (too few batches) is drawn at the point itself; the table says it is open and why.
+const finite = (x: number | null, fallback: number): number => x ?? fallback;
 
 /** A value per sweep point with its 95 % interval drawn as a box (the ECharts boxplot of [lo, lo, mid, hi, hi]). */
 const intervalChart = (
@@ -165,7 +165,7 @@ const pointsTable = (r: BatchStudyReport): TableSpec => ({
           label(r, p),
           'ok',
           round(p.samples_per_second, 1),
-          `[${round(p.samples_per_second_ci95[0], 1)}, ${round(p.samples_per_second_ci95[1], 1)}]`,
+          formatRateInterval(p.samples_per_second_ci95, p.samples_per_second_ci95_note),
           `${formatMs(p.epoch_ms)} ${formatInterval(p.epoch_ms_ci95[0], p.epoch_ms_ci95[1])} ±${(p.epoch_half_width_fraction * 100).toFixed(1)} %`,
           round(p.batch_ms_mean, 2),
           p.measured_batches,

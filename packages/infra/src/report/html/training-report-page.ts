@@ -1,4 +1,4 @@
-import type { BenchmarkTrainingReport } from '@maou/bench-domain';
+import { formatRateInterval, type BenchmarkTrainingReport } from '@maou/bench-domain';
 import { formatInterval, formatMs, round } from './chart-format';
 import type { ChartSpec, ReportPage } from './report-page';
 import { epochChart, recommendationsTable, resourcesChart } from './training-summary-charts';
@@ -6,13 +6,15 @@ import { batchTimeChart, phaseBreakdownChart, throughputChart } from './training
 
 const facts = (r: BenchmarkTrainingReport): (readonly [string, string])[] => {
   const m = r.training_metrics;
-  const [lo, hi] = m.samples_per_second_ci95;
   return [
     ['model', `${r.model.preset} (${r.model.parameters.toLocaleString('en')} parameters)`],
     ['stage', String(r.stage)],
     ['backend', `${r.environment.backend} ${r.environment.backend_version} on ${r.environment.device}`],
     ['batch size', String(m.batch_size)],
-    ['throughput', `${round(m.samples_per_second, 1)} samples/s [${round(lo, 1)}, ${round(hi, 1)}]`],
+    [
+      'throughput',
+      `${round(m.samples_per_second, 1)} samples/s (95 % interval ${formatRateInterval(m.samples_per_second_ci95, m.samples_per_second_ci95_note)})`,
+    ],
     ['batch time (median)', `${round(m.batch_ms.median, 2)} ms (p90 ${round(m.batch_ms.p90, 2)} ms)`],
     ['measured batches', `${m.measured_batches} of ${m.total_batches}`],
     [

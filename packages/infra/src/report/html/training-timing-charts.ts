@@ -1,4 +1,4 @@
-import { PHASES, type BenchmarkTrainingReport } from '@maou/bench-domain';
+import { formatRateInterval, PHASES, type BenchmarkTrainingReport } from '@maou/bench-domain';
 import { PALETTE, baseOption, percent, round } from './chart-format';
 import type { ChartSpec } from './report-page';
 
@@ -101,10 +101,11 @@ export const throughputChart = (report: BenchmarkTrainingReport): ChartSpec => {
   const rate = steady.map((b) => (b.samples * 1000) / b.wallMs);
   const smooth = rollingMean(rate, 10);
   const [lo, hi] = m.samples_per_second_ci95;
+  const interval = formatRateInterval(m.samples_per_second_ci95, m.samples_per_second_ci95_note);
   return {
     id: 'throughput',
     title: 'Throughput (steady state)',
-    caption: `${round(m.samples_per_second, 1)} samples/s, 95 % interval [${round(lo, 1)}, ${round(hi, 1)}] (shaded band).`,
+    caption: `${round(m.samples_per_second, 1)} samples/s, 95 % interval ${interval}${hi === null ? '' : ' (shaded band)'}.`,
     option: {
       ...baseOption,
       xAxis: { type: 'value', name: 'batch', scale: true },
@@ -123,11 +124,16 @@ export const throughputChart = (report: BenchmarkTrainingReport): ChartSpec => {
           showSymbol: false,
           itemStyle: { color: PALETTE.steady },
           data: steady.map((b, i) => [b.index, round(smooth[i]!, 2)]),
-          markArea: {
-            silent: true,
-            itemStyle: { color: PALETTE.band },
-            data: [[{ yAxis: round(lo, 3), name: '95 % CI' }, { yAxis: round(hi, 3) }]],
-          },
+          // an interval open above has no band to draw: the caption says why
+          ...(hi === null
+            ? {}
+            : {
+                markArea: {
+                  silent: true,
+                  itemStyle: { color: PALETTE.band },
+                  data: [[{ yAxis: round(lo, 3), name: '95 % CI' }, { yAxis: round(hi, 3) }]],
+                },
+              }),
           markLine: {
             symbol: 'none',
             data: [{ yAxis: round(m.samples_per_second, 2) }],

@@ -13,7 +13,6 @@ import type { CloudSourceDeps } from '../object-store/object-store-data-source.a
 import { RetriesExhaustedError, withCountedRetry, type RetryPolicy } from '../shared/retry-policy';
 import { seededSample } from '../shared/seeded-sample';
 import { describeError } from '../shared/transient-error';
-import { DeadlineExceededError, withDeadline } from '../shared/deadline';
 import { startProgress } from '../object-store/transfer-progress';
 
 /** Settings of a BigQuery source, from the `--input-*` flags. @public */
@@ -24,8 +23,6 @@ export interface BigQuerySourceOptions {
   readonly sampleRatio: number | null;
   readonly seed: number;
   readonly retry: RetryPolicy;
-  /** one API call (a page, a query poll) that takes longer is abandoned and retried (default 5 min) */
-  readonly callTimeoutMs?: number;
 }
 
 const safe = (s: string): string => s.replace(/[^A-Za-z0-9_=-]/g, '_');
@@ -214,15 +211,7 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
 
   private retried<T>(what: string, op: () => Promise<T>): Promise<T> {
     const label = `${what.startsWith('BigQuery') ? '' : `${this.reader.where()}: `}${what}`;
-    const ms = this.options.callTimeoutMs ?? 300_000;
-    const attempt = (): Promise<T> => withDeadline(op(), ms, () => new DeadlineExceededError(label, ms));
-    return withCountedRetry(
-      label,
-      attempt,
-      this.options.retry,
-      { stats: this.stats, log: this.log },
-      this.deps.retryHooks,
-    );
+    return withCountedRetry(label, op, this.options.retry, { stats: this.stats, log: this.log }, this.deps.retryHooks);
   }
 
   private failureText(error: unknown): string {

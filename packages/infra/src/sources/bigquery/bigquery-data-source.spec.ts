@@ -67,7 +67,12 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
     projectId: 'test-project',
     ...over,
   });
-  const open = async (s = spec(), sampleRatio: number | null = null): Promise<CloudDataSource> => {
+  // A deadline per API call, far above a loopback answer even on a loaded machine; the stall below waits it out once.
+  const open = async (
+    s = spec(),
+    sampleRatio: number | null = null,
+    callTimeoutMs = 1_500,
+  ): Promise<CloudDataSource> => {
     const r = await createBigQueryDataSource(
       s,
       1,
@@ -75,7 +80,7 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
       {
         sampleRatio,
         retry: { attempts: 5, baseDelayMs: 1, maxDelayMs: 2 },
-        callTimeoutMs: 400,
+        callTimeoutMs,
         retryHooks: { sleep: () => Promise.resolve(), random: () => 0.5 },
         bigquery: { clientOptions: { authClient } },
       },
@@ -252,6 +257,18 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
       [5, 'done'],
       [2, 'failed'],
     ]);
+  });
+
+  it('given a server slow on every call but within the call deadline, when a page takes 8 calls, then it is read with no retry', async () => {
+    // 23 rows in one page, 3 per server answer: 8 tabledata.list calls of 250 ms each, 2 s in all against 1 s per call
+    proxy.rules.push({ match: (_m, u) => u.includes('/data?'), times: 100, fault: { delayMs: 250 } });
+    const before = proxy.injected.length;
+    const source = await open(spec({ batchSize: 23 }), null, 1_000);
+    const shards = await source.shards();
+    expect(shards.map((s) => s.rows)).toEqual([23]);
+    expectRows(await source.read(shards[0]), ROWS);
+    expect(proxy.injected.slice(before)).toEqual(Array.from({ length: 8 }, () => ({ delayMs: 250 })));
+    expect(source.ioStats()).toMatchObject({ objects: 1, retries: 0 });
   });
 
   it('given a sample ratio, when prepared, then a seeded subset of pages is served', async () => {

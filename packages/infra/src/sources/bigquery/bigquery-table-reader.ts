@@ -1,6 +1,7 @@
 import type * as BqSdk from '@google-cloud/bigquery';
 import type { BigQuery, Query } from '@google-cloud/bigquery';
 import { quotedColumn, quotedTable, type BigQueryTableRef } from './bigquery-identifiers';
+import { DeadlineExceededError, withDeadline } from '../shared/deadline';
 
 type Row = Record<string, unknown>;
 
@@ -19,9 +20,13 @@ const PROJECT = /^(?:[a-z][a-z0-9.-]{0,62}:)?[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
 const label = (v: unknown): string =>
   typeof v === 'object' && v !== null && 'value' in v ? String((v as { value: unknown }).value) : String(v);
 
+// How long one API call (a page, a query poll) may take before it is abandoned and its shard retried.
+const DEFAULT_CALL_TIMEOUT_MS = 300_000;
+
 /**
  * The BigQuery calls of the source, single attempts. Only validated identifiers are spliced into SQL (quoted);
- * key values always travel as query parameters.
+ * key values always travel as query parameters. Each HTTP call has its own deadline, not the shard: a page that
+ * takes many calls, or a query polled for long, is slow but fine, while a call that never answers is not.
  * @internal
  */
 export class BigQueryTableReader {
@@ -29,11 +34,12 @@ export class BigQueryTableReader {
     private readonly client: BigQuery,
     private readonly ref: BigQueryTableRef,
     private readonly batchSize: number,
+    private readonly callTimeoutMs = DEFAULT_CALL_TIMEOUT_MS,
   ) {}
 
   /** The billing project: given, or the one the credentials name; checked before it reaches SQL. */
   async project(): Promise<string> {
-    const p = this.ref.projectId ?? (await this.client.getProjectId());
+    const p = this.ref.projectId ?? (await this.call('the project id', () => this.client.getProjectId()));
     if (!PROJECT.test(p)) throw new Error(`project id ${JSON.stringify(p)} is not a valid Google Cloud project id`);
     return p;
   }
@@ -67,7 +73,7 @@ export class BigQueryTableReader {
   }
 
   private async planRanges(): Promise<BigQueryShardPlan[]> {
-    const [meta] = await this.table().getMetadata();
+    const [meta] = await this.call('the table metadata', () => this.table().getMetadata());
     const total = Number((meta as { numRows?: unknown }).numRows ?? 0);
     const n = Math.ceil(total / this.batchSize);
     return Array.from({ length: n }, (_, i) => {
@@ -81,11 +87,10 @@ export class BigQueryTableReader {
   private async fetchRange(start: number, count: number): Promise<Row[]> {
     const out: Row[] = [];
     while (out.length < count) {
-      const [rows] = await this.table().getRows({
-        startIndex: String(start + out.length),
-        maxResults: count - out.length,
-        autoPaginate: false,
-      });
+      const from = start + out.length;
+      const [rows] = await this.call(`tabledata.list from row ${from}`, () =>
+        this.table().getRows({ startIndex: String(from), maxResults: count - out.length, autoPaginate: false }),
+      );
       if (rows.length === 0)
         throw new Error(`${this.where()}: rows ${start + out.length}.. are missing (the table shrank while reading)`);
       out.push(...(rows as Row[]));
@@ -95,15 +100,15 @@ export class BigQueryTableReader {
 
   /** jobs.insert, then getQueryResults pages of batchSize rows until no page token is left. */
   private async queryAll(query: string, params: Record<string, unknown>): Promise<Row[]> {
-    const [job] = await this.client.createQueryJob({ query, params, useLegacySql: false } as Query);
+    const [job] = await this.call('jobs.insert', () =>
+      this.client.createQueryJob({ query, params, useLegacySql: false } as Query),
+    );
     const out: Row[] = [];
     let pageToken: string | undefined;
     for (;;) {
-      const [rows, next, resp] = await job.getQueryResults({
-        maxResults: this.batchSize,
-        autoPaginate: false,
-        pageToken,
-      });
+      const [rows, next, resp] = await this.call('jobs.getQueryResults', () =>
+        job.getQueryResults({ maxResults: this.batchSize, autoPaginate: false, pageToken }),
+      );
       // A job still running answers with no rows and jobComplete false: ask again for the same page.
       if ((resp as { jobComplete?: boolean } | undefined)?.jobComplete === false) continue;
       out.push(...(rows as Row[]));
@@ -111,6 +116,11 @@ export class BigQueryTableReader {
       if (pageToken === undefined) break;
     }
     return out;
+  }
+
+  private call<T>(what: string, request: () => Promise<T>): Promise<T> {
+    const ms = this.callTimeoutMs;
+    return withDeadline(request(), ms, () => new DeadlineExceededError(what, ms));
   }
 
   private table() {

@@ -45,14 +45,13 @@ export const createBigQueryDataSource: CloudSourceCreator<BigQuerySpec> = async 
   return ok(
     new BigQueryDataSourceAdapter(
       stage,
-      new BigQueryTableReader(client, ref.value, spec.batchSize),
+      new BigQueryTableReader(client, ref.value, spec.batchSize, o.callTimeoutMs),
       {
         cacheDir,
         maxCachedBytes: spec.maxCachedBytes,
         sampleRatio: o.sampleRatio,
         seed: spec.seed,
         retry: o.retry ?? DEFAULT_RETRY_POLICY,
-        callTimeoutMs: o.callTimeoutMs,
       },
       cloudDeps(context, o),
     ),

@@ -22,7 +22,7 @@ export interface CloudSourceOptions {
   readonly retry?: RetryPolicy;
   /** S3/GCS: a transfer with no byte for this long is retried (default 30 s) */
   readonly idleTimeoutMs?: number;
-  /** BigQuery: one API call that takes longer is retried (default 5 min) */
+  /** BigQuery: one API call (a page, a query poll; not the whole shard) that takes longer is retried (default 5 min) */
   readonly callTimeoutMs?: number;
   readonly readStageFile?: StageFileReader;
   readonly retryHooks?: Pick<RetryHooks, 'sleep' | 'random'>;
