@@ -119,6 +119,7 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
   const hostMs: number[] = [];
   let loss = 0;
   const run0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const dispatches = await countDispatches(async () => {
     for (let i = 0; i < steps; i += 1) {
       const t0 = performance.now();
@@ -133,6 +134,9 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
     if (read.length > 0) loss = read.at(-1)!;
   }
   const wallPerStep = (performance.now() - run0) / steps;
+  // this process's CPU time, lavapipe's threads included: steadier than wall time on a shared machine
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMsPerStep = (cpu.user + cpu.system) / 1000 / steps;
   times.sort((a, b) => a - b);
   hostMs.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)];
@@ -160,6 +164,7 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
     firstStepMs: +firstStepMs.toFixed(0),
     medianStepMs: +median.toFixed(1),
     meanWallMsPerStep: +wallPerStep.toFixed(1),
+    cpuMsPerStep: +cpuMsPerStep.toFixed(0),
     samplesPerS: +samplesPerS.toFixed(1),
     multiplyAddsPerSample: trainer.multiplyAddsPerSample,
     achievedTflops: +tflops.toFixed(3),

@@ -61,3 +61,36 @@ export function layerNormGradInputs(a: KernelArgs): { dy: Info; xhat: Info; rstd
     throw new Error(`${kernel}: rstd has ${sizeOf(rstd)} values, one per row (${rows}) expected`);
   return { dy, xhat, rstd, gamma };
 }
+
+/** AdamW hyper-parameters of one update (torch semantics; `step` counts from 1). @public */
+export interface AdamWStep {
+  readonly lr: number;
+  readonly beta1: number;
+  readonly beta2: number;
+  readonly eps: number;
+  /** 0 for parameters that do not decay. */
+  readonly weightDecay: number;
+  readonly step: number;
+}
+
+/** MaouAdamW's inputs param, grad, m, v (one size) and its attrs lr, beta1, beta2, eps, weightDecay, step. @public */
+export function adamWInputs(a: KernelArgs): { param: Info; grad: Info; m: Info; v: Info; settings: AdamWStep } {
+  const [param, grad, m, v] = floatInputs('MaouAdamW', a, ['param', 'grad', 'm', 'v']);
+  for (const [name, t] of Object.entries({ grad, m, v })) {
+    if (sizeOf(t) !== sizeOf(param))
+      throw new Error(`MaouAdamW: ${name} has ${sizeOf(t)} values, param has ${sizeOf(param)}`);
+  }
+  const at = a.attrs ?? {};
+  const settings = {
+    lr: Number(at.lr),
+    beta1: Number(at.beta1),
+    beta2: Number(at.beta2),
+    eps: Number(at.eps),
+    weightDecay: Number(at.weightDecay ?? 0),
+    step: Number(at.step),
+  };
+  const bad = Object.entries(settings).find(([, value]) => !Number.isFinite(value));
+  if (bad) throw new Error(`MaouAdamW: attr ${bad[0]} is ${String(at[bad[0]])}, a finite number expected`);
+  if (!(settings.step >= 1)) throw new Error(`MaouAdamW: attr step is ${settings.step}, counted from 1`);
+  return { param, grad, m, v, settings };
+}

@@ -6,7 +6,7 @@ import { selectedByName, type BackendPlugin } from '../backend-plugin';
 import { registerFastFilterGradient } from './conv2d-filter-grad.kernel';
 import { isSoftwareAdapter, loadDawn, type DawnAdapter } from './dawn-runtime';
 import { webgpuIm2Col } from './filter-im2col.program';
-import { registerGeluLayerNorm } from './gelu-layer-norm.kernel';
+import { registerFusedKernels } from './fused-kernels.kernel';
 import { withPooledUploads } from './pooled-upload';
 import { registerRankSafeSum } from './rank-safe-sum.kernel';
 import { defaultVulkanSearch, describeNoAdapter, diagnoseVulkan } from './vulkan-diagnosis';
@@ -16,7 +16,7 @@ import { plannedStepTrainers } from './planned/planned-step-factory';
 export interface WebgpuStartOptions {
   /** Dawn toggles, e.g. `backend=vulkan` (see the `webgpu` npm README) */
   readonly dawnFlags?: readonly string[];
-  /** false keeps tfjs's stock Conv2DBackpropFilter shader and the engine's composed GELU and layer norm (A/B timing) */
+  /** false keeps tfjs's stock Conv2DBackpropFilter shader and the engine's composed GELU, layer norm and AdamW (A/B timing) */
   readonly fastKernels?: boolean;
   /** false keeps tfjs's stock upload path (a new staging buffer per upload), for A/B timing */
   readonly pooledUploads?: boolean;
@@ -105,7 +105,7 @@ export async function startWebgpuBackend(
   const fast = options.fastKernels ?? true;
   if (fast && !restoreStock) {
     const util = (load('@tensorflow/tfjs-backend-webgpu') as WebgpuModule).webgpu_util;
-    const undo = [registerFastFilterGradient(NAME, webgpuIm2Col(util)), registerGeluLayerNorm(NAME, util)];
+    const undo = [registerFastFilterGradient(NAME, webgpuIm2Col(util)), registerFusedKernels(NAME, util)];
     restoreStock = () => undo.forEach((u) => u());
   }
   if (!fast && restoreStock) {
@@ -120,7 +120,7 @@ export async function startWebgpuBackend(
     notes.push('software adapter (CPU): checks correctness, its speed says nothing about a GPU');
   if (fast)
     notes.push(
-      'Conv2DBackpropFilter: im2col + batched matmul instead of the stock shader; GELU and layer norm: fused WGSL kernels',
+      'Conv2DBackpropFilter: im2col + batched matmul instead of the stock shader; GELU, layer norm and AdamW: fused WGSL kernels',
     );
   if (config.deviceIndex > 0)
     notes.push(

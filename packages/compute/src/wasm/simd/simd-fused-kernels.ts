@@ -2,12 +2,12 @@ import type * as tf from '@tensorflow/tfjs-core';
 import { simdFusedModuleFor } from './simd-fused-module';
 import { type WasmBackendHeap } from './wasm-heap';
 import {
+  adamWInputs,
   channelsOf,
   floatInputs,
   geluGradInputs,
   layerNormGradInputs,
   layerNormInputs,
-  sizeOf,
 } from '../../fused-kernel-inputs';
 
 type Info = tf.TensorInfo;
@@ -61,24 +61,8 @@ export function simdClipByGlobalNorm(a: KernelArgs): Info[] {
 
 /** MaouAdamW on the SIMD kernels: inputs param, grad, m, v; attrs lr, beta1, beta2, eps, weightDecay, step. @public */
 export function simdAdamW(a: KernelArgs): Info[] {
-  const [param, grad, m, v] = floatInputs('MaouAdamW', a, ['param', 'grad', 'm', 'v']);
-  for (const [name, t] of Object.entries({ grad, m, v })) {
-    if (sizeOf(t) !== sizeOf(param))
-      throw new Error(`MaouAdamW: ${name} has ${sizeOf(t)} values, param has ${sizeOf(param)}`);
-  }
-  const at = a.attrs ?? {};
-  const s = {
-    lr: Number(at.lr),
-    beta1: Number(at.beta1),
-    beta2: Number(at.beta2),
-    eps: Number(at.eps),
-    weightDecay: Number(at.weightDecay ?? 0),
-    step: Number(at.step),
-  };
-  const bad = Object.entries(s).find(([, value]) => !Number.isFinite(value));
-  if (bad) throw new Error(`MaouAdamW: attr ${bad[0]} is ${String(at[bad[0]])}, a finite number expected`);
-  if (!(s.step >= 1)) throw new Error(`MaouAdamW: attr step is ${s.step}, counted from 1`);
-  return simdFusedModuleFor(heapOf(a)).adamW(param, grad, m, v, s);
+  const { param, grad, m, v, settings } = adamWInputs(a);
+  return simdFusedModuleFor(heapOf(a)).adamW(param, grad, m, v, settings);
 }
 
 /** MaouGelu on the SIMD kernels: input x; outputs y = x·Φ(x) and Φ(x). @public */

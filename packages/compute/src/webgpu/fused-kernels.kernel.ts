@@ -1,8 +1,15 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { GELU_GRAD_KERNEL, GELU_KERNEL, LAYER_NORM_GRAD_KERNEL, LAYER_NORM_KERNEL } from '@maou/bench-engine';
-import { floatInputs, geluGradInputs, layerNormGradInputs, layerNormInputs } from '../fused-kernel-inputs';
+import {
+  ADAMW_KERNEL,
+  GELU_GRAD_KERNEL,
+  GELU_KERNEL,
+  LAYER_NORM_GRAD_KERNEL,
+  LAYER_NORM_KERNEL,
+} from '@maou/bench-engine';
+import { adamWInputs, floatInputs, geluGradInputs, layerNormGradInputs, layerNormInputs } from '../fused-kernel-inputs';
 import type { ProgramRunner, WebgpuUtil } from './filter-im2col.program';
 import {
+  AdamWProgram,
   ColumnSumProgram,
   GeluGradProgram,
   GeluProgram,
@@ -10,21 +17,22 @@ import {
   LayerNormDxProgram,
   LayerNormRowProgram,
   rowUniforms,
-} from './gelu-layer-norm.program';
+} from './fused-kernels.program';
 
 type KernelArgs = Parameters<tf.KernelFunc>[0];
 
 const runnerOf = (a: KernelArgs) => a.backend as unknown as ProgramRunner;
 
 /**
- * The engine's fused GELU and layer-norm kernels (nn/fused-kernels.ts) for tfjs-backend-webgpu, so the token
- * backbones' GELU and layer norm run as a few dispatches each way instead of the engine's composed ops (about nine
- * forward and a dozen plus two column sums backward per layer norm, five and seven per GELU). A WebGPUProgram has
- * one output, so each output is one dispatch: GELU 2 forward (y, Φ) and 1 backward; layer norm 3 forward (rstd,
- * xhat, y) and 3 backward (dx, dγ, dβ).
+ * The engine's fused kernels (nn/fused-kernels.ts) for tfjs-backend-webgpu: exact GELU, layer norm and AdamW, so the
+ * token backbones' GELU and layer norm, and every parameter's update, run as a few dispatches instead of the
+ * engine's composed ops (per layer norm about nine forward and a dozen plus two column sums backward, per GELU five
+ * and seven, per parameter's AdamW update about thirteen). A WebGPUProgram has one output, so each output is one
+ * dispatch: GELU 2 forward (y, Φ) and 1 backward; layer norm 3 forward (rstd, xhat, y) and 3 backward (dx, dγ, dβ);
+ * AdamW 3 (param, m, v).
  * @public
  */
-export function geluLayerNormKernels(util: WebgpuUtil): Array<[string, tf.KernelFunc]> {
+export function fusedKernels(util: WebgpuUtil): Array<[string, tf.KernelFunc]> {
   return [
     [
       GELU_KERNEL,
@@ -83,16 +91,38 @@ export function geluLayerNormKernels(util: WebgpuUtil): Array<[string, tf.Kernel
         return [dx, sum(true), sum(false)];
       },
     ],
+    [
+      ADAMW_KERNEL,
+      (a: KernelArgs) => {
+        const { param, grad, m, v, settings: s } = adamWInputs(a);
+        const bc1 = 1 - s.beta1 ** s.step;
+        // f32 uniforms, as tfjs rounds the composed ops' scalar operands
+        const uniforms = [s.beta1, 1 - s.beta1, s.beta2, 1 - s.beta2]
+          .concat(s.weightDecay > 0 ? 1 - s.lr * s.weightDecay : 1, Math.sqrt(1 - s.beta2 ** s.step), s.eps, s.lr / bc1)
+          .map((x) => ({ type: 'float32', data: [x] }));
+        const run = runnerOf(a);
+        const inputs = { param, grad, m, v };
+        return (['param', 'm', 'v'] as const).map((output) => {
+          const program = new AdamWProgram(param.shape, util, output);
+          return run.runWebGPUProgram(
+            program,
+            program.variableNames.map((n) => inputs[n as keyof typeof inputs]),
+            'float32',
+            uniforms,
+          );
+        });
+      },
+    ],
   ];
 }
 
 /**
- * Registers {@link geluLayerNormKernels} for `backendName`; the engine then takes them (its one check, `hasKernel`,
+ * Registers {@link fusedKernels} for `backendName`; the engine then takes them (its one check, `hasKernel`,
  * as on the fast wasm set). Returns the undo, after which the engine composes GELU and layer norm from stock ops.
  * @public
  */
-export function registerGeluLayerNorm(backendName: string, util: WebgpuUtil): () => void {
-  const kernels = geluLayerNormKernels(util);
+export function registerFusedKernels(backendName: string, util: WebgpuUtil): () => void {
+  const kernels = fusedKernels(util);
   for (const [kernelName, kernelFunc] of kernels) tf.registerKernel({ kernelName, backendName, kernelFunc });
   return () => {
     for (const [kernelName] of kernels) tf.unregisterKernel(kernelName, backendName);

@@ -2,7 +2,7 @@ import type { WebgpuUtil } from './filter-im2col.program';
 import { GELU } from './planned/wgsl';
 
 // WGSL programs for tfjs-backend-webgpu (its WebGPUProgram shape: one output per dispatch) behind the engine's fused
-// GELU and layer-norm kernels. Row reductions give each row one workgroup; nothing branches around a barrier (the
+// GELU, layer-norm and AdamW kernels. Row reductions give each row one workgroup; nothing branches around a barrier (the
 // row guard only shortens loops), so every barrier stays in uniform control flow even where tfjs spreads a long
 // dispatch over two dimensions and adds workgroups past the last row.
 
@@ -269,6 +269,49 @@ export class ColumnSumProgram extends Program {
         }
         if (lane == 0 && live) {
           setOutputAtIndex(col, maouColumn[localIndex]);
+        }
+      }`;
+  }
+}
+
+/**
+ * One AdamW output, elementwise (torch semantics, the wasm kernel's order of operations): m' = m·β1 + g·(1 − β1),
+ * v' = v·β2 + g²·(1 − β2), or p' = p·decay − m' / (sqrt(v')/bc2 + eps) · lr/bc1, which recomputes m' and v' from
+ * the old moments so the three dispatches need no order among them. Uniforms: adamWUniforms.
+ * @public
+ */
+export class AdamWProgram extends Program {
+  // only what the output reads: an unused binding is dropped from the layout WebGPU derives for the pipeline
+  readonly variableNames: string[];
+  readonly uniforms =
+    'beta1 : f32, oneMinusBeta1 : f32, beta2 : f32, oneMinusBeta2 : f32, decay : f32, bc2 : f32, eps : f32, stepSize : f32,';
+  readonly size = true;
+  readonly shaderKey: string;
+
+  constructor(
+    shape: number[],
+    util: WebgpuUtil,
+    private readonly output: 'param' | 'm' | 'v',
+  ) {
+    super(shape, util, 64);
+    this.variableNames = { param: ['param', 'grad', 'm', 'v'], m: ['grad', 'm'], v: ['grad', 'v'] }[output];
+    this.shaderKey = `maou_adamw_${output}`;
+  }
+
+  getUserCode(): string {
+    const mNew = 'let mNew = m[index] * uniforms.beta1 + g * uniforms.oneMinusBeta1;';
+    const vNew = 'let vNew = v[index] * uniforms.beta2 + g * g * uniforms.oneMinusBeta2;';
+    const body = {
+      m: `${mNew} setOutputAtIndex(index, mNew);`,
+      v: `${vNew} setOutputAtIndex(index, vNew);`,
+      param: `${mNew} ${vNew}
+          setOutputAtIndex(index, param[index] * uniforms.decay - mNew / (sqrt(vNew) / uniforms.bc2 + uniforms.eps) * uniforms.stepSize);`,
+    }[this.output];
+    return `
+      fn main(index : i32) {
+        if (index < uniforms.size) {
+          let g = grad[index];
+          ${body}
         }
       }`;
   }
