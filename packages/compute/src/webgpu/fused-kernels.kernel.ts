@@ -95,11 +95,14 @@ export function fusedKernels(util: WebgpuUtil): Array<[string, tf.KernelFunc]> {
       ADAMW_KERNEL,
       (a: KernelArgs) => {
         const { param, grad, m, v, settings: s } = adamWInputs(a);
-        const bc1 = 1 - s.beta1 ** s.step;
-        // f32 uniforms, as tfjs rounds the composed ops' scalar operands
-        const uniforms = [s.beta1, 1 - s.beta1, s.beta2, 1 - s.beta2]
-          .concat(s.weightDecay > 0 ? 1 - s.lr * s.weightDecay : 1, Math.sqrt(1 - s.beta2 ** s.step), s.eps, s.lr / bc1)
-          .map((x) => ({ type: 'float32', data: [x] }));
+        const decay = s.weightDecay > 0 ? 1 - s.lr * s.weightDecay : 1;
+        const bc2 = Math.sqrt(1 - s.beta2 ** s.step);
+        const stepSize = s.lr / (1 - s.beta1 ** s.step);
+        // in AdamWProgram's order; f32, as tfjs rounds the composed ops' scalar operands
+        const uniforms = [s.beta1, 1 - s.beta1, s.beta2, 1 - s.beta2, decay, bc2, s.eps, stepSize].map((x) => ({
+          type: 'float32',
+          data: [x],
+        }));
         const run = runnerOf(a);
         const inputs = { param, grad, m, v };
         return (['param', 'm', 'v'] as const).map((output) => {
@@ -118,7 +121,7 @@ export function fusedKernels(util: WebgpuUtil): Array<[string, tf.KernelFunc]> {
 
 /**
  * Registers {@link fusedKernels} for `backendName`; the engine then takes them (its one check, `hasKernel`,
- * as on the fast wasm set). Returns the undo, after which the engine composes GELU and layer norm from stock ops.
+ * as on the fast wasm set). Returns the undo, after which the engine composes GELU, layer norm and AdamW from stock ops.
  * @public
  */
 export function registerFusedKernels(backendName: string, util: WebgpuUtil): () => void {
