@@ -94,3 +94,13 @@ export function adamWInputs(a: KernelArgs): { param: Info; grad: Info; m: Info; 
   if (!(settings.step >= 1)) throw new Error(`MaouAdamW: attr step is ${settings.step}, counted from 1`);
   return { param, grad, m, v, settings };
 }
+
+/** MaouClipByGlobalNorm's gradients (every input, in order) and its attr maxNorm (> 0). @public */
+export function clipInputs(a: KernelArgs): { grads: Info[]; maxNorm: number } {
+  const kernel = 'MaouClipByGlobalNorm';
+  const grads = floatInputs(kernel, a, Object.keys(a.inputs));
+  const maxNorm = Number((a.attrs ?? {}).maxNorm);
+  if (!(maxNorm > 0))
+    throw new Error(`${kernel}: attr maxNorm is ${String((a.attrs ?? {}).maxNorm)}, a number > 0 expected`);
+  return { grads, maxNorm };
+}

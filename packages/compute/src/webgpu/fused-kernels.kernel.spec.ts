@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import {
   ADAMW_KERNEL,
+  CLIP_BY_GLOBAL_NORM_KERNEL,
   GELU_GRAD_KERNEL,
   GELU_KERNEL,
   hasKernel,
@@ -11,7 +12,7 @@ import {
 import { relErr, useLavapipe } from '@maou/bench-testkit/compute';
 import { startWebgpuBackend } from './webgpu-backend.plugin';
 
-// The WGSL GELU, layer-norm and AdamW kernels against the composite tfjs ops they replace, run on the cpu backend:
+// The WGSL GELU, layer-norm, AdamW and global-norm clipping kernels against the composite tfjs ops they replace, run on the cpu backend:
 // every output of both directions, at the token backbones' widths (reduced) and odd ones. MAOU_GPU_FULL=1 adds maou's
 // widths at a real row count.
 const gpu = useLavapipe();
@@ -20,7 +21,14 @@ const FULL = process.env.MAOU_GPU_FULL === '1';
 
 /** maou's LayerNorm eps (torch's default), which the engine passes. */
 const EPS = 1e-5;
-const KERNELS = [GELU_KERNEL, GELU_GRAD_KERNEL, LAYER_NORM_KERNEL, LAYER_NORM_GRAD_KERNEL, ADAMW_KERNEL];
+const KERNELS = [
+  GELU_KERNEL,
+  GELU_GRAD_KERNEL,
+  LAYER_NORM_KERNEL,
+  LAYER_NORM_GRAD_KERNEL,
+  ADAMW_KERNEL,
+  CLIP_BY_GLOBAL_NORM_KERNEL,
+];
 
 const rand = (n: number, seed: number, lo = -1, hi = 1) =>
   tf.tidy(() => tf.randomUniform([n], lo, hi, 'float32', seed).dataSync() as Float32Array);
@@ -44,7 +52,7 @@ const worst = (names: string[], ref: Float32Array[], got: Float32Array[], bound:
   got.map((g, i) => ({ name: names[i], err: relErr(ref[i]!, g) })).filter((e) => !(e.err < bound));
 
 (gpu.available ? describe : describe.skip)(
-  'GELU, layer norm and AdamW as WGSL kernels (lavapipe without a GPU)',
+  'GELU, layer norm, AdamW and clipping as WGSL kernels (lavapipe without a GPU)',
   () => {
     afterAll(async () => {
       await tf.setBackend('cpu');
@@ -155,6 +163,29 @@ const worst = (names: string[], ref: Float32Array[], got: Float32Array[], bound:
         const ref = await on('cpu', steps(false));
         const got = await on('webgpu', steps(true));
         expect(worst(['param', 'm', 'v'], ref, got, 1e-5)).toEqual([]);
+      },
+    );
+
+    // Nine gradients (more than one shader may bind), one of a single value and one of 70,000; a norm far above the
+    // gradients' (nothing clipped) and one far below.
+    it.each([1e-3, 1e6])(
+      'global-norm clipping of nine gradients to %d matches the composite ops on cpu',
+      async (maxNorm) => {
+        const sizes = [1, 7, 37, 64, 300, 1000, 4099, 70_000, 3];
+        const values = sizes.map((n, i) => rand(n, 20 + i, -0.5, 0.5));
+        const grads = () => values.map((v) => tf.tensor(v));
+        const ref = await on('cpu', () => {
+          const gs = grads();
+          const norm = tf.sqrt(tf.addN(gs.map((g) => tf.sum(tf.square(g)))));
+          const coef = tf.minimum(tf.div(maxNorm, tf.add(norm, 1e-6)), 1);
+          return gs.map((g) => tf.mul(g, coef));
+        });
+        const got = await on('webgpu', () => {
+          const inputs = Object.fromEntries(grads().map((g, i) => [`g${i}`, g]));
+          return tf.engine().runKernel(CLIP_BY_GLOBAL_NORM_KERNEL, inputs, { maxNorm }) as tf.Tensor[];
+        });
+        expect(worst(sizes.map(String), ref, got, 1e-5)).toEqual([]);
+        if (maxNorm > 1) expect(got).toEqual(values);
       },
     );
 

@@ -1,15 +1,25 @@
 import * as tf from '@tensorflow/tfjs-core';
 import {
   ADAMW_KERNEL,
+  CLIP_BY_GLOBAL_NORM_KERNEL,
   GELU_GRAD_KERNEL,
   GELU_KERNEL,
   LAYER_NORM_GRAD_KERNEL,
   LAYER_NORM_KERNEL,
 } from '@maou/bench-engine';
-import { adamWInputs, floatInputs, geluGradInputs, layerNormGradInputs, layerNormInputs } from '../fused-kernel-inputs';
+import {
+  adamWInputs,
+  clipInputs,
+  floatInputs,
+  geluGradInputs,
+  layerNormGradInputs,
+  layerNormInputs,
+  sizeOf,
+} from '../fused-kernel-inputs';
 import type { ProgramRunner, WebgpuUtil } from './filter-im2col.program';
 import {
   AdamWProgram,
+  ClipScaleProgram,
   ColumnSumProgram,
   GeluGradProgram,
   GeluProgram,
@@ -17,6 +27,7 @@ import {
   LayerNormDxProgram,
   LayerNormRowProgram,
   rowUniforms,
+  SquaresTotalProgram,
 } from './fused-kernels.program';
 
 type KernelArgs = Parameters<tf.KernelFunc>[0];
@@ -114,6 +125,28 @@ export function fusedKernels(util: WebgpuUtil): Array<[string, tf.KernelFunc]> {
             uniforms,
           );
         });
+      },
+    ],
+    [
+      CLIP_BY_GLOBAL_NORM_KERNEL,
+      (a: KernelArgs) => {
+        const { grads, maxNorm } = clipInputs(a);
+        const run = runnerOf(a);
+        let total: tf.TensorInfo | null = null;
+        for (const g of grads) {
+          const previous: tf.TensorInfo | null = total;
+          const count = [{ type: 'int32', data: [sizeOf(g)] }];
+          const program = new SquaresTotalProgram(util, previous !== null);
+          total = run.runWebGPUProgram(program, previous ? [g, previous] : [g], 'float32', count);
+          if (previous) (a.backend as tf.KernelBackend).disposeData(previous.dataId);
+        }
+        const scaled = grads.map((g) =>
+          run.runWebGPUProgram(new ClipScaleProgram(g.shape, util), [g, total!], 'float32', [
+            { type: 'float32', data: [maxNorm] },
+          ]),
+        );
+        if (total) (a.backend as tf.KernelBackend).disposeData(total.dataId);
+        return scaled;
       },
     ],
   ];

@@ -316,3 +316,69 @@ export class AdamWProgram extends Program {
       }`;
   }
 }
+
+/** Invocations of the one workgroup that sums a gradient's squares. */
+const SQUARES_GROUP = 256;
+
+/**
+ * Σ g² of one gradient plus the running total of the gradients before it ([1], absent for the first), in one
+ * workgroup (tfjs's own Sum to one value is one workgroup too): the global norm of N gradients is N dispatches.
+ * Uniform: count (the gradient's size).
+ * @public
+ */
+export class SquaresTotalProgram extends Program {
+  readonly variableNames: string[];
+  readonly uniforms = 'count : i32,';
+  readonly shaderKey: string;
+
+  constructor(
+    util: WebgpuUtil,
+    private readonly withPrevious: boolean,
+  ) {
+    super([1], util, SQUARES_GROUP, 1);
+    this.variableNames = withPrevious ? ['g', 'previous'] : ['g'];
+    this.shaderKey = withPrevious ? 'maou_squares_total_running' : 'maou_squares_total_first';
+  }
+
+  getUserCode(): string {
+    return `
+      var<workgroup> maouSquares : array<f32, ${SQUARES_GROUP}>;
+      fn main(index : i32) {
+        var s = 0.0;
+        for (var i = i32(localIndex); i < uniforms.count; i = i + ${SQUARES_GROUP}) { s = s + g[i] * g[i]; }
+        maouSquares[localIndex] = s;
+        workgroupBarrier();
+        for (var stride = ${SQUARES_GROUP / 2}u; stride > 0u; stride = stride / 2u) {
+          if (localIndex < stride) {
+            maouSquares[localIndex] = maouSquares[localIndex] + maouSquares[localIndex + stride];
+          }
+          workgroupBarrier();
+        }
+        if (localIndex == 0u) {
+          setOutputAtIndex(0, ${this.withPrevious ? 'previous[0] + ' : ''}maouSquares[0]);
+        }
+      }`;
+  }
+}
+
+/** g·min(1, maxNorm / (sqrt(Σ g²) + 1e-6)), elementwise (torch's clip_grad_norm_). Uniform: maxNorm. @public */
+export class ClipScaleProgram extends Program {
+  readonly variableNames = ['g', 'total'];
+  readonly uniforms = 'maxNorm : f32,';
+  readonly size = true;
+  readonly shaderKey = 'maou_clip_scale';
+
+  constructor(shape: number[], util: WebgpuUtil) {
+    super(shape, util, 64);
+  }
+
+  getUserCode(): string {
+    return `
+      fn main(index : i32) {
+        if (index < uniforms.size) {
+          let coef = min(uniforms.maxNorm / (sqrt(total[0]) + 1e-6), 1.0);
+          setOutputAtIndex(index, g[index] * coef);
+        }
+      }`;
+  }
+}

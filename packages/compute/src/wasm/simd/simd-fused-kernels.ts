@@ -4,6 +4,7 @@ import { type WasmBackendHeap } from './wasm-heap';
 import {
   adamWInputs,
   channelsOf,
+  clipInputs,
   floatInputs,
   geluGradInputs,
   layerNormGradInputs,
@@ -51,11 +52,7 @@ export function simdBatchNormGrad(a: KernelArgs): Info[] {
 
 /** MaouClipByGlobalNorm on the SIMD kernels: inputs the gradients (any names, in order); attr maxNorm; outputs them clipped. @public */
 export function simdClipByGlobalNorm(a: KernelArgs): Info[] {
-  const kernel = 'MaouClipByGlobalNorm';
-  const grads = floatInputs(kernel, a, Object.keys(a.inputs));
-  const maxNorm = Number((a.attrs ?? {}).maxNorm);
-  if (!(maxNorm > 0))
-    throw new Error(`${kernel}: attr maxNorm is ${String((a.attrs ?? {}).maxNorm)}, a number > 0 expected`);
+  const { grads, maxNorm } = clipInputs(a);
   return simdFusedModuleFor(heapOf(a)).clipByGlobalNorm(grads, maxNorm);
 }
 
