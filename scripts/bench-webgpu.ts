@@ -4,7 +4,7 @@
  *
  *   pnpm bench:webgpu -- --preset lite,resnet --batch 256 --steps 10 [--step planned|tfjs|both] [--kernels fast|stock|both]
  *     [--profile] [--uploads pooled|stock] [--backend cpu] [--tf-flag WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE=64]
- *     [--loss-every N] [--dispatch-count-only] [--mixed-precision [both]] [--check-gradients]
+ *     [--loss-every N] [--dispatch-count-only] [--mixed-precision [both]] [--check-gradients] [--gradient-clip N]
  *
  * `--step planned` (the default) runs the planned step (one submission per step, planned/planned-trainer.ts) and
  * `tfjs` the engine's step on tfjs-webgpu; `both` alternates them A/B/A/B. `--dispatch-count-only` prints the
@@ -65,7 +65,8 @@ const training = {
   lrScheduler: 'warmup_cosine_decay' as const,
   policyLossRatio: 1,
   valueLossRatio: 1,
-  gradientClip: 0,
+  // maou's default is 1; off unless asked, as the rows timed before this flag
+  gradientClip: Number(arg('gradient-clip', '0')),
   gradientAccumulationSteps: 1,
   detectAnomaly: false,
   stage1PosWeight: 1,
