@@ -12,11 +12,11 @@ import {
 import { relErr, useLavapipe } from '@maou/bench-testkit/compute';
 import { startWebgpuBackend } from './webgpu-backend.plugin';
 
-// The WGSL GELU, layer-norm, AdamW and global-norm clipping kernels against the composite tfjs ops they replace, run on the cpu backend:
-// every output of both directions, at the token backbones' widths (reduced) and odd ones. MAOU_GPU_FULL=1 adds maou's
-// widths at a real row count.
+// The WGSL GELU, layer-norm, AdamW and global-norm clipping kernels against the composite tfjs ops they replace, run
+// on the cpu backend: every output of both directions, at the token backbones' widths (reduced) and odd ones.
+// MAOU_GPU_FULL=1 adds maou's widths at a real row count.
 const gpu = useLavapipe();
-if (!gpu.available) console.warn(`WebGPU GELU / layer-norm specs skipped: ${gpu.reason}`);
+if (!gpu.available) console.warn(`WebGPU fused-kernel specs skipped: ${gpu.reason}`);
 const FULL = process.env.MAOU_GPU_FULL === '1';
 
 /** maou's LayerNorm eps (torch's default), which the engine passes. */

@@ -35,12 +35,12 @@ type KernelArgs = Parameters<tf.KernelFunc>[0];
 const runnerOf = (a: KernelArgs) => a.backend as unknown as ProgramRunner;
 
 /**
- * The engine's fused kernels (nn/fused-kernels.ts) for tfjs-backend-webgpu: exact GELU, layer norm and AdamW, so the
- * token backbones' GELU and layer norm, and every parameter's update, run as a few dispatches instead of the
- * engine's composed ops (per layer norm about nine forward and a dozen plus two column sums backward, per GELU five
- * and seven, per parameter's AdamW update about thirteen). A WebGPUProgram has one output, so each output is one
- * dispatch: GELU 2 forward (y, Φ) and 1 backward; layer norm 3 forward (rstd, xhat, y) and 3 backward (dx, dγ, dβ);
- * AdamW 3 (param, m, v).
+ * The engine's fused kernels (nn/fused-kernels.ts) for tfjs-backend-webgpu: exact GELU, layer norm, AdamW and
+ * global-norm clipping, so the token backbones' GELU and layer norm, and every parameter's update, run as a few
+ * dispatches instead of the engine's composed ops (per layer norm about nine forward and a dozen plus two column sums
+ * backward, per GELU five and seven, per parameter's AdamW update about thirteen). A WebGPUProgram has one output,
+ * so each output is one dispatch: GELU 2 forward (y, Φ) and 1 backward; layer norm 3 forward (rstd, xhat, y) and 3
+ * backward (dx, dγ, dβ); AdamW 3 (param, m, v); clipping 2 per gradient (a running sum of squares, the scale).
  * @public
  */
 export function fusedKernels(util: WebgpuUtil): Array<[string, tf.KernelFunc]> {
@@ -154,7 +154,7 @@ export function fusedKernels(util: WebgpuUtil): Array<[string, tf.KernelFunc]> {
 
 /**
  * Registers {@link fusedKernels} for `backendName`; the engine then takes them (its one check, `hasKernel`,
- * as on the fast wasm set). Returns the undo, after which the engine composes GELU, layer norm and AdamW from stock ops.
+ * as on the fast wasm set). Returns the undo, after which the engine composes them from stock ops.
  * @public
  */
 export function registerFusedKernels(backendName: string, util: WebgpuUtil): () => void {

@@ -2,9 +2,9 @@ import type { WebgpuUtil } from './filter-im2col.program';
 import { GELU } from './planned/wgsl';
 
 // WGSL programs for tfjs-backend-webgpu (its WebGPUProgram shape: one output per dispatch) behind the engine's fused
-// GELU, layer-norm and AdamW kernels. Row reductions give each row one workgroup; nothing branches around a barrier (the
-// row guard only shortens loops), so every barrier stays in uniform control flow even where tfjs spreads a long
-// dispatch over two dimensions and adds workgroups past the last row.
+// GELU, layer-norm, AdamW and clipping kernels. Row reductions give each row one workgroup; nothing branches around a
+// barrier (the row guard only shortens loops), so every barrier stays in uniform control flow even where tfjs
+// spreads a long dispatch over two dimensions and adds workgroups past the last row.
 
 type Triple = [number, number, number];
 
@@ -305,7 +305,8 @@ export class AdamWProgram extends Program {
       m: `${mNew} setOutputAtIndex(index, mNew);`,
       v: `${vNew} setOutputAtIndex(index, vNew);`,
       param: `${mNew} ${vNew}
-          setOutputAtIndex(index, param[index] * uniforms.decay - mNew / (sqrt(vNew) / uniforms.bc2 + uniforms.eps) * uniforms.stepSize);`,
+          let update = mNew / (sqrt(vNew) / uniforms.bc2 + uniforms.eps);
+          setOutputAtIndex(index, param[index] * uniforms.decay - update * uniforms.stepSize);`,
     }[this.output];
     return `
       fn main(index : i32) {

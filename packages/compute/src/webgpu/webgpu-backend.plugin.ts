@@ -16,7 +16,10 @@ import { plannedStepTrainers } from './planned/planned-step-factory';
 export interface WebgpuStartOptions {
   /** Dawn toggles, e.g. `backend=vulkan` (see the `webgpu` npm README) */
   readonly dawnFlags?: readonly string[];
-  /** false keeps tfjs's stock Conv2DBackpropFilter shader and the engine's composed GELU, layer norm and AdamW (A/B timing) */
+  /**
+   * false keeps tfjs's stock Conv2DBackpropFilter shader and the engine's composed GELU, layer norm, AdamW and
+   * clipping (for A/B timing)
+   */
   readonly fastKernels?: boolean;
   /** false keeps tfjs's stock upload path (a new staging buffer per upload), for A/B timing */
   readonly pooledUploads?: boolean;
@@ -120,7 +123,8 @@ export async function startWebgpuBackend(
     notes.push('software adapter (CPU): checks correctness, its speed says nothing about a GPU');
   if (fast)
     notes.push(
-      'Conv2DBackpropFilter: im2col + batched matmul instead of the stock shader; GELU, layer norm and AdamW: fused WGSL kernels',
+      'Conv2DBackpropFilter: im2col + batched matmul instead of the stock shader; ' +
+        'GELU, layer norm, AdamW and gradient clipping: fused WGSL kernels',
     );
   if (config.deviceIndex > 0)
     notes.push(
