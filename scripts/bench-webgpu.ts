@@ -4,7 +4,7 @@
  *
  *   pnpm bench:webgpu -- --preset lite,resnet --batch 256 --steps 10 [--step planned|tfjs|both] [--kernels fast|stock|both]
  *     [--profile] [--uploads pooled|stock] [--backend cpu] [--tf-flag WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE=64]
- *     [--loss-every N] [--dispatch-count-only] [--mixed-precision [both]] [--check-gradients]
+ *     [--loss-every N] [--dispatch-count-only] [--mixed-precision [both]] [--check-gradients] [--gradient-clip N]
  *
  * `--step planned` (the default) runs the planned step (one submission per step, planned/planned-trainer.ts) and
  * `tfjs` the engine's step on tfjs-webgpu; `both` alternates them A/B/A/B. `--dispatch-count-only` prints the
@@ -13,6 +13,8 @@
  * f32 and mixed A/B/A/B. `--check-gradients` compares the planned step's first loss and gradients with the engine's
  * tape on the tfjs-webgpu path instead of timing. `--profile` adds each kernel kind's GPU time with its roofline
  * (planned/roofline.ts); percentages of peak use the data-sheet peaks of the adapter's GPU (none for lavapipe).
+ * On the tfjs path a line counts the GPU dispatches per step (`dispatchesPerStep`), and `--profile` the kernel calls
+ * of one step; `--kernels stock` there also leaves GELU and layer norm to the engine's composed ops (vit, mlp-mixer).
  * `pnpm bench:gpu` (scripts/bench-gpu.ts) runs this script once per row with a time limit and prints one table.
  *
  * Run through scripts/pack-webgpu-bench.cjs, which transpiles the sources it needs with swc (no build).
@@ -34,7 +36,8 @@ import { dispatchCost, gpuPeak, type GpuPeak, kernelKind } from '../packages/com
 // eslint-disable-next-line no-restricted-imports
 import { engineGradients, gradientErrors, gradientL2Errors } from '../packages/testkit/src/compute/engine-gradients';
 
-type Preset = 'lite' | 'resnet';
+/** The token backbones run only on the tfjs path (`--step tfjs`): the planned step builds the ResNet presets. */
+type Preset = 'lite' | 'resnet' | 'vit' | 'mlp-mixer';
 const arg = (name: string, fallback: string): string => {
   const at = process.argv.indexOf(`--${name}`);
   return at > 0 ? process.argv[at + 1] : fallback;
@@ -62,7 +65,8 @@ const training = {
   lrScheduler: 'warmup_cosine_decay' as const,
   policyLossRatio: 1,
   valueLossRatio: 1,
-  gradientClip: 0,
+  // maou's default is 1; off unless asked, as the rows timed before this flag
+  gradientClip: Number(arg('gradient-clip', '0')),
   gradientAccumulationSteps: 1,
   detectAnomaly: false,
   stage1PosWeight: 1,
@@ -116,18 +120,24 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
   const hostMs: number[] = [];
   let loss = 0;
   const run0 = performance.now();
-  for (let i = 0; i < steps; i += 1) {
-    const t0 = performance.now();
-    const r = await trainer.step(data, clock);
-    if (Number.isFinite(r.loss)) loss = r.loss;
-    times.push(performance.now() - t0);
-    if (planned) hostMs.push(planned.lastHostMs);
-  }
+  const cpu0 = process.cpuUsage();
+  const dispatches = await countDispatches(async () => {
+    for (let i = 0; i < steps; i += 1) {
+      const t0 = performance.now();
+      const r = await trainer.step(data, clock);
+      if (Number.isFinite(r.loss)) loss = r.loss;
+      times.push(performance.now() - t0);
+      if (planned) hostMs.push(planned.lastHostMs);
+    }
+  });
   if (planned) {
     const read = await planned.readRing();
     if (read.length > 0) loss = read.at(-1)!;
   }
   const wallPerStep = (performance.now() - run0) / steps;
+  // this process's CPU time, lavapipe's threads included: steadier than wall time on a shared machine
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMsPerStep = (cpu.user + cpu.system) / 1000 / steps;
   times.sort((a, b) => a - b);
   hostMs.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)];
@@ -147,10 +157,15 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
           hostMsPerStep: +hostMs[Math.floor(hostMs.length / 2)]!.toFixed(2),
           lossEvery,
         }
-      : { fastKernels: fast, uploads: arg('uploads', 'pooled') }),
+      : {
+          fastKernels: fast,
+          uploads: arg('uploads', 'pooled'),
+          ...(dispatches === null ? {} : { dispatchesPerStep: dispatches / steps }),
+        }),
     firstStepMs: +firstStepMs.toFixed(0),
     medianStepMs: +median.toFixed(1),
     meanWallMsPerStep: +wallPerStep.toFixed(1),
+    cpuMsPerStep: +cpuMsPerStep.toFixed(0),
     samplesPerS: +samplesPerS.toFixed(1),
     multiplyAddsPerSample: trainer.multiplyAddsPerSample,
     achievedTflops: +tflops.toFixed(3),
@@ -187,6 +202,30 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
   }
   console.log(JSON.stringify(line));
   trainer.dispose();
+}
+
+/**
+ * tfjs-backend-webgpu's dispatches while `f` runs (each program it runs is recorded once, in recordAndSubmit; the
+ * planned step's own passes are not counted here), or null on another backend.
+ */
+async function countDispatches(f: () => Promise<void>): Promise<number | null> {
+  const backend = tf.backend() as unknown as { recordAndSubmit?: (...args: unknown[]) => unknown };
+  const record = backend.recordAndSubmit;
+  if (tf.getBackend() !== 'webgpu' || typeof record !== 'function') {
+    await f();
+    return null;
+  }
+  let count = 0;
+  backend.recordAndSubmit = (...args: unknown[]) => {
+    count += 1;
+    return record.apply(backend, args);
+  };
+  try {
+    await f();
+  } finally {
+    backend.recordAndSubmit = record;
+  }
+  return count;
 }
 
 /** GPU time per kernel kind of one profiled step with its FLOPs, bytes and the fraction of the peaks they reach. */

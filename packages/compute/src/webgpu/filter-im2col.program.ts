@@ -1,7 +1,7 @@
 import type { KernelBackend, TensorInfo } from '@tensorflow/tfjs-core';
 
-/** The helpers tfjs-backend-webgpu exports as `webgpu_util`. */
-interface WebgpuUtil {
+/** The helpers tfjs-backend-webgpu exports as `webgpu_util`. @public */
+export interface WebgpuUtil {
   flatDispatchLayout(shape: number[]): { x: number[] };
   computeDispatch(
     layout: { x: number[] },
@@ -10,7 +10,8 @@ interface WebgpuUtil {
   ): [number, number, number];
 }
 
-interface ProgramRunner {
+/** tfjs-backend-webgpu's backend, as far as running one of our WGSL programs goes. @public */
+export interface ProgramRunner {
   runWebGPUProgram(
     program: object,
     inputs: TensorInfo[],

@@ -6,6 +6,7 @@ import { selectedByName, type BackendPlugin } from '../backend-plugin';
 import { registerFastFilterGradient } from './conv2d-filter-grad.kernel';
 import { isSoftwareAdapter, loadDawn, type DawnAdapter } from './dawn-runtime';
 import { webgpuIm2Col } from './filter-im2col.program';
+import { registerFusedKernels } from './fused-kernels.kernel';
 import { withPooledUploads } from './pooled-upload';
 import { registerRankSafeSum } from './rank-safe-sum.kernel';
 import { defaultVulkanSearch, describeNoAdapter, diagnoseVulkan } from './vulkan-diagnosis';
@@ -15,7 +16,10 @@ import { plannedStepTrainers } from './planned/planned-step-factory';
 export interface WebgpuStartOptions {
   /** Dawn toggles, e.g. `backend=vulkan` (see the `webgpu` npm README) */
   readonly dawnFlags?: readonly string[];
-  /** false keeps tfjs's stock Conv2DBackpropFilter shader (for A/B timing) */
+  /**
+   * false keeps tfjs's stock Conv2DBackpropFilter shader and the engine's composed GELU, layer norm, AdamW and
+   * clipping (for A/B timing)
+   */
   readonly fastKernels?: boolean;
   /** false keeps tfjs's stock upload path (a new staging buffer per upload), for A/B timing */
   readonly pooledUploads?: boolean;
@@ -103,10 +107,9 @@ export async function startWebgpuBackend(
   }
   const fast = options.fastKernels ?? true;
   if (fast && !restoreStock) {
-    restoreStock = registerFastFilterGradient(
-      NAME,
-      webgpuIm2Col((load('@tensorflow/tfjs-backend-webgpu') as WebgpuModule).webgpu_util),
-    );
+    const util = (load('@tensorflow/tfjs-backend-webgpu') as WebgpuModule).webgpu_util;
+    const undo = [registerFastFilterGradient(NAME, webgpuIm2Col(util)), registerFusedKernels(NAME, util)];
+    restoreStock = () => undo.forEach((u) => u());
   }
   if (!fast && restoreStock) {
     restoreStock();
@@ -118,7 +121,11 @@ export async function startWebgpuBackend(
   ];
   if (info.softwareFallback)
     notes.push('software adapter (CPU): checks correctness, its speed says nothing about a GPU');
-  if (fast) notes.push('Conv2DBackpropFilter: im2col + batched matmul instead of the stock shader');
+  if (fast)
+    notes.push(
+      'Conv2DBackpropFilter: im2col + batched matmul instead of the stock shader; ' +
+        'GELU, layer norm, AdamW and gradient clipping: fused WGSL kernels',
+    );
   if (config.deviceIndex > 0)
     notes.push(
       `device index ${config.deviceIndex} ignored: Dawn takes the high-performance adapter (select GPUs with VK_DRIVER_FILES or the container's visible devices)`,

@@ -1,6 +1,13 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import { createTrainer, type TfjsTrainer } from '@maou/bench-engine';
+import {
+  createTrainer,
+  GELU_GRAD_KERNEL,
+  GELU_KERNEL,
+  LAYER_NORM_GRAD_KERNEL,
+  LAYER_NORM_KERNEL,
+  type TfjsTrainer,
+} from '@maou/bench-engine';
 import type { HostBatch, TrainingConfig } from '@maou/bench-domain';
 import { engineGradients, randomBatch, useLavapipe, type EngineGradients } from '@maou/bench-testkit/compute';
 import { startWebgpuBackend } from './webgpu-backend.plugin';
@@ -111,6 +118,7 @@ async function stepOn(
 // maou's token backbones at small widths (same layers) on the tfjs-webgpu kernels, which `--gpu webgpu` runs them
 // on (the planned step builds only the ResNet presets): loss and every gradient against the cpu backend, per stage.
 (gpu.available ? describe : describe.skip)('token backbones on webgpu (lavapipe without a GPU)', () => {
+  const FUSED = [GELU_KERNEL, GELU_GRAD_KERNEL, LAYER_NORM_KERNEL, LAYER_NORM_GRAD_KERNEL];
   afterAll(async () => {
     await tf.setBackend('cpu');
   });
@@ -140,7 +148,13 @@ async function stepOn(
           return engineGradients(o, batch, mixer);
         };
         const cpu = await on('cpu');
-        const webgpu = await on('webgpu');
+        const runs: EngineGradients[] = [];
+        // the engine takes the WGSL GELU and layer-norm kernels on webgpu, as on the fast wasm set
+        const { kernelNames } = await tf.profile(async () => {
+          runs.push(await on('webgpu'));
+        });
+        expect(FUSED.filter((k) => !kernelNames.includes(k))).toEqual([]);
+        const webgpu = runs[0]!;
         expect(Math.abs(webgpu.loss - cpu.loss)).toBeLessThan(1e-4 * Math.abs(cpu.loss));
         expect([...webgpu.grads.keys()]).toEqual([...cpu.grads.keys()]);
         // each tensor on its own, so a small layer's gradient cannot hide behind a large one

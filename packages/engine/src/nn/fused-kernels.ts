@@ -61,7 +61,8 @@ export const LAYER_NORM_GRAD_KERNEL = 'MaouLayerNormGrad';
 
 /**
  * Whether the active backend has a kernel of this name: the fused kernels exist only where an adapter
- * registered them (the fast wasm set); elsewhere callers compose the same result from stock ops.
+ * registered them (the fast wasm set; all but batch norm also on webgpu); elsewhere callers compose the
+ * same result from stock ops.
  * @public
  */
 export function hasKernel(name: string): boolean {

@@ -7,7 +7,7 @@ const INV_SQRT_2PI = 1 / Math.sqrt(2 * Math.PI);
  * Exact (erf) GELU, torch's default, with its derivative Φ(x) + x·φ(x) as one gradient node: the composed
  * form records five elementwise nodes per call, each walked again in backward. Φ(x) is kept from the forward pass,
  * since erf is one of tfjs-wasm's slowest elementwise kernels (scalar). Where the backend registers the fused
- * GELU kernels (the fast wasm set), forward and gradient are one pass each.
+ * GELU kernels (the fast wasm set, webgpu), forward and gradient are one kernel each.
  * @public
  */
 export function gelu<T extends tf.Tensor>(x: T): T {

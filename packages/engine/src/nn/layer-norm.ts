@@ -9,7 +9,7 @@ const EPS = 1e-5;
 /**
  * torch's LayerNorm over the last axis (γ=1, β=0 at start, never decayed), with the analytic backward as one node:
  * dx = rstd·(g − mean(g) − x̂·mean(g·x̂)) with g = dy·γ; dγ = Σ dy·x̂ and dβ = Σ dy over every row. Where the backend
- * registers the fused layer-norm kernels (the fast wasm set), each direction is one kernel.
+ * registers the fused layer-norm kernels (the fast wasm set, webgpu), each direction is one kernel.
  * @public
  */
 export class LayerNorm {

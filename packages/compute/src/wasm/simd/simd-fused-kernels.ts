@@ -1,31 +1,20 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import { simdFusedModuleFor } from './simd-fused-module';
 import { type WasmBackendHeap } from './wasm-heap';
+import {
+  adamWInputs,
+  channelsOf,
+  clipInputs,
+  floatInputs,
+  geluGradInputs,
+  layerNormGradInputs,
+  layerNormInputs,
+} from '../../fused-kernel-inputs';
 
 type Info = tf.TensorInfo;
 type KernelArgs = Parameters<tf.KernelFunc>[0];
 
 const heapOf = (a: KernelArgs) => a.backend as unknown as WasmBackendHeap;
-const size = (t: Info) => t.shape.reduce((a, b) => a * b, 1);
-
-/** The named inputs, all float32 (these kernels have no other dtype and no fallback: a mismatch is a bug). */
-function floatInputs(kernel: string, a: KernelArgs, names: string[]): Info[] {
-  return names.map((n) => {
-    const t = a.inputs[n];
-    if (!t) throw new Error(`${kernel}: input ${n} is missing`);
-    if (t.dtype !== 'float32') throw new Error(`${kernel}: input ${n} is ${t.dtype}, float32 expected`);
-    return t;
-  });
-}
-
-function channelsOf(kernel: string, rowsInput: Info, perChannel: Record<string, Info>): number {
-  const c = rowsInput.shape[rowsInput.shape.length - 1] ?? 0;
-  for (const [name, t] of Object.entries(perChannel)) {
-    if (size(t) !== c)
-      throw new Error(`${kernel}: ${name} has ${size(t)} values, the ${c} channels of the input expected`);
-  }
-  return c;
-}
 
 /**
  * MaouBatchNormTrain on the SIMD kernels: inputs x, gamma, beta and optionally runningMean, runningVar;
@@ -63,33 +52,14 @@ export function simdBatchNormGrad(a: KernelArgs): Info[] {
 
 /** MaouClipByGlobalNorm on the SIMD kernels: inputs the gradients (any names, in order); attr maxNorm; outputs them clipped. @public */
 export function simdClipByGlobalNorm(a: KernelArgs): Info[] {
-  const kernel = 'MaouClipByGlobalNorm';
-  const grads = floatInputs(kernel, a, Object.keys(a.inputs));
-  const maxNorm = Number((a.attrs ?? {}).maxNorm);
-  if (!(maxNorm > 0))
-    throw new Error(`${kernel}: attr maxNorm is ${String((a.attrs ?? {}).maxNorm)}, a number > 0 expected`);
+  const { grads, maxNorm } = clipInputs(a);
   return simdFusedModuleFor(heapOf(a)).clipByGlobalNorm(grads, maxNorm);
 }
 
 /** MaouAdamW on the SIMD kernels: inputs param, grad, m, v; attrs lr, beta1, beta2, eps, weightDecay, step. @public */
 export function simdAdamW(a: KernelArgs): Info[] {
-  const [param, grad, m, v] = floatInputs('MaouAdamW', a, ['param', 'grad', 'm', 'v']);
-  for (const [name, t] of Object.entries({ grad, m, v })) {
-    if (size(t) !== size(param)) throw new Error(`MaouAdamW: ${name} has ${size(t)} values, param has ${size(param)}`);
-  }
-  const at = a.attrs ?? {};
-  const s = {
-    lr: Number(at.lr),
-    beta1: Number(at.beta1),
-    beta2: Number(at.beta2),
-    eps: Number(at.eps),
-    weightDecay: Number(at.weightDecay ?? 0),
-    step: Number(at.step),
-  };
-  const bad = Object.entries(s).find(([, value]) => !Number.isFinite(value));
-  if (bad) throw new Error(`MaouAdamW: attr ${bad[0]} is ${String(at[bad[0]])}, a finite number expected`);
-  if (!(s.step >= 1)) throw new Error(`MaouAdamW: attr step is ${s.step}, counted from 1`);
-  return simdFusedModuleFor(heapOf(a)).adamW(param, grad, m, v, s);
+  const { param, grad, m, v, settings } = adamWInputs(a);
+  return simdFusedModuleFor(heapOf(a)).adamW(param, grad, m, v, settings);
 }
 
 /** MaouGelu on the SIMD kernels: input x; outputs y = x·Φ(x) and Φ(x). @public */
@@ -100,32 +70,18 @@ export function simdGelu(a: KernelArgs): Info[] {
 
 /** MaouGeluGrad on the SIMD kernels: inputs dy, x and cdf (Φ(x) from MaouGelu), all of one shape; output dx. @public */
 export function simdGeluGrad(a: KernelArgs): Info {
-  const kernel = 'MaouGeluGrad';
-  const [dy, x, cdf] = floatInputs(kernel, a, ['dy', 'x', 'cdf']);
-  for (const [name, t] of Object.entries({ dy, cdf })) {
-    if (t.shape.join() !== x.shape.join()) throw new Error(`${kernel}: ${name} [${t.shape}] and x [${x.shape}] differ`);
-  }
+  const { dy, x, cdf } = geluGradInputs(a);
   return simdFusedModuleFor(heapOf(a)).geluGrad(dy, x, cdf);
 }
 
 /** MaouLayerNorm on the SIMD kernels: inputs x [..., C], gamma and beta [C]; attr eps; outputs y, xhat, rstd [..., 1]. @public */
 export function simdLayerNorm(a: KernelArgs): Info[] {
-  const kernel = 'MaouLayerNorm';
-  const [x, gamma, beta] = floatInputs(kernel, a, ['x', 'gamma', 'beta']);
-  channelsOf(kernel, x, { gamma, beta });
-  const eps = Number((a.attrs ?? {}).eps);
-  if (!(eps > 0)) throw new Error(`${kernel}: attr eps is ${String((a.attrs ?? {}).eps)}, a number > 0 expected`);
+  const { x, gamma, beta, eps } = layerNormInputs(a);
   return simdFusedModuleFor(heapOf(a)).layerNorm(x, gamma, beta, eps);
 }
 
 /** MaouLayerNormGrad on the SIMD kernels: inputs dy, xhat (one shape), rstd [..., 1], gamma [C]; outputs dx, dGamma, dBeta. @public */
 export function simdLayerNormGrad(a: KernelArgs): Info[] {
-  const kernel = 'MaouLayerNormGrad';
-  const [dy, xhat, rstd, gamma] = floatInputs(kernel, a, ['dy', 'xhat', 'rstd', 'gamma']);
-  if (dy.shape.join() !== xhat.shape.join())
-    throw new Error(`${kernel}: dy [${dy.shape}] and xhat [${xhat.shape}] differ`);
-  channelsOf(kernel, dy, { gamma });
-  const rows = size(dy) / (dy.shape[dy.shape.length - 1] ?? 1);
-  if (size(rstd) !== rows) throw new Error(`${kernel}: rstd has ${size(rstd)} values, one per row (${rows}) expected`);
+  const { dy, xhat, rstd, gamma } = layerNormGradInputs(a);
   return simdFusedModuleFor(heapOf(a)).layerNormGrad(dy, xhat, rstd, gamma);
 }

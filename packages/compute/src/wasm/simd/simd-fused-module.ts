@@ -1,6 +1,7 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import { FUSED_KERNELS_WASM_BASE64 } from './fused-kernels.wasm';
 import { type HeapAllocator, heapOutput, perBackend, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
+import { type AdamWStep } from '../../fused-kernel-inputs';
 
 type Info = tf.TensorInfo;
 
@@ -86,17 +87,6 @@ interface FusedExports {
     eps: number,
     step: number,
   ): void;
-}
-
-/** AdamW hyper-parameters of one update (torch semantics; `step` counts from 1). @public */
-export interface AdamWStep {
-  readonly lr: number;
-  readonly beta1: number;
-  readonly beta2: number;
-  readonly eps: number;
-  /** 0 for parameters that do not decay. */
-  readonly weightDecay: number;
-  readonly step: number;
 }
 
 /** Batch-norm forward options: a fused ReLU, and the running statistics to update (torch's momentum). @public */
