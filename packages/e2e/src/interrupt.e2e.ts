@@ -27,7 +27,8 @@ const common = [
   '--log-level',
   'silent',
 ];
-const args = [...common, '--max-batches', '1000', '--warmup-batches', '3'];
+// No early stop by the stopping rule (--target-precision 0): the run is still training when its signal comes.
+const args = [...common, '--max-batches', '1000', '--warmup-batches', '3', '--target-precision', '0'];
 // One thread (no data-parallel replicas) where the replicas are not what a case is about: a run trains on every
 // thread it has until its signal, so each thread is CI time; the SIGHUP case keeps the replicas.
 const oneThread = ['--threads', '1'];
