@@ -76,7 +76,7 @@ const temporaries = (root: string): string[] =>
 describe(`benchmark-training interrupted at random points (seed ${seed})`, () => {
   beforeAll(() => {
     // The sample data is made once, so the signals land in training, not in generation.
-    expect(runMaou([...common, '--max-batches', '2', '--warmup-batches', '0'], env).code).toBe(0);
+    expect(runMaou([...common, ...oneThread, '--max-batches', '2', '--warmup-batches', '0'], env).code).toBe(0);
   }, 300_000);
 
   it.each([0, 1, 2, 3, 4, 5])(
