@@ -84,7 +84,8 @@ describe(`benchmark-training interrupted at random points (seed ${seed})`, () =>
     async (run) => {
       const signal = run % 2 === 0 ? 'SIGINT' : 'SIGTERM';
       // From just after start-up (handlers installed, nothing trained yet) to well into the run (warm-up is 3 of its
-      // 1,000 batches); the run trains on every core until the signal, so a later one only costs CI time.
+      // 1,000 batches); the run trains until the signal, so a later one only costs CI time. On one thread the steps run
+      // on the main thread, whose signal handlers must still get their turn between batches.
       const delayMs = 1500 + Math.floor(random() * 6_000);
       const out = join(dir, `run-${run}.json`);
       const r = await interruptAfter(signal, delayMs, out, [...args, ...oneThread]);
