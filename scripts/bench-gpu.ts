@@ -13,8 +13,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-// eslint-disable-next-line no-restricted-imports
-import { gpuPeak, type GpuPeak } from '../packages/compute/src/webgpu/planned/roofline';
+import { gpuPeak, type GpuPeak } from '@maou/bench-compute/webgpu';
 
 const arg = (name: string, fallback: string): string => {
   const at = process.argv.indexOf(`--${name}`);

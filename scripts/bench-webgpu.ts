@@ -22,19 +22,20 @@
 import 'reflect-metadata';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-// Exact source files, not the package entries: the packer then carries only the engine and the plug-in.
-// eslint-disable-next-line no-restricted-imports
-import { createTrainer, type TfjsTrainer } from '../packages/engine/src/tfjs-trainer';
-// eslint-disable-next-line no-restricted-imports
-import { startWebgpuBackend } from '../packages/compute/src/webgpu/webgpu-backend.plugin';
-// eslint-disable-next-line no-restricted-imports
-import { planSettings, PlannedWebgpuTrainer } from '../packages/compute/src/webgpu/planned/planned-trainer';
-// eslint-disable-next-line no-restricted-imports
-import { describeStep } from '../packages/compute/src/webgpu/planned/step-description';
-// eslint-disable-next-line no-restricted-imports
-import { dispatchCost, gpuPeak, type GpuPeak, kernelKind } from '../packages/compute/src/webgpu/planned/roofline';
-// eslint-disable-next-line no-restricted-imports
-import { engineGradients, gradientErrors, gradientL2Errors } from '../packages/testkit/src/compute/engine-gradients';
+// By name: the engine, the compute package's WebGPU entry and the test kit's gradients, so the packer carries only
+// these and not the other backends.
+import { createTrainer, type TfjsTrainer } from '@maou/bench-engine';
+import {
+  describeStep,
+  dispatchCost,
+  gpuPeak,
+  type GpuPeak,
+  kernelKind,
+  planSettings,
+  PlannedWebgpuTrainer,
+  startWebgpuBackend,
+} from '@maou/bench-compute/webgpu';
+import { engineGradients, gradientErrors, gradientL2Errors } from '@maou/bench-testkit/gradients';
 
 /** The token backbones run only on the tfjs path (`--step tfjs`): the planned step builds the ResNet presets. */
 type Preset = 'lite' | 'resnet' | 'vit' | 'mlp-mixer';

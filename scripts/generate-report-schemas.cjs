@@ -8,7 +8,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { createGenerator } = require('ts-json-schema-generator');
-const { REPORT_SCHEMAS } = require('../packages/cli/dist/report-schemas/report-schemas.js');
+// The list of schemas from the built package (its report-schemas export: the list alone, not the command line).
+const { REPORT_SCHEMAS } = require('@maou/cli/report-schemas');
 
 const repo = path.resolve(__dirname, '..');
 const out = path.join(repo, 'packages/cli/schemas');

@@ -9,22 +9,22 @@ const fs = require('node:fs');
 /**
  * Path endings, slowest first, by CPU seconds of each suite alone (`bash scripts/suite-cpu.sh <suites>`: one jest per
  * suite, user + sys with the programs it starts; the GPU ones after the planned-step spec filled the shader cache:
- * 123, 80, 67, 57, 42, ...). The f16 spec
- * starts after three long CPU suites, when the planned-step spec has compiled the f32 shaders it shares; the
- * interrupt e2e waits on its signals, so it starts early beside suites that keep the cores busy.
+ * planned-step 123, mixed-precision 57, interrupt 53, batch-study 38, benchmark-training 34, maou-files 24, ...).
+ * The interrupt e2e waits on its signals, so it starts early beside suites that keep the cores busy; the f16 spec
+ * starts after three long CPU suites, when the planned-step spec has compiled the f32 shaders it shares.
  */
 const FIRST = [
   'compute/src/webgpu/planned/planned-step.spec.ts',
-  'e2e/src/benchmark-training.e2e.ts',
-  'e2e/src/maou-files.e2e.ts',
-  'cli/src/batch-study.spec.ts',
-  'compute/src/webgpu/planned/mixed-precision.spec.ts',
   'e2e/src/interrupt.e2e.ts',
-  'e2e/src/html-report.e2e.ts',
+  'cli/src/batch-study.spec.ts',
+  'e2e/src/benchmark-training.e2e.ts',
+  'compute/src/webgpu/planned/mixed-precision.spec.ts',
   'compute/src/data-parallel/data-parallel-trainer.spec.ts',
-  'compute/src/wasm/simd/simd-fused-kernels.spec.ts',
   'compute/src/webgpu/webgpu-training.spec.ts',
+  'e2e/src/maou-files.e2e.ts',
   'infra/src/arrow/foreign-layouts.spec.ts',
+  'e2e/src/html-report.e2e.ts',
+  'compute/src/wasm/simd/simd-fused-kernels.spec.ts',
   'e2e/src/shared-state.e2e.ts',
   'compute/src/wasm/simd/simd-conv-module.spec.ts',
   'compute/src/webgpu/conv2d-filter-grad.kernel.spec.ts',

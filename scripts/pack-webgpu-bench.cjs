@@ -30,6 +30,9 @@ const workspace = {
   '@maou/bench-engine': 'packages/engine/src/index.ts',
   '@maou/bench-app': 'packages/app/src/index.ts',
   '@maou/bench-host': 'packages/host/src/index.ts',
+  // the entries that hold only what the GPU bench runs (not the packages' whole entries)
+  '@maou/bench-compute/webgpu': 'packages/compute/src/webgpu/index.ts',
+  '@maou/bench-testkit/gradients': 'packages/testkit/src/gradients/index.ts',
 };
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const done = new Set();

@@ -152,7 +152,15 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
 
   it('given a tiny vit, then the sweep, the max-batch search and the CBS / noise-scale estimate all run on it', async () => {
     // maou's ViT at a width that keeps the spec cheap: 165,433 parameters at Stage 3 (MLP ratio 4)
-    const vit = { modelArchitecture: 'vit', vitEmbedDim: 64, vitNumLayers: 1, vitNumHeads: 2, maxBatches: 4 };
+    // The network is under test, not the replicas (the first case has them): one thread, no replica workers to start.
+    const vit = {
+      modelArchitecture: 'vit',
+      vitEmbedDim: 64,
+      vitNumLayers: 1,
+      vitNumHeads: 2,
+      maxBatches: 4,
+      threads: 1,
+    };
     const r = await container()
       .resolve(BatchStudyUseCase)
       .execute({
@@ -242,10 +250,11 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
   }, 240_000);
 
   it('given a learning-rate sweep, then each point trains at its rate, as a single run at that rate does', async () => {
+    // The rates are under test, not the replicas (the first case has them): one thread, no replica workers to start.
     const r = await container()
       .resolve(BatchStudyUseCase)
       .execute({
-        config: config(),
+        config: config({ threads: 1 }),
         sweep: { type: 'learning_rate', values: [0.001, 0.05] },
         estimateCbs: false,
         findMaxBatch: false,
@@ -254,7 +263,7 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
     const [slow, fast] = [okPoint(r.value, 8, 0.001), okPoint(r.value, 8, 0.05)];
     expect(slow.report.config['training.learningRate']).toBe(0.001);
     expect(fast.report.batches.map((b) => b.loss)).not.toEqual(slow.report.batches.map((b) => b.loss));
-    const alone = await single(config({ learningRatio: 0.05 }));
+    const alone = await single(config({ learningRatio: 0.05, threads: 1 }));
     expect(fast.report.batches.map((b) => b.loss)).toEqual(alone.batches.map((b) => b.loss));
     expect(r.value.recommendations.map((x) => x.rule)).toContain('sweep-learning-rate');
     expect(r.value.critical_batch).toBeNull();

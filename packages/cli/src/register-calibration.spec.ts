@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { container } from 'tsyringe';
 import { TOKENS, type CalibrationStorePort } from '@maou/bench-app';
 import { MemoryLogger } from '@maou/bench-app/testing';
-import { registerCalibration } from './register-calibration';
+import { defaultCalibrationFile, registerCalibration } from './register-calibration';
+import { run } from './run';
 
 describe('registerCalibration', () => {
   it('given a container with a logger, when registered, then the store persists to the given JSON file', async () => {
@@ -16,5 +17,35 @@ describe('registerCalibration', () => {
     await child.resolve<CalibrationStorePort>(TOKENS.CalibrationStore).save('k', { workers: 1 });
     registerCalibration(child, file);
     expect(await child.resolve<CalibrationStorePort>(TOKENS.CalibrationStore).load('k')).toEqual({ workers: 1 });
+  });
+});
+
+describe('--calibration-file without the flag', () => {
+  const cache = process.env.MAOU_BENCH_CACHE;
+  afterEach(() => {
+    if (cache === undefined) delete process.env.MAOU_BENCH_CACHE;
+    else process.env.MAOU_BENCH_CACHE = cache;
+  });
+
+  it('given no MAOU_BENCH_CACHE, then --help names the file the store uses', async () => {
+    delete process.env.MAOU_BENCH_CACHE;
+    const out: string[] = [];
+    const write = jest.spyOn(process.stdout, 'write').mockImplementation((c) => out.push(String(c)) > 0);
+    const log = jest.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+    try {
+      expect(await run(['utility', 'benchmark-training', '--help'])).toBe(0);
+    } finally {
+      write.mockRestore();
+      log.mockRestore();
+    }
+    const used = defaultCalibrationFile();
+    expect(used.startsWith(homedir())).toBe(true);
+    // yargs wraps the help at spaces: fold them
+    expect(out.join('').replace(/\s+/g, ' ')).toContain(`(default ${used.replace(homedir(), '~')},`);
+  });
+
+  it('given MAOU_BENCH_CACHE, then calibration.json in it, as --help says', () => {
+    process.env.MAOU_BENCH_CACHE = '/somewhere/cache';
+    expect(defaultCalibrationFile()).toBe(join('/somewhere/cache', 'calibration.json'));
   });
 });

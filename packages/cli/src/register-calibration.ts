@@ -1,12 +1,12 @@
 import os from 'node:os';
-import { join } from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
 import { TOKENS, type LoggerPort } from '@maou/bench-app';
+import { defaultCalibrationFileIn } from '@maou/bench-interface';
 import { JsonCalibrationStoreAdapter } from '@maou/bench-infra';
 
-/** Where calibration results live unless `--calibration-file` says otherwise. @public */
+/** Where calibration results live unless `--calibration-file` says otherwise (the interface decides it). @public */
 export const defaultCalibrationFile = (): string =>
-  join(process.env.MAOU_BENCH_CACHE ?? join(os.homedir(), '.cache', 'maou-bench'), 'calibration.json');
+  defaultCalibrationFileIn(os.homedir(), process.env.MAOU_BENCH_CACHE);
 
 /** Binds the calibration store (an atomic JSON file). Call after the logger is registered. @public */
 export const registerCalibration = (child: DependencyContainer, file = defaultCalibrationFile()): void => {

@@ -42,6 +42,9 @@ describe('maou utility benchmark-dataloader (built binary)', () => {
         '1',
         '--gpu',
         'wasm',
+        // the model's own rate on one thread: the loader grid is under test, not data-parallel replicas
+        '--threads',
+        '1',
         '--model-architecture',
         'lite',
         '--output-json',

@@ -20,6 +20,9 @@ const small = [
   '--log-level',
   'silent',
 ];
+// One backend thread where data-parallel training is not under test: no replica workers to start (about 2.4 CPU s
+// of each small run); the run without data flags keeps the derived threads and checks them.
+const quick = [...small, '--threads', '1'];
 
 describe('maou utility benchmark-training (built binary)', () => {
   it('given bad flag values, then exit 2 naming each flag, before any data is touched', () => {
@@ -110,7 +113,7 @@ describe('maou utility benchmark-training (built binary)', () => {
       [
         'utility',
         'benchmark-training',
-        ...small,
+        ...quick,
         '--batch-sizes',
         '100000,200000',
         '--max-batches',
@@ -136,7 +139,7 @@ describe('maou utility benchmark-training (built binary)', () => {
   });
 
   it('given a one-point sweep, then its report shows the resource limits the command detected, as the single run does', () => {
-    const flags = [...small, '--max-batches', '3', '--warmup-batches', '1', '--json'];
+    const flags = [...quick, '--max-batches', '3', '--warmup-batches', '1', '--json'];
     const single = runMaou(['utility', 'benchmark-training', ...flags], env);
     const study = runMaou(['utility', 'benchmark-training', ...flags, '--learning-rates', '0.01'], env);
     expect([single.code, study.code]).toEqual([0, 0]);
@@ -171,6 +174,8 @@ describe('maou utility benchmark-training (built binary)', () => {
         '512',
         '--log-level',
         'silent',
+        '--threads',
+        '1',
         '--batch-size',
         '4',
         '--warmup-batches',
@@ -203,6 +208,8 @@ describe('maou utility benchmark-training (built binary)', () => {
   });
 
   it('given --gpu cpu, then a warning on stderr with the measured slow-down', () => {
+    // The backend and its warning are under test, not the network: a one-block vit of width 16 keeps the pure-JS
+    // steps to a second (lite's took 10 CPU s).
     const r = runMaou(
       [
         'utility',
@@ -210,7 +217,13 @@ describe('maou utility benchmark-training (built binary)', () => {
         '--sample-positions',
         '512',
         '--model-architecture',
-        'lite',
+        'vit',
+        '--vit-embed-dim',
+        '16',
+        '--vit-num-layers',
+        '1',
+        '--vit-num-heads',
+        '2',
         '--log-level',
         'warn',
         '--gpu',
@@ -304,7 +317,7 @@ describe('maou utility benchmark-training (built binary)', () => {
       [
         'utility',
         'benchmark-training',
-        ...small,
+        ...quick,
         '--stage',
         String(stage),
         '--max-batches',
@@ -326,7 +339,7 @@ describe('maou utility benchmark-training (built binary)', () => {
       [
         'utility',
         'benchmark-training',
-        ...small,
+        ...quick,
         '--stage',
         '2',
         '--stage2-test-ratio',
@@ -354,7 +367,7 @@ describe('maou utility benchmark-training (built binary)', () => {
     const args = [
       'utility',
       'benchmark-training',
-      ...small,
+      ...quick,
       '--max-batches',
       '4',
       '--warmup-batches',
@@ -374,7 +387,7 @@ describe('maou utility benchmark-training (built binary)', () => {
   });
 
   it('given --gpu cuda:0 without tfjs-node-gpu, then exit 1 with the install hint', () => {
-    const r = runMaou(['utility', 'benchmark-training', ...small, '--gpu', 'cuda:0'], env);
+    const r = runMaou(['utility', 'benchmark-training', ...quick, '--gpu', 'cuda:0'], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/backend-unavailable/);
     expect(r.stderr).toMatch(/tfjs-node-gpu/);
@@ -459,14 +472,14 @@ describe('maou utility benchmark-training (built binary)', () => {
       { encoding: 'utf8' },
     );
     expect(py.stderr).toBe('');
-    const r = runMaou(['utility', 'benchmark-training', ...small, '--stage', '1', '--stage1-data-path', path], env);
+    const r = runMaou(['utility', 'benchmark-training', ...quick, '--stage', '1', '--stage1-data-path', path], env);
     expect(r.stderr).toMatch(message);
     expect(r.code).toBe(1);
   });
 
   it('given a missing data file, then exit 1 naming the file', () => {
     const r = runMaou(
-      ['utility', 'benchmark-training', ...small, '--stage3-data-path', join(dir, 'nope.feather')],
+      ['utility', 'benchmark-training', ...quick, '--stage3-data-path', join(dir, 'nope.feather')],
       env,
     );
     expect(r.code).toBe(1);

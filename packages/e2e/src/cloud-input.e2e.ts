@@ -54,6 +54,8 @@ describe('maou reading Stage 3 data from S3 (a local s3rver)', () => {
         ...cloudFlags(),
         '--model-architecture',
         'lite',
+        '--threads',
+        '1',
         '--batch-size',
         '32',
         '--warmup-batches',

@@ -21,8 +21,10 @@ const run = (file: string, args: string[]): Promise<{ code: number; stdout: stri
     );
   });
 const maou = (...args: string[]) => run(process.execPath, [BIN, ...args]);
+// The reports, not data-parallel training, are under test: one backend thread, no replica workers to start.
+const ONE_THREAD = ['--threads', '1'];
 
-/** Loads the report in headless Chromium; returns the DOM after scripts ran and keeps a screenshot. */
+/** Loads the report in headless Chromium once: returns the DOM after scripts ran and keeps a screenshot of it. */
 const browse = async (html: string, png: string, height: number): Promise<string> => {
   const profile = await mkdtemp(join(tmpdir(), 'maou-e2e-chromium-'));
   const flags = [
@@ -38,9 +40,15 @@ const browse = async (html: string, png: string, height: number): Promise<string
     `--user-data-dir=${profile}`,
   ];
   try {
-    const dom = await run(CHROMIUM!, [...flags, '--dump-dom', pathToFileURL(html).href]);
-    await run(CHROMIUM!, [...flags, `--screenshot=${png}`, `--window-size=1280,${height}`, pathToFileURL(html).href]);
-    return dom.stdout;
+    // one browser start does both: the DOM on stdout, the screenshot to its file
+    const r = await run(CHROMIUM!, [
+      ...flags,
+      '--dump-dom',
+      `--screenshot=${png}`,
+      `--window-size=1280,${height}`,
+      pathToFileURL(html).href,
+    ]);
+    return r.stdout;
   } finally {
     await rm(profile, { recursive: true, force: true });
   }
@@ -84,6 +92,7 @@ describe('maou --report-html and --json', () => {
       'benchmark-training',
       '--model-architecture',
       'lite',
+      ...ONE_THREAD,
       '--max-batches',
       '8',
       '--warmup-batches',
@@ -146,6 +155,7 @@ describe('maou --report-html and --json', () => {
       '32',
       '--model-architecture',
       'lite',
+      ...ONE_THREAD,
       '--batch-size',
       '8',
       '--max-batches',
@@ -195,6 +205,7 @@ describe('maou --report-html and --json', () => {
       '1',
       '--model-architecture',
       'lite',
+      ...ONE_THREAD,
       '--json',
       '--report-html',
       html,

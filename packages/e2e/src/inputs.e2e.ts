@@ -8,10 +8,13 @@ import { MAOU_BIN, runMaou } from './run-maou';
 // Inputs at the edges: each refused with a named, typed error (never a raw errno), each file counted once.
 const dir = mkdtempSync(join(tmpdir(), 'maou-inputs-'));
 const fixture = join(FIXTURES_DIR, 'stage3.lz4.feather');
-// The fixture predates maou HEAD's moveWinRate column, so it trains on its move labels.
+// The fixture predates maou HEAD's moveWinRate column, so it trains on its move labels. One backend thread: the
+// inputs are under test, not data-parallel training.
 const lite = [
   '--model-architecture',
   'lite',
+  '--threads',
+  '1',
   '--batch-size',
   '8',
   '--max-batches',

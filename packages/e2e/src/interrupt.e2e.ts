@@ -27,7 +27,11 @@ const common = [
   '--log-level',
   'silent',
 ];
-const args = [...common, '--max-batches', '1000', '--warmup-batches', '3'];
+// No early stop by the stopping rule (--target-precision 0): the run is still training when its signal comes.
+const args = [...common, '--max-batches', '1000', '--warmup-batches', '3', '--target-precision', '0'];
+// One thread (no data-parallel replicas) where the replicas are not what a case is about: a run trains on every
+// thread it has until its signal, so each thread is CI time; the SIGHUP case keeps the replicas.
+const oneThread = ['--threads', '1'];
 
 interface Outcome {
   readonly code: number | null;
@@ -72,7 +76,7 @@ const temporaries = (root: string): string[] =>
 describe(`benchmark-training interrupted at random points (seed ${seed})`, () => {
   beforeAll(() => {
     // The sample data is made once, so the signals land in training, not in generation.
-    expect(runMaou([...common, '--max-batches', '2', '--warmup-batches', '0'], env).code).toBe(0);
+    expect(runMaou([...common, ...oneThread, '--max-batches', '2', '--warmup-batches', '0'], env).code).toBe(0);
   }, 300_000);
 
   it.each([0, 1, 2, 3, 4, 5])(
@@ -80,10 +84,11 @@ describe(`benchmark-training interrupted at random points (seed ${seed})`, () =>
     async (run) => {
       const signal = run % 2 === 0 ? 'SIGINT' : 'SIGTERM';
       // From just after start-up (handlers installed, nothing trained yet) to well into the run (warm-up is 3 of its
-      // 1,000 batches); the run trains on every core until the signal, so a later one only costs CI time.
+      // 1,000 batches); the run trains until the signal, so a later one only costs CI time. On one thread the steps run
+      // on the main thread, whose signal handlers must still get their turn between batches.
       const delayMs = 1500 + Math.floor(random() * 6_000);
       const out = join(dir, `run-${run}.json`);
-      const r = await interruptAfter(signal, delayMs, out);
+      const r = await interruptAfter(signal, delayMs, out, [...args, ...oneThread]);
       const context = `seed ${seed}, run ${run}, ${signal} after ${delayMs} ms\n${r.stderr}`;
       expect({ context, code: r.code }).toEqual({ context, code: signal === 'SIGINT' ? 130 : 143 });
       expect(r.stderr).toMatch(
@@ -103,7 +108,7 @@ describe(`benchmark-training interrupted at random points (seed ${seed})`, () =>
     120_000,
   );
 
-  it('SIGHUP (the terminal closed) mid-run: exit 129 and an atomic partial report, as for SIGTERM', async () => {
+  it('SIGHUP (the terminal closed) mid-run, data-parallel replicas training: exit 129 and an atomic partial report, as for SIGTERM', async () => {
     const out = join(dir, 'hup.json');
     const r = await interruptAfter('SIGHUP', 6000, out);
     expect({ code: r.code, stderr: r.stderr }).toEqual({
@@ -119,15 +124,19 @@ describe(`benchmark-training interrupted at random points (seed ${seed})`, () =>
 
   it('signals after the last batch: the full report is written, exit 0 with a note; a second signal writes nothing', async () => {
     // The validation pass runs after the last training batch: the signals land there, on the "last batch done" line.
+    // A 2 % test split keeps that pass to 10 batches, seconds long on one thread: time for both signals to land.
     const out = join(dir, 'after-last.json');
     const afterLast = [
       MAOU_BIN,
       ...common.slice(0, -2),
+      ...oneThread,
       '--max-batches',
       '3',
       '--warmup-batches',
       '1',
       '--run-validation',
+      '--test-ratio',
+      '0.02',
       '--log-level',
       'info',
       '--output-json',

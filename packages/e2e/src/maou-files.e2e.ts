@@ -9,7 +9,10 @@ import { oneLoaderPoint, runMaou, runMaouAsync } from './run-maou';
 const BUCKET = 'maou-files';
 const dir = mkdtempSync(join(tmpdir(), 'maou-e2e-files-'));
 const env = { MAOU_BENCH_CACHE: join(dir, 'cache'), ...S3RVER_ENV };
+// The files are under test, not data-parallel training: one backend thread, no replica workers to start per run.
 const RUN = [
+  '--threads',
+  '1',
   '--batch-size',
   '16',
   '--warmup-batches',

@@ -3,12 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runMaou } from './run-maou';
 
-// Tiny runs: the point is what lands on stderr, not the training.
+// Tiny runs on one backend thread: the point is what lands on stderr, not the training.
 const args = [
   'utility',
   'benchmark-training',
   '--model-architecture',
   'lite',
+  '--threads',
+  '1',
   '--sample-positions',
   '256',
   '--batch-size',

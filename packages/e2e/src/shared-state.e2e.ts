@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { runMaouAsync } from './run-maou';
 
 // Two real runs at once on one fresh sample-data cache and one calibration file (#19): both must finish, read whole
-// files, and leave the shared files whole with no temporaries. The network is not what is shared: lite keeps the runs
-// short (the default resnet made this suite one of CI's slowest).
+// files, and leave the shared files whole with no temporaries. The network is not what is shared: lite on one thread
+// (no replica workers) keeps the runs short (the default resnet made this suite one of CI's slowest).
 const dir = mkdtempSync(join(tmpdir(), 'maou-shared-'));
 const env = { MAOU_BENCH_CACHE: join(dir, 'cache') };
 const calibration = join(dir, 'calibration.json');
@@ -18,6 +18,8 @@ const run = (batchSize: number) =>
       '640',
       '--model-architecture',
       'lite',
+      '--threads',
+      '1',
       '--batch-size',
       String(batchSize),
       '--max-batches',

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { BackendChoice } from '@maou/bench-app';
 import * as S from '@maou/bench-domain';
 import {
@@ -146,6 +147,14 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
     'report-html': output.str('write a self-contained HTML report with plots'),
   }) as const satisfies OptionTable;
 
+/**
+ * `--calibration-file`'s default, decided here only: calibration.json in the maou-bench cache, which MAOU_BENCH_CACHE
+ * moves. The help shows it for the home `~`; the cli resolves it for the real home and environment.
+ * @public
+ */
+export const defaultCalibrationFileIn = (home: string, cacheDir: string | undefined): string =>
+  join(cacheDir ?? join(home, '.cache', 'maou-bench'), 'calibration.json');
+
 /** Flags of loader calibration, for commands that train. @public */
 export const CALIBRATION_OPTIONS = {
   calibrate: calibration.flag(
@@ -154,6 +163,6 @@ export const CALIBRATION_OPTIONS = {
   'force-calibration': calibration.flag('measure again even when a cached result is valid'),
   'calibration-budget': calibration.num(`how long the calibration may take, ${range(S.CALIBRATION_BUDGET)}`),
   'calibration-file': calibration.str(
-    'JSON file of cached calibration results (default ~/.cache/maou-bench/calibration.json)',
+    `JSON file of cached calibration results (default ${defaultCalibrationFileIn('~', undefined)}, or calibration.json in MAOU_BENCH_CACHE when set)`,
   ),
 } as const satisfies OptionTable;

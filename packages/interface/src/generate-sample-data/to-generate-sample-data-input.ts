@@ -22,6 +22,7 @@ export const toGenerateSampleDataInput = (
   if (i.outputDir.trim() === '') issues.push({ field: '--output-dir', message: 'must name a directory' });
   issues.push(
     ...checkBoundedNumbers([
+      // the run seed's range; this command's own default (0) is its table's
       [SEED.flag, i.seed, SEED.bounds],
       ['--rows-per-file', i.rowsPerFile, { min: 1, max: 1e7, integer: true }],
     ]),
@@ -31,7 +32,7 @@ export const toGenerateSampleDataInput = (
     stage: stage.stage,
     positions: i.positions,
     outputDir: i.outputDir,
-    seed: i.seed ?? 0,
+    seed: i.seed,
     rowsPerFile: i.rowsPerFile ?? null,
   });
 };

@@ -55,4 +55,34 @@ describe('runTrainingPass', () => {
     // the time budget still sees the whole pass, the rule's work included
     expect(asked).toEqual([20, 43, 66, 89, 112]);
   });
+
+  it('given a stop request set by a signal handler (a macrotask) while the step trains on this thread, then the pass stops at the next batch', async () => {
+    // The step resolves at once, as a one-thread wasm or cpu step does: only promises, never the event loop.
+    const trainer = {
+      async step() {
+        return {
+          loss: 1,
+          numTensors: 1,
+          phasesMs: { hostToDevice: 0, forward: 0, loss: 0, backward: 0, optimizer: 0 },
+        };
+      },
+    } as unknown as Trainer;
+    async function* batches(): AsyncGenerator<HostBatch> {
+      for (;;) yield batch;
+    }
+    const stop = { aborted: false, reason: 'SIGINT' };
+    // where a process's signal handler runs: a turn of the event loop, not a promise
+    setImmediate(() => (stop.aborted = true));
+    const pass = await runTrainingPass({
+      batches: batches(),
+      trainer,
+      clock: new FakeClock(),
+      planned: 100_000,
+      warmup: 0,
+      profile: new Set(),
+      stop,
+    });
+    expect(pass.interrupted).toBe(true);
+    expect(pass.timings.length).toBeLessThan(3);
+  });
 });

@@ -25,6 +25,12 @@ export interface TrainingPassInput {
   readonly stopAfter?: (timings: readonly BatchTiming[], elapsedMs: number) => boolean;
 }
 
+/**
+ * One turn of the event loop. A step that trains on this thread (one wasm thread, the cpu backend) never waits on
+ * anything but promises, so without this a signal's handler, and so `stop.aborted`, would run only after the pass.
+ */
+const letSignalsIn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 const cpuBetween = (a: CpuCounters | null, b: CpuCounters | null): BatchCpu | undefined => {
   if (!a || !b) return undefined;
   const processMs = b.processMs - a.processMs;
@@ -55,6 +61,8 @@ export const runTrainingPass = async (
   let prevCpu = input.cpuCounters?.() ?? null;
   try {
     for (let index = 0; index < planned; index++) {
+      // Counted in the batch's data wait (tens of microseconds): the loop really spends it.
+      if (input.stop) await letSignalsIn();
       if (input.stop?.aborted) {
         interrupted = true;
         break;
