@@ -1,4 +1,5 @@
 import type { TrainingConfig } from '../config/benchmark-config';
+import { quantileSorted } from '../stats/summary';
 
 /** One side of a knob comparison: the run's settings, or the same network with the knobs off. @public */
 export interface KnobSide {
@@ -45,11 +46,11 @@ export const withoutCostedKnobs = (training: TrainingConfig): TrainingConfig => 
   trainableLayers: null,
 });
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
+const median = (xs: readonly number[]): number =>
+  quantileSorted(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 
 /** Measured steps of one side. @public */
 export interface KnobSideSteps {
