@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { lstatSync, readlinkSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -43,6 +43,36 @@ describe('writeFileAtomic', () => {
   it('given a missing directory, then it throws ENOENT and creates nothing', async () => {
     await expect(writeFileAtomic(join(dir, 'no', 'such.json'), 'x')).rejects.toThrow(/ENOENT/);
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  // A second Ctrl-C exits at once (process.exit) while the report may be half written: CI once found the temporary
+  // file left beside a complete report. The child exits as soon as the temporary file exists.
+  it('given a process that exits mid-write, then the temporary file is removed and the old file stays', () => {
+    const path = join(dir, 'report.json');
+    const child = `
+      const { writeFileSync, readdirSync } = require('node:fs');
+      const { writeFileAtomic } = require(${JSON.stringify(join(__dirname, 'atomic-file.ts'))});
+      writeFileSync(${JSON.stringify(path)}, 'old');
+      const poll = setInterval(() => {
+        if (readdirSync(${JSON.stringify(dir)}).some((n) => n.endsWith('.tmp'))) {
+          process.stdout.write('exiting mid-write');
+          process.exit(130);
+        }
+      }, 0);
+      writeFileAtomic(${JSON.stringify(path)}, Buffer.alloc(256 * 2 ** 20, 'n')).then(() => {
+        clearInterval(poll);
+        process.stdout.write('the write finished first');
+      });`;
+    const r = spawnSync(process.execPath, ['-r', require.resolve('ts-node/register/transpile-only'), '-e', child], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect({ status: r.status, stdout: r.stdout, left: readdirSync(dir) }).toEqual({
+      status: 130,
+      stdout: 'exiting mid-write',
+      left: ['report.json'],
+    });
+    expect(readFileSync(path, 'utf8')).toBe('old');
   });
 
   it('given the sync variant, then it replaces the file whole and cleans up after a failure the same way', async () => {

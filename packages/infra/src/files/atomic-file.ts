@@ -118,17 +118,36 @@ const targetOf = (
 export const siblingPath = (path: string, what: string): string =>
   join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.${what}`);
 
+// Temporary files being written now. A process that exits mid-write (a second Ctrl-C, `process.exit` anywhere)
+// removes them in its 'exit' event, which runs synchronously before the process ends; the listener exists only while
+// a write is in flight, so an embedding application sees no listener of ours otherwise.
+const inFlight = new Set<string>();
+const removeInFlight = (): void => {
+  inFlight.forEach((temp) => rmSync(temp, { force: true }));
+  inFlight.clear();
+};
+const track = (temp: string): void => {
+  if (inFlight.size === 0) process.on('exit', removeInFlight);
+  inFlight.add(temp);
+};
+const untrack = (temp: string): void => {
+  inFlight.delete(temp);
+  if (inFlight.size === 0) process.removeListener('exit', removeInFlight);
+};
+
 /**
  * The one way this project writes an output, by the {@link OutputTarget} rule: a regular file (or a new path, or a
  * symlink's regular target) is replaced by writing a unique temporary file beside it, flushing it to disk and renaming
- * it over the target; a character device or FIFO is written in place; anything else is refused. A reader sees the old file or the new one, never half of one; on failure the temporary file is removed
- * and the target is untouched. Concurrent writers of one path leave one complete file (the last rename wins).
+ * it over the target; a character device or FIFO is written in place; anything else is refused. A reader sees the old
+ * file or the new one, never half of one; on failure, or when the process exits mid-write, the temporary file is
+ * removed and the target is untouched. Concurrent writers of one path leave one complete file (the last rename wins).
  * @public
  */
 export const writeFileAtomic = async (path: string, content: Uint8Array | string): Promise<void> => {
   const target = targetOf(path);
   if (target.kind === 'in-place') return writeInPlaceSync(target, content);
   const temp = siblingPath(target.path, 'tmp');
+  track(temp);
   try {
     const file = await open(temp, 'wx');
     try {
@@ -141,6 +160,8 @@ export const writeFileAtomic = async (path: string, content: Uint8Array | string
   } catch (e) {
     await rm(temp, { force: true });
     throw e;
+  } finally {
+    untrack(temp);
   }
 };
 
