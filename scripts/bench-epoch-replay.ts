@@ -11,6 +11,9 @@
 // rule and its 60 s budget decide) and prints maou's own formula beside ours: mean batch time after
 // `--warmup-batches` × batches per epoch, from the same batches (maou's default 100 for the default run).
 // `--candidates` adds, per look, the error of other ways to project the same batches (docs/epoch-estimate.md).
+// `--wander` prints instead how far the mean batch time over a window of T seconds strays from the epoch's steady mean
+// (windows at 20 evenly spaced starts after the first 5 %): the machine's own drift, which no look shorter than the
+// epoch can see and no estimator removes.
 // Usage (reports may be gzipped, .json.gz): pnpm bench:epoch:replay full-1.json ... [--cap-fraction 0.4 | --looks 0.01,0.05] [--cpu-proxy] [--candidates]
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
@@ -89,6 +92,40 @@ const replay = (file: string, look: number): Row => {
   );
   return { err: Math.abs(err), maouErr: Math.abs(maou / actual - 1), inside, candidates };
 };
+
+const wander = (): void => {
+  const spans = [2, 5, 10, 20, 40, 60];
+  const devs = new Map<number, number[]>(spans.map((t) => [t, []]));
+  for (const file of files) {
+    const wall = load(file).batches.map((b) => b.wallMs);
+    const steady = wall.slice(Math.max(30, Math.floor(wall.length / 20)));
+    const mean = steady.reduce((s, x) => s + x, 0) / steady.length;
+    const cum = [0];
+    for (const x of steady) cum.push(cum[cum.length - 1]! + x);
+    for (const t of spans)
+      for (let k = 0; k < 20; k++) {
+        const a = Math.floor((k * steady.length) / 20);
+        let b = a + 1;
+        while (b <= steady.length && cum[b]! - cum[a]! < t * 1000) b++;
+        if (b > steady.length) break;
+        devs.get(t)!.push(Math.abs((cum[b]! - cum[a]!) / (b - a) / mean - 1));
+      }
+  }
+  const q = (xs: number[], p: number): number => [...xs].sort((x, y) => x - y)[Math.floor(p * (xs.length - 1))]!;
+  console.log(`|window mean ÷ steady epoch mean − 1| over ${files.length} epochs`);
+  for (const t of spans) {
+    const d = devs.get(t)!;
+    if (d.length)
+      console.log(
+        `window ${String(t).padStart(3)} s  n=${String(d.length).padStart(4)}  median ${pct(q(d, 0.5))}  p90 ${pct(q(d, 0.9))}  p95 ${pct(q(d, 0.95))}  max ${pct(Math.max(...d))}`,
+      );
+  }
+};
+
+if (process.argv.includes('--wander')) {
+  wander();
+  process.exit(0);
+}
 
 for (const look of looks) {
   console.log(`look ${pct(look)} of each epoch (at least 20 batches)${useRule ? ', stopping rule on' : ''}`);

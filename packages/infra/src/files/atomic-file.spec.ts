@@ -75,6 +75,19 @@ describe('writeFileAtomic', () => {
     expect(readFileSync(path, 'utf8')).toBe('old');
   });
 
+  it('given a process that exits in the same tick as the write starts, then no temporary file is left', () => {
+    const path = join(dir, 'report.json');
+    const child = `
+      const { writeFileAtomic } = require(${JSON.stringify(join(__dirname, 'atomic-file.ts'))});
+      void writeFileAtomic(${JSON.stringify(path)}, 'new');
+      process.exit(130);`;
+    const r = spawnSync(process.execPath, ['-r', require.resolve('ts-node/register/transpile-only'), '-e', child], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect({ status: r.status, left: readdirSync(dir) }).toEqual({ status: 130, left: [] });
+  });
+
   it('given the sync variant, then it replaces the file whole and cleans up after a failure the same way', async () => {
     const path = join(dir, 'stub.json');
     await writeFile(path, 'old');

@@ -118,8 +118,8 @@ describe('ProcessInterrupts', () => {
     stderr.mockRestore();
     expect({ exits: p.exits, written }).toEqual({ exits: [130], written: [] });
     expect(lines).toEqual([
-      'maou benchmark-training: SIGTERM came after the last batch; the report is complete and is written in full (exit 0; send it again to stop at once, writing nothing)\n',
-      'maou benchmark-training: SIGINT again; stopping at once, no report written\n',
+      'maou benchmark-training: SIGTERM came after the last batch; the report is complete and is written in full (exit 0; send it again to stop at once, dropping what is not yet written)\n',
+      'maou benchmark-training: SIGINT again; stopping at once, a report not yet written is dropped\n',
     ]);
   });
 

@@ -26,8 +26,8 @@ export interface InterruptWatch {
   markRunning(): void;
   /**
    * The last batch is done and the report is complete (it is being finished and written): a signal from now on
-   * changes nothing in it and the run exits 0, saying so; a second one exits at once and writes nothing, so a complete
-   * report is never replaced by less.
+   * changes nothing in it and the run exits 0, saying so; a second one exits at once: a file already written stays, one
+   * still being written is dropped (its temporary file goes), so a complete report is never replaced by less.
    */
   lastBatchDone(): void;
   /** stops listening, unless a signal came (then the process is ending, and a second signal still exits at once) */
@@ -132,7 +132,7 @@ export class ProcessInterrupts {
   private noteComplete(state: CommandState): void {
     process.stderr.write(
       `maou ${state.command}: ${state.reason} came after the last batch; the report is complete and is written in full ` +
-        `(exit 0; send it again to stop at once, writing nothing)\n`,
+        `(exit 0; send it again to stop at once, dropping what is not yet written)\n`,
     );
   }
 
@@ -149,7 +149,9 @@ export class ProcessInterrupts {
         state.reason = signal;
         return this.noteComplete(state);
       }
-      process.stderr.write(`maou ${state.command}: ${signal} again; stopping at once, no report written\n`);
+      process.stderr.write(
+        `maou ${state.command}: ${signal} again; stopping at once, a report not yet written is dropped\n`,
+      );
       return this.proc.exit(EXIT_CODES[signal]);
     }
     if (state.reason !== undefined || state.phase === 'starting') {
