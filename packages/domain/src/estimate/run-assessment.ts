@@ -245,24 +245,37 @@ export const projectEpoch = (
 /** Why a run stopped measuring. @public */
 export type StopReason = 'precision-reached' | 'epoch-complete' | 'max-batches' | 'time-budget';
 
+/** What bounds a run whatever its batches say about the epoch. @public */
+export interface StopContext {
+  readonly batches: number;
+  readonly batchesPerEpoch: number;
+  readonly cap: number;
+  readonly elapsedMs: number;
+  readonly budgetMs: number;
+  readonly targetPrecision: number;
+  readonly minBatches?: number;
+}
+
 /**
- * The stopping rule: stop when the epoch is complete, or when the batch time is steady (no trend) on at least
- * 20 steady batches and the interval's half-width is within `targetPrecision` of the prediction; otherwise when the
- * batch cap or the time budget is reached (the budget not before `minBatches`). Null: keep measuring.
+ * The limits alone: the epoch is complete, the batch cap or the time budget is reached (the budget not before
+ * `minBatches`). Null: none is. Cheap, so a caller may check it after every batch and judge the batches less often.
  * @public
  */
-export const decideStop = (
-  a: RunAssessment,
-  ctx: {
-    readonly batches: number;
-    readonly batchesPerEpoch: number;
-    readonly cap: number;
-    readonly elapsedMs: number;
-    readonly budgetMs: number;
-    readonly targetPrecision: number;
-    readonly minBatches?: number;
-  },
-): StopReason | null => {
+export const limitReached = (ctx: StopContext): Exclude<StopReason, 'precision-reached'> | null => {
+  if (ctx.batches >= ctx.batchesPerEpoch) return 'epoch-complete';
+  if (ctx.batches >= ctx.cap) return 'max-batches';
+  // The budget never ends a run before its warm-up and two measured batches: no answer at all helps nobody.
+  if (ctx.elapsedMs >= ctx.budgetMs && ctx.batches >= (ctx.minBatches ?? 0)) return 'time-budget';
+  return null;
+};
+
+/**
+ * The stopping rule: stop when the epoch is complete, or when the batch time is steady (no trend) on at least
+ * 20 steady batches and the interval's half-width is within `targetPrecision` of the prediction; otherwise at a limit
+ * ({@link limitReached}). Null: keep measuring.
+ * @public
+ */
+export const decideStop = (a: RunAssessment, ctx: StopContext): StopReason | null => {
   if (ctx.batches >= ctx.batchesPerEpoch) return 'epoch-complete';
   if (
     !a.trending &&
@@ -271,8 +284,5 @@ export const decideStop = (
     a.halfWidthFraction <= ctx.targetPrecision
   )
     return 'precision-reached';
-  if (ctx.batches >= ctx.cap) return 'max-batches';
-  // The budget never ends a run before its warm-up and two measured batches: no answer at all helps nobody.
-  if (ctx.elapsedMs >= ctx.budgetMs && ctx.batches >= (ctx.minBatches ?? 0)) return 'time-budget';
-  return null;
+  return limitReached(ctx);
 };
