@@ -4,8 +4,8 @@
  *
  *   pnpm bench:row-count [-- --files 20 --batches 64 --rows 25000 --dir /tmp/maou-rowcount]
  *
- * Runs on the built packages (ts-node cannot extend apache-arrow's native classes). Data: one real LZ4 record batch of `rows` Stage 3 rows written by our arrow-js writer (about 150 bytes a row, as
- * maou's preprocessing files compress), repeated `batches` times per IPC File, `files` files. The files are sparse:
+ * Runs on the built packages (ts-node cannot extend apache-arrow's native classes). Data: one real LZ4 record batch
+ * of `rows` Stage 3 rows written by our arrow-js writer (about 150 bytes a row, as maou's preprocessing files compress), repeated `batches` times per IPC File, `files` files. The files are sparse:
  * every message header and footer is written where it belongs, the bodies are left as holes, which a counter that
  * never reads bodies cannot tell from real ones (decoding them would fail, counting must not notice). Defaults give
  * 20 × 64 × 25,000 = 32,000,000 rows, about 5 GB.
@@ -13,6 +13,9 @@
 import { mkdirSync, openSync, closeSync, writeSync, ftruncateSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import type * as Arrow from 'apache-arrow';
+import type * as ArrowEnum from 'apache-arrow/enum';
+import type * as ArrowFileMetadata from 'apache-arrow/ipc/metadata/file';
 import {
   buildBatches,
   encodeArrowIpc,
@@ -25,11 +28,9 @@ import {
 
 // apache-arrow is a dependency of the infra package, not of the repository root.
 const infraRequire = createRequire(join(__dirname, '../packages/infra/package.json'));
-const { Schema } = infraRequire('apache-arrow') as typeof import('apache-arrow');
-const { FileBlock, Footer } = infraRequire(
-  'apache-arrow/ipc/metadata/file',
-) as typeof import('apache-arrow/ipc/metadata/file');
-const { MetadataVersion } = infraRequire('apache-arrow/enum') as typeof import('apache-arrow/enum');
+const { Schema } = infraRequire('apache-arrow') as typeof Arrow;
+const { FileBlock, Footer } = infraRequire('apache-arrow/ipc/metadata/file') as typeof ArrowFileMetadata;
+const { MetadataVersion } = infraRequire('apache-arrow/enum') as typeof ArrowEnum;
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
