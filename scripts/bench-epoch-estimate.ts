@@ -7,8 +7,8 @@
 // and 3, both presets, batch 32–1,024; most rows quiet, some with a busy-looping process beside the short run.
 // It prints, for the quiet rows, coverage, median and worst |error| for ours and maou's formula, and whether the issue's
 // bar is met (coverage >= 95 %, median |error| <= 3 % and below maou's, worst <= 10 %); for default runs, whether each
-// answered within its budget at the target or said why not. `--only 1,4` runs those rows; `--keep DIR` keeps every
-// report (case-K-short.json, case-K-full.json, case-K-full-2.json, …) for `pnpm bench:epoch:replay`.
+// answered within its budget at the target or said why not. `--only 4,1` runs those rows, in that order; `--keep DIR`
+// keeps every report (case-K-short.json, case-K-full.json, case-K-full-2.json, …) for `pnpm bench:epoch:replay`.
 // `--full-runs N` (default 1) times the full epoch N times, after the short run: the truth is their mean, and each row
 // prints their spread (slowest ÷ fastest − 1), the part of the error no estimator can remove.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -321,7 +321,13 @@ const main = async (): Promise<void> => {
   const base = Number(arg('seed', String(Date.now() % 1_000_000)));
   const only = arg('only', '');
   const cases: [Case, number][] = process.argv.includes('--matrix')
-    ? MATRIX.map((m, k): [Case, number] => [m, k]).filter(([, k]) => !only || only.split(',').includes(String(k + 1)))
+    ? only
+      ? only.split(',').map((row): [Case, number] => {
+          const k = Number(row) - 1;
+          if (!MATRIX[k]) throw new Error(`--only ${only}: no row ${row} (rows 1-${MATRIX.length})`);
+          return [MATRIX[k], k];
+        })
+      : MATRIX.map((m, k): [Case, number] => [m, k])
     : [
         [
           c(
