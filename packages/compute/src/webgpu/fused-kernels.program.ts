@@ -80,14 +80,38 @@ abstract class Program {
   abstract getUserCode(): string;
 }
 
+/** One invocation per output element, guarded by the size uniform; `element` computes element `index`. */
+abstract class ElementwiseProgram extends Program {
+  readonly size = true;
+
+  constructor(shape: number[], util: WebgpuUtil) {
+    super(shape, util, 64);
+  }
+
+  /** WGSL declared before main (the functions `element` calls) */
+  protected prelude(): string {
+    return '';
+  }
+
+  protected abstract element(): string;
+
+  getUserCode(): string {
+    return `${this.prelude()}
+      fn main(index : i32) {
+        if (index < uniforms.size) {
+          ${this.element()}
+        }
+      }`;
+  }
+}
+
 /**
  * Exact GELU, elementwise, with the planned step's erf (Abramowitz–Stegun 7.1.26, as tfjs's Erf): y = x·Φ(x), or
  * Φ(x) itself (kept for the gradient).
  * @public
  */
-export class GeluProgram extends Program {
+export class GeluProgram extends ElementwiseProgram {
   readonly variableNames = ['x'];
-  readonly size = true;
   readonly shaderKey: string;
 
   constructor(
@@ -95,40 +119,29 @@ export class GeluProgram extends Program {
     util: WebgpuUtil,
     private readonly output: 'y' | 'cdf',
   ) {
-    super(shape, util, 64);
+    super(shape, util);
     this.shaderKey = `maou_gelu_${output}`;
   }
 
-  getUserCode(): string {
-    return `${GELU}
-      fn main(index : i32) {
-        if (index < uniforms.size) {
-          let v = x[index];
-          setOutputAtIndex(index, ${this.output === 'y' ? 'gelu(v)' : '0.5 * (1.0 + erf_(v * 0.70710678118))'});
-        }
-      }`;
+  protected override prelude(): string {
+    return GELU;
+  }
+
+  protected element(): string {
+    return `let v = x[index];
+          setOutputAtIndex(index, ${this.output === 'y' ? 'gelu(v)' : '0.5 * (1.0 + erf_(v * 0.70710678118))'});`;
   }
 }
 
 /** GELU's gradient, elementwise: dx = dy·(Φ(x) + x·φ(x)) with Φ(x) from the forward pass. @public */
-export class GeluGradProgram extends Program {
+export class GeluGradProgram extends ElementwiseProgram {
   readonly variableNames = ['dy', 'x', 'cdf'];
-  readonly size = true;
   readonly shaderKey = 'maou_gelu_grad';
 
-  constructor(shape: number[], util: WebgpuUtil) {
-    super(shape, util, 64);
-  }
-
-  getUserCode(): string {
-    return `
-      fn main(index : i32) {
-        if (index < uniforms.size) {
-          let v = x[index];
+  protected element(): string {
+    return `let v = x[index];
           let pdf = 0.3989422804014327 * exp(-0.5 * v * v);
-          setOutputAtIndex(index, dy[index] * (cdf[index] + v * pdf));
-        }
-      }`;
+          setOutputAtIndex(index, dy[index] * (cdf[index] + v * pdf));`;
   }
 }
 
@@ -172,24 +185,14 @@ export class LayerNormRowProgram extends Program {
 }
 
 /** y = xhat·γ + β, elementwise. Uniform: channels. @public */
-export class LayerNormAffineProgram extends Program {
+export class LayerNormAffineProgram extends ElementwiseProgram {
   readonly variableNames = ['xhat', 'gamma', 'beta'];
   readonly uniforms = 'channels : i32,';
-  readonly size = true;
   readonly shaderKey = 'maou_layer_norm_affine';
 
-  constructor(shape: number[], util: WebgpuUtil) {
-    super(shape, util, 64);
-  }
-
-  getUserCode(): string {
-    return `
-      fn main(index : i32) {
-        if (index < uniforms.size) {
-          let c = index % uniforms.channels;
-          setOutputAtIndex(index, xhat[index] * gamma[c] + beta[c]);
-        }
-      }`;
+  protected element(): string {
+    return `let c = index % uniforms.channels;
+          setOutputAtIndex(index, xhat[index] * gamma[c] + beta[c]);`;
   }
 }
 
@@ -280,12 +283,11 @@ export class ColumnSumProgram extends Program {
  * the old moments so the three dispatches need no order among them. Uniforms: adamWUniforms.
  * @public
  */
-export class AdamWProgram extends Program {
+export class AdamWProgram extends ElementwiseProgram {
   // only what the output reads: an unused binding is dropped from the layout WebGPU derives for the pipeline
   readonly variableNames: string[];
   readonly uniforms =
     'beta1 : f32, oneMinusBeta1 : f32, beta2 : f32, oneMinusBeta2 : f32, decay : f32, bc2 : f32, eps : f32, stepSize : f32,';
-  readonly size = true;
   readonly shaderKey: string;
 
   constructor(
@@ -293,12 +295,12 @@ export class AdamWProgram extends Program {
     util: WebgpuUtil,
     private readonly output: 'param' | 'm' | 'v',
   ) {
-    super(shape, util, 64);
+    super(shape, util);
     this.variableNames = { param: ['param', 'grad', 'm', 'v'], m: ['grad', 'm'], v: ['grad', 'v'] }[output];
     this.shaderKey = `maou_adamw_${output}`;
   }
 
-  getUserCode(): string {
+  protected element(): string {
     const mNew = 'let mNew = m[index] * uniforms.beta1 + g * uniforms.oneMinusBeta1;';
     const vNew = 'let vNew = v[index] * uniforms.beta2 + g * g * uniforms.oneMinusBeta2;';
     const body = {
@@ -308,13 +310,8 @@ export class AdamWProgram extends Program {
           let update = mNew / (sqrt(vNew) / uniforms.bc2 + uniforms.eps);
           setOutputAtIndex(index, param[index] * uniforms.decay - update * uniforms.stepSize);`,
     }[this.output];
-    return `
-      fn main(index : i32) {
-        if (index < uniforms.size) {
-          let g = grad[index];
-          ${body}
-        }
-      }`;
+    return `let g = grad[index];
+          ${body}`;
   }
 }
 
@@ -363,23 +360,13 @@ export class SquaresTotalProgram extends Program {
 }
 
 /** g·min(1, maxNorm / (sqrt(Σ g²) + 1e-6)), elementwise (torch's clip_grad_norm_). Uniform: maxNorm. @public */
-export class ClipScaleProgram extends Program {
+export class ClipScaleProgram extends ElementwiseProgram {
   readonly variableNames = ['g', 'total'];
   readonly uniforms = 'maxNorm : f32,';
-  readonly size = true;
   readonly shaderKey = 'maou_clip_scale';
 
-  constructor(shape: number[], util: WebgpuUtil) {
-    super(shape, util, 64);
-  }
-
-  getUserCode(): string {
-    return `
-      fn main(index : i32) {
-        if (index < uniforms.size) {
-          let coef = min(uniforms.maxNorm / (sqrt(total[0]) + 1e-6), 1.0);
-          setOutputAtIndex(index, g[index] * coef);
-        }
-      }`;
+  protected element(): string {
+    return `let coef = min(uniforms.maxNorm / (sqrt(total[0]) + 1e-6), 1.0);
+          setOutputAtIndex(index, g[index] * coef);`;
   }
 }
