@@ -2,6 +2,14 @@ import '@tensorflow/tfjs-backend-cpu';
 import * as tf from '@tensorflow/tfjs-core';
 import { phaseOfInterval, profileStep } from './kernel-profiler';
 
+// Runs `f` as one timed interval of the step: the profiler splits a step's kernels at the clock's readings.
+const timed = async <R>(c: { now(): number }, f: () => R): Promise<R> => {
+  c.now();
+  const r = f();
+  c.now();
+  return r;
+};
+
 describe('kernel profiler', () => {
   it('maps timed intervals to phases, with micro-batches and an anomaly check', () => {
     expect([0, 1, 2, 3, 4].map((j) => phaseOfInterval(j, 5))).toEqual([
@@ -18,12 +26,6 @@ describe('kernel profiler', () => {
 
   it('attributes real cpu kernels to the interval they ran in', async () => {
     await tf.setBackend('cpu');
-    const timed = async <R>(c: { now(): number }, f: () => R): Promise<R> => {
-      c.now();
-      const r = f();
-      c.now();
-      return r;
-    };
     const { phases } = await profileStep(0, { now: () => 0 }, async (c) => {
       const x = await timed(c, () => tf.tensor1d([1, 2, 3]));
       const y = await timed(c, () => tf.relu(x));
@@ -54,12 +56,6 @@ describe('kernel profiler', () => {
     const raw = await tf.profile(() => tf.tidy(() => doubledRelu(x)));
     expect(raw.kernels.map((k) => k.name)).toEqual(['Relu', 'Multiply', 'unnamed scope']);
     tf.dispose(raw.result);
-    const timed = async <R>(c: { now(): number }, f: () => R): Promise<R> => {
-      c.now();
-      const r = f();
-      c.now();
-      return r;
-    };
     const { phases } = await profileStep(0, { now: () => 0 }, async (c) => {
       await timed(c, () => null);
       const y = await timed(c, () => tf.tidy(() => doubledRelu(x)));
