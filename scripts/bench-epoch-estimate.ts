@@ -17,6 +17,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 // The testkit's loopback S3 (s3rver) and its flags: one way to serve S3 to the binary, shared with the e2e specs.
 import { S3RVER_ENV, s3InputFlags, startS3rverWith } from '@maou/bench-testkit/sources';
+import { quantileSorted } from '@maou/bench-domain';
 
 /** The built binary, run as users run it. */
 const MAOU_BIN = join(__dirname, '..', 'packages', 'cli', 'dist', 'main.js');
@@ -265,10 +266,11 @@ const runCase = async (c: Case, k: number, seed: number): Promise<Row> => {
 
 const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s[Math.floor((s.length - 1) / 2)]! + s[Math.ceil((s.length - 1) / 2)]!) / 2 : Number.NaN;
-};
+const median = (xs: number[]): number =>
+  quantileSorted(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 const err = (r: Row): number => r.predicted / r.actual - 1;
 const maouErr = (r: Row): number => r.maou / r.actual - 1;
 const covered = (r: Row): boolean => r.actual >= r.lo && r.actual <= r.hi;

@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { basename } from 'node:path';
-import type { BatchTiming } from '@maou/bench-domain';
+import { quantileSorted, type BatchTiming } from '@maou/bench-domain';
 // The use case's own stop watch: the very rule the command runs, not a copy.
 import { StopWatch } from '@maou/bench-app';
 import { candidatePredictions } from './epoch-candidates';
@@ -32,10 +32,11 @@ const files = process.argv.slice(2).filter((a, i, all) => /\.json(\.gz)?$/.test(
 const looks = arg('looks', '') ? arg('looks', '').split(',').map(Number) : [Number(arg('cap-fraction', '0.4'))];
 const useRule = !process.argv.includes('--no-rule');
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s[Math.floor((s.length - 1) / 2)]! + s[Math.ceil((s.length - 1) / 2)]!) / 2 : Number.NaN;
-};
+const median = (xs: readonly number[]): number =>
+  quantileSorted(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 
 const load = (file: string): { batches: BatchTiming[]; warmup: number } => {
   const raw = readFileSync(file);
@@ -111,7 +112,11 @@ const wander = (): void => {
         devs.get(t)!.push(Math.abs((cum[b]! - cum[a]!) / (b - a) / mean - 1));
       }
   }
-  const q = (xs: number[], p: number): number => [...xs].sort((x, y) => x - y)[Math.floor(p * (xs.length - 1))]!;
+  const q = (xs: number[], p: number): number =>
+    quantileSorted(
+      [...xs].sort((x, y) => x - y),
+      p,
+    );
   console.log(`|window mean ÷ steady epoch mean − 1| over ${files.length} epochs`);
   for (const t of spans) {
     const d = devs.get(t)!;
