@@ -28,18 +28,30 @@ const lite = [
 describe('benchmark-training inputs (built binary)', () => {
   const asRoot = process.getuid?.() === 0;
 
-  // Root reads every directory, so the refusal is seen through a child run as nobody (uid 65534); only root can
-  // start one, so elsewhere this is skipped.
+  // Root reads every directory, so the refusal is seen through a child run as root without the capabilities that
+  // bypass permissions (setpriv). Not as another user: that one could not reach a checkout in a private directory
+  // (a clone in `mktemp -d` failed so). Only root can drop them for a child, so elsewhere this is skipped.
   (asRoot ? it : it.skip)('an unreadable directory: exit 1 naming it, "permission denied", no raw EACCES', () => {
-    chmodSync(dir, 0o755);
     const locked = join(dir, 'locked');
     mkdirSync(locked);
     copyFileSync(fixture, join(locked, 'x.feather'));
     chmodSync(locked, 0o000);
     const r = spawnSync(
-      process.execPath,
-      [MAOU_BIN, 'utility', 'benchmark-training', ...lite, '--stage3-data-path', locked, '--log-level', 'silent'],
-      { encoding: 'utf8', uid: 65534, gid: 65534, env: { ...process.env, HOME: dir } },
+      'setpriv',
+      [
+        '--bounding-set=-dac_override,-dac_read_search',
+        '--',
+        process.execPath,
+        MAOU_BIN,
+        'utility',
+        'benchmark-training',
+        ...lite,
+        '--stage3-data-path',
+        locked,
+        '--log-level',
+        'silent',
+      ],
+      { encoding: 'utf8', env: { ...process.env, HOME: dir } },
     );
     expect({ code: r.status, stderr: r.stderr }).toEqual({
       code: 1,
