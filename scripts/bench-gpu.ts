@@ -27,6 +27,8 @@ const rowLimitS = Number(arg('row-limit-s', dryRun ? '1500' : '40'));
 const bench = path.join(__dirname, 'bench-webgpu.js');
 /** `--presets lite` narrows a dry run (lavapipe compiles resnet's first step for many minutes on a loaded box) */
 const presets = arg('presets', 'resnet,lite').split(',');
+/** `--token-presets ''` leaves out the vit and mlp-mixer rows */
+const tokenPresets = arg('token-presets', 'vit,mlp-mixer').split(',').filter(Boolean);
 /** GPU rows at batch 256 and 1024; the dry run at 4 and 8 (lavapipe does every kernel on the CPU) */
 const batches = dryRun ? [8, 4] : [1024, 256];
 const [steps, warmup] = dryRun ? ['2', '1'] : ['8', '2'];
@@ -81,16 +83,32 @@ function rows(): Row[] {
       webgpu(`${preset} ${batch} tfjs-webgpu`, [...shape, 'tfjs']),
     ];
   };
+  // f32 and mixed apart: an adapter without shader-f16 (NVIDIA's Vulkan driver under Dawn) fails only the mixed row
   const check = (preset: string) =>
-    webgpu(
-      `${preset} ${checkBatch} gradients: planned vs tfjs-webgpu`,
-      ['--check-gradients', '--preset', preset, '--batch', String(checkBatch), '--mixed-precision', 'both'],
-      'check',
+    [[], ['--mixed-precision']].map((precision) =>
+      webgpu(
+        `${preset} ${checkBatch} ${precision.length ? 'mixed' : 'f32'} gradients: planned vs tfjs-webgpu`,
+        ['--check-gradients', '--preset', preset, '--batch', String(checkBatch), ...precision],
+        'check',
+      ),
     );
   const [large, small] = batches as [number, number];
+  // the token backbones train on the tfjs-webgpu path with the fused WGSL kernels (GELU, layer norm, AdamW, clipping)
+  const tokenRows = tokenPresets.map((p) =>
+    webgpu(`${p} ${small} tfjs-webgpu (fused kernels)`, [
+      '--preset',
+      p,
+      '--batch',
+      String(small),
+      ...timing,
+      '--step',
+      'tfjs',
+    ]),
+  );
   return [
     ...presets.flatMap((p) => stepRows(p, large)),
-    ...presets.map(check),
+    ...presets.flatMap(check),
+    ...tokenRows,
     ...presets.flatMap((p) => stepRows(p, small)),
   ];
 }

@@ -4,7 +4,7 @@
  *
  *   pnpm bench:webgpu -- --preset lite,resnet --batch 256 --steps 10 [--step planned|tfjs|both] [--kernels fast|stock|both]
  *     [--profile] [--uploads pooled|stock] [--backend cpu] [--tf-flag WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE=64]
- *     [--loss-every N] [--dispatch-count-only] [--mixed-precision [both]] [--check-gradients] [--gradient-clip N]
+ *     [--loss-every N] [--dispatch-count-only] [--mixed-precision [both]] [--check-gradients [--reference-cpu]] [--gradient-clip N]
  *
  * `--step planned` (the default) runs the planned step (one submission per step, planned/planned-trainer.ts) and
  * `tfjs` the engine's step on tfjs-webgpu; `both` alternates them A/B/A/B. `--dispatch-count-only` prints the
@@ -35,7 +35,7 @@ import {
   PlannedWebgpuTrainer,
   startWebgpuBackend,
 } from '@maou/bench-compute/webgpu';
-import { engineGradients, gradientErrors, gradientL2Errors } from '@maou/bench-testkit/gradients';
+import { type EngineGradients, engineGradients, gradientErrors, gradientL2Errors } from '@maou/bench-testkit/gradients';
 
 /** The token backbones run only on the tfjs path (`--step tfjs`): the planned step builds the ResNet presets. */
 type Preset = 'lite' | 'resnet' | 'vit' | 'mlp-mixer';
@@ -287,6 +287,8 @@ async function checkGradients(preset: Preset, batch: number, mixed: boolean): Pr
   };
   const data = syntheticBatch(batch, 11);
   const want = await engineGradients(options, data);
+  // `--reference-cpu`: the engine on tfjs's cpu backend as a third opinion, when planned and tfjs-webgpu disagree
+  const cpu = flag('reference-cpu') ? await onCpu(() => engineGradients(options, data)) : undefined;
   // PyTorch's initial loss scale; G holds the gradients times the scale the step ran with
   const scale = mixed ? 65_536 : 1;
   const planned = new PlannedWebgpuTrainer(options, createTrainer(options) as TfjsTrainer, {
@@ -318,12 +320,48 @@ async function checkGradients(preset: Preset, batch: number, mixed: boolean): Pr
         parameters: errors.length,
         bounds,
         ...(mixed ? { lossScale: scale, skippedSteps } : {}),
+        ...(cpu ? againstCpu(cpu, want, G, planned.parameterOffsets(), mixed) : {}),
         ok: lossRelDiff < bounds.loss && errors[0]!.err < bounds.gradient && skippedSteps === 0,
       }),
     );
   } finally {
     planned.dispose();
   }
+}
+
+async function onCpu<T>(run: () => Promise<T>): Promise<T> {
+  await tf.setBackend('cpu');
+  try {
+    return await run();
+  } finally {
+    await tf.setBackend('webgpu');
+  }
+}
+
+/** The planned step and the tfjs-webgpu tape, each against the engine on cpu: worst and median error. */
+function againstCpu(
+  cpu: EngineGradients,
+  tfjs: EngineGradients,
+  planned: Float32Array,
+  offsets: ReadonlyMap<string, number>,
+  mixed: boolean,
+): Record<string, unknown> {
+  const measure = mixed ? gradientL2Errors : gradientErrors;
+  const flatTfjs = new Float32Array(planned.length);
+  for (const [name, g] of tfjs.grads) flatTfjs.set(g, offsets.get(name)!);
+  const summary = (errors: { name: string; err: number }[]) => {
+    const sorted = [...errors].sort((a, b) => b.err - a.err);
+    return {
+      worst: +sorted[0]!.err.toExponential(2),
+      parameter: sorted[0]!.name,
+      median: +sorted[Math.floor(sorted.length / 2)]!.err.toExponential(2),
+    };
+  };
+  return {
+    lossCpu: cpu.loss,
+    plannedVsCpu: summary(measure(cpu, planned, offsets)),
+    tfjsWebgpuVsCpu: summary(measure(cpu, flatTfjs, offsets)),
+  };
 }
 
 function dispatchCounts(): void {

@@ -336,26 +336,55 @@ const xHat = (z: string, k: string) => `(f32(${z}[i]) - BNS[SOFF${k} + c]) * BNS
 
 /**
  * Backward of relu(bn(z)), first half: g = dy where the ReLU was active; Σg and Σg·x̂ per channel into
- * bs = [Σg, Σg·x̂], which are also dβ and dγ (written into G).
+ * bs = [Σg, Σg·x̂], which are also dβ and dγ (written into G). Where `rows` exceed `chunkRows`, each workgroup
+ * sums `chunkRows` rows into `part` ([chunk][Σg, Σg·x̂][C]) and a second dispatch adds them in chunk order.
  * @public
  */
-export function normGradSums(bn: NormShape, rows: number, dy: string, mask: ReluMask, z: string, bs: string): Dispatch {
-  const bindings: Binding[] = [
+export function normGradSums(
+  bn: NormShape,
+  rows: number,
+  chunkRows: number,
+  dy: string,
+  mask: ReluMask,
+  z: string,
+  bs: string,
+  part: string,
+): Dispatch[] {
+  const consts = [constI('GOFF', bn.gammaOff), constI('BOFF', bn.betaOff), constI('SOFF', bn.statsOff)].join('\n');
+  const finish = 'bs[c] = t0; bs[C + c] = t1; G[BOFF + c] = t0; G[GOFF + c] = t1;';
+  const outputs: Binding[] = [
+    { name: 'bs', buffer: bs, write: true },
+    { name: 'G', buffer: 'G', write: true },
+  ];
+  const inputs: Binding[] = [
     { name: 'dy', buffer: dy, type: 'act' },
     ...(mask === 'own' ? [] : [{ name: 'y', buffer: mask.y, type: 'act' } as const]),
     { name: 'z', buffer: z, type: 'act' },
     { name: 'BNS', buffer: 'S' },
-    { name: 'bs', buffer: bs, write: true },
-    { name: 'G', buffer: 'G', write: true },
   ];
   const active = mask === 'own' ? activeExpr('z', 'SOFF') : 'f32(y[i]) > 0.0';
-  return channelReduce(`${bn.name} grad sums`, bindings, {
-    rows,
-    channels: bn.channels,
-    consts: [constI('GOFF', bn.gammaOff), constI('BOFF', bn.betaOff), constI('SOFF', bn.statsOff)].join('\n'),
-    pass: `let g = select(0.0, f32(dy[i]), ${active}); s0 += g; s1 += g * ${xHat('z', '')};`,
-    finish: 'bs[c] = t0; bs[C + c] = t1; G[BOFF + c] = t0; G[GOFF + c] = t1;',
-  });
+  const pass = `let g = select(0.0, f32(dy[i]), ${active}); s0 += g; s1 += g * ${xHat('z', '')};`;
+  const chunks = Math.ceil(rows / chunkRows);
+  const label = `${bn.name} grad sums`;
+  if (chunks === 1)
+    return [channelReduce(label, [...inputs, ...outputs], { rows, channels: bn.channels, consts, pass, finish })];
+  return [
+    channelReduce(label, [...inputs, { name: 'part', buffer: part, write: true }], {
+      rows,
+      channels: bn.channels,
+      consts,
+      pass,
+      chunkRows,
+      finish: 'part[chunk * 2 * C + c] = t0; part[chunk * 2 * C + C + c] = t1;',
+    }),
+    channelReduce(`${label} split sum`, [{ name: 'part', buffer: part }, ...outputs], {
+      rows: chunks,
+      channels: bn.channels,
+      consts: [constI('GOFF', bn.gammaOff), constI('BOFF', bn.betaOff)].join('\n'),
+      pass: 's0 += part[r * 2 * C + c]; s1 += part[r * 2 * C + C + c];',
+      finish,
+    }),
+  ];
 }
 
 /** One batch norm's part of the input-gradient kernel. @public */
@@ -546,19 +575,56 @@ export function stemForward(batch: number, o: { embOff: number; handW: number; h
   );
 }
 
-/** Embedding gradient: for each table entry, the sum of dx0 over the board squares holding that id. @public */
-export function embeddingGrad(batch: number, embOff: number, vocabulary: number): Dispatch {
-  return elementwise(
-    'embedding grad',
-    [
-      { name: 'ids', buffer: 'ids', type: 'i32' },
-      { name: 'dx0', buffer: 'dx0', type: 'act' },
-      { name: 'G', buffer: 'G', write: true },
-    ],
-    vocabulary * 32,
-    [constI('EOFF', embOff), constI('POS', batch * 81)].join('\n'),
-    '    let v = i / 32; let c = i % 32; var s = 0.0; for (var p = 0; p < POS; p++) { if (ids[p] == v) { s += f32(dx0[p * 64 + c]); } } G[EOFF + i] = s;',
-  );
+/**
+ * Embedding gradient: for each table entry, the sum of dx0 over the board squares holding that id; over `chunks` > 1
+ * ranges of positions into `part`, then summed in range order.
+ * @public
+ */
+export function embeddingGrad(
+  batch: number,
+  embOff: number,
+  vocabulary: number,
+  chunks: number,
+  part: string,
+): Dispatch[] {
+  const positions = batch * 81;
+  const entries = vocabulary * 32;
+  const scan = (store: string) =>
+    `    let q = i / ENTRIES; let j = i % ENTRIES; let v = j / 32; let c = j % 32; var s = 0.0;
+    for (var p = q * CP; p < min(POS, (q + 1) * CP); p++) { if (ids[p] == v) { s += f32(dx0[p * 64 + c]); } } ${store}`;
+  const inputs: Binding[] = [
+    { name: 'ids', buffer: 'ids', type: 'i32' },
+    { name: 'dx0', buffer: 'dx0', type: 'act' },
+  ];
+  const consts = [constI('POS', positions), constI('ENTRIES', entries), constI('CP', Math.ceil(positions / chunks))];
+  const G: Binding = { name: 'G', buffer: 'G', write: true };
+  if (chunks === 1) {
+    return [
+      elementwise(
+        'embedding grad',
+        [...inputs, G],
+        entries,
+        [constI('EOFF', embOff), ...consts].join('\n'),
+        scan('G[EOFF + j] = s;'),
+      ),
+    ];
+  }
+  return [
+    elementwise(
+      'embedding grad',
+      [...inputs, { name: 'part', buffer: part, write: true }],
+      chunks * entries,
+      consts.join('\n'),
+      scan('part[i] = s;'),
+    ),
+    elementwise(
+      'embedding grad split sum',
+      [{ name: 'part', buffer: part }, G],
+      entries,
+      [constI('SPLITS', chunks), constI('EOFF', embOff)].join('\n'),
+      '    var s = 0.0; for (var q = 0; q < SPLITS; q++) { s += part[q * TOTAL + i]; } G[EOFF + i] = s;',
+    ),
+  ];
 }
 
 /** Hand projection's output gradient: dx0's hand channels summed over the board. @public */

@@ -13,7 +13,7 @@ import {
 } from '@maou/bench-testkit/compute';
 import { startWebgpuBackend } from '../webgpu-backend.plugin';
 import { planSettings, PlannedWebgpuTrainer } from './planned-trainer';
-import { describeStep } from './step-description';
+import { describeStep, type SplitSizes } from './step-description';
 
 const gpu = useLavapipe();
 if (!gpu.available) console.warn(`planned WebGPU step specs skipped: ${gpu.reason}`);
@@ -37,9 +37,9 @@ async function startWebgpu(): Promise<void> {
   if (!started.ok) throw new Error(started.error);
 }
 
-async function plannedTrainer(o: TrainerOptions, minSplitRows?: number): Promise<PlannedWebgpuTrainer> {
+async function plannedTrainer(o: TrainerOptions, split?: Partial<SplitSizes>): Promise<PlannedWebgpuTrainer> {
   await startWebgpu();
-  return new PlannedWebgpuTrainer(o, createTrainer(o) as TfjsTrainer, { minSplitRows });
+  return new PlannedWebgpuTrainer(o, createTrainer(o) as TfjsTrainer, { split });
 }
 
 /** Loss, every parameter's gradient and the running statistics of one planned step against the engine on cpu. */
@@ -48,14 +48,14 @@ async function expectEngineGradients(
   stage: Stage,
   batchSize: number,
   extra: Partial<TrainingConfig> = {},
-  minSplitRows?: number,
+  split?: Partial<SplitSizes>,
   seed = 5 + stage,
 ): Promise<number> {
   const o = optionsFor(preset, stage, extra);
   const batch = randomBatch(stage, batchSize, seed);
   await tf.setBackend('cpu');
   const want = await engineGradients(o, batch);
-  const planned = await plannedTrainer(o, minSplitRows);
+  const planned = await plannedTrainer(o, split);
   try {
     const { loss } = await planned.step(batch, clock);
     expect(Math.abs(loss - want.loss)).toBeLessThan(1e-4 * Math.abs(want.loss));
@@ -76,18 +76,18 @@ async function expectEngineGradients(
     await tf.setBackend('cpu');
   });
 
-  // Stage 1 also runs the filter gradients split over K (ranges of 16 output pixels), the others whole.
+  // Stage 1 also runs every split path: filter gradients over K (ranges of 16 output pixels), norm gradient sums over
+  // rows (64 a workgroup, 4 chunks at 9×9) and the embedding gradient over positions (100 a thread, 3 chunks); the
+  // other stages at the default sizes, where batch 3 splits nothing.
   it.each([
     ['lite', 3, {}, undefined],
-    ['lite', 1, {}, 16],
+    ['lite', 1, {}, { minSplitRows: 16, reduceChunkRows: 64, embeddingChunkPositions: 100 }],
     ['lite', 2, { stage2HiddenDim: 16 }, undefined],
   ] as const)(
     '%s Stage %i %j: loss, every gradient and running statistics match the engine on cpu',
-    async (preset, stage, extra, minSplitRows) => {
-      const count = await expectEngineGradients(preset, stage, 3, extra, minSplitRows);
-      expect(count).toBe(
-        describeStep(planSettings(optionsFor(preset, stage, extra), minSplitRows), 3).dispatches.length,
-      );
+    async (preset, stage, extra, split) => {
+      const count = await expectEngineGradients(preset, stage, 3, extra, split);
+      expect(count).toBe(describeStep(planSettings(optionsFor(preset, stage, extra), split), 3).dispatches.length);
     },
     600_000,
   );

@@ -26,7 +26,13 @@ import {
 } from './gpu-types';
 import { LOSS_SCALING, SCALE_FLOATS } from './loss-scaling';
 import { MaterializedStep, SHARED_BUFFERS } from './materialize';
-import { describeStep, flatParameters, type PlanSettings, type StepDescription } from './step-description';
+import {
+  describeStep,
+  flatParameters,
+  type PlanSettings,
+  type SplitSizes,
+  type StepDescription,
+} from './step-description';
 
 /** Knobs of the planned trainer that do not come from the training flags. @public */
 export interface PlannedTrainerOptions {
@@ -35,8 +41,8 @@ export interface PlannedTrainerOptions {
    * report a NaN loss; the reading step waits for the GPU and returns its own loss (all read ones: `lossHistory`).
    */
   readonly lossEvery?: number;
-  /** filter gradients split K only when each split keeps this many output pixels (tests lower it) */
-  readonly minSplitRows?: number;
+  /** how finely long reductions are split over workgroups (tests lower the sizes to reach the split paths) */
+  readonly split?: Partial<SplitSizes>;
   /** mixed precision: the first loss scale (default PyTorch's 65,536; tests force an overflow with a huge one) */
   readonly initialLossScale?: number;
   /** mixed precision: good steps before the loss scale doubles (default 2,000) */
@@ -67,7 +73,7 @@ export function plannedStepRefusal(options: TrainerOptions): string | null {
 }
 
 /** The plan's settings from the trainer's options. @public */
-export const planSettings = (o: TrainerOptions, minSplitRows?: number): PlanSettings => {
+export const planSettings = (o: TrainerOptions, split?: Partial<SplitSizes>): PlanSettings => {
   const t = o.training;
   if (!isResNetPreset(t.preset)) throw new Error(`the planned step builds the ResNet presets, not ${t.preset}`);
   return {
@@ -93,7 +99,7 @@ export const planSettings = (o: TrainerOptions, minSplitRows?: number): PlanSett
       momentum: t.momentum,
       clip: t.gradientClip,
     },
-    minSplitRows,
+    split,
     activations: t.mixedPrecision ? 'f16' : 'f32',
   };
 };
@@ -187,7 +193,7 @@ export class PlannedWebgpuTrainer implements Trainer {
         '--mixed-precision needs the WebGPU device feature shader-f16, which this device was not created with (the adapter lacks it)',
       );
     this.initialLossScale = o.initialLossScale ?? LOSS_SCALING.initialScale;
-    this.settings = { ...planSettings(options, o.minSplitRows), scaleGrowthInterval: o.scaleGrowthInterval };
+    this.settings = { ...planSettings(options, o.split), scaleGrowthInterval: o.scaleGrowthInterval };
     this.schedule = createLrSchedule(
       options.training.lrScheduler,
       options.training.learningRate,

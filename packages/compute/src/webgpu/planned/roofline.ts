@@ -36,6 +36,7 @@ const SLICED = new Set(['P', 'G', 'M', 'V', 'D', 'S', 'R']);
 const PER_ELEMENT: Readonly<Record<string, (u: Uniforms) => number>> = {
   'bn statistics': (u) => 8 * u.ROWS! * u.C!,
   'bn grad sums': (u) => 8 * u.ROWS! * u.C!,
+  'bn grad sums split sum': (u) => 2 * u.ROWS! * u.C!,
   'bn input grad': (u) => (u.GOFFb === undefined ? 12 : 20) * u.TOTAL!,
   'conv filter grad split sum': (u) => u.SPLITS! * u.TOTAL!,
   'global average pool': (u) => 6 * u.TOTAL!,
@@ -45,6 +46,7 @@ const PER_ELEMENT: Readonly<Record<string, (u: Uniforms) => number>> = {
   'loss total': (u) => u.NB!,
   'loss scale': (u) => u.TOTAL!,
   'embedding grad': (u) => u.POS! * 32,
+  'embedding grad split sum': (u) => u.SPLITS! * u.TOTAL!,
   'hand projection output grad': (u) => 81 * u.TOTAL!,
   'gradient norm': (u) => 2 * u.NP!,
   'adamw update': (u) => 16 * u.NP!,
@@ -62,7 +64,7 @@ function sliceFloats(kind: string, u: Uniforms, buffer: string): number {
   if (u.IN !== undefined) return (u.IN + 1) * u.OUT!; // a dense layer's weight and bias
   if (u.C !== undefined) return 2 * u.C; // a norm's γ and β
   if (kind === 'stem') return u.HB! + 32; // embedding table, hand weight and bias (they are contiguous)
-  if (u.EOFF !== undefined || kind === 'conv filter grad split sum') return u.TOTAL!; // embedding table; a filter
+  if (u.EOFF !== undefined || kind === 'conv filter grad split sum') return u.ENTRIES ?? u.TOTAL!; // embedding table; a filter
   throw new Error(`roofline: no slice rule for ${buffer} in kind "${kind}"`);
 }
 

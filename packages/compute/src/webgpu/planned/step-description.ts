@@ -20,6 +20,7 @@ import {
   convStatsFloats,
   normFinish,
   normGradSums,
+  type ReluMask,
   normInputGrad,
   NORM_PARTS,
   NORM_STAT_ROWS,
@@ -41,6 +42,19 @@ export interface FlatParameter {
   readonly decay: boolean;
 }
 
+/** Sizes that split the step's long reductions over workgroups, so a large GPU has work for all its cores. @public */
+export interface SplitSizes {
+  /** filter gradients split K when each split keeps at least this many output pixels */
+  readonly minSplitRows: number;
+  /** a norm's gradient sums take this many rows a workgroup (the unsplit sums were 60–73 % of an H100's step) */
+  readonly reduceChunkRows: number;
+  /** the embedding gradient scans this many board positions a thread */
+  readonly embeddingChunkPositions: number;
+}
+
+/** @public */
+export const SPLIT_SIZES: SplitSizes = { minSplitRows: 256, reduceChunkRows: 512, embeddingChunkPositions: 2048 };
+
 /** What the plan needs beyond the preset: the stage's head and loss, and the optimiser. @public */
 export interface PlanSettings {
   readonly preset: ResNetPreset;
@@ -53,8 +67,8 @@ export interface PlanSettings {
   readonly stage1PosWeight: number;
   readonly stage2: Omit<MultiLabelSettings, 'posWeight'> & { readonly posWeight: number };
   readonly update: UpdateSettings;
-  /** filter gradients split K when each split keeps at least this many output pixels (default 256) */
-  readonly minSplitRows?: number;
+  /** how finely the step's long reductions are split over workgroups (defaults: `SPLIT_SIZES`; tests lower them) */
+  readonly split?: Partial<SplitSizes>;
   /**
    * 'f16' (`--mixed-precision`): activations and their gradients stored as f16, with dynamic loss scaling; parameters,
    * gradients, optimiser state and all arithmetic stay f32. Default 'f32'.
@@ -223,7 +237,8 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
   const B = batch;
   const scaled = s.activations === 'f16';
   const act = (c: ConvShape) => B * c.oh * c.oh * c.cout;
-  const minSplitRows = s.minSplitRows ?? 256;
+  const split = { ...SPLIT_SIZES, ...s.split };
+  const minSplitRows = split.minSplitRows;
   const splitsFor = (c: ConvShape): number => {
     const [m, n] = [c.k * c.k * c.cin, c.cout];
     const edge = gemmTile(m, n);
@@ -359,12 +374,18 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
       bs: buf(`${c.name}.bs`, 2 * c.cout),
       dz: buf(`${c.name}.dz`, act(c)),
     });
+    const gradSums = (c: ConvShape, bn: NormShape, dOut: string, mask: ReluMask, t: { z: string; bs: string }) => {
+      const rows = B * c.oh * c.oh;
+      const chunks = Math.ceil(rows / split.reduceChunkRows);
+      const part = chunks > 1 ? buf(`${c.name}.sums`, chunks * 2 * c.cout) : '';
+      d.push(...normGradSums(bn, rows, split.reduceChunkRows, dOut, mask, t.z, t.bs, part));
+    };
     const t3 = term(b.expand, n.expand!);
-    d.push(normGradSums(n.expand!, B * b.expand.oh * b.expand.oh, dy, y, t3.z, t3.bs));
+    gradSums(b.expand, n.expand!, dy, y, t3);
     let skip: string;
     if (b.shortcut) {
       const ts = term(b.shortcut, n.shortcut!);
-      d.push(normGradSums(n.shortcut!, B * b.shortcut.oh * b.shortcut.oh, dy, y, ts.z, ts.bs));
+      gradSums(b.shortcut, n.shortcut!, dy, y, ts);
       d.push(normInputGrad(B * b.expand.oh * b.expand.oh, dy, y, t3, ts));
       filterGrad(b.shortcut, { tensor: input }, ts.dz);
       skip = buf(`${b.shortcut.name}.dx`, B * b.shortcut.h * b.shortcut.h * b.shortcut.cin);
@@ -383,7 +404,8 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
     for (const [c, bn, dOut, inp, dIn] of inner) {
       const t = term(c, bn);
       const rows = B * c.oh * c.oh;
-      d.push(normGradSums(bn, rows, dOut, 'own', t.z, t.bs), normInputGrad(rows, dOut, 'own', t));
+      gradSums(c, bn, dOut, 'own', t);
+      d.push(normInputGrad(rows, dOut, 'own', t));
       filterGrad(c, inp, t.dz);
       buf(dIn, B * c.h * c.h * c.cin);
       d.push(convInputGrad(c, B, t.dz, dIn, c === b.reduce ? skip : undefined));
@@ -393,7 +415,9 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
 
   // Stem backward: embedding rows, hand projection.
   buf('dhand', B * STEM.hand);
-  d.push(embeddingGrad(B, off('embedding.weight'), STEM.vocabulary), handGrad(B));
+  const embeddingChunks = Math.ceil((B * BOARD_SQUARES) / split.embeddingChunkPositions);
+  const embeddingPart = embeddingChunks > 1 ? buf('embedding.split', embeddingChunks * STEM.vocabulary * 32) : '';
+  d.push(...embeddingGrad(B, off('embedding.weight'), STEM.vocabulary, embeddingChunks, embeddingPart), handGrad(B));
   d.push(denseParamGrad(dense('hand_projection', HAND_KINDS, STEM.hand), B, 'hands', 'dhand'));
 
   // Update.

@@ -296,8 +296,12 @@ export function channelReduce(
     readonly prepass?: string;
     readonly pass: string;
     readonly finish: string;
+    /** rows per workgroup along y (`chunk` in finish is the workgroup's index); all rows in one workgroup if absent */
+    readonly chunkRows?: number;
   },
 ): Dispatch {
+  const chunkRows = o.chunkRows ?? o.rows;
+  const chunks = Math.ceil(o.rows / chunkRows);
   const reduce = (v: string) => `
   red0[ly][lx] = ${v}0; red1[ly][lx] = ${v}1;
   workgroupBarrier();
@@ -307,6 +311,7 @@ export function channelReduce(
 ${o.consts}
 ${i32c('ROWS', o.rows)}
 ${i32c('C', o.channels)}
+${i32c('CR', chunkRows)}
 var<workgroup> red0: array<array<f32, 64>, 4>;
 var<workgroup> red1: array<array<f32, 64>, 4>;
 @compute @workgroup_size(64, 4)
@@ -315,12 +320,14 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
   let ly = lid.y;
   let c = i32(wg.x) * 64 + i32(lx);
   let live = c < C;
+  let chunk = i32(wg.y);
+  let r1 = min(ROWS, (chunk + 1) * CR);
   var p0 = 0.0;
   ${
     o.prepass
       ? `{
     var s0 = 0.0; var s1 = 0.0;
-    if (live) { for (var r = i32(ly); r < ROWS; r += 4) { let i = r * C + c; ${o.prepass} } }
+    if (live) { for (var r = chunk * CR + i32(ly); r < r1; r += 4) { let i = r * C + c; ${o.prepass} } }
     ${reduce('s')}
     p0 = red0[0][lx];
     workgroupBarrier();
@@ -328,7 +335,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
       : ''
   }
   var s0 = 0.0; var s1 = 0.0;
-  if (live) { for (var r = i32(ly); r < ROWS; r += 4) { let i = r * C + c; ${o.pass} } }
+  if (live) { for (var r = chunk * CR + i32(ly); r < r1; r += 4) { let i = r * C + c; ${o.pass} } }
   ${reduce('s')}
   if (ly == 0u && live) {
     let t0 = red0[0][lx];
@@ -336,7 +343,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
     ${o.finish}
   }
 }`;
-  return dispatch(label, bindings, code, [Math.ceil(o.channels / 64), 1, 1]);
+  return dispatch(label, bindings, code, [Math.ceil(o.channels / 64), chunks, 1]);
 }
 
 /**
