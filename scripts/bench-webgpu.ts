@@ -161,7 +161,9 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
       : {
           fastKernels: fast,
           uploads: arg('uploads', 'pooled'),
-          ...(dispatches === null ? {} : { dispatchesPerStep: dispatches / steps }),
+          ...(dispatches === null
+            ? {}
+            : { dispatchesPerStep: dispatches.dispatches / steps, pipelinesPerStep: dispatches.pipelines / steps }),
         }),
     firstStepMs: +firstStepMs.toFixed(0),
     medianStepMs: +median.toFixed(1),
@@ -207,26 +209,41 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
 
 /**
  * tfjs-backend-webgpu's dispatches while `f` runs (each program it runs is recorded once, in recordAndSubmit; the
- * planned step's own passes are not counted here), or null on another backend.
+ * planned step's own passes are not counted here), and the compute pipelines created meanwhile: in steady state a
+ * step should find every shader in the cache, so pipelines made in the timed steps mean compiling again. Null on
+ * another backend.
  */
-async function countDispatches(f: () => Promise<void>): Promise<number | null> {
-  const backend = tf.backend() as unknown as { recordAndSubmit?: (...args: unknown[]) => unknown };
+async function countDispatches(f: () => Promise<void>): Promise<{ dispatches: number; pipelines: number } | null> {
+  const backend = tf.backend() as unknown as {
+    recordAndSubmit?: (...args: unknown[]) => unknown;
+    device?: Record<string, unknown>;
+  };
   const record = backend.recordAndSubmit;
-  if (tf.getBackend() !== 'webgpu' || typeof record !== 'function') {
+  if (tf.getBackend() !== 'webgpu' || typeof record !== 'function' || !backend.device) {
     await f();
     return null;
   }
-  let count = 0;
+  const device = backend.device;
+  const counts = { dispatches: 0, pipelines: 0 };
   backend.recordAndSubmit = (...args: unknown[]) => {
-    count += 1;
+    counts.dispatches += 1;
     return record.apply(backend, args);
   };
+  const makers = ['createComputePipeline', 'createComputePipelineAsync'].map((name) => {
+    const original = device[name] as (...args: unknown[]) => unknown;
+    device[name] = (...args: unknown[]) => {
+      counts.pipelines += 1;
+      return original.apply(device, args);
+    };
+    return [name, original] as const;
+  });
   try {
     await f();
   } finally {
     backend.recordAndSubmit = record;
+    for (const [name, original] of makers) device[name] = original;
   }
-  return count;
+  return counts;
 }
 
 /** GPU time per kernel kind of one profiled step with its FLOPs, bytes and the fraction of the peaks they reach. */
