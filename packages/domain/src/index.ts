@@ -21,6 +21,7 @@ export * from './timing/training-metrics';
 export * from './estimate/epoch-estimate';
 export * from './estimate/batch-trend';
 export * from './estimate/run-assessment';
+export * from './estimate/machine-wander';
 export * from './timing/contention';
 export * from './recommendations/recommendation-context';
 export * from './recommendations/rules';

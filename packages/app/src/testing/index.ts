@@ -4,3 +4,4 @@ export * from './recording-progress';
 export * from './fake-loader-factory';
 export * from './training-use-case';
 export * from './plug-in-choices';
+export * from './memory-calibration-store';

@@ -1,6 +1,7 @@
 // The use case's tsyringe decorators need the metadata polyfill when the class is defined, as in the package's index.
 import 'reflect-metadata';
 import type { BackendInfo, TrainerFactory } from '@maou/bench-engine';
+import type { CalibrationStorePort } from '../ports/calibration-store.port';
 import type { ClockPort } from '../ports/clock.port';
 import type { DataLoaderPort } from '../ports/data-loader.port';
 import type { DataSourcePort } from '../ports/data-source.port';
@@ -8,6 +9,7 @@ import type { HostEnvironment } from '../ports/environment.port';
 import type { CpuCounters } from '../ports/resource-monitor.port';
 import { BenchmarkTrainingUseCase } from '../use-cases/benchmark-training/benchmark-training.use-case';
 import type { CalibrateLoaderUseCase } from '../use-cases/calibrate-loader/calibrate-loader.use-case';
+import { MemoryCalibrationStore } from './memory-calibration-store';
 import { MemoryLogger } from './memory-logger';
 
 /** The host a test run reports. @public */
@@ -31,6 +33,8 @@ export interface TrainingUseCaseEdges {
   readonly createTrainer: TrainerFactory;
   /** CPU counters for the contention check; none by default */
   readonly cpuCounters?: () => CpuCounters | null;
+  /** where the machine's wander record lives; a fresh in-memory store by default */
+  readonly store?: CalibrationStorePort;
 }
 
 /**
@@ -53,4 +57,5 @@ export const trainingUseCaseOver = (edges: TrainingUseCaseEdges): BenchmarkTrain
         throw new Error('calibration is off');
       },
     } as unknown as CalibrateLoaderUseCase,
+    edges.store ?? new MemoryCalibrationStore(),
   );

@@ -1,5 +1,5 @@
 import type { EpochEstimate, SamplingEstimate, TrainingMetrics } from '../report/benchmark-report';
-import { projectEpoch, type RunAssessment } from './run-assessment';
+import { projectEpoch, RUN_TO_RUN_SPREAD, type RunAssessment } from './run-assessment';
 import type { AdaptiveEpochCorrection } from '../adaptive-batch/adaptive-batch-report';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
@@ -22,12 +22,18 @@ export const estimateEpoch = (
     predicted_ms: a.predictedMs,
     predicted_ms_ci95: a.intervalMs,
     warmup_cost_ms: m.warmup_total_ms,
-    method: `${m.total_batches} batches as run (warm-up ${a.steadyStart} batches, ${seconds(m.warmup_total_ms)}) + steady mean ${a.meanMs.toFixed(1)} ms × ${rest} remaining batches, up to ${(a.basis.residualFall * 100).toFixed(1)} % faster (the fall full epochs still had after 20–400 batches, less after more); interval = 95 % CI of the mean (block means) × remaining, noise of the remaining batches, run-to-run spread ${(a.basis.runToRun * 100).toFixed(1)} %, that fall ± itself, in quadrature${a.trending ? ', widened for the trend' : ''}${a.disturbed ? ', down to the quiet floor' : ''}`,
+    method: `${m.total_batches} batches as run (warm-up ${a.steadyStart} batches, ${seconds(m.warmup_total_ms)}) + steady mean ${a.meanMs.toFixed(1)} ms × ${rest} remaining batches, up to ${(a.basis.residualFall * 100).toFixed(1)} % faster (the fall full epochs still had after 20–400 batches, less after more); interval = 95 % CI of the mean (block means) × remaining, noise of the remaining batches, run-to-run spread ${(a.basis.runToRun * 100).toFixed(1)} % (${a.wander ? `this machine's wander over ${a.wander.windowS} s windows in its last ${a.wander.runs} runs, at least ${(RUN_TO_RUN_SPREAD * 100).toFixed(1)} %` : 'assumed: no earlier runs measured on this machine'}), that fall ± itself, in quadrature${a.trending ? ', widened for the trend' : ''}${a.disturbed ? ', down to the quiet floor' : ''}`,
     half_width_fraction: a.halfWidthFraction,
     trend: a.trend,
     trending: a.trending,
     excluded_disturbed_batches: a.excludedDisturbed,
     disturbed: a.disturbed,
+    run_to_run: {
+      fraction: a.basis.runToRun,
+      source: a.wander ? 'machine' : 'assumed',
+      window_s: a.wander?.windowS ?? null,
+      runs: a.wander?.runs ?? 0,
+    },
     notes: a.notes,
   };
 };

@@ -2,6 +2,7 @@ import { summarize } from '../stats/summary';
 import type { BatchCpu } from '../timing/contention';
 import { detectSteadyStart } from '../timing/steady-state';
 import { batchTrend, type BatchTrend } from './batch-trend';
+import { wanderAt, type WanderAt, type WanderProfile } from './machine-wander';
 
 /**
  * Relative spread between two runs of the same configuration that neither run can see (where the allocator and the
@@ -66,6 +67,8 @@ export interface RunAssessment {
   readonly notes: readonly string[];
   /** what the prediction rests on, to project other epoch lengths (sampling) */
   readonly basis: ProjectionBasis;
+  /** where `basis.runToRun` came from: this machine's wander at the look's length, or null (the assumed constant) */
+  readonly wander: WanderAt | null;
 }
 
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
@@ -117,6 +120,8 @@ export const assessRun = (
     readonly batchesPerEpoch: number;
     readonly runToRun?: number;
     readonly residualFall?: number;
+    /** the machine's wander from its earlier runs: the run-to-run term at this look's length, when wider */
+    readonly wander?: WanderProfile | null;
   },
 ): RunAssessment => {
   const n = s.wallMs.length;
@@ -141,6 +146,9 @@ export const assessRun = (
     (recent.ci95[1] - recent.ci95[0]) / 2,
     batchTrend(values.slice(split))?.mean_half_width_ms ?? 0,
   );
+  // what the look cannot see of how the machine's speed wanders: 1.96 rms at its length, not below the constant
+  const wander = options.runToRun === undefined ? wanderAt(options.wander ?? null, sum(values) / 1000) : null;
+  const runToRun = options.runToRun ?? Math.max(RUN_TO_RUN_SPREAD, 1.96 * (wander?.rms ?? 0));
   const basis: ProjectionBasis = {
     observedMs: sum(s.wallMs.map((w, i) => (i >= start && !usedSet.has(i) ? stats.mean : w))),
     batchesRun: n,
@@ -155,7 +163,7 @@ export const assessRun = (
     disturbed: steadyCount > 0 && excluded === 0 && disturbedCount > steadyCount / 2,
     quietObservedMs: sum(s.wallMs.map((_, i) => floor(i))),
     quietMeanMs: used.length ? sum(used.map(floor)) / used.length : stats.mean,
-    runToRun: options.runToRun ?? RUN_TO_RUN_SPREAD,
+    runToRun,
     residualFall: options.residualFall ?? RESIDUAL_FALL,
   };
   const { predictedMs, intervalMs } = projectEpoch(basis, options.batchesPerEpoch);
@@ -175,6 +183,10 @@ export const assessRun = (
     notes.push(
       `disturbed: ${disturbedCount} of ${steadyCount} steady batches shared the CPU with other processes; the interval runs from a quiet machine (low end: this process's CPU time spread over every core) to one as busy as during this run`,
     );
+  if (wander && runToRun > RUN_TO_RUN_SPREAD)
+    notes.push(
+      `this machine's speed over ${wander.windowS} s windows strayed ±${(runToRun * 100).toFixed(1)} % (95 %) from its runs' means in its last ${wander.runs} run(s): a look this long cannot see that, so the interval counts it`,
+    );
   return {
     steadyStart: start,
     used: used.length,
@@ -188,6 +200,7 @@ export const assessRun = (
     intervalMs,
     halfWidthFraction: predictedMs > 0 ? (intervalMs[1] - intervalMs[0]) / 2 / predictedMs : Number.POSITIVE_INFINITY,
     notes,
+    wander,
   };
 };
 

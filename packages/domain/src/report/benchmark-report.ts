@@ -105,10 +105,24 @@ export interface EpochEstimate {
   /** most steady batches were disturbed; the interval spans a quiet machine to one this busy */
   readonly disturbed?: boolean;
   readonly contention?: ContentionSummary;
+  /** the run-to-run share of the interval, and whether this machine's earlier runs measured it */
+  readonly run_to_run?: RunToRunSpread;
   /** how the run decided to stop, and how long it took to get there */
   readonly stopping?: StoppingOutcome;
   /** plain-language caveats: trend, disturbance, budget */
   readonly notes?: readonly string[];
+}
+
+/**
+ * What a look cannot see of the next run (95 %, a share of the epoch): 'machine' when the wander of this machine's
+ * earlier runs at the look's length (`window_s`) set it, 'assumed' when no record had enough windows yet.
+ * @public
+ */
+export interface RunToRunSpread {
+  readonly fraction: number;
+  readonly source: 'machine' | 'assumed';
+  readonly window_s: number | null;
+  readonly runs: number;
 }
 
 /** Why the run stopped measuring, and when. @public */

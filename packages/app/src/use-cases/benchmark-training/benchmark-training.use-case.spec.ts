@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import '@tensorflow/tfjs-backend-cpu';
 import type { BenchmarkConfig, HostBatch, Stage3Columns } from '@maou/bench-domain';
-import { RESIDUAL_FALL } from '@maou/bench-domain';
-import { FakeClock, trainingUseCaseOver } from '../../testing';
+import { RESIDUAL_FALL, RUN_TO_RUN_SPREAD } from '@maou/bench-domain';
+import { FakeClock, MemoryCalibrationStore, trainingUseCaseOver } from '../../testing';
 import type { Trainer } from '@maou/bench-engine';
 import type { DataLoaderPort } from '../../ports/data-loader.port';
 import type { DataSourcePort, ShardRef } from '../../ports/data-source.port';
@@ -23,6 +23,7 @@ const setup = (opts: {
   shards?: ShardRef[];
   othersShare?: (i: number) => number;
   shardsFault?: Error;
+  store?: MemoryCalibrationStore;
 }) => {
   const clock = new FakeClock();
   // CPU counters that follow the fake clock: this process keeps both cores busy; others take `othersShare` of them.
@@ -91,6 +92,7 @@ const setup = (opts: {
     loader,
     createTrainer: () => trainer,
     cpuCounters,
+    store: opts.store,
   });
   return useCase;
 };
@@ -443,6 +445,73 @@ describe('BenchmarkTrainingUseCase', () => {
       expect(report.epoch_estimate.contention).toMatchObject({ measured: true });
       expect(report.epoch_estimate.predicted_ms / 200).toBeLessThan(130);
       expect(report.epoch_estimate.notes?.join(' ')).toMatch(/left out of the mean/);
+    });
+  });
+
+  describe("the machine's wander, kept between runs", () => {
+    // ±10 % every 5 s of fake time: what a noisy VM does to 100 ms batches
+    const wandering = (i: number): number => (i < 2 ? 400 : 100 * (Math.floor(i / 50) % 2 ? 1.1 : 0.9));
+    const rule = { targetPrecision: 0.05, timeBudgetMs: 60_000, capGiven: false };
+
+    it('given no record, then the run assumes the spread, and leaves a record the next run sizes its interval by', async () => {
+      const store = new MemoryCalibrationStore();
+      const first = await setup({ batches: 3000, waitMs: 0, stepMs: wandering, store }).execute({
+        config: config({ maxBatches: 1000 }),
+      });
+      if (!first.ok) throw new Error(first.error.message);
+      expect(first.value.report.epoch_estimate.run_to_run).toEqual({
+        fraction: RUN_TO_RUN_SPREAD,
+        source: 'assumed',
+        window_s: null,
+        runs: 0,
+      });
+      expect([...store.entries.keys()]).toEqual([
+        expect.stringMatching(/^machine-wander \{"cpus":2,.*"backend":"cpu"/),
+      ]);
+
+      const look = { batches: 3000, waitMs: 0, stepMs: wandering };
+      const second = await setup({ ...look, store }).execute({ config: config({ maxBatches: 60 }) });
+      const fresh = await setup(look).execute({ config: config({ maxBatches: 60 }) });
+      if (!second.ok || !fresh.ok) throw new Error('expected ok');
+      const e = second.value.report.epoch_estimate;
+      expect(e.run_to_run).toMatchObject({ source: 'machine', window_s: 2, runs: 1 });
+      expect(e.run_to_run!.fraction).toBeGreaterThan(0.1);
+      expect(e.predicted_ms).toBe(fresh.value.report.epoch_estimate.predicted_ms);
+      expect(e.half_width_fraction!).toBeGreaterThan(fresh.value.report.epoch_estimate.half_width_fraction! + 0.02);
+      expect(e.method).toContain("this machine's wander over 2 s windows in its last 1 runs");
+      expect(e.notes?.join(' ')).toMatch(/this machine's speed over 2 s windows strayed ±\d+\.\d %/);
+    });
+
+    it('given a record wider than the target, then the default run says the target cannot be reached here, and why', async () => {
+      // ±10 % every 20 s: even the look's 20 s windows stray that far
+      const slow = (i: number): number => (i < 2 ? 400 : 100 * (Math.floor(i / 200) % 2 ? 1.1 : 0.9));
+      const store = new MemoryCalibrationStore();
+      await setup({ batches: 3000, waitMs: 0, stepMs: slow, store }).execute({ config: config({ maxBatches: 2000 }) });
+      const r = await setup({ batches: 3000, waitMs: 0, stepMs: slow, store }).execute({
+        config: config({ maxBatches: 100, stopping: { ...rule, timeBudgetMs: 20_000 } }),
+      });
+      if (!r.ok) throw new Error(r.error.message);
+      const e = r.value.report.epoch_estimate;
+      expect(e.stopping?.reason).toBe('time-budget');
+      expect(e.half_width_fraction!).toBeGreaterThan(0.05);
+      expect(e.notes?.join(' ')).toMatch(
+        /this machine's own wander \(±\d+\.\d % over \d+ s windows\) is wider than the target by itself/,
+      );
+    });
+
+    it('given a stored record of another format, then the run warns, assumes the spread and replaces it', async () => {
+      const store = new MemoryCalibrationStore();
+      await setup({ batches: 200, waitMs: 0, stepMs: wandering, store }).execute({
+        config: config({ maxBatches: 200 }),
+      });
+      const [key] = [...store.entries.keys()];
+      store.entries.set(key!, { version: 0 });
+      const r = await setup({ batches: 200, waitMs: 0, stepMs: wandering, store }).execute({
+        config: config({ maxBatches: 200 }),
+      });
+      if (!r.ok) throw new Error(r.error.message);
+      expect(r.value.report.epoch_estimate.run_to_run?.source).toBe('assumed');
+      expect(store.entries.get(key!)).toMatchObject({ version: 1, runs: 1 });
     });
   });
 });

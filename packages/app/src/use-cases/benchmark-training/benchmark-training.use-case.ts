@@ -47,6 +47,8 @@ import { requireRows } from '../../loader/require-rows';
 import { backendFields } from '../backend-fields';
 import { interruptedFailure, interruptionOf } from './interruption';
 import { StopWatch } from './stop-watch';
+import { MachineWanderRecord } from './machine-wander-record';
+import type { CalibrationStorePort } from '../../ports/calibration-store.port';
 import { AdaptiveBatchTrainer } from './adaptive-batch-trainer';
 import { measureKnobCost } from './knob-cost';
 
@@ -82,6 +84,7 @@ export class BenchmarkTrainingUseCase {
     @inject(TOKENS.ResourceMonitor) private readonly monitor: ResourceMonitorPort,
     @inject(TOKENS.Environment) private readonly environment: EnvironmentPort,
     @inject(CalibrateLoaderUseCase) private readonly calibrator: CalibrateLoaderUseCase,
+    @inject(TOKENS.CalibrationStore) private readonly store: CalibrationStorePort,
   ) {}
 
   execute(input: BenchmarkTrainingInput): Promise<Result<BenchmarkTrainingOutput, BenchmarkTrainingError>> {
@@ -283,10 +286,12 @@ export class BenchmarkTrainingUseCase {
         : [],
     );
     if (config.enableResourceMonitoring) this.monitor.start(MONITOR_INTERVAL_MS);
+    const wander = await MachineWanderRecord.open(this.store, this.logger, this.environment.describe(), backend);
     const watch = new StopWatch(config.stopping ?? null, {
       warmup: ctx.warmup,
       planned,
       batchesPerEpoch: loader.batchesPerEpoch.train,
+      wander: wander.kept,
     });
     const pass = await during('training-failed', () =>
       runTrainingPass({
@@ -321,6 +326,7 @@ export class BenchmarkTrainingUseCase {
         message: `the loader produced ${pass.timings.length} batch(es); at least 2 are needed`,
       });
     const { assessment, timings, epochExtras } = watch.conclude(pass.timings);
+    if (!pass.interrupted) await wander.add(timings, assessment.steadyStart);
     const metrics = computeTrainingMetrics(timings, assessment.steadyStart, warmup);
     const adaptive = ctx.adaptive?.report(timings, assessment.steadyStart, loader.batchesPerEpoch.train) ?? null;
     const epoch = withAdaptiveCorrection(

@@ -11,6 +11,7 @@ import {
   type StopContext,
   type StopReason,
   type StoppingRule,
+  type WanderProfile,
 } from '@maou/bench-domain';
 
 const seriesOf = (timings: readonly BatchTiming[]): RunSeries => {
@@ -33,7 +34,13 @@ export class StopWatch {
 
   constructor(
     private readonly rule: StoppingRule | null,
-    private readonly run: { readonly warmup: number; readonly planned: number; readonly batchesPerEpoch: number },
+    private readonly run: {
+      readonly warmup: number;
+      readonly planned: number;
+      readonly batchesPerEpoch: number;
+      /** this machine's wander from its earlier runs (the run-to-run term), or null */
+      readonly wander?: WanderProfile | null;
+    },
     /** the domain's judgement of the batches so far; a spec counts its calls */
     private readonly assess: typeof assessRun = assessRun,
   ) {}
@@ -58,10 +65,14 @@ export class StopWatch {
     };
     if (n < this.nextAssessment && !limitReached(ctx)) return false;
     this.nextAssessment = n + Math.max(1, Math.floor(n * ASSESS_EVERY));
-    const a = this.assess(seriesOf(timings), { minWarmup: this.run.warmup, batchesPerEpoch: this.run.batchesPerEpoch });
+    const a = this.assess(seriesOf(timings), this.options());
     this.reason = decideStop(a, ctx);
     this.elapsedMs = elapsedMs;
     return this.reason !== null;
+  }
+
+  private options(): Parameters<typeof assessRun>[1] {
+    return { minWarmup: this.run.warmup, batchesPerEpoch: this.run.batchesPerEpoch, wander: this.run.wander ?? null };
   }
 
   conclude(raw: readonly BatchTiming[]): {
@@ -70,7 +81,7 @@ export class StopWatch {
     epochExtras: Partial<EpochEstimate>;
   } {
     const series = seriesOf(raw);
-    const assessment = assessRun(series, { minWarmup: this.run.warmup, batchesPerEpoch: this.run.batchesPerEpoch });
+    const assessment = assessRun(series, this.options());
     const timings = raw.map((t, i) => ({
       ...t,
       warmup: i < assessment.steadyStart,
@@ -81,7 +92,11 @@ export class StopWatch {
     const notes = [...assessment.notes];
     if (reason === 'time-budget')
       notes.push(
-        `the time budget (${((this.rule?.timeBudgetMs ?? 0) / 1000).toFixed(0)} s) ran out before the interval reached ±${((this.rule?.targetPrecision ?? 0) * 100).toFixed(1)} %: the answer is less precise than asked`,
+        `the time budget (${((this.rule?.timeBudgetMs ?? 0) / 1000).toFixed(0)} s) ran out before the interval reached ±${((this.rule?.targetPrecision ?? 0) * 100).toFixed(1)} %: the answer is less precise than asked${
+          assessment.wander && assessment.basis.runToRun >= (this.rule?.targetPrecision ?? 0)
+            ? `; this machine's own wander (±${(assessment.basis.runToRun * 100).toFixed(1)} % over ${assessment.wander.windowS} s windows) is wider than the target by itself, so no run this long can reach it here: a quieter machine, or a longer budget, can`
+            : ''
+        }`,
       );
     if (
       reason === 'max-batches' &&

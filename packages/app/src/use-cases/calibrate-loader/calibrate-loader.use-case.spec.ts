@@ -1,21 +1,10 @@
 import 'reflect-metadata';
 import type { DataLoaderConfig } from '@maou/bench-domain';
-import type { CalibrationStorePort } from '../../ports/calibration-store.port';
 import type { DataSourcePort } from '../../ports/data-source.port';
-import { FakeClock, FakeLoaderFactory, MemoryLogger, RecordingProgress } from '../../testing';
+import { FakeClock, FakeLoaderFactory, MemoryCalibrationStore, MemoryLogger, RecordingProgress } from '../../testing';
 import type { CalibrateLoaderInput } from './calibrate-loader.input';
 import { CalibrateLoaderUseCase } from './calibrate-loader.use-case';
 import { calibrationCandidates } from './calibration-candidates';
-
-class MapStore implements CalibrationStorePort {
-  readonly data = new Map<string, unknown>();
-  async load(key: string) {
-    return this.data.has(key) ? this.data.get(key)! : null;
-  }
-  async save(key: string, value: unknown) {
-    this.data.set(key, JSON.parse(JSON.stringify(value)));
-  }
-}
 
 const base: DataLoaderConfig = {
   batchSize: 256,
@@ -59,7 +48,7 @@ const speed = (c: DataLoaderConfig) => (({ 0: 10, 1: 6, 2: 4, 4: 3.9 }) as Recor
 const setup = (ms = speed, fail?: (c: DataLoaderConfig) => Error | null) => {
   const clock = new FakeClock();
   const logger = new MemoryLogger();
-  const store = new MapStore();
+  const store = new MemoryCalibrationStore();
   const loaders = new FakeLoaderFactory(clock, ms, fail);
   const progress = new RecordingProgress();
   return {
@@ -79,7 +68,7 @@ describe('CalibrateLoaderUseCase', () => {
     expect(out.origin).toBe('measured');
     expect(out.choice).toMatchObject({ workers: 2, prefetchFactor: 2, batchSize: 256 });
     expect(out.choice.samplesPerSecond).toBeCloseTo(256 / 0.004, 0);
-    expect(store.data.size).toBe(1);
+    expect(store.entries.size).toBe(1);
     expect(logger.lines.some((l) => l.msg.startsWith('calibration_winner workers=2'))).toBe(true);
   });
 
@@ -99,8 +88,8 @@ describe('CalibrateLoaderUseCase', () => {
     s.clock.advance(8 * 86_400_000);
     expect((await s.useCase.execute(input())).origin).toBe('measured');
     expect(s.logger.lines.some((l) => l.level === 'warn' && /stale/.test(l.msg))).toBe(true);
-    const [key] = [...s.store.data.keys()];
-    s.store.data.set(key!, { createdAtMs: 'yesterday' });
+    const [key] = [...s.store.entries.keys()];
+    s.store.entries.set(key!, { createdAtMs: 'yesterday' });
     expect((await s.useCase.execute(input())).origin).toBe('measured');
     expect(s.logger.lines.some((l) => /missing or invalid fields/.test(l.msg))).toBe(true);
     const other = input({ signature: { ...input().signature, batchSize: 128 } });
