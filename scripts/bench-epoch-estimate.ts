@@ -11,6 +11,9 @@
 // keeps every report (case-K-short.json, case-K-full.json, case-K-full-2.json, …) for `pnpm bench:epoch:replay`.
 // `--full-runs N` (default 1) times the full epoch N times, after the short run: the truth is their mean, and each row
 // prints their spread (slowest ÷ fastest − 1), the part of the error no estimator can remove.
+// The runs keep this machine's wander record (the run-to-run term) in MAOU_BENCH_CACHE: a fresh folder per invocation
+// unless the variable is set, so the first rows start from the assumed spread and later rows learn from earlier ones;
+// the `r2r` column is the term each short run used (@ the window it came from).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -27,6 +30,7 @@ const arg = (name: string, fallback: string): string => {
   return i > 0 ? process.argv[i + 1]! : fallback;
 };
 const root = mkdtempSync(join(tmpdir(), 'maou-epoch-'));
+const machineRecord = process.env.MAOU_BENCH_CACHE ?? join(root, 'cache');
 const FULL_RUNS = Math.max(1, Number(arg('full-runs', '1')));
 const BUCKET = 'maou-epoch';
 
@@ -94,7 +98,7 @@ const run = (args: string[], env: Record<string, string> = {}): Promise<number> 
   new Promise((resolve, reject) => {
     const t0 = Date.now();
     const child = spawn(process.execPath, [MAOU_BIN, ...args, '--log-level', 'silent'], {
-      env: { ...process.env, ...env },
+      env: { ...process.env, MAOU_BENCH_CACHE: machineRecord, ...env },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     child.on('error', reject);
@@ -148,6 +152,7 @@ interface Report {
     excluded_disturbed_batches?: number;
     trending?: boolean;
     stopping: { reason: string; time_to_answer_ms: number; target_precision: number | null };
+    run_to_run?: { fraction: number; window_s: number | null };
   };
 }
 
@@ -170,6 +175,8 @@ interface Row {
   readonly disturbed: boolean;
   readonly fullDisturbed: boolean;
   readonly trending: boolean;
+  /** the run-to-run term the short run used, and the window of the machine's wander it came from (null: assumed) */
+  readonly runToRun: { fraction: number; window_s: number | null } | null;
 }
 
 /** maou's formula from the batches maou would have run: mean after its warm-up × batches per epoch. */
@@ -261,6 +268,7 @@ const runCase = async (c: Case, k: number, seed: number): Promise<Row> => {
     disturbed: Boolean(e.disturbed) || (e.excluded_disturbed_batches ?? 0) > 0,
     fullDisturbed: fulls.some((f) => f.batches.filter((b) => b.disturbed).length > f.batches.length / 10),
     trending: Boolean(e.trending),
+    runToRun: e.run_to_run ?? null,
   };
 };
 
@@ -276,7 +284,7 @@ const maouErr = (r: Row): number => r.maou / r.actual - 1;
 const covered = (r: Row): boolean => r.actual >= r.lo && r.actual <= r.hi;
 
 const HEADER =
-  ' # st preset batch epoch files loader  look   ran predict        interval  ±half   actual spread   error in?   maou   error  answer  proc stop              load1 flags';
+  ' # st preset batch epoch files loader  look   ran predict        interval  ±half   actual spread   error in?   maou   error  answer  proc stop                   r2r load1 flags';
 const printRow = (r: Row, k: number): void => {
   const s = (ms: number): string => (ms / 1000).toFixed(2);
   console.log(
@@ -302,6 +310,10 @@ const printRow = (r: Row, k: number): void => {
       r.answerS.toFixed(1).padStart(7),
       r.processS.toFixed(1).padStart(5),
       r.reason.padEnd(17),
+      (r.runToRun
+        ? `${pct(r.runToRun.fraction)}${r.runToRun.window_s ? `@${r.runToRun.window_s}s` : ''}`
+        : '—'
+      ).padStart(11),
       r.load.padStart(5),
       [r.disturbed ? 'disturbed' : '', r.fullDisturbed ? 'full-run-disturbed' : '', r.trending ? 'trending' : '']
         .filter(Boolean)
@@ -346,7 +358,9 @@ const main = async (): Promise<void> => {
         ],
       ];
   const loads = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  console.log(`seeds ${base}+k, ${cases.length} configuration(s); load average at start ${loads()}`);
+  console.log(
+    `seeds ${base}+k, ${cases.length} configuration(s); load average at start ${loads()}; machine record in ${machineRecord}`,
+  );
   console.log(HEADER);
   const rows: Row[] = [];
   const t0 = Date.now();
