@@ -14,11 +14,15 @@
 // `--wander` prints instead how far the mean batch time over a window of T seconds strays from the epoch's steady mean
 // (windows at 20 evenly spaced starts after the first 5 %): the machine's own drift, which no look shorter than the
 // epoch can see and no estimator removes.
+// `--record` takes the reports `bench:epoch --keep` kept (case-K-short.json and case-K-full*.json, any number of
+// folders) and, in the order they were made, judges each short run again twice, against the mean of its full epochs:
+// as on a new machine (the assumed run-to-run spread) and with the machine's wander record built from every report
+// made before it (the record the command keeps in its calibration store), as the command would have with that history.
 // Usage (reports may be gzipped, .json.gz): pnpm bench:epoch:replay full-1.json ... [--cap-fraction 0.4 | --looks 0.01,0.05] [--cpu-proxy] [--candidates]
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { basename } from 'node:path';
-import { quantileSorted, type BatchTiming } from '@maou/bench-domain';
+import { basename, dirname } from 'node:path';
+import { measureWander, mergeWander, quantileSorted, type BatchTiming, type WanderProfile } from '@maou/bench-domain';
 // The use case's own stop watch: the very rule the command runs, not a copy.
 import { StopWatch } from '@maou/bench-app';
 import { candidatePredictions } from './epoch-candidates';
@@ -127,8 +131,84 @@ const wander = (): void => {
   }
 };
 
+/** What `--record` reads of a kept report. */
+interface KeptReport {
+  readonly created_at: string;
+  readonly batches: BatchTiming[];
+  readonly config: { warmup_batches: number };
+  readonly training_metrics: { steady_state_start: number };
+  readonly epoch_estimate: { batches_per_epoch: number };
+}
+
+/** A kept short run judged as the command would judge it with `record` (null: a machine with none). */
+const judge = (
+  report: { batches: BatchTiming[]; config: { warmup_batches: number } },
+  n: number,
+  record: WanderProfile | null,
+) =>
+  new StopWatch(null, {
+    warmup: report.config.warmup_batches,
+    planned: report.batches.length,
+    batchesPerEpoch: n,
+    wander: record,
+  }).conclude(report.batches).assessment;
+
+const withRecord = (): void => {
+  type Kept = { file: string; at: number; key: string; short: boolean; report: KeptReport };
+  const kept: Kept[] = files.map((file) => {
+    const report = JSON.parse(readFileSync(file, 'utf8')) as KeptReport;
+    const m = /^(case-\d+)-(short|full)/.exec(basename(file));
+    if (!m) throw new Error(`--record: ${file} is not a case-K-short or case-K-full report of bench:epoch --keep`);
+    return {
+      file,
+      at: Date.parse(report.created_at),
+      key: `${dirname(file)}/${m[1]}`,
+      short: m[2] === 'short',
+      report,
+    };
+  });
+  kept.sort((a, b) => a.at - b.at);
+  let record: WanderProfile | null = null;
+  const rows: { err: number; plain: boolean; judged: boolean; plainHalf: number; judgedHalf: number }[] = [];
+  for (const k of kept) {
+    if (k.short) {
+      const fulls = kept.filter((x) => x.key === k.key && !x.short);
+      if (!fulls.length) throw new Error(`--record: no full epoch kept beside ${k.file}`);
+      const actual =
+        fulls.reduce((s, f) => s + f.report.batches.reduce((t: number, b: BatchTiming) => t + b.wallMs, 0), 0) /
+        fulls.length;
+      const n = k.report.epoch_estimate.batches_per_epoch;
+      const [plain, judged] = [judge(k.report, n, null), judge(k.report, n, record)];
+      const inside = (a: typeof plain) => actual >= a.intervalMs[0] && actual <= a.intervalMs[1];
+      const err = plain.predictedMs / actual - 1;
+      rows.push({
+        err: Math.abs(err),
+        plain: inside(plain),
+        judged: inside(judged),
+        plainHalf: plain.halfWidthFraction,
+        judgedHalf: judged.halfWidthFraction,
+      });
+      const w = judged.wander;
+      console.log(
+        `${k.key.split('/').slice(-2).join('/').padEnd(30)} look ${(k.report.batches.length + '').padStart(5)}/${String(n).padEnd(5)} error ${pct(err).padStart(7)}  assumed ±${pct(plain.halfWidthFraction).padStart(6)} ${inside(plain) ? 'yes' : 'NO '}  record ${w ? `${pct(judged.basis.runToRun)}@${w.windowS}s` : 'none'} ±${pct(judged.halfWidthFraction).padStart(6)} ${inside(judged) ? 'yes' : 'NO '}`,
+      );
+    }
+    const run = measureWander(
+      k.report.batches.slice(k.report.training_metrics.steady_state_start).map((b: BatchTiming) => b.wallMs),
+    );
+    if (run.windows.some((w) => w.count > 0)) record = mergeWander(record, run);
+  }
+  console.log(
+    `n=${rows.length}  median |error| ${pct(median(rows.map((r) => r.err)))}  coverage assumed ${rows.filter((r) => r.plain).length}/${rows.length}, with the record ${rows.filter((r) => r.judged).length}/${rows.length}  median ±half ${pct(median(rows.map((r) => r.plainHalf)))} → ${pct(median(rows.map((r) => r.judgedHalf)))}`,
+  );
+};
+
 if (process.argv.includes('--wander')) {
   wander();
+  process.exit(0);
+}
+if (process.argv.includes('--record')) {
+  withRecord();
   process.exit(0);
 }
 
