@@ -7,8 +7,9 @@ import { wanderAt, type WanderAt, type WanderProfile } from './machine-wander';
 /**
  * Relative spread between two runs of the same configuration that neither run can see (where the allocator and the
  * JIT happened to land, frequency). Added in quadrature to the statistical interval. Five full epochs of the same
- * configuration on a 2-core VM with light outside load took 10.31–10.77 s (σ 1.7 %): 1.96 σ ≈ 3.5 %. A busier machine
- * is not this constant's job: the contention counters flag it (docs/epoch-estimate.md).
+ * configuration on a 2-core VM with light outside load took 10.31–10.77 s (σ 1.7 %): 1.96 σ ≈ 3.5 %. It is the floor
+ * and the answer on a machine with no record: where the machine's own wander (machine-wander.ts) is wider at a look's
+ * length, that counts instead; other processes are the contention counters' job (docs/epoch-estimate.md).
  * @public
  */
 export const RUN_TO_RUN_SPREAD = 0.035;
