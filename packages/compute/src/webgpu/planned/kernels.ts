@@ -258,17 +258,21 @@ export function convFilterGrad(
     },
   );
   if (splits === 1) return [main];
-  const sum = elementwise(
-    `${c.name} filter grad split sum`,
+  return [main, splitSum(`${c.name} filter grad split sum`, scratch, M * N, splits, c.wOff)];
+}
+
+/** The second half of a reduction split over `splits` ranges: G[offset + i] = Σ part[q·total + i], in range order. */
+function splitSum(label: string, part: string, total: number, splits: number, offset: number): Dispatch {
+  return elementwise(
+    label,
     [
-      { name: 'part', buffer: scratch },
+      { name: 'part', buffer: part },
       { name: 'G', buffer: 'G', write: true },
     ],
-    M * N,
-    [constI('SPLITS', splits), constI('WOFF', c.wOff)].join('\n'),
+    total,
+    [constI('SPLITS', splits), constI('WOFF', offset)].join('\n'),
     '    var s = 0.0; for (var q = 0; q < SPLITS; q++) { s += part[q * TOTAL + i]; } G[WOFF + i] = s;',
   );
-  return [main, sum];
 }
 
 /** A batch norm: γ, β offsets in P/G, running statistics offset in R, batch statistics offset in S. @public */
@@ -597,12 +601,11 @@ export function embeddingGrad(
     { name: 'dx0', buffer: 'dx0', type: 'act' },
   ];
   const consts = [constI('POS', positions), constI('ENTRIES', entries), constI('CP', Math.ceil(positions / chunks))];
-  const G: Binding = { name: 'G', buffer: 'G', write: true };
   if (chunks === 1) {
     return [
       elementwise(
         'embedding grad',
-        [...inputs, G],
+        [...inputs, { name: 'G', buffer: 'G', write: true }],
         entries,
         [constI('EOFF', embOff), ...consts].join('\n'),
         scan('G[EOFF + j] = s;'),
@@ -617,13 +620,7 @@ export function embeddingGrad(
       consts.join('\n'),
       scan('part[i] = s;'),
     ),
-    elementwise(
-      'embedding grad split sum',
-      [{ name: 'part', buffer: part }, G],
-      entries,
-      [constI('SPLITS', chunks), constI('EOFF', embOff)].join('\n'),
-      '    var s = 0.0; for (var q = 0; q < SPLITS; q++) { s += part[q * TOTAL + i]; } G[EOFF + i] = s;',
-    ),
+    splitSum('embedding grad split sum', part, entries, chunks, embOff),
   ];
 }
 

@@ -64,7 +64,7 @@ function sliceFloats(kind: string, u: Uniforms, buffer: string): number {
   if (u.IN !== undefined) return (u.IN + 1) * u.OUT!; // a dense layer's weight and bias
   if (u.C !== undefined) return 2 * u.C; // a norm's γ and β
   if (kind === 'stem') return u.HB! + 32; // embedding table, hand weight and bias (they are contiguous)
-  if (u.EOFF !== undefined || kind === 'conv filter grad split sum') return u.ENTRIES ?? u.TOTAL!; // embedding table; a filter
+  if (u.EOFF !== undefined || u.SPLITS !== undefined) return u.TOTAL!; // embedding table; a split sum's filter or table
   throw new Error(`roofline: no slice rule for ${buffer} in kind "${kind}"`);
 }
 

@@ -238,12 +238,11 @@ export function describeStep(s: PlanSettings, batch: number): StepDescription {
   const scaled = s.activations === 'f16';
   const act = (c: ConvShape) => B * c.oh * c.oh * c.cout;
   const split = { ...SPLIT_SIZES, ...s.split };
-  const minSplitRows = split.minSplitRows;
   const splitsFor = (c: ConvShape): number => {
     const [m, n] = [c.k * c.k * c.cin, c.cout];
     const edge = gemmTile(m, n);
     const tiles = Math.ceil(m / edge) * Math.ceil(n / edge);
-    return Math.max(1, Math.min(32, Math.ceil(256 / tiles), Math.floor((B * c.oh * c.oh) / minSplitRows)));
+    return Math.max(1, Math.min(32, Math.ceil(256 / tiles), Math.floor((B * c.oh * c.oh) / split.minSplitRows)));
   };
   const filterGrad = (c: ConvShape, x: Activation, dz: string) => {
     const splits = splitsFor(c);
