@@ -22,7 +22,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { basename, dirname } from 'node:path';
-import { measureWander, mergeWander, quantileSorted, type BatchTiming, type WanderProfile } from '@maou/bench-domain';
+import { quantileSorted, recordRun, type BatchTiming, type WanderProfile } from '@maou/bench-domain';
 // The use case's own stop watch: the very rule the command runs, not a copy.
 import { StopWatch } from '@maou/bench-app';
 import { candidatePredictions } from './epoch-candidates';
@@ -141,11 +141,7 @@ interface KeptReport {
 }
 
 /** A kept short run judged as the command would judge it with `record` (null: a machine with none). */
-const judge = (
-  report: { batches: BatchTiming[]; config: { warmup_batches: number } },
-  n: number,
-  record: WanderProfile | null,
-) =>
+const judge = (report: Pick<KeptReport, 'batches' | 'config'>, n: number, record: WanderProfile | null) =>
   new StopWatch(null, {
     warmup: report.config.warmup_batches,
     planned: report.batches.length,
@@ -193,10 +189,8 @@ const withRecord = (): void => {
         `${k.key.split('/').slice(-2).join('/').padEnd(30)} look ${(k.report.batches.length + '').padStart(5)}/${String(n).padEnd(5)} error ${pct(err).padStart(7)}  assumed ±${pct(plain.halfWidthFraction).padStart(6)} ${inside(plain) ? 'yes' : 'NO '}  record ${w ? `${pct(judged.basis.runToRun)}@${w.windowS}s` : 'none'} ±${pct(judged.halfWidthFraction).padStart(6)} ${inside(judged) ? 'yes' : 'NO '}`,
       );
     }
-    const run = measureWander(
-      k.report.batches.slice(k.report.training_metrics.steady_state_start).map((b: BatchTiming) => b.wallMs),
-    );
-    if (run.windows.some((w) => w.count > 0)) record = mergeWander(record, run);
+    const steady = k.report.batches.slice(k.report.training_metrics.steady_state_start).map((b) => b.wallMs);
+    record = recordRun(record, steady) ?? record;
   }
   console.log(
     `n=${rows.length}  median |error| ${pct(median(rows.map((r) => r.err)))}  coverage assumed ${rows.filter((r) => r.plain).length}/${rows.length}, with the record ${rows.filter((r) => r.judged).length}/${rows.length}  median ±half ${pct(median(rows.map((r) => r.plainHalf)))} → ${pct(median(rows.map((r) => r.judgedHalf)))}`,

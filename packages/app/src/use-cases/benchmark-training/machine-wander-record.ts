@@ -1,10 +1,4 @@
-import {
-  measureWander,
-  mergeWander,
-  parseWanderProfile,
-  type BatchTiming,
-  type WanderProfile,
-} from '@maou/bench-domain';
+import { parseWanderProfile, recordRun, type BatchTiming, type WanderProfile } from '@maou/bench-domain';
 import type { BackendInfo } from '@maou/bench-engine';
 import type { CalibrationStorePort } from '../../ports/calibration-store.port';
 import type { HostEnvironment } from '../../ports/environment.port';
@@ -54,10 +48,13 @@ export class MachineWanderRecord {
 
   /** Adds a finished run's steady batches (from `steadyStart`) to the record. */
   async add(timings: readonly BatchTiming[], steadyStart: number): Promise<void> {
-    const run = measureWander(timings.slice(steadyStart).map((t) => t.wallMs));
-    if (run.windows.every((w) => w.count === 0)) return;
+    const next = recordRun(
+      this.kept,
+      timings.slice(steadyStart).map((t) => t.wallMs),
+    );
+    if (!next) return;
     try {
-      await this.store.save(this.key, mergeWander(this.kept, run));
+      await this.store.save(this.key, next);
     } catch (e) {
       this.logger.warn({ key: this.key, error: String(e) }, 'machine_wander_not_saved');
     }
