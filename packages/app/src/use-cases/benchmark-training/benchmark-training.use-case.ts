@@ -286,7 +286,8 @@ export class BenchmarkTrainingUseCase {
         : [],
     );
     if (config.enableResourceMonitoring) this.monitor.start(MONITOR_INTERVAL_MS);
-    const wander = await MachineWanderRecord.open(this.store, this.logger, this.environment.describe(), backend);
+    const host = this.environment.describe();
+    const wander = await MachineWanderRecord.open(this.store, this.logger, host, backend);
     const watch = new StopWatch(config.stopping ?? null, {
       warmup: ctx.warmup,
       planned,
@@ -337,7 +338,6 @@ export class BenchmarkTrainingUseCase {
       adaptive?.epoch ?? null,
     );
     const resources = samples ? summarizeResources(samples, MONITOR_INTERVAL_MS) : null;
-    const host = this.environment.describe();
     const estimation =
       config.sampleRatio !== null && config.source.sampled
         ? estimateFromSample(metrics, epoch, config.sampleRatio, assessment)
