@@ -17,12 +17,13 @@
 // `--record` takes the reports `bench:epoch --keep` kept (case-K-short.json and case-K-full*.json, any number of
 // folders) and, in the order they were made, judges each short run again twice, against the mean of its full epochs:
 // as on a new machine (the assumed run-to-run spread) and with the machine's wander record built from every report
-// made before it (the record the command keeps in its calibration store), as the command would have with that history.
+// made before it (the record the command keeps in its calibration store: wander and fall), as the command would have
+// with that history.
 // Usage (reports may be gzipped, .json.gz): pnpm bench:epoch:replay full-1.json ... [--cap-fraction 0.4 | --looks 0.01,0.05] [--cpu-proxy] [--candidates]
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { basename, dirname } from 'node:path';
-import { quantileSorted, recordRun, type BatchTiming, type WanderProfile } from '@maou/bench-domain';
+import { flagDisturbed, quantileSorted, recordRun, type BatchTiming, type MachineProfile } from '@maou/bench-domain';
 // The use case's own stop watch: the very rule the command runs, not a copy.
 import { StopWatch } from '@maou/bench-app';
 import { candidatePredictions } from './epoch-candidates';
@@ -141,12 +142,12 @@ interface KeptReport {
 }
 
 /** A kept short run judged as the command would judge it with `record` (null: a machine with none). */
-const judge = (report: Pick<KeptReport, 'batches' | 'config'>, n: number, record: WanderProfile | null) =>
+const judge = (report: Pick<KeptReport, 'batches' | 'config'>, n: number, record: MachineProfile | null) =>
   new StopWatch(null, {
     warmup: report.config.warmup_batches,
     planned: report.batches.length,
     batchesPerEpoch: n,
-    wander: record,
+    machine: record,
   }).conclude(report.batches).assessment;
 
 const withRecord = (): void => {
@@ -164,8 +165,15 @@ const withRecord = (): void => {
     };
   });
   kept.sort((a, b) => a.at - b.at);
-  let record: WanderProfile | null = null;
-  const rows: { err: number; plain: boolean; judged: boolean; plainHalf: number; judgedHalf: number }[] = [];
+  let record: MachineProfile | null = null;
+  const rows: {
+    err: number;
+    judgedErr: number;
+    plain: boolean;
+    judged: boolean;
+    plainHalf: number;
+    judgedHalf: number;
+  }[] = [];
   for (const k of kept) {
     if (k.short) {
       const fulls = kept.filter((x) => x.key === k.key && !x.short);
@@ -177,23 +185,33 @@ const withRecord = (): void => {
       const [plain, judged] = [judge(k.report, n, null), judge(k.report, n, record)];
       const inside = (a: typeof plain) => actual >= a.intervalMs[0] && actual <= a.intervalMs[1];
       const err = plain.predictedMs / actual - 1;
+      const judgedErr = judged.predictedMs / actual - 1;
       rows.push({
         err: Math.abs(err),
+        judgedErr: Math.abs(judgedErr),
         plain: inside(plain),
         judged: inside(judged),
         plainHalf: plain.halfWidthFraction,
         judgedHalf: judged.halfWidthFraction,
       });
       const w = judged.wander;
+      const f = judged.fall;
       console.log(
-        `${k.key.split('/').slice(-2).join('/').padEnd(30)} look ${(k.report.batches.length + '').padStart(5)}/${String(n).padEnd(5)} error ${pct(err).padStart(7)}  assumed ±${pct(plain.halfWidthFraction).padStart(6)} ${inside(plain) ? 'yes' : 'NO '}  record ${w ? `${pct(judged.basis.runToRun)}@${w.windowS}s` : 'none'} ±${pct(judged.halfWidthFraction).padStart(6)} ${inside(judged) ? 'yes' : 'NO '}`,
+        `${k.key.split('/').slice(-2).join('/').padEnd(30)} look ${(k.report.batches.length + '').padStart(5)}/${String(n).padEnd(5)} assumed ${pct(err).padStart(7)} ±${pct(plain.halfWidthFraction).padStart(6)} ${inside(plain) ? 'yes' : 'NO '}  record ${w ? `${pct(judged.basis.runToRun)}@${w.windowS}s` : 'none'} fall ${f ? `${pct(f.fraction)}@${f.afterBatches}` : 'none'} ${pct(judgedErr).padStart(7)} ±${pct(judged.halfWidthFraction).padStart(6)} ${inside(judged) ? 'yes' : 'NO '}`,
       );
     }
-    const steady = k.report.batches.slice(k.report.training_metrics.steady_state_start).map((b) => b.wallMs);
-    record = recordRun(record, steady) ?? record;
+    const wallMs = k.report.batches.map((b) => b.wallMs);
+    const cpu = k.report.batches.map((b) => b.cpu);
+    const series = { wallMs, cpu, disturbed: flagDisturbed(wallMs, cpu) };
+    const run = {
+      series,
+      minWarmup: k.report.config.warmup_batches,
+      steadyStart: k.report.training_metrics.steady_state_start,
+    };
+    record = recordRun(record, run) ?? record;
   }
   console.log(
-    `n=${rows.length}  median |error| ${pct(median(rows.map((r) => r.err)))}  coverage assumed ${rows.filter((r) => r.plain).length}/${rows.length}, with the record ${rows.filter((r) => r.judged).length}/${rows.length}  median ±half ${pct(median(rows.map((r) => r.plainHalf)))} → ${pct(median(rows.map((r) => r.judgedHalf)))}`,
+    `n=${rows.length}  median |error| assumed ${pct(median(rows.map((r) => r.err)))}, with the record ${pct(median(rows.map((r) => r.judgedErr)))}  coverage assumed ${rows.filter((r) => r.plain).length}/${rows.length}, with the record ${rows.filter((r) => r.judged).length}/${rows.length}  median ±half ${pct(median(rows.map((r) => r.plainHalf)))} → ${pct(median(rows.map((r) => r.judgedHalf)))}`,
   );
 };
 

@@ -4,6 +4,15 @@ import type { AdaptiveEpochCorrection } from '../adaptive-batch/adaptive-batch-r
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
+/** The fall the remaining batches are counted with, and where it came from. */
+const fallText = (a: RunAssessment): string => {
+  const f = a.basis.residualFall;
+  const size = `${(Math.abs(f) * 100).toFixed(1)} % ${f < 0 ? 'slower' : 'faster'}`;
+  return a.fall
+    ? `${size} (what the rest of this machine's last ${a.fall.runs.toFixed(1)} runs did after a look of ${a.fall.afterBatches} batches)`
+    : `${size} (assumed: the fall full epochs had after 20–400 batches, less after more; no earlier runs on this machine measured it)`;
+};
+
 /**
  * Predicted first-epoch time from a run's assessment: the batches run as they happened (warm-up included), plus the
  * steady mean for every batch still to come, with the interval of `assessRun`.
@@ -22,7 +31,7 @@ export const estimateEpoch = (
     predicted_ms: a.predictedMs,
     predicted_ms_ci95: a.intervalMs,
     warmup_cost_ms: m.warmup_total_ms,
-    method: `${m.total_batches} batches as run (warm-up ${a.steadyStart} batches, ${seconds(m.warmup_total_ms)}) + steady mean ${a.meanMs.toFixed(1)} ms × ${rest} remaining batches, up to ${(a.basis.residualFall * 100).toFixed(1)} % faster (the fall full epochs still had after 20–400 batches, less after more); interval = 95 % CI of the mean (block means) × remaining, noise of the remaining batches, run-to-run spread ${(a.basis.runToRun * 100).toFixed(1)} % (${a.wander ? `this machine's wander over ${a.wander.windowS} s windows in its last ${a.wander.runs} runs, at least ${(RUN_TO_RUN_SPREAD * 100).toFixed(1)} %` : 'assumed: no earlier runs measured on this machine'}), that fall ± itself, in quadrature${a.trending ? ', widened for the trend' : ''}${a.disturbed ? ', down to the quiet floor' : ''}`,
+    method: `${m.total_batches} batches as run (warm-up ${a.steadyStart} batches, ${seconds(m.warmup_total_ms)}) + steady mean ${a.meanMs.toFixed(1)} ms × ${rest} remaining batches, ${fallText(a)}; interval = 95 % CI of the mean (block means) × remaining, noise of the remaining batches, run-to-run spread ${(a.basis.runToRun * 100).toFixed(1)} % (${a.wander ? `this machine's wander over ${a.wander.windowS} s windows in its last ${a.wander.runs} runs, at least ${(RUN_TO_RUN_SPREAD * 100).toFixed(1)} %` : 'assumed: no earlier runs measured on this machine'}), that fall ± itself, in quadrature${a.trending ? ', widened for the trend' : ''}${a.disturbed ? ', down to the quiet floor' : ''}`,
     half_width_fraction: a.halfWidthFraction,
     trend: a.trend,
     trending: a.trending,
@@ -33,6 +42,12 @@ export const estimateEpoch = (
       source: a.wander ? 'machine' : 'assumed',
       window_s: a.wander?.windowS ?? null,
       runs: a.wander?.runs ?? 0,
+    },
+    residual_fall: {
+      fraction: a.basis.residualFall,
+      source: a.fall ? 'machine' : 'assumed',
+      after_batches: a.fall?.afterBatches ?? null,
+      runs: a.fall ? Math.round(a.fall.runs * 10) / 10 : 0,
     },
     notes: a.notes,
   };
@@ -57,7 +72,7 @@ export const estimateFromSample = (
     full_samples_per_epoch: Math.round(epoch.samples_per_epoch / ratio),
     full_epoch_ms: full.predictedMs,
     full_epoch_ms_ci95: full.intervalMs,
-    method: `sampled epoch of ${epoch.batches_per_epoch} batches ÷ ratio ${ratio} = ${fullBatches} batches; the ${m.total_batches} batches run (warm-up ${seconds(m.warmup_total_ms)} once) + steady mean batch time, ${(a.basis.residualFall * 100).toFixed(1)} % faster, × ${Math.max(0, fullBatches - m.total_batches)}; warm-up time is not divided by the ratio`,
+    method: `sampled epoch of ${epoch.batches_per_epoch} batches ÷ ratio ${ratio} = ${fullBatches} batches; the ${m.total_batches} batches run (warm-up ${seconds(m.warmup_total_ms)} once) + steady mean batch time, ${fallText(a)}, × ${Math.max(0, fullBatches - m.total_batches)}; warm-up time is not divided by the ratio`,
   };
 };
 

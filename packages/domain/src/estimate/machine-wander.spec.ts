@@ -1,5 +1,6 @@
 import { assessRun, RUN_TO_RUN_SPREAD } from './run-assessment';
 import { measureWander, mergeWander, parseWanderProfile, wanderAt, type WanderProfile } from './machine-wander';
+import { emptyFall } from './residual-fall';
 
 /** Batches of `ms` that alternate ±`swing` every `periodMs` of run time: a machine whose speed wanders. */
 const wandering = (n: number, ms: number, swing: number, periodMs: number): number[] => {
@@ -83,7 +84,7 @@ describe('machine wander', () => {
     const options = { minWarmup: 5, batchesPerEpoch: 20_000 };
     const record = mergeWander(null, measureWander(wandering(6000, 10, 0.1, 2000)));
     const plain = assessRun(series, options);
-    const judged = assessRun(series, { ...options, wander: record });
+    const judged = assessRun(series, { ...options, machine: { version: 2, wander: record, fall: emptyFall() } });
     expect(plain.basis.runToRun).toBe(RUN_TO_RUN_SPREAD);
     expect(plain.wander).toBeNull();
     expect(judged.wander!.windowS).toBe(1);
@@ -94,6 +95,8 @@ describe('machine wander', () => {
     expect(judged.notes.join(' ')).toMatch(/this machine's speed over 1 s windows strayed ±\d+\.\d % \(95 %\)/);
     // a calm machine's record does not narrow the interval below the constant
     const calm = mergeWander(null, measureWander(noisy(6000, 10, 0.05)));
-    expect(assessRun(series, { ...options, wander: calm }).basis.runToRun).toBe(RUN_TO_RUN_SPREAD);
+    expect(
+      assessRun(series, { ...options, machine: { version: 2, wander: calm, fall: emptyFall() } }).basis.runToRun,
+    ).toBe(RUN_TO_RUN_SPREAD);
   });
 });

@@ -76,19 +76,12 @@ export const measureWander = (steadyWallMs: readonly number[]): WanderProfile =>
   return { version: 1, runs: 1, windows };
 };
 
-/**
- * The record after a finished run's steady batches, or null when the run was too short to measure any window (the
- * record stays as it was). What the command saves after each run, and what replays of kept runs rebuild.
- * @public
- */
-export const recordRun = (kept: WanderProfile | null, steadyWallMs: readonly number[]): WanderProfile | null => {
-  const run = measureWander(steadyWallMs);
-  return run.windows.some((w) => w.count > 0) ? mergeWander(kept, run) : null;
-};
+/** A machine with no run measured yet. @public */
+export const emptyWander = (): WanderProfile => ({ version: 1, runs: 0, windows: empty() });
 
 /** The record after one more run: the earlier runs decay, the new one adds. @public */
 export const mergeWander = (kept: WanderProfile | null, run: WanderProfile): WanderProfile => {
-  const base = kept ?? { version: 1 as const, runs: 0, windows: empty() };
+  const base = kept ?? emptyWander();
   return {
     version: 1,
     runs: base.runs + run.runs,

@@ -2,7 +2,9 @@ import { summarize } from '../stats/summary';
 import type { BatchCpu } from '../timing/contention';
 import { detectSteadyStart } from '../timing/steady-state';
 import { batchTrend, type BatchTrend } from './batch-trend';
-import { wanderAt, type WanderAt, type WanderProfile } from './machine-wander';
+import { wanderAt, type WanderAt } from './machine-wander';
+import { fallAt, type FallAt } from './residual-fall';
+import type { MachineProfile } from './machine-profile';
 
 /**
  * Relative spread between two runs of the same configuration that neither run can see (where the allocator and the
@@ -14,11 +16,11 @@ import { wanderAt, type WanderAt, type WanderProfile } from './machine-wander';
  */
 export const RUN_TO_RUN_SPREAD = 0.035;
 /**
- * How much faster the batches still to come run than the latest steady ones, which a capped run cannot see: after
- * the first 40 % of 66 full epochs (both presets, batch 32–512, 48–1,000 batches, this process's CPU time per batch),
- * the rest ran on average 2.5 % faster than the latest third before it (55 of 66 faster; docs/epoch-estimate.md).
- * The prediction counts the batches to come this much faster (until issue 30 only the low side did, so the point
- * ran high by it), and the interval allows the fall to be anywhere from none to twice that.
+ * How much faster the batches still to come run than the steady ones, which a capped run cannot see, on a machine
+ * with no fall measured yet (residual-fall.ts): after the first 40 % of 66 full epochs (session 5: both presets, batch
+ * 32–512, 48–1,000 batches) the rest ran on average 2.5 % faster (55 of 66). Session 11's epochs on the same VM did
+ * not fall, so a machine's own runs replace it once about three have measured it. The prediction counts the fall, and
+ * the interval allows it to be anywhere from none to twice that.
  * @public
  */
 export const RESIDUAL_FALL = 0.025;
@@ -33,8 +35,10 @@ export const MIN_STEADY_BATCHES = 20;
 /** Fewest undisturbed steady batches needed to leave the disturbed ones out. */
 const MIN_CLEAN = 8;
 /**
- * Share of the steady batches, the most recent, whose mean predicts the batches to come, and the fewest of them: a
- * third, not a half, so that a transient fading out lifts the prediction less (docs/epoch-estimate.md).
+ * Share of the steady batches, the most recent, whose drift from the older ones widens the interval (a transient that
+ * fades may still lift the older ones), and the fewest of them. The point rests on every steady batch: on 35 short
+ * runs against full runs of the same data (sessions 9–11) the latest third's mean was off by 6.9 % on average and
+ * all of them by 6.0 % (docs/epoch-estimate.md, session 12).
  */
 const RECENT_SHARE = 1 / 3;
 const MIN_RECENT = 8;
@@ -70,6 +74,8 @@ export interface RunAssessment {
   readonly basis: ProjectionBasis;
   /** where `basis.runToRun` came from: this machine's wander at the look's length, or null (the assumed constant) */
   readonly wander: WanderAt | null;
+  /** where `basis.residualFall` came from: this machine's runs after a look this long, or null (the constant) */
+  readonly fall: FallAt | null;
 }
 
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
@@ -121,8 +127,8 @@ export const assessRun = (
     readonly batchesPerEpoch: number;
     readonly runToRun?: number;
     readonly residualFall?: number;
-    /** the machine's wander from its earlier runs: the run-to-run term at this look's length, when wider */
-    readonly wander?: WanderProfile | null;
+    /** this machine's earlier runs: the run-to-run term at this look's length (when wider) and the fall after it */
+    readonly machine?: MachineProfile | null;
   },
 ): RunAssessment => {
   const n = s.wallMs.length;
@@ -131,8 +137,8 @@ export const assessRun = (
   const values = used.map((i) => s.wallMs[i]!);
   const trend = batchTrend(values);
   const late = recentHalfTrend(values);
-  // The batches to come are predicted from the most recent steady batches (a transient that fades still lifts the
-  // older ones), with the drift from the older ones added to the uncertainty of that mean.
+  // The batches to come are predicted from the steady mean; the recent batches' drift from the older ones adds to
+  // the uncertainty of that mean (a transient that fades still lifts the older ones).
   const split = values.length - Math.min(values.length, Math.max(MIN_RECENT, Math.ceil(values.length * RECENT_SHARE)));
   const recent = summarize(values.slice(split));
   const older = summarize(values.slice(0, split));
@@ -148,13 +154,18 @@ export const assessRun = (
     batchTrend(values.slice(split))?.mean_half_width_ms ?? 0,
   );
   // what the look cannot see of how the machine's speed wanders: 1.96 rms at its length, not below the constant
-  const wander = options.runToRun === undefined ? wanderAt(options.wander ?? null, sum(values) / 1000) : null;
+  const wander = options.runToRun === undefined ? wanderAt(options.machine?.wander ?? null, sum(values) / 1000) : null;
   const runToRun = options.runToRun ?? Math.max(RUN_TO_RUN_SPREAD, 1.96 * (wander?.rms ?? 0));
+  // the fall this machine's runs showed after a look this long, or the constant (shrinking past the cuts it was
+  // measured on: a run that has seen more batches has less of the start-up transient ahead)
+  const fall = options.residualFall === undefined ? fallAt(options.machine?.fall ?? null, n) : null;
+  const residualFall =
+    options.residualFall ?? fall?.fraction ?? RESIDUAL_FALL * Math.min(1, (FALL_MEASURED_TO / Math.max(1, n)) ** 2);
   const basis: ProjectionBasis = {
     observedMs: sum(s.wallMs.map((w, i) => (i >= start && !usedSet.has(i) ? stats.mean : w))),
     batchesRun: n,
     steadyStart: start,
-    meanMs: recent.mean,
+    meanMs: stats.mean,
     sdMs: stats.stdev,
     meanHalfWidthMs: Math.sqrt(recentHalf ** 2 + drift ** 2),
     // the steeper fall of the two fits: the latest batches may fall faster than a line over all of them says
@@ -165,7 +176,7 @@ export const assessRun = (
     quietObservedMs: sum(s.wallMs.map((_, i) => floor(i))),
     quietMeanMs: used.length ? sum(used.map(floor)) / used.length : stats.mean,
     runToRun,
-    residualFall: options.residualFall ?? RESIDUAL_FALL,
+    residualFall,
   };
   const { predictedMs, intervalMs } = projectEpoch(basis, options.batchesPerEpoch);
   const notes: string[] = [];
@@ -193,7 +204,7 @@ export const assessRun = (
     used: used.length,
     excludedDisturbed: excluded,
     disturbed: basis.disturbed,
-    meanMs: recent.mean,
+    meanMs: stats.mean,
     trend,
     trending,
     basis,
@@ -202,6 +213,7 @@ export const assessRun = (
     halfWidthFraction: predictedMs > 0 ? (intervalMs[1] - intervalMs[0]) / 2 / predictedMs : Number.POSITIVE_INFINITY,
     notes,
     wander,
+    fall,
   };
 };
 
@@ -221,7 +233,8 @@ export interface ProjectionBasis {
   readonly quietObservedMs: number;
   readonly quietMeanMs: number;
   readonly runToRun: number;
-  /** share by which the batches to come run faster than the steady mean (the prediction counts it, ± itself) */
+  /** share by which the batches to come run faster than the steady mean (the prediction counts it, ± itself); for a
+   * longer epoch of the same run (sampling) it is the same share */
   readonly residualFall: number;
 }
 
@@ -237,9 +250,9 @@ export const projectEpoch = (
   totalBatches: number,
 ): { predictedMs: number; intervalMs: readonly [number, number] } => {
   const rest = Math.max(0, totalBatches - b.batchesRun);
-  // A fall too late or too slow for the batches run to show (full epochs still had one after the cap): counted in
-  // the prediction, since a one-sided allowance left the point high by it; its spread is as large as itself.
-  const fall = b.residualFall * Math.min(1, (FALL_MEASURED_TO / b.batchesRun) ** 2) * b.meanMs * rest;
+  // A fall too late or too slow for the batches run to show: counted in the prediction, since a one-sided allowance
+  // left the point off by it; its spread is as large as itself (it may be negative: the rest ran slower).
+  const fall = b.residualFall * b.meanMs * rest;
   const predicted = b.observedMs + b.meanMs * rest - fall;
   const stat = Math.sqrt((rest * b.meanHalfWidthMs) ** 2 + 1.96 ** 2 * b.sdMs ** 2 * rest);
   const half = Math.sqrt(stat ** 2 + (b.runToRun * predicted) ** 2 + fall ** 2);

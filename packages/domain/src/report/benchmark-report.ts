@@ -107,6 +107,8 @@ export interface EpochEstimate {
   readonly contention?: ContentionSummary;
   /** the run-to-run share of the interval, and whether this machine's earlier runs measured it */
   readonly run_to_run?: RunToRunSpread;
+  /** the share by which the remaining batches are counted faster than the steady mean, and where it came from */
+  readonly residual_fall?: ResidualFall;
   /** how the run decided to stop, and how long it took to get there */
   readonly stopping?: StoppingOutcome;
   /** plain-language caveats: trend, disturbance, budget */
@@ -122,6 +124,19 @@ export interface RunToRunSpread {
   readonly fraction: number;
   readonly source: 'machine' | 'assumed';
   readonly window_s: number | null;
+  readonly runs: number;
+}
+
+/**
+ * How much faster (negative: slower) the rest of an epoch runs than a look's steady mean: 'machine' when this
+ * machine's earlier runs measured it after a look of `after_batches`, 'assumed' (the constant) before about three had.
+ * @public
+ */
+export interface ResidualFall {
+  readonly fraction: number;
+  readonly source: 'machine' | 'assumed';
+  readonly after_batches: number | null;
+  /** earlier runs behind it, older ones counting less (0.9 each) */
   readonly runs: number;
 }
 

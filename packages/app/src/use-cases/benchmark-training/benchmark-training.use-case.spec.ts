@@ -448,7 +448,7 @@ describe('BenchmarkTrainingUseCase', () => {
     });
   });
 
-  describe("the machine's wander, kept between runs", () => {
+  describe("the machine's record (wander and fall), kept between runs", () => {
     // ±10 % every 5 s of fake time: what a noisy VM does to 100 ms batches
     const wandering = (i: number): number => (i < 2 ? 400 : 100 * (Math.floor(i / 50) % 2 ? 1.1 : 0.9));
     const rule = { targetPrecision: 0.05, timeBudgetMs: 60_000, capGiven: false };
@@ -482,6 +482,30 @@ describe('BenchmarkTrainingUseCase', () => {
       expect(e.notes?.join(' ')).toMatch(/this machine's speed over 2 s windows strayed ±\d+\.\d %/);
     });
 
+    it('given three runs whose batches slowed after their first 150, then the next short look is projected with that rise', async () => {
+      const rising = (i: number): number => (i < 2 ? 400 : i < 150 ? 100 : 110);
+      const store = new MemoryCalibrationStore();
+      for (let k = 0; k < 3; k++)
+        await setup({ batches: 3000, waitMs: 0, stepMs: rising, store }).execute({
+          config: config({ maxBatches: 3000 }),
+        });
+      const look = { batches: 3000, waitMs: 0, stepMs: rising };
+      const judged = await setup({ ...look, store }).execute({ config: config({ maxBatches: 100 }) });
+      const fresh = await setup(look).execute({ config: config({ maxBatches: 100 }) });
+      if (!judged.ok || !fresh.ok) throw new Error('expected ok');
+      const [e, plain] = [judged.value.report.epoch_estimate, fresh.value.report.epoch_estimate];
+      expect(plain.residual_fall).toEqual({ fraction: RESIDUAL_FALL, source: 'assumed', after_batches: null, runs: 0 });
+      expect(e.residual_fall).toMatchObject({ source: 'machine', after_batches: 100, runs: 2.7 });
+      // the rest ran (50 × 100 + 2,850 × 110) ÷ 2,900 ≈ 109.8 ms against the look's 100: 9.8 % slower
+      expect(e.residual_fall!.fraction).toBeCloseTo(-0.098, 2);
+      const actual = 2 * 400 + 148 * 100 + 2850 * 110;
+      expect(Math.abs(e.predicted_ms / actual - 1)).toBeLessThan(0.01);
+      expect(plain.predicted_ms / actual - 1).toBeLessThan(-0.1);
+      expect(e.method).toContain(
+        "9.8 % slower (what the rest of this machine's last 2.7 runs did after a look of 100 batches)",
+      );
+    });
+
     it('given a record wider than the target, then the default run says the target cannot be reached here, and why', async () => {
       // ±10 % every 20 s: even the look's 20 s windows stray that far
       const slow = (i: number): number => (i < 2 ? 400 : 100 * (Math.floor(i / 200) % 2 ? 1.1 : 0.9));
@@ -511,7 +535,7 @@ describe('BenchmarkTrainingUseCase', () => {
       });
       if (!r.ok) throw new Error(r.error.message);
       expect(r.value.report.epoch_estimate.run_to_run?.source).toBe('assumed');
-      expect(store.entries.get(key!)).toMatchObject({ version: 1, runs: 1 });
+      expect(store.entries.get(key!)).toMatchObject({ version: 2, wander: { runs: 1 } });
     });
   });
 });

@@ -47,7 +47,7 @@ import { requireRows } from '../../loader/require-rows';
 import { backendFields } from '../backend-fields';
 import { interruptedFailure, interruptionOf } from './interruption';
 import { StopWatch } from './stop-watch';
-import { MachineWanderRecord } from './machine-wander-record';
+import { MachineRecord } from './machine-record';
 import type { CalibrationStorePort } from '../../ports/calibration-store.port';
 import { AdaptiveBatchTrainer } from './adaptive-batch-trainer';
 import { measureKnobCost } from './knob-cost';
@@ -287,12 +287,12 @@ export class BenchmarkTrainingUseCase {
     );
     if (config.enableResourceMonitoring) this.monitor.start(MONITOR_INTERVAL_MS);
     const host = this.environment.describe();
-    const wander = await MachineWanderRecord.open(this.store, this.logger, host, backend);
+    const machine = await MachineRecord.open(this.store, this.logger, host, backend);
     const watch = new StopWatch(config.stopping ?? null, {
       warmup: ctx.warmup,
       planned,
       batchesPerEpoch: loader.batchesPerEpoch.train,
-      wander: wander.kept,
+      machine: machine.kept,
     });
     const pass = await during('training-failed', () =>
       runTrainingPass({
@@ -327,7 +327,7 @@ export class BenchmarkTrainingUseCase {
         message: `the loader produced ${pass.timings.length} batch(es); at least 2 are needed`,
       });
     const { assessment, timings, epochExtras } = watch.conclude(pass.timings);
-    if (!pass.interrupted) await wander.add(timings, assessment.steadyStart);
+    if (!pass.interrupted) await machine.add(timings, assessment.steadyStart, ctx.warmup);
     const metrics = computeTrainingMetrics(timings, assessment.steadyStart, warmup);
     const adaptive = ctx.adaptive?.report(timings, assessment.steadyStart, loader.batchesPerEpoch.train) ?? null;
     const epoch = withAdaptiveCorrection(

@@ -11,7 +11,7 @@ import {
   type StopContext,
   type StopReason,
   type StoppingRule,
-  type WanderProfile,
+  type MachineProfile,
 } from '@maou/bench-domain';
 
 const seriesOf = (timings: readonly BatchTiming[]): RunSeries => {
@@ -38,8 +38,8 @@ export class StopWatch {
       readonly warmup: number;
       readonly planned: number;
       readonly batchesPerEpoch: number;
-      /** this machine's wander from its earlier runs (the run-to-run term), or null */
-      readonly wander?: WanderProfile | null;
+      /** this machine's earlier runs (the run-to-run term and the fall), or null */
+      readonly machine?: MachineProfile | null;
     },
     /** the domain's judgement of the batches so far; a spec counts its calls */
     private readonly assess: typeof assessRun = assessRun,
@@ -72,7 +72,7 @@ export class StopWatch {
   }
 
   private options(): Parameters<typeof assessRun>[1] {
-    return { minWarmup: this.run.warmup, batchesPerEpoch: this.run.batchesPerEpoch, wander: this.run.wander ?? null };
+    return { minWarmup: this.run.warmup, batchesPerEpoch: this.run.batchesPerEpoch, machine: this.run.machine ?? null };
   }
 
   conclude(raw: readonly BatchTiming[]): {
