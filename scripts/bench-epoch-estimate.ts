@@ -11,9 +11,10 @@
 // keeps every report (case-K-short.json, case-K-full.json, case-K-full-2.json, …) for `pnpm bench:epoch:replay`.
 // `--full-runs N` (default 1) times the full epoch N times, after the short run: the truth is their mean, and each row
 // prints their spread (slowest ÷ fastest − 1), the part of the error no estimator can remove.
-// The runs keep this machine's wander record (the run-to-run term) in MAOU_BENCH_CACHE: a fresh folder per invocation
+// The runs keep this machine's record (the wander behind the run-to-run term, and the fall) in MAOU_BENCH_CACHE: a fresh folder per invocation
 // unless the variable is set, so the first rows start from the assumed spread and later rows learn from earlier ones;
-// the `r2r` column is the term each short run used (@ the window it came from).
+// the `r2r` column is the term each short run used (@ the window it came from), `fall` the residual fall its point
+// counted (@ the look length, in batches, this machine's record measured it after; none: the assumed constant).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -153,6 +154,7 @@ interface Report {
     trending?: boolean;
     stopping: { reason: string; time_to_answer_ms: number; target_precision: number | null };
     run_to_run?: { fraction: number; window_s: number | null };
+    residual_fall?: { fraction: number; after_batches: number | null };
   };
 }
 
@@ -177,6 +179,7 @@ interface Row {
   readonly trending: boolean;
   /** the run-to-run term the short run used, and the window of the machine's wander it came from (null: assumed) */
   readonly runToRun: { fraction: number; window_s: number | null } | null;
+  readonly fall: { fraction: number; after_batches: number | null } | null;
 }
 
 /** maou's formula from the batches maou would have run: mean after its warm-up × batches per epoch. */
@@ -269,6 +272,7 @@ const runCase = async (c: Case, k: number, seed: number): Promise<Row> => {
     fullDisturbed: fulls.some((f) => f.batches.filter((b) => b.disturbed).length > f.batches.length / 10),
     trending: Boolean(e.trending),
     runToRun: e.run_to_run ?? null,
+    fall: e.residual_fall ?? null,
   };
 };
 
@@ -284,7 +288,7 @@ const maouErr = (r: Row): number => r.maou / r.actual - 1;
 const covered = (r: Row): boolean => r.actual >= r.lo && r.actual <= r.hi;
 
 const HEADER =
-  ' # st preset batch epoch files loader  look   ran predict        interval  ±half   actual spread   error in?   maou   error  answer  proc stop                   r2r load1 flags';
+  ' # st preset batch epoch files loader  look   ran predict        interval  ±half   actual spread   error in?   maou   error  answer  proc stop                   r2r        fall load1 flags';
 const printRow = (r: Row, k: number): void => {
   const s = (ms: number): string => (ms / 1000).toFixed(2);
   console.log(
@@ -314,6 +318,7 @@ const printRow = (r: Row, k: number): void => {
         ? `${pct(r.runToRun.fraction)}${r.runToRun.window_s ? `@${r.runToRun.window_s}s` : ''}`
         : '—'
       ).padStart(11),
+      (r.fall ? `${pct(r.fall.fraction)}${r.fall.after_batches ? `@${r.fall.after_batches}` : ''}` : '—').padStart(11),
       r.load.padStart(5),
       [r.disturbed ? 'disturbed' : '', r.fullDisturbed ? 'full-run-disturbed' : '', r.trending ? 'trending' : '']
         .filter(Boolean)

@@ -9,6 +9,11 @@ export class MemoryCalibrationStore implements CalibrationStorePort {
   }
 
   async save(key: string, value: unknown): Promise<void> {
-    this.entries.set(key, JSON.parse(JSON.stringify(value)));
+    await this.update(key, () => value);
+  }
+
+  async update(key: string, change: (current: unknown | null) => unknown): Promise<void> {
+    const next = change(await this.load(key));
+    if (next !== undefined) this.entries.set(key, JSON.parse(JSON.stringify(next)));
   }
 }

@@ -43,7 +43,8 @@ describe('JsonCalibrationStoreAdapter', () => {
 });
 
 // Each child is a separate process with the compiled adapter (`pnpm build` first), as two maou runs would be: it says
-// `ready`, waits for the `go` file so that all of them save at once, then saves its own keys one after another.
+// `ready`, waits for the `go` file so that all of them save at once, then saves its own keys one after another (or,
+// with MODE=count, adds one to the shared key 'count' as many times, as runs extending one machine record do).
 const COMPILED = resolve(__dirname, '..', '..', 'dist', 'calibration', 'json-calibration-store.adapter.js');
 const CHILD = `
 const { existsSync } = require('node:fs');
@@ -53,12 +54,14 @@ const store = new JsonCalibrationStoreAdapter(process.env.STORE_PATH, quiet);
 process.stdout.write('ready\\n');
 const wait = () => (existsSync(process.env.GO_FILE) ? run() : setTimeout(wait, 2));
 const run = async () => {
-  for (let i = 0; i < Number(process.env.SAVES); i++) await store.save(process.env.CHILD_ID + '-' + i, { i });
+  for (let i = 0; i < Number(process.env.SAVES); i++)
+    if (process.env.MODE === 'count') await store.update('count', (n) => (n ?? 0) + 1);
+    else await store.save(process.env.CHILD_ID + '-' + i, { i });
 };
 wait();
 `;
 
-const saveFromChildren = async (path: string, children: number, saves: number): Promise<number[]> => {
+const saveFromChildren = async (path: string, children: number, saves: number, mode = 'keys'): Promise<number[]> => {
   const go = join(dir, 'go');
   const procs = Array.from({ length: children }, (_, c) =>
     spawn(process.execPath, ['-e', CHILD], {
@@ -69,6 +72,7 @@ const saveFromChildren = async (path: string, children: number, saves: number): 
         GO_FILE: go,
         CHILD_ID: `c${c}`,
         SAVES: `${saves}`,
+        MODE: mode,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
@@ -87,6 +91,22 @@ describe('JsonCalibrationStoreAdapter across processes', () => {
     const expected = Array.from({ length: 5 }, (_, c) => Array.from({ length: 20 }, (_, i) => `c${c}-${i}`)).flat();
     expect(keys.sort()).toEqual(expected.sort());
     expect((await readdir(dir)).sort()).toEqual(['calibration.json', 'go']);
+  });
+
+  it('given several processes updating one key at once, then every change counts', async () => {
+    const path = join(dir, 'calibration.json');
+    expect(await saveFromChildren(path, 4, 15, 'count')).toEqual([0, 0, 0, 0]);
+    expect(JSON.parse(await readFile(path, 'utf8')).entries).toEqual({ count: 60 });
+  });
+
+  it('given an update that returns undefined, then nothing is written', async () => {
+    const path = join(dir, 'calibration.json');
+    const store = new JsonCalibrationStoreAdapter(path, new MemoryLogger());
+    await store.update('k', () => undefined);
+    expect(await readdir(dir)).toEqual([]);
+    await store.save('k', 1);
+    await store.update('k', (v) => (v === 1 ? undefined : 2));
+    expect(await store.load('k')).toBe(1);
   });
 
   it('given a lock left by a process that has ended, then a save removes it and goes on', async () => {

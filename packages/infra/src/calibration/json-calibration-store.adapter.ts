@@ -13,8 +13,8 @@ interface StoreFile {
 /**
  * Calibration results in one JSON file, keyed by environment signature. A file that cannot be read as this format
  * is ignored with a warning (and replaced on the next save); writes go to a temp file renamed over the old one, so a
- * crash never leaves a half-written file. A save reads, merges and writes under a lock file, so runs saving at once
- * keep each other's entries.
+ * crash never leaves a half-written file. A save or an update reads, changes and writes under a lock file, so runs
+ * saving at once keep each other's entries, and runs extending one entry at once each keep their change.
  * @public
  */
 export class JsonCalibrationStoreAdapter implements CalibrationStorePort {
@@ -29,12 +29,18 @@ export class JsonCalibrationStoreAdapter implements CalibrationStorePort {
   }
 
   async save(key: string, value: unknown): Promise<void> {
+    await this.update(key, () => value);
+  }
+
+  async update(key: string, change: (current: unknown | null) => unknown): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true });
     await withFileLock(
       this.path,
       async () => {
-        const entries = { ...(await this.readEntries()), [key]: value };
-        const body: StoreFile = { formatVersion: FORMAT_VERSION, entries };
+        const kept = await this.readEntries();
+        const next = change(kept[key] ?? null);
+        if (next === undefined) return;
+        const body: StoreFile = { formatVersion: FORMAT_VERSION, entries: { ...kept, [key]: next } };
         await writeFileAtomic(this.path, `${JSON.stringify(body, null, 2)}\n`);
       },
       this.lock,

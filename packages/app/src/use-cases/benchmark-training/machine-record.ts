@@ -54,10 +54,12 @@ export class MachineRecord {
       cpu: timings.map((t) => t.cpu),
       disturbed: timings.map((t) => t.disturbed ?? false),
     };
-    const next = recordRun(this.kept, { series, minWarmup, steadyStart });
-    if (!next) return;
     try {
-      await this.store.save(this.key, next);
+      // extends the record as stored now, not as read before the run: a run that finished meanwhile keeps its part
+      await this.store.update(
+        this.key,
+        (current) => recordRun(parseMachineProfile(current), { series, minWarmup, steadyStart }) ?? undefined,
+      );
     } catch (e) {
       this.logger.warn({ key: this.key, error: String(e) }, 'machine_record_not_saved');
     }
