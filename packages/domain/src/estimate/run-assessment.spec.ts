@@ -1,7 +1,7 @@
 import { mulberry32 } from '../random/mulberry32';
 import { flagDisturbed, type BatchCpu } from '../timing/contention';
 import { batchTrend } from './batch-trend';
-import { assessRun, decideStop, type RunSeries } from './run-assessment';
+import { assessRun, decideStop, RESIDUAL_FALL, RUN_TO_RUN_SPREAD, type RunSeries } from './run-assessment';
 
 // Batch times as the issue saw them: a slow start, a decay from +15 % to the floor over ~60 batches, and
 // autocorrelated noise with the odd GC spike. `decay` 0 is a steady process.
@@ -155,6 +155,10 @@ describe('assessRun', () => {
     // a quiet run whose own CPU work is 3 % below this run's (run-to-run spread) still lands inside
     const floor = wall.reduce((s, x) => s + x, 0) + 140 * (wall.slice(3).reduce((s, x) => s + x, 0) / 57);
     expect(b.intervalMs[0]).toBeLessThanOrEqual(0.97 * floor);
+    // and one whose batches to come also fall as far as the interval allows (twice the residual fall)
+    const steadyMean = wall.slice(b.steadyStart).reduce((s, x) => s + x, 0) / (60 - b.steadyStart);
+    const falling = wall.reduce((s, x) => s + x, 0) + 140 * steadyMean * (1 - 2 * RESIDUAL_FALL);
+    expect(b.intervalMs[0]).toBeLessThanOrEqual(falling * (1 - RUN_TO_RUN_SPREAD) * 1.001);
     expect(b.intervalMs[1]).toBeGreaterThan(b.predictedMs);
   });
 });

@@ -263,9 +263,11 @@ export const projectEpoch = (
   const shift = (slope: number): number => Math.max(-limit, Math.min(limit, slope * horizon)) * rest;
   let low = predicted - Math.sqrt(half ** 2 + Math.min(0, shift(b.trendMsPerBatch[0])) ** 2);
   const high = predicted + Math.sqrt(half ** 2 + Math.max(0, shift(b.trendMsPerBatch[1])) ** 2);
-  // The quiet floor is this run's CPU work over every core; a quiet run's own CPU work differs by the run-to-run
-  // spread (a resnet epoch under the matrix's load: floor 8.80 s, quiet full epoch 8.70 s).
-  if (b.disturbed) low = Math.min(low, (b.quietObservedMs + rest * b.quietMeanMs) * (1 - b.runToRun));
+  // The quiet floor is this run's CPU work over every core, its batches to come falling as far as the interval allows
+  // (twice the fall); a quiet run's own CPU work differs by the run-to-run spread (a resnet epoch under the matrix's
+  // load: floor 8.80 s, quiet full epoch 8.70 s; a lite one in session 12 missed a floor without the fall by 1.5 %).
+  const quietRest = rest * b.quietMeanMs * (1 - 2 * Math.max(0, b.residualFall));
+  if (b.disturbed) low = Math.min(low, (b.quietObservedMs + quietRest) * (1 - b.runToRun));
   return { predictedMs: predicted, intervalMs: [Math.max(0, low), high] };
 };
 
