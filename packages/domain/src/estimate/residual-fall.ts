@@ -38,6 +38,7 @@ export interface FallAt {
   readonly runs: number;
 }
 
+/** A machine with no fall measured yet. @public */
 export const emptyFall = (): FallProfile => ({ cuts: FALL_CUTS.map((batches) => ({ batches, sum: 0, weight: 0 })) });
 
 /** The record after one more run's falls (cut → fall, for the cuts the run could measure). @public */

@@ -125,7 +125,9 @@ export const assessRun = (
   options: {
     readonly minWarmup: number;
     readonly batchesPerEpoch: number;
+    /** a run-to-run term to use as is, instead of the machine's wander or the constant */
     readonly runToRun?: number;
+    /** a fall to count as is, instead of the machine's or the constant (which shrinks past 400 batches) */
     readonly residualFall?: number;
     /** this machine's earlier runs: the run-to-run term at this look's length (when wider) and the fall after it */
     readonly machine?: MachineProfile | null;
