@@ -23,7 +23,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { basename, dirname } from 'node:path';
-import { flagDisturbed, quantileSorted, recordRun, type BatchTiming, type MachineProfile } from '@maou/bench-domain';
+import { quantileSorted, recordRun, runSeries, type BatchTiming, type MachineProfile } from '@maou/bench-domain';
 // The use case's own stop watch: the very rule the command runs, not a copy.
 import { StopWatch } from '@maou/bench-app';
 import { candidatePredictions } from './epoch-candidates';
@@ -200,11 +200,8 @@ const withRecord = (): void => {
         `${k.key.split('/').slice(-2).join('/').padEnd(30)} look ${(k.report.batches.length + '').padStart(5)}/${String(n).padEnd(5)} assumed ${pct(err).padStart(7)} ±${pct(plain.halfWidthFraction).padStart(6)} ${inside(plain) ? 'yes' : 'NO '}  record ${w ? `${pct(judged.basis.runToRun)}@${w.windowS}s` : 'none'} fall ${f ? `${pct(f.fraction)}@${f.afterBatches}` : 'none'} ${pct(judgedErr).padStart(7)} ±${pct(judged.halfWidthFraction).padStart(6)} ${inside(judged) ? 'yes' : 'NO '}`,
       );
     }
-    const wallMs = k.report.batches.map((b) => b.wallMs);
-    const cpu = k.report.batches.map((b) => b.cpu);
-    const series = { wallMs, cpu, disturbed: flagDisturbed(wallMs, cpu) };
     const run = {
-      series,
+      series: runSeries(k.report.batches),
       minWarmup: k.report.config.warmup_batches,
       steadyStart: k.report.training_metrics.steady_state_start,
     };

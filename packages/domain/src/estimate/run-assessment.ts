@@ -1,5 +1,6 @@
 import { summarize } from '../stats/summary';
-import type { BatchCpu } from '../timing/contention';
+import { flagDisturbed, type BatchCpu } from '../timing/contention';
+import type { BatchTiming } from '../timing/phases';
 import { detectSteadyStart } from '../timing/steady-state';
 import { batchTrend, type BatchTrend } from './batch-trend';
 import { wanderAt, type WanderAt } from './machine-wander';
@@ -79,6 +80,13 @@ export interface RunAssessment {
 }
 
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
+
+/** A run's batches as the estimator reads them, those other processes disturbed flagged from their CPU counters. @public */
+export const runSeries = (timings: readonly BatchTiming[]): RunSeries => {
+  const wallMs = timings.map((t) => t.wallMs);
+  const cpu = timings.map((t) => t.cpu);
+  return { wallMs, cpu, disturbed: flagDisturbed(wallMs, cpu) };
+};
 
 /** Steady batches from `start`, without the disturbed ones when enough quiet ones are left. */
 const steadyIndices = (s: RunSeries, start: number): { used: number[]; excluded: number } => {

@@ -326,8 +326,8 @@ export class BenchmarkTrainingUseCase {
         kind: 'too-few-batches',
         message: `the loader produced ${pass.timings.length} batch(es); at least 2 are needed`,
       });
-    const { assessment, timings, epochExtras } = watch.conclude(pass.timings);
-    if (!pass.interrupted) await machine.add(timings, assessment.steadyStart, ctx.warmup);
+    const { assessment, series, timings, epochExtras } = watch.conclude(pass.timings);
+    if (!pass.interrupted) await machine.add(series, assessment.steadyStart, ctx.warmup);
     const metrics = computeTrainingMetrics(timings, assessment.steadyStart, warmup);
     const adaptive = ctx.adaptive?.report(timings, assessment.steadyStart, loader.batchesPerEpoch.train) ?? null;
     const epoch = withAdaptiveCorrection(

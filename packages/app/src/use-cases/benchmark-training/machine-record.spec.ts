@@ -1,4 +1,4 @@
-import type { BatchTiming } from '@maou/bench-domain';
+import { runSeries, type BatchTiming } from '@maou/bench-domain';
 import { MemoryCalibrationStore } from '../../testing/memory-calibration-store';
 import { MemoryLogger } from '../../testing/memory-logger';
 import { TEST_HOST } from '../../testing/training-use-case';
@@ -26,8 +26,8 @@ describe('MachineRecord', () => {
       MachineRecord.open(store, logger, TEST_HOST, backend),
     ]);
     expect(a.kept).toBeNull();
-    await a.add(timings, 5, 5);
-    await b.add(timings, 5, 5);
+    await a.add(runSeries(timings), 5, 5);
+    await b.add(runSeries(timings), 5, 5);
     const reopened = await MachineRecord.open(store, logger, TEST_HOST, backend);
     expect(reopened.kept!.wander.runs).toBe(2);
     expect(reopened.kept!.fall.cuts.find((c) => c.batches === 100)!.weight).toBeCloseTo(1.9, 12);
@@ -39,7 +39,7 @@ describe('MachineRecord', () => {
     store.update = () => Promise.reject(new Error('disk full'));
     const logger = new MemoryLogger();
     const record = await MachineRecord.open(store, logger, TEST_HOST, backend);
-    await expect(record.add(timings, 5, 5)).resolves.toBeUndefined();
+    await expect(record.add(runSeries(timings), 5, 5)).resolves.toBeUndefined();
     expect(logger.lines.find((l) => l.level === 'warn')).toMatchObject({ msg: 'machine_record_not_saved' });
   });
 });

@@ -1,4 +1,4 @@
-import { parseMachineProfile, recordRun, type BatchTiming, type MachineProfile } from '@maou/bench-domain';
+import { parseMachineProfile, recordRun, type MachineProfile, type RunSeries } from '@maou/bench-domain';
 import type { BackendInfo } from '@maou/bench-engine';
 import type { CalibrationStorePort } from '../../ports/calibration-store.port';
 import type { HostEnvironment } from '../../ports/environment.port';
@@ -47,13 +47,8 @@ export class MachineRecord {
     return new MachineRecord(store, logger, key, kept);
   }
 
-  /** Adds a finished run (its batches as concluded, disturbed ones flagged) to the record. */
-  async add(timings: readonly BatchTiming[], steadyStart: number, minWarmup: number): Promise<void> {
-    const series = {
-      wallMs: timings.map((t) => t.wallMs),
-      cpu: timings.map((t) => t.cpu),
-      disturbed: timings.map((t) => t.disturbed ?? false),
-    };
+  /** Adds a finished run (its batches as the stop watch judged them) to the record. */
+  async add(series: RunSeries, steadyStart: number, minWarmup: number): Promise<void> {
     try {
       // extends the record as stored now, not as read before the run: a run that finished meanwhile keeps its part
       await this.store.update(

@@ -1,8 +1,8 @@
 import {
   assessRun,
   decideStop,
-  flagDisturbed,
   limitReached,
+  runSeries,
   summarizeContention,
   type BatchTiming,
   type EpochEstimate,
@@ -13,12 +13,6 @@ import {
   type StoppingRule,
   type MachineProfile,
 } from '@maou/bench-domain';
-
-const seriesOf = (timings: readonly BatchTiming[]): RunSeries => {
-  const wallMs = timings.map((t) => t.wallMs);
-  const cpu = timings.map((t) => t.cpu);
-  return { wallMs, cpu, disturbed: flagDisturbed(wallMs, cpu) };
-};
 
 /** Share of the batches run after which the stopping rule next judges the run. */
 const ASSESS_EVERY = 0.02;
@@ -65,7 +59,7 @@ export class StopWatch {
     };
     if (n < this.nextAssessment && !limitReached(ctx)) return false;
     this.nextAssessment = n + Math.max(1, Math.floor(n * ASSESS_EVERY));
-    const a = this.assess(seriesOf(timings), this.options());
+    const a = this.assess(runSeries(timings), this.options());
     this.reason = decideStop(a, ctx);
     this.elapsedMs = elapsedMs;
     return this.reason !== null;
@@ -77,10 +71,12 @@ export class StopWatch {
 
   conclude(raw: readonly BatchTiming[]): {
     assessment: RunAssessment;
+    /** the batches as judged (disturbed ones flagged), for the machine's record */
+    series: RunSeries;
     timings: BatchTiming[];
     epochExtras: Partial<EpochEstimate>;
   } {
-    const series = seriesOf(raw);
+    const series = runSeries(raw);
     const assessment = assessRun(series, this.options());
     const timings = raw.map((t, i) => ({
       ...t,
@@ -110,6 +106,7 @@ export class StopWatch {
     const contention = summarizeContention(series.wallMs, series.cpu, series.disturbed);
     return {
       assessment,
+      series,
       timings,
       epochExtras: {
         notes,
