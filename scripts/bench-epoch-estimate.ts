@@ -14,7 +14,9 @@
 // The runs keep this machine's record (the wander behind the run-to-run term, and the fall) in MAOU_BENCH_CACHE: a fresh folder per invocation
 // unless the variable is set, so the first rows start from the assumed spread and later rows learn from earlier ones;
 // the `r2r` column is the term each short run used (@ the window it came from), `fall` the residual fall its point
-// counted (@ the look length, in batches, this machine's record measured it after; none: the assumed constant).
+// counted (@ the look length, in batches, this machine's record measured it after; none: the assumed constant), and
+// `files` the streaming file boundaries its point counted: boundaries ahead × the wait of each (o: from boundaries
+// the look crossed, r: from the loader's read time) and, beside it, what the full run's boundaries cost on average.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -155,6 +157,7 @@ interface Report {
     stopping: { reason: string; time_to_answer_ms: number; target_precision: number | null };
     run_to_run?: { fraction: number; window_s: number | null };
     residual_fall?: { fraction: number; after_batches: number | null };
+    file_boundaries?: { ahead: number; stall_ms: number; source: string } | null;
   };
 }
 
@@ -180,6 +183,8 @@ interface Row {
   /** the run-to-run term the short run used, and the window of the machine's wander it came from (null: assumed) */
   readonly runToRun: { fraction: number; window_s: number | null } | null;
   readonly fall: { fraction: number; after_batches: number | null } | null;
+  /** the boundaries ahead the short run counted, and the mean wait the full run's own boundaries had */
+  readonly boundaries: { ahead: number; stallMs: number; source: string; fullStallMs: number | null } | null;
 }
 
 /** maou's formula from the batches maou would have run: mean after its warm-up × batches per epoch. */
@@ -273,6 +278,14 @@ const runCase = async (c: Case, k: number, seed: number): Promise<Row> => {
     trending: Boolean(e.trending),
     runToRun: e.run_to_run ?? null,
     fall: e.residual_fall ?? null,
+    boundaries: e.file_boundaries
+      ? {
+          ahead: e.file_boundaries.ahead,
+          stallMs: e.file_boundaries.stall_ms,
+          source: e.file_boundaries.source,
+          fullStallMs: fulls[0]!.epoch_estimate.file_boundaries?.stall_ms ?? null,
+        }
+      : null,
   };
 };
 
@@ -288,7 +301,7 @@ const maouErr = (r: Row): number => r.maou / r.actual - 1;
 const covered = (r: Row): boolean => r.actual >= r.lo && r.actual <= r.hi;
 
 const HEADER =
-  ' # st preset batch epoch files loader  look   ran predict        interval  ±half   actual spread   error in?   maou   error  answer  proc stop                   r2r        fall load1 flags';
+  ' # st preset batch epoch files loader  look   ran predict        interval  ±half   actual spread   error in?   maou   error  answer  proc stop                   r2r        fall          files load1 flags';
 const printRow = (r: Row, k: number): void => {
   const s = (ms: number): string => (ms / 1000).toFixed(2);
   console.log(
@@ -319,6 +332,10 @@ const printRow = (r: Row, k: number): void => {
         : '—'
       ).padStart(11),
       (r.fall ? `${pct(r.fall.fraction)}${r.fall.after_batches ? `@${r.fall.after_batches}` : ''}` : '—').padStart(11),
+      (r.boundaries
+        ? `${r.boundaries.ahead}×${r.boundaries.stallMs.toFixed(0)}${r.boundaries.source[0]}/${r.boundaries.fullStallMs?.toFixed(0) ?? '?'}`
+        : '—'
+      ).padStart(14),
       r.load.padStart(5),
       [r.disturbed ? 'disturbed' : '', r.fullDisturbed ? 'full-run-disturbed' : '', r.trending ? 'trending' : '']
         .filter(Boolean)

@@ -23,7 +23,15 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { basename, dirname } from 'node:path';
-import { quantileSorted, recordRun, runSeries, type BatchTiming, type MachineProfile } from '@maou/bench-domain';
+import {
+  quantileSorted,
+  recordRun,
+  runSeries,
+  type BatchTiming,
+  type FileBoundaries,
+  type FileBoundaryPlan,
+  type MachineProfile,
+} from '@maou/bench-domain';
 // The use case's own stop watch: the very rule the command runs, not a copy.
 import { StopWatch } from '@maou/bench-app';
 import { candidatePredictions } from './epoch-candidates';
@@ -43,7 +51,13 @@ const median = (xs: readonly number[]): number =>
     0.5,
   );
 
-const load = (file: string): { batches: BatchTiming[]; warmup: number } => {
+/** The loader's plan of a streaming run's file reads, as its report keeps it (null: map-style, or an older report). */
+const filesOf = (report: { epoch_estimate?: { file_boundaries?: FileBoundaries | null } }): FileBoundaryPlan | null => {
+  const f = report.epoch_estimate?.file_boundaries;
+  return f ? { readsPerEpoch: f.reads_per_epoch, leadBatches: f.lead_batches, besideStep: f.beside_step } : null;
+};
+
+const load = (file: string): { batches: BatchTiming[]; warmup: number; files: FileBoundaryPlan | null } => {
   const raw = readFileSync(file);
   const report = JSON.parse((file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8'));
   const timings = report.batches as BatchTiming[];
@@ -55,7 +69,11 @@ const load = (file: string): { batches: BatchTiming[]; warmup: number } => {
         disturbed: false,
       }))
     : timings;
-  return { batches, warmup: report.config?.warmup_batches ?? report.training_metrics?.warmup_batches ?? 10 };
+  return {
+    batches,
+    warmup: report.config?.warmup_batches ?? report.training_metrics?.warmup_batches ?? 10,
+    files: filesOf(report),
+  };
 };
 
 interface Row {
@@ -66,13 +84,14 @@ interface Row {
 }
 
 const replay = (file: string, look: number): Row => {
-  const { batches, warmup } = load(file);
+  const { batches, warmup, files } = load(file);
   const n = batches.length;
   const cap = Math.min(n, Math.max(20, Math.floor(look * n)));
   const watch = new StopWatch(useRule ? { targetPrecision: 0.05, timeBudgetMs: 60_000 } : null, {
     warmup,
     planned: cap,
     batchesPerEpoch: n,
+    files,
   });
   let k = 0;
   let elapsed = 0;
@@ -138,16 +157,17 @@ interface KeptReport {
   readonly batches: BatchTiming[];
   readonly config: { warmup_batches: number };
   readonly training_metrics: { steady_state_start: number };
-  readonly epoch_estimate: { batches_per_epoch: number };
+  readonly epoch_estimate: { batches_per_epoch: number; file_boundaries?: FileBoundaries | null };
 }
 
 /** A kept short run judged as the command would judge it with `record` (null: a machine with none). */
-const judge = (report: Pick<KeptReport, 'batches' | 'config'>, n: number, record: MachineProfile | null) =>
+const judge = (report: KeptReport, n: number, record: MachineProfile | null) =>
   new StopWatch(null, {
     warmup: report.config.warmup_batches,
     planned: report.batches.length,
     batchesPerEpoch: n,
     machine: record,
+    files: filesOf(report),
   }).conclude(report.batches).assessment;
 
 const withRecord = (): void => {

@@ -25,6 +25,7 @@ export * from './estimate/machine-wander';
 export * from './estimate/residual-fall';
 export * from './estimate/machine-profile';
 export * from './estimate/record-run';
+export * from './estimate/file-boundaries';
 export * from './timing/contention';
 export * from './recommendations/recommendation-context';
 export * from './recommendations/rules';

@@ -1,4 +1,4 @@
-import type { DataLoaderConfig, HostBatch } from '@maou/bench-domain';
+import type { DataLoaderConfig, FileBoundaryPlan, HostBatch } from '@maou/bench-domain';
 import type { DataSourcePort } from './data-source.port';
 
 /** Which part of the split a pass reads. @public */
@@ -13,6 +13,8 @@ export interface DataLoaderPort {
   iterate(split: Split, epoch: number): AsyncIterableIterator<HostBatch>;
   /** Optional: hands a consumed batch's memory back for reuse (pinned pool); the batch must not be read after. */
   release?(batch: HostBatch): void;
+  /** Optional: a streaming pass's file reads and what the loader holds ready at each; null when it reads no files mid-pass. */
+  fileBoundaries?(split: Split): FileBoundaryPlan | null;
   /** Optional: counters of every loading thread (the main thread when there are no workers). */
   threadStats?(): Promise<readonly LoaderThreadStats[]>;
   close(): Promise<void>;

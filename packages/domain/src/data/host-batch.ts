@@ -17,4 +17,16 @@ export interface HostBatch {
   readonly boardIds: Int32Array;
   readonly hands: Float32Array;
   readonly targets: BatchTargets;
+  /** set on the first batch cut from a file (a group, at Stage 2) its producer read just before it */
+  readonly opened?: FileOpen;
+}
+
+/**
+ * A streaming producer's read of the next file (at Stage 2, a group of up to 10): how many files and how long reading
+ * and decoding them took in that producer, the time a consumer with nothing buffered would wait at the boundary.
+ * @public
+ */
+export interface FileOpen {
+  readonly files: number;
+  readonly readMs: number;
 }

@@ -1,4 +1,4 @@
-import type { EpochEstimate, SamplingEstimate, TrainingMetrics } from '../report/benchmark-report';
+import type { EpochEstimate, FileBoundaries, SamplingEstimate, TrainingMetrics } from '../report/benchmark-report';
 import { projectEpoch, RUN_TO_RUN_SPREAD, type RunAssessment } from './run-assessment';
 import type { AdaptiveEpochCorrection } from '../adaptive-batch/adaptive-batch-report';
 
@@ -11,6 +11,35 @@ const fallText = (a: RunAssessment): string => {
   return a.fall
     ? `${size} (what the rest of this machine's last ${a.fall.runs.toFixed(1)} runs did after a look of ${a.fall.afterBatches} batches)`
     : `${size} (assumed: the fall full epochs had after 20–400 batches, less after more; no earlier runs on this machine measured it)`;
+};
+
+/** The file boundaries ahead, as the method line says them. */
+const boundaryText = (a: RunAssessment): string => {
+  const b = a.boundaries;
+  if (!b || b.ahead === 0) return '';
+  const why =
+    b.source === 'observed'
+      ? `what the ${b.observed} crossed so far cost over the steady mean`
+      : `the loader's read time ${b.readMs.toFixed(0)} ms less ${b.plan.leadBatches} batch(es) it holds ready; none crossed yet`;
+  return ` + ${b.ahead} file boundaries ahead × ${b.stallMs.toFixed(0)} ms (${why})`;
+};
+
+/** The report's view of the boundaries. */
+const fileBoundaries = (a: RunAssessment): FileBoundaries | null => {
+  const b = a.boundaries;
+  return b
+    ? {
+        reads_per_epoch: b.plan.readsPerEpoch,
+        lead_batches: b.plan.leadBatches,
+        beside_step: b.plan.besideStep,
+        reads_seen: b.seen,
+        ahead: b.ahead,
+        stall_ms: b.stallMs,
+        source: b.source,
+        observed: b.observed,
+        read_ms: b.readMs,
+      }
+    : null;
 };
 
 /**
@@ -31,7 +60,7 @@ export const estimateEpoch = (
     predicted_ms: a.predictedMs,
     predicted_ms_ci95: a.intervalMs,
     warmup_cost_ms: m.warmup_total_ms,
-    method: `${m.total_batches} batches as run (warm-up ${a.steadyStart} batches, ${seconds(m.warmup_total_ms)}) + steady mean ${a.meanMs.toFixed(1)} ms × ${rest} remaining batches, ${fallText(a)}; interval = 95 % CI of the mean (block means) × remaining, noise of the remaining batches, run-to-run spread ${(a.basis.runToRun * 100).toFixed(1)} % (${a.wander ? `this machine's wander over ${a.wander.windowS} s windows in its last ${a.wander.runs} runs, at least ${(RUN_TO_RUN_SPREAD * 100).toFixed(1)} %` : 'assumed: no earlier runs measured on this machine'}), that fall ± itself, in quadrature${a.trending ? ', widened for the trend' : ''}${a.disturbed ? ', down to the quiet floor' : ''}`,
+    method: `${m.total_batches} batches as run (warm-up ${a.steadyStart} batches, ${seconds(m.warmup_total_ms)}) + steady mean ${a.meanMs.toFixed(1)} ms × ${rest} remaining batches, ${fallText(a)}${boundaryText(a)}; interval = 95 % CI of the mean (block means) × remaining, noise of the remaining batches, run-to-run spread ${(a.basis.runToRun * 100).toFixed(1)} % (${a.wander ? `this machine's wander over ${a.wander.windowS} s windows in its last ${a.wander.runs} runs, at least ${(RUN_TO_RUN_SPREAD * 100).toFixed(1)} %` : 'assumed: no earlier runs measured on this machine'}), that fall ± itself${a.boundaries?.ahead ? ', the boundaries ± half themselves' : ''}, in quadrature${a.trending ? ', widened for the trend' : ''}${a.disturbed ? ', down to the quiet floor' : ''}`,
     half_width_fraction: a.halfWidthFraction,
     trend: a.trend,
     trending: a.trending,
@@ -49,6 +78,7 @@ export const estimateEpoch = (
       after_batches: a.fall?.afterBatches ?? null,
       runs: a.fall ? Math.round(a.fall.runs * 10) / 10 : 0,
     },
+    file_boundaries: fileBoundaries(a),
     notes: a.notes,
   };
 };

@@ -8,12 +8,14 @@ const slice = (s: RunSeries, from: number, to: number): RunSeries => ({
   wallMs: s.wallMs.slice(from, to),
   cpu: s.cpu.slice(from, to),
   disturbed: s.disturbed.slice(from, to),
+  ...(s.opens ? { opens: s.opens.slice(from, to) } : {}),
 });
 
 /**
  * A finished run's fall after each look length it is long enough for (the rest at least `FALL_HORIZON` times the
- * look): 1 − the rest's mean batch time ÷ the steady mean the estimator itself takes from the look. Batches other
- * processes disturbed are left out of the rest while at least half of it is quiet; a look the estimator calls
+ * look): 1 − the rest's mean batch time ÷ the steady mean the estimator itself takes from the look. File boundaries
+ * are left out of the rest (the estimator counts them apart), and batches other processes disturbed while at least
+ * half of it is quiet; a look the estimator calls
  * disturbed, or with too few steady batches, measures nothing.
  * @public
  */
@@ -24,9 +26,11 @@ export const measureFall = (s: RunSeries, minWarmup: number): Map<number, number
     if (n < cut * (1 + FALL_HORIZON)) break;
     const a = assessRun(slice(s, 0, cut), { minWarmup, batchesPerEpoch: n, runToRun: 0, residualFall: 0 });
     if (a.disturbed || a.used < 8 || !(a.meanMs > 0)) continue;
+    // file boundaries are counted on their own (boundaryStall), so the fall is measured without them
     const rest = slice(s, cut, n);
-    const quiet = rest.wallMs.filter((_, i) => !rest.disturbed[i]);
-    falls.set(cut, 1 - mean(quiet.length >= rest.wallMs.length / 2 ? quiet : rest.wallMs) / a.meanMs);
+    const compute = rest.wallMs.filter((_, i) => !rest.opens?.[i]);
+    const quiet = rest.wallMs.filter((_, i) => !rest.disturbed[i] && !rest.opens?.[i]);
+    falls.set(cut, 1 - mean(quiet.length >= compute.length / 2 ? quiet : compute) / a.meanMs);
   }
   return falls;
 };

@@ -6,6 +6,8 @@ import { batchTrend, type BatchTrend } from './batch-trend';
 import { wanderAt, type WanderAt } from './machine-wander';
 import { fallAt, type FallAt } from './residual-fall';
 import type { MachineProfile } from './machine-profile';
+import type { FileOpen } from '../data/host-batch';
+import { boundaryStall, isBoundary, type BoundaryStall, type FileBoundaryPlan } from './file-boundaries';
 
 /**
  * Relative spread between two runs of the same configuration that neither run can see (where the allocator and the
@@ -51,6 +53,8 @@ export interface RunSeries {
   readonly wallMs: readonly number[];
   readonly cpu: readonly (BatchCpu | undefined)[];
   readonly disturbed: readonly boolean[];
+  /** the batches that opened a file, with the producer's read (streaming); absent where the loader says nothing */
+  readonly opens?: readonly (FileOpen | undefined)[];
 }
 
 /** What the batches so far say about the epoch. @public */
@@ -77,6 +81,8 @@ export interface RunAssessment {
   readonly wander: WanderAt | null;
   /** where `basis.residualFall` came from: this machine's runs after a look this long, or null (the constant) */
   readonly fall: FallAt | null;
+  /** the file boundaries still ahead and the wait each is counted with (streaming), or null */
+  readonly boundaries: BoundaryStall | null;
 }
 
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
@@ -85,12 +91,18 @@ const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
 export const runSeries = (timings: readonly BatchTiming[]): RunSeries => {
   const wallMs = timings.map((t) => t.wallMs);
   const cpu = timings.map((t) => t.cpu);
-  return { wallMs, cpu, disturbed: flagDisturbed(wallMs, cpu) };
+  const opens = timings.some((t) => t.fileOpen) ? { opens: timings.map((t) => t.fileOpen) } : {};
+  return { wallMs, cpu, disturbed: flagDisturbed(wallMs, cpu), ...opens };
 };
 
-/** Steady batches from `start`, without the disturbed ones when enough quiet ones are left. */
+/**
+ * Steady batches from `start`, without the disturbed ones when enough quiet ones are left. File boundaries are never
+ * among them: their wait is counted per boundary (boundaryStall).
+ */
 const steadyIndices = (s: RunSeries, start: number): { used: number[]; excluded: number } => {
-  const all = Array.from({ length: s.wallMs.length - start }, (_, i) => start + i);
+  const all = Array.from({ length: s.wallMs.length - start }, (_, i) => start + i).filter(
+    (i) => !isBoundary(s.opens, i, start),
+  );
   const clean = all.filter((i) => !s.disturbed[i]);
   return clean.length >= MIN_CLEAN ? { used: clean, excluded: all.length - clean.length } : { used: all, excluded: 0 };
 };
@@ -139,6 +151,8 @@ export const assessRun = (
     readonly residualFall?: number;
     /** this machine's earlier runs: the run-to-run term at this look's length (when wider) and the fall after it */
     readonly machine?: MachineProfile | null;
+    /** the pass's file reads (streaming): each boundary ahead is counted with its wait */
+    readonly files?: FileBoundaryPlan | null;
   },
 ): RunAssessment => {
   const n = s.wallMs.length;
@@ -171,8 +185,13 @@ export const assessRun = (
   const fall = options.residualFall === undefined ? fallAt(options.machine?.fall ?? null, n) : null;
   const residualFall =
     options.residualFall ?? fall?.fraction ?? RESIDUAL_FALL * Math.min(1, (FALL_MEASURED_TO / Math.max(1, n)) ** 2);
+  const boundaries = boundaryStall(s, start, stats.mean, options.files);
+  const rest = Math.max(0, options.batchesPerEpoch - n);
   const basis: ProjectionBasis = {
-    observedMs: sum(s.wallMs.map((w, i) => (i >= start && !usedSet.has(i) ? stats.mean : w))),
+    // a boundary's wait was run and counts as such; a disturbed steady batch counts at the quiet mean
+    observedMs: sum(
+      s.wallMs.map((w, i) => (i >= start && !usedSet.has(i) && !isBoundary(s.opens, i, start) ? stats.mean : w)),
+    ),
     batchesRun: n,
     steadyStart: start,
     meanMs: stats.mean,
@@ -187,6 +206,7 @@ export const assessRun = (
     quietMeanMs: used.length ? sum(used.map(floor)) / used.length : stats.mean,
     runToRun,
     residualFall,
+    boundaryMsPerBatch: boundaries && rest > 0 ? (boundaries.ahead * boundaries.stallMs) / rest : 0,
   };
   const { predictedMs, intervalMs } = projectEpoch(basis, options.batchesPerEpoch);
   const notes: string[] = [];
@@ -224,6 +244,7 @@ export const assessRun = (
     notes,
     wander,
     fall,
+    boundaries,
   };
 };
 
@@ -246,6 +267,8 @@ export interface ProjectionBasis {
   /** share by which the batches to come run faster than the steady mean (the prediction counts it, ± itself); for a
    * longer epoch of the same run (sampling) it is the same share */
   readonly residualFall: number;
+  /** the file boundaries' wait spread over the batches to come (a longer epoch has as many more boundaries) */
+  readonly boundaryMsPerBatch: number;
 }
 
 /**
@@ -263,9 +286,11 @@ export const projectEpoch = (
   // A fall too late or too slow for the batches run to show: counted in the prediction, since a one-sided allowance
   // left the point off by it; its spread is as large as itself (it may be negative: the rest ran slower).
   const fall = b.residualFall * b.meanMs * rest;
-  const predicted = b.observedMs + b.meanMs * rest - fall;
+  // the boundaries' wait is no batch's compute: no fall applies to it, and it may be off by half itself
+  const boundaries = b.boundaryMsPerBatch * rest;
+  const predicted = b.observedMs + b.meanMs * rest - fall + boundaries;
   const stat = Math.sqrt((rest * b.meanHalfWidthMs) ** 2 + 1.96 ** 2 * b.sdMs ** 2 * rest);
-  const half = Math.sqrt(stat ** 2 + (b.runToRun * predicted) ** 2 + fall ** 2);
+  const half = Math.sqrt(stat ** 2 + (b.runToRun * predicted) ** 2 + fall ** 2 + (boundaries / 2) ** 2);
   // Any slope the steady batches allow may run on for as many batches again as they span: the side it points to
   // widens by what that would add to the rest of the epoch (a fading transient cannot hide in noise this way).
   const limit = MAX_TREND_SHIFT * b.meanMs;
@@ -276,7 +301,7 @@ export const projectEpoch = (
   // The quiet floor is this run's CPU work over every core, its batches to come falling as far as the interval allows
   // (twice the fall); a quiet run's own CPU work differs by the run-to-run spread (a resnet epoch under the matrix's
   // load: floor 8.80 s, quiet full epoch 8.70 s; a lite one in session 12 missed a floor without the fall by 1.5 %).
-  const quietRest = rest * b.quietMeanMs * (1 - 2 * Math.max(0, b.residualFall));
+  const quietRest = rest * b.quietMeanMs * (1 - 2 * Math.max(0, b.residualFall)) + boundaries / 2;
   if (b.disturbed) low = Math.min(low, (b.quietObservedMs + quietRest) * (1 - b.runToRun));
   return { predictedMs: predicted, intervalMs: [Math.max(0, low), high] };
 };

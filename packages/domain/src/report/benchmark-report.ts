@@ -109,6 +109,8 @@ export interface EpochEstimate {
   readonly run_to_run?: RunToRunSpread;
   /** the share by which the remaining batches are counted faster than the steady mean, and where it came from */
   readonly residual_fall?: ResidualFall;
+  /** streaming: the file boundaries still ahead and the wait each is counted with; null for map-style loading */
+  readonly file_boundaries?: FileBoundaries | null;
   /** how the run decided to stop, and how long it took to get there */
   readonly stopping?: StoppingOutcome;
   /** plain-language caveats: trend, disturbance, budget */
@@ -138,6 +140,25 @@ export interface ResidualFall {
   readonly after_batches: number | null;
   /** earlier runs behind it, older ones counting less (0.9 each) */
   readonly runs: number;
+}
+
+/**
+ * A streaming epoch's file boundaries: at each, the consumer waits for its producer to read the next file (at Stage 2,
+ * group). `stall_ms` is what each boundary ahead is counted with: 'observed' from the boundaries among the steady
+ * batches, 'read-time' (none crossed yet) from the producers' `read_ms` less `lead_batches` steady batches held ready.
+ * @public
+ */
+export interface FileBoundaries {
+  readonly reads_per_epoch: number;
+  readonly lead_batches: number;
+  /** the reads run on loader threads beside the step (false: the main thread's, which block it) */
+  readonly beside_step: boolean;
+  readonly reads_seen: number;
+  readonly ahead: number;
+  readonly stall_ms: number;
+  readonly source: 'observed' | 'read-time';
+  readonly observed: number;
+  readonly read_ms: number;
 }
 
 /** Why the run stopped measuring, and when. @public */

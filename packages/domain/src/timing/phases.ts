@@ -1,3 +1,4 @@
+import type { FileOpen } from '../data/host-batch';
 import type { BatchCpu } from './contention';
 
 /** Phases a training batch is split into; `other` is wall time no phase accounts for. @public */
@@ -25,6 +26,8 @@ export interface BatchTiming {
   readonly accumulationSteps?: number;
   /** under gradient accumulation: this batch ended its cycle with an optimiser step */
   readonly optimizerStep?: boolean;
+  /** the batch was the first of a file its producer read just before it (streaming): a file boundary */
+  readonly fileOpen?: FileOpen;
 }
 
 /**

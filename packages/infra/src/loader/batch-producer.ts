@@ -1,4 +1,5 @@
-import { assembleBatch, type HostBatch, type StageColumns } from '@maou/bench-domain';
+import { performance } from 'node:perf_hooks';
+import { assembleBatch, type FileOpen, type HostBatch, type StageColumns } from '@maou/bench-domain';
 import type { LoaderTask, ProducerSetup } from './loader-task';
 import type { MapRowStore } from './map-row-store';
 import { STAGE2_FILES_PER_GROUP } from './dataset-plan';
@@ -16,7 +17,7 @@ export interface ProducerContext {
 /**
  * Yields the batches of one task in order. A streaming file (at Stage 2, a group of up to 10 files, as maou reads
  * them) is read, optionally row-shuffled, cut into batches and dropped before the next is read, so memory holds one
- * file (group) at a time whatever the dataset size.
+ * file (group) at a time whatever the dataset size. The first batch of each carries how long the read took (`opened`).
  * @internal
  */
 export async function* produceBatches(task: LoaderTask, ctx: ProducerContext): AsyncGenerator<HostBatch> {
@@ -29,6 +30,7 @@ export async function* produceBatches(task: LoaderTask, ctx: ProducerContext): A
   const group = stage === 2 ? STAGE2_FILES_PER_GROUP : 1;
   for (let g = 0; g < task.files.length; g += group) {
     const files = task.files.slice(g, g + group);
+    const readStart = performance.now();
     const parts: StageColumns[] = [];
     for (const file of files) {
       const c = await ctx.readFile(file.path);
@@ -40,10 +42,13 @@ export async function* produceBatches(task: LoaderTask, ctx: ProducerContext): A
     const rowSeed = files[0]!.rowSeed;
     const order = rowSeed === null ? null : seededPermutation(columns.rows, rowSeed);
     const rows = columns.rows;
+    // the consumer waits this long at the boundary, less what the loader holds ready (the estimator counts it)
+    const opened: FileOpen = { files: files.length, readMs: performance.now() - readStart };
     for (let start = 0; start < rows; start += batchSize) {
       const end = Math.min(rows, start + batchSize);
       const idx = order ? order.subarray(start, end) : range(start, end);
-      yield assembleBatch(columns, idx, ctx.takeBuffers());
+      const batch = assembleBatch(columns, idx, ctx.takeBuffers());
+      yield start === 0 ? { ...batch, opened } : batch;
     }
     columns = null;
   }

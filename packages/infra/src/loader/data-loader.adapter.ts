@@ -1,7 +1,14 @@
 import type { DataLoaderPort, DataSourcePort, LoaderThreadStats, LoggerPort, ShardRef, Split } from '@maou/bench-app';
-import { batchBuffers, type DataLoaderConfig, type HostBatch, type StageColumns } from '@maou/bench-domain';
+import {
+  batchBuffers,
+  type DataLoaderConfig,
+  type FileBoundaryPlan,
+  type HostBatch,
+  type StageColumns,
+} from '@maou/bench-domain';
 import { produceBatches, type ProducerContext } from './batch-producer';
 import { passSize, passTasks, planDataset, type LoaderPlan } from './loader-plan';
+import { STAGE2_FILES_PER_GROUP } from './dataset-plan';
 import type { ProducerSetup, ShardReaderRef } from './loader-task';
 import { MapRowStore } from './map-row-store';
 import { applyPolicyTarget } from './policy-target-reader';
@@ -136,6 +143,30 @@ export class DataLoaderAdapter implements DataLoaderPort {
     if (!this.config.pinMemory) return;
     if (this.pool) this.pool.recycle(batch);
     else this.pinned.push(batchBuffers(batch));
+  }
+
+  /**
+   * Streaming: a pass reads each file (at Stage 2, each producer's group of up to 10) when its producer reaches it,
+   * while the consumer has at most prefetch × workers batches ready (none when the main thread loads). Map-style
+   * passes read shards on demand from their first batches on, which a look sees: null.
+   */
+  fileBoundaries(split: Split): FileBoundaryPlan | null {
+    if (this.plan.mode !== 'streaming') return null;
+    const files = this.plan.files[split].length;
+    const W = Math.max(1, this.workers);
+    const reads =
+      this.setup.stage === 2
+        ? Array.from({ length: W }, (_, w) => Math.ceil(Math.ceil((files - w) / W) / STAGE2_FILES_PER_GROUP)).reduce(
+            (a, b) => a + b,
+            0,
+          )
+        : files;
+    const beside = this.workers > 0;
+    return {
+      readsPerEpoch: reads,
+      leadBatches: beside ? this.config.prefetchFactor * this.workers : 0,
+      besideStep: beside,
+    };
   }
 
   /** Counters of each loading thread: the workers, or the main thread when it loads. */

@@ -24,6 +24,9 @@ const setup = (opts: {
   othersShare?: (i: number) => number;
   shardsFault?: Error;
   store?: MemoryCalibrationStore;
+  /** a streaming loader: a read of `readMs` before each file's first batch, the consumer waiting for what `lead`
+   * batches of `leadMs` do not cover */
+  files?: { batchesPerFile: number; readMs: number; lead: number; leadMs: number };
 }) => {
   const clock = new FakeClock();
   // CPU counters that follow the fake clock: this process keeps both cores busy; others take `othersShare` of them.
@@ -68,11 +71,24 @@ const setup = (opts: {
     describe: () => ({ mode: 'fake' }),
     async *iterate(split) {
       const n = split === 'train' ? opts.batches : 3;
+      const f = split === 'train' ? opts.files : undefined;
       for (let i = 0; i < n; i++) {
         clock.advance(opts.waitMs);
-        yield batch(8);
+        if (f && i % f.batchesPerFile === 0) {
+          clock.advance(i === 0 ? f.readMs : Math.max(0, f.readMs - f.lead * f.leadMs));
+          yield { ...batch(8), opened: { files: 1, readMs: f.readMs } };
+        } else yield batch(8);
       }
     },
+    ...(opts.files
+      ? {
+          fileBoundaries: () => ({
+            readsPerEpoch: Math.ceil(opts.batches / opts.files!.batchesPerFile),
+            leadBatches: opts.files!.lead,
+            besideStep: true,
+          }),
+        }
+      : {}),
     close: async () => undefined,
   };
   const source: DataSourcePort = {
@@ -181,6 +197,41 @@ describe('BenchmarkTrainingUseCase', () => {
     expect(e.predicted_ms).toBeCloseTo(actual - RESIDUAL_FALL * 100 * 40, 6);
     expect(actual).toBeGreaterThanOrEqual(e.predicted_ms_ci95[0]);
     expect(actual).toBeLessThanOrEqual(e.predicted_ms_ci95[1]);
+  });
+
+  it('given a streaming loader whose files outlast the look, then each boundary ahead counts the read less what was ready', async () => {
+    const step = (i: number): number => (i < 3 ? 400 : 100);
+    const files = { batchesPerFile: 100, readMs: 900, lead: 2, leadMs: 100 };
+    const capped = await setup({ batches: 400, waitMs: 0, stepMs: step, files }).execute({
+      config: config({ maxBatches: 30, warmupBatches: 3 }),
+    });
+    const full = await setup({ batches: 400, waitMs: 0, stepMs: step, files }).execute({
+      config: config({ maxBatches: null, warmupBatches: 3 }),
+    });
+    if (!capped.ok || !full.ok) throw new Error('expected ok');
+    const report = capped.value.report;
+    expect(report.batches[0]!.fileOpen).toEqual({ files: 1, readMs: 900 });
+    const e = report.epoch_estimate;
+    expect(e.file_boundaries).toEqual({
+      reads_per_epoch: 4,
+      lead_batches: 2,
+      beside_step: true,
+      reads_seen: 1,
+      ahead: 3,
+      stall_ms: 700,
+      source: 'read-time',
+      observed: 0,
+      read_ms: 900,
+    });
+    expect(e.method).toMatch(/\+ 3 file boundaries ahead × 700 ms/);
+    // the three boundaries ahead are in the point; only the steady process's missing fall separates it from the truth
+    const actual = full.value.report.batches.reduce((a, b) => a + b.wallMs, 0);
+    expect(e.predicted_ms).toBeCloseTo(actual - RESIDUAL_FALL * 100 * 370, 6);
+    expect(full.value.report.epoch_estimate.file_boundaries).toMatchObject({
+      source: 'observed',
+      observed: 3,
+      ahead: 0,
+    });
   });
 
   it('given --run-validation, then an inference pass is reported with its own metrics', async () => {

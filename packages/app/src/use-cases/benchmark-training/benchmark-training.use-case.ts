@@ -19,12 +19,13 @@ import {
   type Result,
   type ValidationMetrics,
   type TraceEvent,
+  type FileBoundaryPlan,
 } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
 import type { ComputeBackendPort } from '../../ports/compute-backend.port';
 import type { BackendInfo, TrainerFactory } from '@maou/bench-engine';
 import type { DataSourcePort } from '../../ports/data-source.port';
-import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
+import type { DataLoaderFactoryPort, DataLoaderPort } from '../../ports/data-loader.port';
 import type { DataSourceFactoryPort } from '../../ports/data-source-factory.port';
 import type { EnvironmentPort } from '../../ports/environment.port';
 import type { LoggerPort } from '../../ports/logger.port';
@@ -66,6 +67,15 @@ export interface TrainingSession {
 
 const MONITOR_INTERVAL_MS = 250;
 const PROFILED_BATCHES = 3;
+
+/**
+ * The training pass's file boundaries as the loader plans them; batches uploaded ahead to the device are ready too
+ * when a loader thread starts its next read (the main thread's reads block the upload as well).
+ */
+const boundaryPlan = (loader: DataLoaderPort, uploadedAhead: number): FileBoundaryPlan | null => {
+  const plan = loader.fileBoundaries?.('train') ?? null;
+  return plan && plan.besideStep ? { ...plan, leadBatches: plan.leadBatches + uploadedAhead } : plan;
+};
 
 /**
  * A timed single-epoch dry run: datasource → loader → network → loss → optimiser, warm-up and measured batches,
@@ -293,6 +303,10 @@ export class BenchmarkTrainingUseCase {
       planned,
       batchesPerEpoch: loader.batchesPerEpoch.train,
       machine: machine.kept,
+      files: boundaryPlan(
+        loader,
+        prefetchesToDevice(trainer, config.loader.devicePrefetch) ? config.loader.devicePrefetch : 0,
+      ),
     });
     const pass = await during('training-failed', () =>
       runTrainingPass({

@@ -12,6 +12,7 @@ import {
   type StopReason,
   type StoppingRule,
   type MachineProfile,
+  type FileBoundaryPlan,
 } from '@maou/bench-domain';
 
 /** Share of the batches run after which the stopping rule next judges the run. */
@@ -34,6 +35,8 @@ export class StopWatch {
       readonly batchesPerEpoch: number;
       /** this machine's earlier runs (the run-to-run term and the fall), or null */
       readonly machine?: MachineProfile | null;
+      /** the pass's file reads (streaming), so the boundaries ahead count; null or absent: none mid-pass */
+      readonly files?: FileBoundaryPlan | null;
     },
     /** the domain's judgement of the batches so far; a spec counts its calls */
     private readonly assess: typeof assessRun = assessRun,
@@ -66,7 +69,12 @@ export class StopWatch {
   }
 
   private options(): Parameters<typeof assessRun>[1] {
-    return { minWarmup: this.run.warmup, batchesPerEpoch: this.run.batchesPerEpoch, machine: this.run.machine ?? null };
+    return {
+      minWarmup: this.run.warmup,
+      batchesPerEpoch: this.run.batchesPerEpoch,
+      machine: this.run.machine ?? null,
+      files: this.run.files ?? null,
+    };
   }
 
   conclude(raw: readonly BatchTiming[]): {

@@ -97,6 +97,7 @@ export const runTrainingPass = async (
           ? { accumulationSteps: step.accumulation.steps, optimizerStep: step.accumulation.optimizerStep }
           : {}),
         ...(cpu ? { cpu } : {}),
+        ...(host.opened ? { fileOpen: host.opened } : {}),
       };
       timings.push(timing);
       input.onBatch?.(timing);
