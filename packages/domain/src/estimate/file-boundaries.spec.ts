@@ -1,38 +1,33 @@
 import type { FileOpen } from '../data/host-batch';
 import { mulberry32 } from '../random/mulberry32';
-import type { BatchCpu } from '../timing/contention';
 import { boundaryStall } from './file-boundaries';
 import { measureFall } from './record-run';
 import { assessRun, type RunSeries } from './run-assessment';
 
-// A streaming epoch shaped as session 12's row 24 and this session's check of it ran: files of 209 batches of
-// ~128 ms (±4 %), the step keeping 1.85 of 2 cores busy; the first read (1,000 ms) came before any step, the later
-// ones, sharing the cores, ran (1.85 + 1) / 2 times as long, and the consumer had 5 batches ready at each.
+// A streaming epoch shaped as session 12's row 24 ran it: files of 209 batches of ~128 ms (±4 %); each read takes
+// ~1,000 ms and the consumer has 3 batches ready when it starts, so it waits the rest at each boundary.
 const FILE = 209;
-const FIRST_READ = 1000;
-const BUSY = 1.85;
-const LEAD = 5;
+const READ = 1000;
+const LEAD = 3;
 const stream = (seed: number, files: number): { series: RunSeries; truth: number } => {
   const rnd = mulberry32(seed);
   const n = files * FILE;
-  const read = (FIRST_READ * (BUSY + 1)) / 2;
   const wallMs = Array.from({ length: n }, (_, i) => {
     const base = 128 * (1 + 0.08 * (rnd() - 0.5));
-    if (i === 0) return base + FIRST_READ;
-    return i % FILE === 0 ? base + read - LEAD * 128 : base;
+    if (i === 0) return base + READ;
+    return i % FILE === 0 ? base + READ - LEAD * 128 : base;
   });
   const opens: (FileOpen | undefined)[] = wallMs.map((_, i) =>
-    i % FILE === 0 ? { files: 1, readMs: i === 0 ? FIRST_READ : read } : undefined,
+    i % FILE === 0 ? { files: 1, readMs: READ } : undefined,
   );
-  const cpu: BatchCpu[] = wallMs.map((w) => ({ processMs: BUSY * w, othersMs: 0, stealMs: 0, cores: 2 }));
   return {
-    series: { wallMs, cpu, disturbed: wallMs.map(() => false), opens },
+    series: { wallMs, cpu: [], disturbed: wallMs.map(() => false), opens },
     truth: wallMs.reduce((s, x) => s + x, 0),
   };
 };
 const look = (s: RunSeries, n: number): RunSeries => ({
   wallMs: s.wallMs.slice(0, n),
-  cpu: s.cpu.slice(0, n),
+  cpu: [],
   disturbed: s.disturbed.slice(0, n),
   opens: s.opens!.slice(0, n),
 });
@@ -45,31 +40,30 @@ const options = (files: number) => ({
 });
 
 describe('file boundaries in a streaming epoch', () => {
-  it('given a look shorter than a file, then each boundary ahead counts the first read, slowed by the step beside it, less the batches ready', () => {
+  it('given a look shorter than a file, then each boundary ahead counts the read less the batches ready', () => {
     const { series, truth } = stream(1, 10);
     const a = assessRun(look(series, 100), options(10));
-    expect(a.boundaries).toMatchObject({ seen: 1, ahead: 9, source: 'read-time', observed: 0, readMs: FIRST_READ });
-    expect(a.boundaries!.slowdown).toBeCloseTo((BUSY + 1) / 2, 6);
-    expect(a.boundaries!.stallMs).toBeCloseTo(FIRST_READ * a.boundaries!.slowdown - LEAD * a.meanMs, 6);
+    expect(a.boundaries).toMatchObject({ seen: 1, ahead: 9, source: 'read-time', observed: 0, readMs: READ });
+    expect(a.boundaries!.stallMs).toBeCloseTo(READ - LEAD * a.meanMs, 6);
     expect(Math.abs(a.predictedMs / truth - 1)).toBeLessThan(0.01);
     // without the loader's plan the boundaries are invisible: the point runs low by their share
     const blind = assessRun(look(series, 100), { ...options(10), files: null });
     expect(blind.boundaries).toBeNull();
     expect(blind.predictedMs / truth - 1).toBeLessThan(-0.015);
-    // reads on the main thread block the step: nothing shares the cores, nothing is ready
+    // the main thread's reads stop the step: nothing is ready, the whole read is waited for
     const main = assessRun(look(series, 100), {
       ...options(10),
       files: { readsPerEpoch: 10, leadBatches: 0, besideStep: false },
     });
-    expect(main.boundaries).toMatchObject({ slowdown: 1, stallMs: FIRST_READ });
+    expect(main.boundaries!.stallMs).toBe(READ);
   });
 
   it('given a look that crossed boundaries, then their cost over the steady mean counts and they stay out of the mean', () => {
     const { series, truth } = stream(2, 10);
     const a = assessRun(look(series, 2 * FILE + 20), options(10));
     expect(a.boundaries).toMatchObject({ seen: 3, ahead: 7, source: 'observed', observed: 2 });
-    // each cost (1,000 × 1.425 − 5 × 128 ms) ≈ 785 ms over a batch of ±4 %
-    expect(Math.abs(a.boundaries!.stallMs - ((FIRST_READ * (BUSY + 1)) / 2 - LEAD * 128))).toBeLessThan(10);
+    // each cost 1,000 − 3 × 128 ms over a batch of ±4 %
+    expect(Math.abs(a.boundaries!.stallMs - (READ - LEAD * 128))).toBeLessThan(10);
     expect(a.meanMs).toBeLessThan(133);
     expect(Math.abs(a.predictedMs / truth - 1)).toBeLessThan(0.01);
     expect(a.intervalMs[0]).toBeLessThanOrEqual(truth);
@@ -79,7 +73,7 @@ describe('file boundaries in a streaming epoch', () => {
   it('given a loader that reads faster than the consumer drains what it holds, then no boundary costs anything', () => {
     const wallMs = Array.from({ length: 60 }, () => 100);
     const opens = wallMs.map((_, i) => (i === 0 ? { files: 1, readMs: 150 } : undefined));
-    const b = boundaryStall({ wallMs, cpu: [], opens }, 10, 100, {
+    const b = boundaryStall({ wallMs, opens }, 10, 100, {
       readsPerEpoch: 8,
       leadBatches: 2,
       besideStep: true,

@@ -1,11 +1,13 @@
 import type { FileOpen } from '../data/host-batch';
-import type { BatchCpu } from '../timing/contention';
 
 /** What the loader says of a pass's file boundaries (streaming only). @public */
 export interface FileBoundaryPlan {
   /** file reads a full pass makes: one per file, at Stage 2 one per group of up to 10 */
   readonly readsPerEpoch: number;
-  /** batches ready for the consumer when a producer starts its next read (prefetch × workers, + device prefetch) */
+  /**
+   * batches ready for the consumer when a producer starts its next read: prefetch × workers and the one whose step is
+   * under way (none when the main thread reads), plus those uploaded to the device ahead
+   */
   readonly leadBatches: number;
   /** the reads run on loader threads beside the training step, sharing the cores with it (false: the main thread) */
   readonly besideStep: boolean;
@@ -26,10 +28,8 @@ export interface BoundaryStall {
   readonly source: 'observed' | 'read-time';
   /** boundaries among the steady batches */
   readonly observed: number;
-  /** what the producers took per read: the reads made while steps ran, or else those made before the first step */
+  /** what the producers took per read so far */
   readonly readMs: number;
-  /** how much slower a read runs beside the step than alone: the step's busy threads and the reader on the cores */
-  readonly slowdown: number;
 }
 
 const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -37,7 +37,6 @@ const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / 
 /** The parts of a run's series the boundaries are judged from. */
 interface BoundarySeries {
   readonly wallMs: readonly number[];
-  readonly cpu: readonly (BatchCpu | undefined)[];
   readonly opens?: readonly (FileOpen | undefined)[];
 }
 
@@ -46,24 +45,12 @@ export const isBoundary = (opens: readonly (FileOpen | undefined)[] | undefined,
   i >= steadyStart && opens?.[i] !== undefined;
 
 /**
- * How much slower a read beside the step runs than one made before any step: the step's busy threads (its CPU time
- * over its wall time on the steady batches) and the reader share the cores. 1 where the counters are missing.
- */
-const readSlowdown = (s: BoundarySeries, steady: readonly number[]): number => {
-  const measured = steady.filter((i) => s.cpu[i] !== undefined);
-  const cores = measured.length ? s.cpu[measured[0]!]!.cores : 0;
-  if (!(cores > 0)) return 1;
-  const wall = measured.reduce((t, i) => t + s.wallMs[i]!, 0);
-  const busy = measured.reduce((t, i) => t + s.cpu[i]!.processMs, 0) / wall;
-  return Math.max(1, (busy + 1) / cores);
-};
-
-/**
  * The wait of each file boundary still ahead. Where the steady batches crossed some, their mean cost over the steady
- * mean; else the producers' read time, slowed by sharing the cores with the step, less the time the consumer takes
- * for the batches ready (`leadBatches`). Session 11–12 epochs (one worker, prefetch 2) lost 53–707 ms at each
- * boundary, 0.6–2.3 % of the epoch, and a look shorter than a file sees none (docs/epoch-estimate.md, session 13).
- * Null: no plan, or no read seen yet.
+ * mean; else the producers' read time less the time the consumer takes for the batches ready when a read starts
+ * (`leadBatches`). The read beside the step shares the cores with it, but once the consumer waits it runs alone:
+ * on session 13's streamed rows the plain difference came closest (docs/epoch-estimate.md). Session 11–13 epochs
+ * (one worker, prefetch 2) lost 53–790 ms at each boundary, 0.6–2.3 % of the epoch, and a look shorter than a file
+ * sees none. Null: no plan, or no read seen yet.
  * @public
  */
 export const boundaryStall = (
@@ -74,24 +61,18 @@ export const boundaryStall = (
 ): BoundaryStall | null => {
   const opens = s.opens;
   if (!plan || !opens) return null;
-  const at = opens.flatMap((o, i) => (o ? [i] : []));
-  if (at.length === 0) return null;
-  const steady = s.wallMs.flatMap((_, i) => (i >= steadyStart && !opens[i] ? [i] : []));
-  const crossed = at.filter((i) => i >= steadyStart).map((i) => s.wallMs[i]! - steadyMeanMs);
-  // reads made while steps ran, once there are any; else those made before the first step, slowed as they would be
-  const beside = at.filter((i) => i > plan.leadBatches);
-  const reads = (beside.length ? beside : at).map((i) => opens[i]!.readMs);
-  const slowdown = plan.besideStep && !beside.length ? readSlowdown(s, steady) : 1;
+  const reads = opens.flatMap((o) => (o ? [o.readMs] : []));
+  if (reads.length === 0) return null;
+  const crossed = s.wallMs.flatMap((w, i) => (isBoundary(opens, i, steadyStart) ? [w - steadyMeanMs] : []));
   const readMs = mean(reads);
-  const stallMs = Math.max(0, crossed.length ? mean(crossed) : readMs * slowdown - plan.leadBatches * steadyMeanMs);
+  const stallMs = Math.max(0, crossed.length ? mean(crossed) : readMs - plan.leadBatches * steadyMeanMs);
   return {
     plan,
-    seen: at.length,
-    ahead: Math.max(0, plan.readsPerEpoch - at.length),
+    seen: reads.length,
+    ahead: Math.max(0, plan.readsPerEpoch - reads.length),
     stallMs,
     source: crossed.length ? 'observed' : 'read-time',
     observed: crossed.length,
     readMs,
-    slowdown,
   };
 };

@@ -33,6 +33,8 @@ export const THRESHOLDS = {
   variability: 0.3,
   /** relative half-width of the batch-time CI above which more batches are needed */
   ciHalfWidth: 0.1,
+  /** share of the epoch the waits at streaming file boundaries may take before more batches ready are advised */
+  fileBoundaries: 0.01,
   /** a bounded heap (wasm32's 4 GiB): training batches above this risk it */
   wasmBatch: 512,
 } as const;

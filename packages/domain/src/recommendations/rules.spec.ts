@@ -53,7 +53,33 @@ const ctx = (
   };
 };
 
+/** The run of `run(0)` as a streaming epoch of 8 reads, none crossed yet: the first read took `readMs`. */
+const streamed = (readMs: number, besideStep = true): RecommendationContext => {
+  const batches = run(0).map((b, i) => (i === 0 ? { ...b, fileOpen: { files: 1, readMs } } : b));
+  const metrics = computeTrainingMetrics(batches, 2, 2);
+  const a = assessRun(
+    { wallMs: batches.map((b) => b.wallMs), cpu: [], disturbed: [], opens: batches.map((b) => b.fileOpen) },
+    { minWarmup: 2, batchesPerEpoch: 100, files: { readsPerEpoch: 8, leadBatches: besideStep ? 4 : 0, besideStep } },
+  );
+  return { ...ctx(batches), metrics, epoch: estimateEpoch(metrics, 100, 6400, a) };
+};
+
 describe('recommendation rules', () => {
+  it('given file boundaries that cost more than 1 % of a streaming epoch, then a prefetch factor whose batches cover the wait', () => {
+    // 900 ms read − 4 batches of 100 ms ready = 500 ms at each of 7 boundaries: 3,500 ms of a ~13.6 s epoch
+    const r = recommend(streamed(900)).find((x) => x.rule === 'file-boundaries')!;
+    expect(r.flag).toBe('--prefetch-factor');
+    // 5 more batches over 2 workers: 2 + 3
+    expect(r.value).toBe('5');
+    expect(r.message).toMatch(/7 file boundaries cost .* ~500 ms each/);
+    expect(r.evidence).toMatch(/7 × 500 ms \(read-time\)/);
+    // a read the batches ready already cover: nothing to say
+    expect(recommend(streamed(350)).map((x) => x.rule)).not.toContain('file-boundaries');
+    // the main thread's reads stop the step: a worker, not a prefetch factor
+    expect(recommend(streamed(900, false)).find((x) => x.rule === 'file-boundaries')?.flag).toBe(
+      '--dataloader-workers',
+    );
+  });
   it('given a 30 % data wait, then input-bound fires with the worker flag and the triggering figure', () => {
     const recs = recommend(ctx(run(30)));
     const r = recs.find((x) => x.rule === 'input-bound');

@@ -1,4 +1,5 @@
 import type { Recommendation } from '../report/benchmark-report';
+import { PREFETCH_FACTOR } from '../config/loader-settings';
 import { THRESHOLDS as T, type RecommendationContext } from './recommendation-context';
 
 /** A rule: when it fires it returns the recommendation, with the figure that triggered it. @public */
@@ -69,6 +70,34 @@ export const RECOMMENDATION_RULES: readonly RecommendationRule[] = [
       flag: '--max-batches',
       value: String(m.steady_state_start + needed),
       evidence: `epoch estimate's 95 % interval half-width ${half.toFixed(3)} of the prediction > ${T.ciHalfWidth}`,
+    };
+  }),
+  // At each file boundary of a streaming epoch the consumer waits for its producer's read of the next file, less what
+  // the batches ready cover: as many more batches ready as the wait lasts cover it (docs/epoch-estimate.md, session 13).
+  rule('file-boundaries', ({ metrics: m, epoch: e, settings: s }) => {
+    const b = e.file_boundaries;
+    if (!b || !(b.stall_ms > 0)) return null;
+    const boundaries = Math.max(0, b.reads_per_epoch - 1);
+    const share = (boundaries * b.stall_ms) / e.predicted_ms;
+    if (!(share > T.fileBoundaries)) return null;
+    const waits = `${boundaries} file boundaries cost ${pct(share)} of the epoch: ~${b.stall_ms.toFixed(0)} ms each, waiting for the next file's read`;
+    const evidence = `${boundaries} × ${b.stall_ms.toFixed(0)} ms (${b.source}) = ${share.toFixed(3)} of the epoch > ${T.fileBoundaries}`;
+    if (!b.beside_step)
+      return {
+        severity: 'suggestion',
+        message: `${waits} on the main thread, which stops the step. A loader worker reads beside it.`,
+        flag: '--dataloader-workers',
+        value: '1',
+        evidence,
+      };
+    const more = Math.ceil(b.stall_ms / m.batch_ms.mean);
+    const factor = Math.min(PREFETCH_FACTOR.bounds.max, s.prefetchFactor + Math.ceil(more / Math.max(1, s.workers)));
+    return {
+      severity: 'suggestion',
+      message: `${waits}. ${more} more batches ready ahead would cover it.`,
+      flag: PREFETCH_FACTOR.flag,
+      value: String(factor),
+      evidence,
     };
   }),
   rule('late-steady-state', ({ metrics: m, settings: s }) => {

@@ -147,8 +147,8 @@ export class DataLoaderAdapter implements DataLoaderPort {
 
   /**
    * Streaming: a pass reads each file (at Stage 2, each producer's group of up to 10) when its producer reaches it,
-   * while the consumer has at most prefetch × workers batches ready (none when the main thread loads). Map-style
-   * passes read shards on demand from their first batches on, which a look sees: null.
+   * while the consumer has at most prefetch × workers batches ready and one in its step (none when the main thread
+   * loads). Map-style passes read shards on demand from their first batches on, which a look sees: null.
    */
   fileBoundaries(split: Split): FileBoundaryPlan | null {
     if (this.plan.mode !== 'streaming') return null;
@@ -161,10 +161,11 @@ export class DataLoaderAdapter implements DataLoaderPort {
             0,
           )
         : files;
+    // a worker starts its next read once the consumer has taken a batch to step and its lane holds `prefetch` more
     const beside = this.workers > 0;
     return {
       readsPerEpoch: reads,
-      leadBatches: beside ? this.config.prefetchFactor * this.workers : 0,
+      leadBatches: beside ? this.config.prefetchFactor * this.workers + 1 : 0,
       besideStep: beside,
     };
   }

@@ -41,8 +41,8 @@ describe('file boundaries: the loader plans every read a pass makes and tags the
   it.each([
     // the main thread reads all three files as one group, blocking the step: nothing is ready meanwhile
     [0, { readsPerEpoch: 1, leadBatches: 0, besideStep: false }, [3]],
-    // two workers: files 0 and 2 as one group, file 1 alone, read beside the step with 2 × 2 batches ready
-    [2, { readsPerEpoch: 2, leadBatches: 4, besideStep: true }, [2, 1]],
+    // two workers: files 0 and 2 as one group, file 1 alone, read beside the step with 2 × 2 batches and one stepping
+    [2, { readsPerEpoch: 2, leadBatches: 5, besideStep: true }, [2, 1]],
   ] as const)(
     'given %i workers, then the plan is %o and the tagged batches open those groups',
     async (workers, plan, groups) => {
