@@ -283,7 +283,11 @@ const runCase = async (c: Case, k: number, seed: number): Promise<Row> => {
           ahead: e.file_boundaries.ahead,
           stallMs: e.file_boundaries.stall_ms,
           source: e.file_boundaries.source,
-          fullStallMs: fulls[0]!.epoch_estimate.file_boundaries?.stall_ms ?? null,
+          // what the full run's own boundaries cost (none crossed: nothing to compare with)
+          fullStallMs:
+            fulls[0]!.epoch_estimate.file_boundaries?.source === 'observed'
+              ? fulls[0]!.epoch_estimate.file_boundaries.stall_ms
+              : null,
         }
       : null,
   };
