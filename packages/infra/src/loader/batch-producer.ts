@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { assembleBatch, type FileOpen, type HostBatch, type StageColumns } from '@maou/bench-domain';
 import type { LoaderTask, ProducerSetup } from './loader-task';
 import type { MapRowStore } from './map-row-store';
-import { STAGE2_FILES_PER_GROUP } from './dataset-plan';
+import { streamingReads } from './dataset-plan';
 import { seededPermutation } from './seeded-permutation';
 
 /** Everything a producer needs besides the task; the same code runs in the main thread and in workers. @internal */
@@ -26,10 +26,8 @@ export async function* produceBatches(task: LoaderTask, ctx: ProducerContext): A
     for (const rows of task.batches) yield await ctx.store.gather(stage, rows, ctx.takeBuffers());
     return;
   }
-  // maou's Stage 2 streaming concatenates up to 10 files before cutting batches; other stages cut each file alone.
-  const group = stage === 2 ? STAGE2_FILES_PER_GROUP : 1;
-  for (let g = 0; g < task.files.length; g += group) {
-    const files = task.files.slice(g, g + group);
+  // this producer's own files, grouped as the pass's plan counts them (streamingReads)
+  for (const files of streamingReads(task.files, stage, 1)) {
     const readStart = performance.now();
     const parts: StageColumns[] = [];
     for (const file of files) {

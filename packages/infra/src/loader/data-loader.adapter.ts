@@ -8,7 +8,7 @@ import {
 } from '@maou/bench-domain';
 import { produceBatches, type ProducerContext } from './batch-producer';
 import { passSize, passTasks, planDataset, type LoaderPlan } from './loader-plan';
-import { STAGE2_FILES_PER_GROUP } from './dataset-plan';
+import { streamingReads } from './dataset-plan';
 import type { ProducerSetup, ShardReaderRef } from './loader-task';
 import { MapRowStore } from './map-row-store';
 import { applyPolicyTarget } from './policy-target-reader';
@@ -152,19 +152,10 @@ export class DataLoaderAdapter implements DataLoaderPort {
    */
   fileBoundaries(split: Split): FileBoundaryPlan | null {
     if (this.plan.mode !== 'streaming') return null;
-    const files = this.plan.files[split].length;
-    const W = Math.max(1, this.workers);
-    const reads =
-      this.setup.stage === 2
-        ? Array.from({ length: W }, (_, w) => Math.ceil(Math.ceil((files - w) / W) / STAGE2_FILES_PER_GROUP)).reduce(
-            (a, b) => a + b,
-            0,
-          )
-        : files;
     // a worker starts its next read once the consumer has taken a batch to step and its lane holds `prefetch` more
     const beside = this.workers > 0;
     return {
-      readsPerEpoch: reads,
+      readsPerEpoch: streamingReads(this.plan.files[split], this.setup.stage, this.workers).length,
       leadBatches: beside ? this.config.prefetchFactor * this.workers + 1 : 0,
       besideStep: beside,
     };

@@ -57,8 +57,24 @@ export const epochFileShards = (
 export const STAGE2_FILES_PER_GROUP = 10;
 
 /**
- * Batches of a streaming pass: each file is cut on its own and its last batch may be short; at Stage 2, as in maou,
- * each producer's files (dealt round-robin) are cut in groups of up to 10, so the short batch comes once per group.
+ * The reads of a streaming pass, each the files it takes in: every file alone; at Stage 2, as in maou, each
+ * producer's files (dealt round-robin) in groups of up to 10, concatenated before batching.
+ * @internal
+ */
+export const streamingReads = <T>(shards: readonly T[], stage: Stage, producers: number): T[][] => {
+  if (stage !== 2) return shards.map((s) => [s]);
+  const W = Math.max(1, producers);
+  const reads: T[][] = [];
+  for (let w = 0; w < W; w++) {
+    const mine = shards.filter((_, i) => i % W === w);
+    for (let g = 0; g < mine.length; g += STAGE2_FILES_PER_GROUP) reads.push(mine.slice(g, g + STAGE2_FILES_PER_GROUP));
+  }
+  return reads;
+};
+
+/**
+ * Batches of a streaming pass: each read (streamingReads) is cut on its own and its last batch may be short, so at
+ * Stage 2 the short batch comes once per group.
  * @internal
  */
 export const streamingBatchCount = (
@@ -66,19 +82,11 @@ export const streamingBatchCount = (
   batchSize: number,
   stage: Stage,
   producers: number,
-): number => {
-  if (stage !== 2) return shards.reduce((sum, s) => sum + Math.ceil(s.rows / batchSize), 0);
-  const W = Math.max(1, producers);
-  let total = 0;
-  for (let w = 0; w < W; w++) {
-    const mine = shards.filter((_, i) => i % W === w);
-    for (let g = 0; g < mine.length; g += STAGE2_FILES_PER_GROUP) {
-      const rows = mine.slice(g, g + STAGE2_FILES_PER_GROUP).reduce((n, s) => n + s.rows, 0);
-      total += Math.ceil(rows / batchSize);
-    }
-  }
-  return total;
-};
+): number =>
+  streamingReads(shards, stage, producers).reduce(
+    (total, read) => total + Math.ceil(read.reduce((n, s) => n + s.rows, 0) / batchSize),
+    0,
+  );
 
 /** Map-style epoch: seeded row order (train only), cut into batches; train drops the short tail. @internal */
 export const mapStyleBatches = (
