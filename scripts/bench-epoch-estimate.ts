@@ -17,6 +17,8 @@
 // counted (@ the look length, in batches, this machine's record measured it after; none: the assumed constant), and
 // `files` the streaming file boundaries its point counted: boundaries ahead × the wait of each (o: from boundaries
 // the look crossed, r: from the loader's read time) and, beside it, what the full run's boundaries cost on average.
+// `drift` is the short run's quiet steady batches against the full runs' same batches: the machine's own speed change
+// between the two processes, part of every row's error and invisible to the short run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -143,9 +145,9 @@ const generate = async (c: Case, seed: number, dir: string): Promise<void> => {
 };
 
 interface Report {
-  readonly batches: { wallMs: number; disturbed?: boolean }[];
+  readonly batches: { wallMs: number; disturbed?: boolean; fileOpen?: unknown }[];
   readonly config: Record<string, unknown>;
-  readonly training_metrics: { total_batches: number };
+  readonly training_metrics: { total_batches: number; steady_state_start: number };
   readonly epoch_estimate: {
     batches_per_epoch: number;
     predicted_ms: number;
@@ -183,6 +185,12 @@ interface Row {
   /** the run-to-run term the short run used, and the window of the machine's wander it came from (null: assumed) */
   readonly runToRun: { fraction: number; window_s: number | null } | null;
   readonly fall: { fraction: number; after_batches: number | null } | null;
+  /**
+   * the short run's steady batches against the full runs' same batches (same seed: the same data in the same order),
+   * − 1: how much faster or slower this machine ran the look than it ran the same work minutes later, which the
+   * short run cannot see (boundary batches left out; null: no quiet steady batch)
+   */
+  readonly drift: number | null;
   /** the boundaries ahead the short run counted, and the mean wait the full run's own boundaries had */
   readonly boundaries: { ahead: number; stallMs: number; source: string; fullStallMs: number | null } | null;
 }
@@ -194,6 +202,22 @@ const maouFormula = (r: Report): number => {
   const ran = r.batches.slice(0, cap);
   const measured = ran.slice(Math.min(warmup, ran.length - 2)).map((b) => b.wallMs);
   return (measured.reduce((s, x) => s + x, 0) / measured.length) * r.epoch_estimate.batches_per_epoch;
+};
+
+/** The short run's quiet steady batches against the same batches of the full runs (see `Row.drift`). */
+const machineDrift = (short: Report, fulls: readonly Report[]): number | null => {
+  const same = short.batches
+    .map((_, i) => i)
+    .filter(
+      (i) =>
+        i >= short.training_metrics.steady_state_start &&
+        !short.batches[i]!.disturbed &&
+        fulls.every((f) => f.batches[i] !== undefined) &&
+        [short, ...fulls].every((r) => !r.batches[i]!.fileOpen),
+    );
+  if (!same.length) return null;
+  const mean = (r: Report): number => same.reduce((s, i) => s + r.batches[i]!.wallMs, 0) / same.length;
+  return mean(short) / (fulls.reduce((s, f) => s + mean(f), 0) / fulls.length) - 1;
 };
 
 const runCase = async (c: Case, k: number, seed: number): Promise<Row> => {
@@ -278,6 +302,7 @@ const runCase = async (c: Case, k: number, seed: number): Promise<Row> => {
     trending: Boolean(e.trending),
     runToRun: e.run_to_run ?? null,
     fall: e.residual_fall ?? null,
+    drift: machineDrift(short, fulls),
     boundaries: e.file_boundaries
       ? {
           ahead: e.file_boundaries.ahead,
@@ -305,7 +330,7 @@ const maouErr = (r: Row): number => r.maou / r.actual - 1;
 const covered = (r: Row): boolean => r.actual >= r.lo && r.actual <= r.hi;
 
 const HEADER =
-  ' # st preset batch epoch files loader  look   ran predict        interval  ±half   actual spread   error in?   maou   error  answer  proc stop                   r2r        fall          files load1 flags';
+  ' # st preset batch epoch files loader  look   ran predict        interval  ±half   actual spread   error in?  drift   maou   error  answer  proc stop                   r2r        fall          files load1 flags';
 const printRow = (r: Row, k: number): void => {
   const s = (ms: number): string => (ms / 1000).toFixed(2);
   console.log(
@@ -326,6 +351,7 @@ const printRow = (r: Row, k: number): void => {
       pct(r.spread).padStart(6),
       pct(err(r)).padStart(7),
       (covered(r) ? 'yes' : 'NO').padEnd(3),
+      (r.drift === null ? '—' : pct(r.drift)).padStart(6),
       s(r.maou).padStart(7),
       pct(maouErr(r)).padStart(7),
       r.answerS.toFixed(1).padStart(7),
@@ -352,8 +378,9 @@ const summarizeRows = (label: string, rows: Row[]): void => {
   if (!rows.length) return;
   const ours = rows.map((r) => Math.abs(err(r)));
   const maou = rows.map((r) => Math.abs(maouErr(r)));
+  const drifts = rows.flatMap((r) => (r.drift === null ? [] : [Math.abs(r.drift)]));
   console.log(
-    `${label.padEnd(40)} n=${rows.length}  coverage ${rows.filter(covered).length}/${rows.length} (${pct(rows.filter(covered).length / rows.length)})  median |error| ${pct(median(ours))} (maou's formula ${pct(median(maou))})  worst ${pct(Math.max(...ours))} (maou's ${pct(Math.max(...maou))})  median time to answer ${median(rows.map((r) => r.answerS)).toFixed(1)} s`,
+    `${label.padEnd(40)} n=${rows.length}  coverage ${rows.filter(covered).length}/${rows.length} (${pct(rows.filter(covered).length / rows.length)})  median |error| ${pct(median(ours))} (maou's formula ${pct(median(maou))})  worst ${pct(Math.max(...ours))} (maou's ${pct(Math.max(...maou))})  median time to answer ${median(rows.map((r) => r.answerS)).toFixed(1)} s${drifts.length ? `  median |drift| ${pct(median(drifts))}` : ''}`,
   );
 };
 
