@@ -1,4 +1,4 @@
-import { formatRateInterval, type BatchStudyReport, type SweepPoint } from '@maou/bench-domain';
+import { formatNoiseScale, formatRateInterval, type BatchStudyReport, type SweepPoint } from '@maou/bench-domain';
 import { recommendationLines } from './recommendation-lines';
 import { formatGib as gib, formatMs as ms, labelledRow as row } from './console-text';
 
@@ -72,7 +72,7 @@ export const renderBatchStudySummary = (r: BatchStudyReport): string => {
     lines.push(
       row(
         'Gradient noise scale (measured)',
-        `B_simple ${g.b_simple === null ? 'unresolved' : g.b_simple.toFixed(1)} (95% interval ${g.b_simple_ci95[0].toFixed(1)}–${g.b_simple_ci95[1] === null ? '∞' : g.b_simple_ci95[1].toFixed(1)}) over ${g.steps} updates of ${g.b_big.toFixed(0)} rows in pieces of ${g.b_small.toFixed(1)}`,
+        `${formatNoiseScale(g, false)} over ${g.steps} updates of ${g.b_big.toFixed(0)} rows in pieces of ${g.b_small.toFixed(1)}`,
       ),
     );
     lines.push(row('', g.note));

@@ -1,3 +1,4 @@
+import { formatRateInterval } from '../stats/rate-interval';
 import { summarize } from '../stats/summary';
 
 /**
@@ -91,4 +92,15 @@ export const estimateGradientNoise = (samples: readonly GradientNormSample[]): G
     gradient_squared_mean: g2.mean,
     method: METHOD,
   };
+};
+
+/**
+ * The one way B_simple and its interval are written (console, HTML, recommendations). An open upper end reads
+ * "≥ lo", with why unless `withReason` is false (where `note`, which says it, is printed beside), never "∞".
+ * @public
+ */
+export const formatNoiseScale = (g: GradientNoiseMeasurement, withReason = true): string => {
+  const open = `open above: over ${g.steps} updates the true gradient's squared norm is not clearly above 0`;
+  const ci = formatRateInterval(g.b_simple_ci95, g.b_simple_ci95[1] === null ? open : null, withReason);
+  return `B_simple ${g.b_simple === null ? 'unresolved' : g.b_simple.toFixed(1)} (95 % interval ${ci})`;
 };

@@ -97,6 +97,18 @@ describe('batch-study recommendation rules', () => {
     );
   });
 
+  it('writes an open B_simple interval as a lower bound and why, never ∞, and a closed one as its two ends', () => {
+    const sweep = { type: 'batch_size' as const, points: [point(64, 900, 10), point(128, 910, 10)] };
+    const evidence = (g: GradientNoiseMeasurement): string =>
+      recommendBatchStudy(ctx({ sweep, gradientNoise: g })).find((r) => r.rule === 'gradient-noise-scale')!.evidence;
+    expect(evidence(noise(null, 600))).toBe(
+      "B_simple unresolved (95 % interval ≥ 600.0 (open above: over 10 updates the true gradient's squared norm is not clearly above 0)) over 10 steps, batch 64",
+    );
+    expect(evidence({ ...noise(20), b_simple_ci95: [12.25, 31.5] })).toBe(
+      'B_simple 20.0 (95 % interval 12.3–31.5) over 10 steps, batch 64',
+    );
+  });
+
   it('given one sweep point that ran, then the noise rule speaks of the batch measured, not of --batch-size', () => {
     const sweep = { type: 'batch_size' as const, points: [point(8, 30, 5), failed(100000)] };
     const rec = recommendBatchStudy(ctx({ sweep, gradientNoise: { ...noise(428), b_small: 2, b_big: 8 } })).find(

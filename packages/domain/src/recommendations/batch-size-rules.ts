@@ -1,5 +1,5 @@
 import type { CriticalBatchEstimate } from '../batch-study/critical-batch';
-import type { GradientNoiseMeasurement } from '../batch-study/gradient-noise';
+import { formatNoiseScale, type GradientNoiseMeasurement } from '../batch-study/gradient-noise';
 import type { MaxBatchResult } from '../batch-study/max-batch-search';
 import type { SweepKind, SweepPoint, SweepPointOk } from '../batch-study/batch-study-report';
 import { nearestPowerOfTwo } from '../batch-study/critical-batch';
@@ -67,7 +67,7 @@ export const BATCH_STUDY_RULES: readonly BatchStudyRule[] = [
     if (!g) return null;
     // Without a sweep choice, the batch the noise was measured at (the one point that ran), not --batch-size, which the sweep replaced.
     const batch = sweepBatchChoice(okPoints(ctx, 'batch_size'))?.chosen.batch_size ?? Math.round(g.b_big);
-    const evidence = `B_simple ${g.b_simple === null ? 'unresolved' : g.b_simple.toFixed(1)} (95 % interval ${g.b_simple_ci95[0].toFixed(1)}–${g.b_simple_ci95[1] === null ? '∞' : g.b_simple_ci95[1].toFixed(1)}) over ${g.steps} steps, batch ${batch}`;
+    const evidence = `${formatNoiseScale(g)} over ${g.steps} steps, batch ${batch}`;
     // Unresolved (|G|² not above 0): only its lower bound speaks, and only for "larger".
     const scale = g.b_simple ?? g.b_simple_ci95[0];
     if (!(scale > 0)) return null;

@@ -1,4 +1,4 @@
-import { formatRateInterval, type BatchStudyReport, type SweepPointOk } from '@maou/bench-domain';
+import { formatNoiseScale, formatRateInterval, type BatchStudyReport, type SweepPointOk } from '@maou/bench-domain';
 import { PALETTE, baseOption, formatInterval, formatMs, mib, round } from './chart-format';
 import type { ChartSpec, ReportPage, TableSpec } from './report-page';
 import { recommendationsTable } from './training-summary-charts';
@@ -197,7 +197,7 @@ const facts = (r: BatchStudyReport): (readonly [string, string])[] => {
   if (g)
     out.push([
       'gradient noise scale (measured)',
-      `${g.b_simple === null ? 'unresolved' : round(g.b_simple, 1)} [${round(g.b_simple_ci95[0], 1)}, ${g.b_simple_ci95[1] === null ? '∞' : round(g.b_simple_ci95[1], 1)}] over ${g.steps} updates; ${g.note}`,
+      `${formatNoiseScale(g, false)} over ${g.steps} updates; ${g.note}`,
     ]);
   if (g?.comparison) out.push(['throughput CBS vs B_simple', g.comparison.note]);
   if (r.gradient_noise_skipped) out.push(['gradient noise scale', `not measured: ${r.gradient_noise_skipped}`]);
