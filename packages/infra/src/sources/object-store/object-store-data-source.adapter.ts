@@ -11,7 +11,7 @@ import { RetriesExhaustedError, withCountedRetry, type RetryHooks, type RetryPol
 import { seededSample } from '../shared/seeded-sample';
 import { describeError } from '../shared/transient-error';
 import { checkCompleteArrowFile } from './check-complete-arrow-file';
-import { bundleShards } from './shard-bundler';
+import { bundleDirFor, bundleShards } from './shard-bundler';
 import { shardFromFile } from './shard-from-file';
 import { sweepStaleParts } from './stale-parts';
 import { startProgress, TransferProgress } from './transfer-progress';
@@ -104,10 +104,12 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
         message: `no .feather objects under ${where} (check --input-bucket-name, --input-prefix, --input-data-name)`,
       });
     }
-    const swept = await sweepStaleParts(
-      join(this.options.localCacheDir, dataName),
-      this.deps.clock.wallTime().getTime(),
-    );
+    // a run killed mid-download or mid-bundle leaves its temporary beside the file it was writing
+    const now = this.deps.clock.wallTime().getTime();
+    const { localCacheDir } = this.options;
+    let swept = 0;
+    for (const dir of [join(localCacheDir, dataName), bundleDirFor(localCacheDir, dataName)])
+      swept += await sweepStaleParts(dir, now);
     if (swept > 0) this.log.info({ swept }, 'removed partial downloads left by an earlier run');
     const chosen = seededSample(all, sampleRatio, seed);
     this.log.info({ prefix: listed, listed: all.length, sampled: chosen.length, sampleRatio, seed }, 'objects listed');

@@ -8,6 +8,7 @@ import type { ShardRef } from '@maou/bench-app';
 import { ensureArrowCodecs } from '../../arrow/arrow-codecs';
 import { readArrowFile } from '../../arrow/feather-reader';
 import { readIpcFileLayout } from '../../arrow/ipc-layout';
+import { partPathFor } from './stale-parts';
 
 const GIB = 2 ** 30;
 
@@ -34,7 +35,7 @@ const schemaText = (s: Schema): string => s.fields.map((f) => `${f.name}:${Strin
 /** Appends every record batch of the members to one uncompressed IPC File, via a temporary name. */
 const writeBundle = async (members: readonly ShardRef[], dest: string): Promise<void> => {
   ensureArrowCodecs();
-  const tmp = `${dest}.${randomBytes(6).toString('hex')}.part`;
+  const tmp = partPathFor(dest, randomBytes(6).toString('hex'));
   const writer = new RecordBatchFileWriter();
   const done = pipeline(writer.toNodeStream(), createWriteStream(tmp, { flags: 'wx' }));
   try {
@@ -61,6 +62,10 @@ const writeBundle = async (members: readonly ShardRef[], dest: string): Promise<
   }
 };
 
+/** Where the bundles of `dataName` are kept (beside its downloads, which a sweep of those does not reach). @internal */
+export const bundleDirFor = (cacheDir: string, dataName: string): string =>
+  join(cacheDir, `${dataName.replace(/\/+/g, '_')}.bundles`);
+
 /**
  * Bundles downloaded shards into larger Arrow files of about `bundleSizeGb` of input each, under
  * `{cacheDir}/{dataName}.bundles/`. A bundle's name hashes its members, so a second run with the same objects
@@ -74,7 +79,7 @@ export const bundleShards = async (
   dataName: string,
   onCacheHit: () => void,
 ): Promise<ShardRef[]> => {
-  const dir = join(cacheDir, `${dataName.replace(/\/+/g, '_')}.bundles`);
+  const dir = bundleDirFor(cacheDir, dataName);
   await mkdir(dir, { recursive: true });
   const out: ShardRef[] = [];
   for (const [i, members] of groupBySize(shards, bundleSizeGb * GIB).entries()) {

@@ -271,6 +271,19 @@ describe('S3 object source against s3rver', () => {
     expect((await second.shards()).map((s) => s.path)).toEqual(shards.map((s) => s.path));
     expect(second.ioStats().cacheHits).toBe(4);
   });
+
+  it('given a bundle temporary a killed run left, when prepared, then it is removed and the bundle is written whole', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const bundles = join(cache, 'stage1.bundles');
+    await mkdir(bundles, { recursive: true });
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    const left = `bundle0_2files_0123456789ab.feather.${hostname().replace(/[^A-Za-z0-9-]/g, '_')}~${gone}.0a1b2c.part`;
+    await writeFile(join(bundles, left), 'half a bundle');
+    const opts = objectOptions(cache, { enableBundling: true, bundleSizeGb: 30_000 / 2 ** 30 });
+    const shards = await new ObjectStoreDataSourceAdapter(1, await store(), opts, testDeps(stageReader)).shards();
+    expect(shards.map((s) => s.rows)).toEqual([100, 50]);
+    expect((await listTree(bundles)).filter((f) => f.endsWith('.part'))).toEqual([]);
+  });
 });
 
 describe('sweepStaleParts', () => {
