@@ -1,7 +1,8 @@
 import { closePhases, type BatchTiming } from '../timing/phases';
 import { computeTrainingMetrics } from '../timing/training-metrics';
 import { estimateEpoch, estimateFromSample } from './epoch-estimate';
-import { assessRun, RESIDUAL_FALL } from './run-assessment';
+import { assessRun } from './run-assessment';
+import { RESIDUAL_FALL } from './residual-fall';
 
 const b = (i: number, ms: number): BatchTiming => ({
   index: i,

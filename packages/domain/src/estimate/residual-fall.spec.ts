@@ -1,5 +1,13 @@
-import { assessRun, RESIDUAL_FALL, type RunSeries } from './run-assessment';
-import { emptyFall, FALL_CLIP, fallAt, mergeFall, parseFallProfile } from './residual-fall';
+import { assessRun, type RunSeries } from './run-assessment';
+import {
+  emptyFall,
+  FALL_CLIP,
+  FALL_PRIOR_SPREAD,
+  fallAt,
+  mergeFall,
+  parseFallProfile,
+  RESIDUAL_FALL,
+} from './residual-fall';
 import { measureFall, recordRun } from './record-run';
 import { parseMachineProfile } from './machine-profile';
 import { measureWander, mergeWander } from './machine-wander';
@@ -37,7 +45,7 @@ describe('the residual fall, measured on the machine', () => {
     expect(measureFall(busy, 5).get(100)!).toBeLessThan(-0.15);
   });
 
-  it('given three runs, then the record speaks at the longest cut within the look, and shrinks past its longest cut', () => {
+  it('given three runs that agree, then the record speaks at the longest cut within the look, and shrinks past its longest cut', () => {
     const both = new Map([
       [100, 0.04],
       [200, 0.03],
@@ -53,6 +61,26 @@ describe('the residual fall, measured on the machine', () => {
     // one outlying run is clipped and decays
     const wild = mergeFall(fall, new Map([[100, -0.9]]));
     expect(wild.cuts[0]!.sum).toBeCloseTo(0.04 * 2.71 * 0.9 - FALL_CLIP, 12);
+  });
+
+  it('given runs that disagree, then their mean counts as far as it is known against the constant', () => {
+    // falls of +10 % and −10 %, alternating: a look's wander, not the machine's fall
+    let fall = emptyFall();
+    const falls = [0.1, -0.1, 0.1, -0.1, 0.1, -0.1];
+    for (const f of falls.slice(0, 3)) fall = mergeFall(fall, new Map([[100, f]]));
+    const c = fall.cuts[0]!;
+    const mean = c.sum / c.weight;
+    const variance = ((c.sumSq / c.weight - mean ** 2) * c.weight) / (c.weight - 1);
+    const trust = c.weight / (c.weight + variance / FALL_PRIOR_SPREAD ** 2);
+    expect(trust).toBeLessThan(0.2);
+    expect(fallAt(fall, 100)!.fraction).toBeCloseTo(RESIDUAL_FALL + (mean - RESIDUAL_FALL) * trust, 12);
+    // the same mean from runs that agree is believed whole
+    let agreed = emptyFall();
+    for (let k = 0; k < 3; k++) agreed = mergeFall(agreed, new Map([[100, mean]]));
+    expect(fallAt(agreed, 100)!.fraction).toBeCloseTo(mean, 12);
+    // more scattered runs: still near the constant
+    for (const f of falls.slice(3)) fall = mergeFall(fall, new Map([[100, f]]));
+    expect(Math.abs(fallAt(fall, 100)!.fraction - RESIDUAL_FALL)).toBeLessThan(0.01);
   });
 
   it('given a record with a fall, then the prediction counts it, and without one the constant', () => {
@@ -82,8 +110,14 @@ describe('the residual fall, measured on the machine', () => {
     const v1 = mergeWander(null, measureWander(s.wallMs.slice(5)));
     expect(parseMachineProfile(v1)).toEqual({ version: 2, wander: v1, fall: emptyFall() });
     expect(
-      parseMachineProfile({ version: 2, wander: v1, fall: { cuts: [{ batches: 100, sum: 5, weight: 1 }] } }),
+      parseMachineProfile({ version: 2, wander: v1, fall: { cuts: [{ batches: 100, sum: 5, sumSq: 25, weight: 1 }] } }),
     ).toBeNull();
+    // a spread larger than every run at the clip, or smaller than the runs all equal, is no record
+    for (const sumSq of [1, 0.0001])
+      expect(parseFallProfile({ cuts: [{ batches: 100, sum: 0.1, sumSq, weight: 2 }] })).toBeNull();
+    // kept before the spread was: read with the wander, the fall measured again
+    const before = { version: 2, wander: v1, fall: { cuts: [{ batches: 100, sum: 0.05, weight: 1 }] } };
+    expect(parseMachineProfile(before)).toEqual({ version: 2, wander: v1, fall: emptyFall() });
     expect(parseFallProfile({ cuts: 'x' })).toBeNull();
     expect(parseMachineProfile({ version: 3 })).toBeNull();
   });

@@ -1,7 +1,8 @@
 import { mulberry32 } from '../random/mulberry32';
 import { flagDisturbed, type BatchCpu } from '../timing/contention';
 import { batchTrend } from './batch-trend';
-import { assessRun, decideStop, RESIDUAL_FALL, RUN_TO_RUN_SPREAD, type RunSeries } from './run-assessment';
+import { assessRun, decideStop, RUN_TO_RUN_SPREAD, type RunSeries } from './run-assessment';
+import { RESIDUAL_FALL } from './residual-fall';
 
 // Batch times as the issue saw them: a slow start, a decay from +15 % to the floor over ~60 batches, and
 // autocorrelated noise with the odd GC spike. `decay` 0 is a steady process.

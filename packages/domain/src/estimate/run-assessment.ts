@@ -4,7 +4,7 @@ import type { BatchTiming } from '../timing/phases';
 import { detectSteadyStart } from '../timing/steady-state';
 import { batchTrend, type BatchTrend } from './batch-trend';
 import { wanderAt, type WanderAt } from './machine-wander';
-import { fallAt, type FallAt } from './residual-fall';
+import { fallAt, RESIDUAL_FALL, type FallAt } from './residual-fall';
 import type { MachineProfile } from './machine-profile';
 import type { FileOpen } from '../data/host-batch';
 import { boundaryStall, isBoundary, type BoundaryStall, type FileBoundaryPlan } from './file-boundaries';
@@ -18,15 +18,6 @@ import { boundaryStall, isBoundary, type BoundaryStall, type FileBoundaryPlan } 
  * @public
  */
 export const RUN_TO_RUN_SPREAD = 0.035;
-/**
- * How much faster the batches still to come run than the steady ones, which a capped run cannot see, on a machine
- * with no fall measured yet (residual-fall.ts): after the first 40 % of 66 full epochs (session 5: both presets, batch
- * 32–512, 48–1,000 batches) the rest ran on average 2.5 % faster (55 of 66). Session 11's epochs on the same VM did
- * not fall, so a machine's own runs replace it once about three have measured it. The prediction counts the fall, and
- * the interval allows it to be anywhere from none to twice that.
- * @public
- */
-export const RESIDUAL_FALL = 0.025;
 /**
  * The fall was measured on cuts of 20–400 batches (docs/epoch-estimate.md): it is the tail of the start-up transient,
  * so a run that has seen more batches has less of it ahead; beyond this many it shrinks with the square of the
