@@ -1,5 +1,6 @@
 import type { EpochEstimate, FileBoundaries, SamplingEstimate, TrainingMetrics } from '../report/benchmark-report';
 import { projectEpoch, RUN_TO_RUN_SPREAD, type RunAssessment } from './run-assessment';
+import { RESIDUAL_FALL } from './residual-fall';
 import type { AdaptiveEpochCorrection } from '../adaptive-batch/adaptive-batch-report';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
@@ -9,7 +10,7 @@ const fallText = (a: RunAssessment): string => {
   const f = a.basis.residualFall;
   const size = `${(Math.abs(f) * 100).toFixed(1)} % ${f < 0 ? 'slower' : 'faster'}`;
   return a.fall
-    ? `${size} (what the rest of this machine's last ${a.fall.runs.toFixed(1)} runs did after a look of ${a.fall.afterBatches} batches)`
+    ? `${size} (what the rest of this machine's last ${a.fall.runs.toFixed(1)} runs did after a look of ${a.fall.afterBatches} batches, drawn toward the assumed ${(RESIDUAL_FALL * 100).toFixed(1)} % as far as they disagreed)`
     : `${size} (assumed: the fall full epochs had after 20–400 batches, less after more; no earlier runs on this machine measured it)`;
 };
 
