@@ -7,10 +7,10 @@
 
 /**
  * How much faster the batches still to come run than the steady ones, which a capped run cannot see, on a machine
- * with no fall measured yet (residual-fall.ts): after the first 40 % of 66 full epochs (session 5: both presets, batch
- * 32–512, 48–1,000 batches) the rest ran on average 2.5 % faster (55 of 66). Session 11's epochs on the same VM did
- * not fall, so a machine's own runs replace it once about three have measured it. The prediction counts the fall, and
- * the interval allows it to be anywhere from none to twice that.
+ * with no fall measured yet: after the first 40 % of 66 full epochs (session 5: both presets, batch 32–512, 48–1,000
+ * batches) the rest ran on average 2.5 % faster (55 of 66). Session 11's epochs on the same VM did not fall, so a
+ * machine's own runs move it once about three have measured it, as far as they agree. The prediction counts the fall,
+ * and the interval allows it to be anywhere from none to twice that.
  * @public
  */
 export const RESIDUAL_FALL = 0.025;
@@ -79,8 +79,9 @@ export const mergeFall = (kept: FallProfile | null, run: ReadonlyMap<number, num
 
 /**
  * The fall for a look of `batchesRun`: at the longest kept cut no longer than the look, or the shortest kept one for a
- * shorter look, drawn toward the constant as far as the runs disagree (`FALL_PRIOR_SPREAD`). Past the longest kept cut it shrinks with the square of the ratio, as the start-up transient it tails
- * does. Null while no cut has about three runs behind it.
+ * shorter look, drawn toward the constant as far as the runs disagree (`FALL_PRIOR_SPREAD`). Past the longest kept
+ * cut it shrinks with the square of the ratio, as the start-up transient it tails does. Null while no cut has about
+ * three runs behind it.
  * @public
  */
 export const fallAt = (profile: FallProfile | null, batchesRun: number): FallAt | null => {

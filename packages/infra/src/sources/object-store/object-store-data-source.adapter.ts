@@ -110,7 +110,7 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
     let swept = 0;
     for (const dir of [join(localCacheDir, dataName), bundleDirFor(localCacheDir, dataName)])
       swept += await sweepStaleParts(dir, now);
-    if (swept > 0) this.log.info({ swept }, 'removed partial downloads left by an earlier run');
+    if (swept > 0) this.log.info({ swept }, 'removed partial downloads or bundles left by an earlier run');
     const chosen = seededSample(all, sampleRatio, seed);
     this.log.info({ prefix: listed, listed: all.length, sampled: chosen.length, sampleRatio, seed }, 'objects listed');
     const progress = new TransferProgress(
