@@ -195,10 +195,7 @@ const facts = (r: BatchStudyReport): (readonly [string, string])[] => {
   if (r.critical_batch_skipped) out.push(['critical batch size', `not estimated: ${r.critical_batch_skipped}`]);
   const g = r.gradient_noise;
   if (g)
-    out.push([
-      'gradient noise scale (measured)',
-      `${formatNoiseScale(g, false)} over ${g.steps} updates; ${g.note}`,
-    ]);
+    out.push(['gradient noise scale (measured)', `${formatNoiseScale(g, false)} over ${g.steps} updates; ${g.note}`]);
   if (g?.comparison) out.push(['throughput CBS vs B_simple', g.comparison.note]);
   if (r.gradient_noise_skipped) out.push(['gradient noise scale', `not measured: ${r.gradient_noise_skipped}`]);
   if (r.max_batch) out.push(['largest batch that fits', String(r.max_batch.max_batch_size)]);
