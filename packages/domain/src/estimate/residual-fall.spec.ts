@@ -68,12 +68,11 @@ describe('the residual fall, measured on the machine', () => {
     let fall = emptyFall();
     const falls = [0.1, -0.1, 0.1, -0.1, 0.1, -0.1];
     for (const f of falls.slice(0, 3)) fall = mergeFall(fall, new Map([[100, f]]));
-    const c = fall.cuts[0]!;
-    const mean = c.sum / c.weight;
-    const variance = ((c.sumSq / c.weight - mean ** 2) * c.weight) / (c.weight - 1);
-    const trust = c.weight / (c.weight + variance / FALL_PRIOR_SPREAD ** 2);
-    expect(trust).toBeLessThan(0.2);
-    expect(fallAt(fall, 100)!.fraction).toBeCloseTo(RESIDUAL_FALL + (mean - RESIDUAL_FALL) * trust, 12);
+    // by hand: decayed mean 0.0336 over 2.71 runs, spread 0.0141, trust 2.71 ÷ (2.71 + 0.0141 ÷ 0.02²) = 0.0716
+    expect(FALL_PRIOR_SPREAD).toBe(0.02);
+    const mean = 0.091 / 2.71;
+    expect(fallAt(fall, 100)!.fraction).toBeCloseTo(0.025614, 6);
+    expect((fallAt(fall, 100)!.fraction - RESIDUAL_FALL) / (mean - RESIDUAL_FALL)).toBeLessThan(0.2);
     // the same mean from runs that agree is believed whole
     let agreed = emptyFall();
     for (let k = 0; k < 3; k++) agreed = mergeFall(agreed, new Map([[100, mean]]));

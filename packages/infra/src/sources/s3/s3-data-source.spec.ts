@@ -24,6 +24,9 @@ import { readStageFile as stageReader } from '../local/read-stage-file';
 import { RecordingProgress } from '@maou/bench-app/testing';
 
 const BUCKET = 'maou-data';
+/** The temporary name a download or bundle of `file` by process `pid` on this host writes first (stale-parts.ts). */
+const ownedPart = (file: string, pid: number): string =>
+  `${file}.${hostname().replace(/[^A-Za-z0-9-]/g, '_')}~${pid}.0a1b2c.part`;
 
 describe('S3 object source against s3rver', () => {
   let s3: S3rverHarness;
@@ -277,7 +280,7 @@ describe('S3 object source against s3rver', () => {
     const bundles = join(cache, 'stage1.bundles');
     await mkdir(bundles, { recursive: true });
     const gone = spawnSync(process.execPath, ['-e', '']).pid!;
-    const left = `bundle0_2files_0123456789ab.feather.${hostname().replace(/[^A-Za-z0-9-]/g, '_')}~${gone}.0a1b2c.part`;
+    const left = ownedPart('bundle0_2files_0123456789ab.feather', gone);
     await writeFile(join(bundles, left), 'half a bundle');
     const opts = objectOptions(cache, { enableBundling: true, bundleSizeGb: 30_000 / 2 ** 30 });
     const shards = await new ObjectStoreDataSourceAdapter(1, await store(), opts, testDeps(stageReader)).shards();
@@ -287,7 +290,7 @@ describe('S3 object source against s3rver', () => {
 });
 
 describe('sweepStaleParts', () => {
-  const names = (pid: number): string => `a.feather.${hostname().replace(/[^A-Za-z0-9-]/g, '_')}~${pid}.0a1b2c.part`;
+  const names = (pid: number): string => ownedPart('a.feather', pid);
 
   it('given parts of a finished process, of a running one, and unnamed old and fresh ones, then only leftovers go (#19)', async () => {
     const { mkdir, writeFile, utimes } = await import('node:fs/promises');
