@@ -4,7 +4,7 @@
  *
  *   pnpm bench:webgpu -- --preset lite,resnet --batch 256 --steps 10 [--step planned|tfjs|both] [--kernels fast|stock|both]
  *     [--profile] [--uploads pooled|stock] [--backend cpu] [--tf-flag WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE=64]
- *     [--loss-every N] [--dispatch-count-only] [--mixed-precision [both]] [--check-gradients [--reference-cpu]] [--gradient-clip N]
+ *     [--loss-every N] [--dispatch-count-only] [--mixed-precision [both]] [--check-gradients [--reference-cpu] [--repeat]] [--gradient-clip N]
  *
  * `--step planned` (the default) runs the planned step (one submission per step, planned/planned-trainer.ts) and
  * `tfjs` the engine's step on tfjs-webgpu; `both` alternates them A/B/A/B. `--dispatch-count-only` prints the
@@ -163,7 +163,12 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
           uploads: arg('uploads', 'pooled'),
           ...(dispatches === null
             ? {}
-            : { dispatchesPerStep: dispatches.dispatches / steps, pipelinesPerStep: dispatches.pipelines / steps }),
+            : {
+                dispatchesPerStep: dispatches.dispatches / steps,
+                pipelinesPerStep: dispatches.pipelines / steps,
+                buffersPerStep: dispatches.buffers / steps,
+                bufferMbPerStep: +(dispatches.bufferBytes / steps / 1e6).toFixed(1),
+              }),
         }),
     firstStepMs: +firstStepMs.toFixed(0),
     medianStepMs: +median.toFixed(1),
@@ -213,7 +218,15 @@ async function run(preset: Preset, batch: number, fast: boolean, step: 'planned'
  * step should find every shader in the cache, so pipelines made in the timed steps mean compiling again. Null on
  * another backend.
  */
-async function countDispatches(f: () => Promise<void>): Promise<{ dispatches: number; pipelines: number } | null> {
+interface DeviceCounts {
+  dispatches: number;
+  pipelines: number;
+  /** GPU buffers created, and their bytes: Dawn zero-fills each new buffer, so a step that makes them pays for it */
+  buffers: number;
+  bufferBytes: number;
+}
+
+async function countDispatches(f: () => Promise<void>): Promise<DeviceCounts | null> {
   const backend = tf.backend() as unknown as {
     recordAndSubmit?: (...args: unknown[]) => unknown;
     device?: Record<string, unknown>;
@@ -224,15 +237,18 @@ async function countDispatches(f: () => Promise<void>): Promise<{ dispatches: nu
     return null;
   }
   const device = backend.device;
-  const counts = { dispatches: 0, pipelines: 0 };
+  const counts: DeviceCounts = { dispatches: 0, pipelines: 0, buffers: 0, bufferBytes: 0 };
   backend.recordAndSubmit = (...args: unknown[]) => {
     counts.dispatches += 1;
     return record.apply(backend, args);
   };
-  const makers = ['createComputePipeline', 'createComputePipelineAsync'].map((name) => {
+  const makers = ['createComputePipeline', 'createComputePipelineAsync', 'createBuffer'].map((name) => {
     const original = device[name] as (...args: unknown[]) => unknown;
     device[name] = (...args: unknown[]) => {
-      counts.pipelines += 1;
+      if (name === 'createBuffer') {
+        counts.buffers += 1;
+        counts.bufferBytes += (args[0] as { size: number }).size;
+      } else counts.pipelines += 1;
       return original.apply(device, args);
     };
     return [name, original] as const;
@@ -308,6 +324,37 @@ async function checkGradients(preset: Preset, batch: number, mixed: boolean): Pr
   const cpu = flag('reference-cpu') ? await onCpu(() => engineGradients(options, data)) : undefined;
   // PyTorch's initial loss scale; G holds the gradients times the scale the step ran with
   const scale = mixed ? 65_536 : 1;
+  const { loss, G, offsets, skippedSteps } = await plannedGradients(options, data, scale);
+  const errors = errorSummary((mixed ? gradientL2Errors : gradientErrors)(want, G, offsets));
+  const lossRelDiff = Math.abs(loss - want.loss) / Math.abs(want.loss);
+  const bounds = mixed ? { loss: 1e-3, gradient: 0.5 } : { loss: 1e-4, gradient: 2e-3 };
+  console.log(
+    JSON.stringify({
+      check: 'gradients',
+      preset,
+      batch,
+      precision: mixed ? 'mixed' : 'f32',
+      lossTfjs: want.loss,
+      lossPlanned: loss,
+      lossRelDiff: +lossRelDiff.toExponential(2),
+      measure: mixed ? 'relative L2' : 'largest difference / largest element',
+      maxGradientErr: errors.worst,
+      worstParameter: errors.parameter,
+      medianGradientErr: errors.median,
+      parameters: errors.parameters,
+      bounds,
+      ...(mixed ? { lossScale: scale, skippedSteps } : {}),
+      ...(cpu ? againstCpu(cpu, want, G, offsets, mixed) : {}),
+      ...(flag('repeat') ? await repeatability(options, data, want, { loss, G }, scale, mixed) : {}),
+      ok: lossRelDiff < bounds.loss && errors.worstExact < bounds.gradient && skippedSteps === 0,
+    }),
+  );
+}
+
+type CheckOptions = Parameters<typeof engineGradients>[0];
+
+/** One planned step from the engine's initial weights: its loss and every gradient, unscaled. */
+async function plannedGradients(options: CheckOptions, data: ReturnType<typeof syntheticBatch>, scale: number) {
   const planned = new PlannedWebgpuTrainer(options, createTrainer(options) as TfjsTrainer, {
     lossEvery: 1,
     initialLossScale: scale,
@@ -315,33 +362,48 @@ async function checkGradients(preset: Preset, batch: number, mixed: boolean): Pr
   try {
     const { loss } = await planned.step(data, clock);
     const G = (await planned.read('G')).map((g) => g / scale);
-    const skippedSteps = planned.lossScale?.skippedSteps ?? 0;
-    const errors = errorSummary((mixed ? gradientL2Errors : gradientErrors)(want, G, planned.parameterOffsets()));
-    const lossRelDiff = Math.abs(loss - want.loss) / Math.abs(want.loss);
-    const bounds = mixed ? { loss: 1e-3, gradient: 0.5 } : { loss: 1e-4, gradient: 2e-3 };
-    console.log(
-      JSON.stringify({
-        check: 'gradients',
-        preset,
-        batch,
-        precision: mixed ? 'mixed' : 'f32',
-        lossTfjs: want.loss,
-        lossPlanned: loss,
-        lossRelDiff: +lossRelDiff.toExponential(2),
-        measure: mixed ? 'relative L2' : 'largest difference / largest element',
-        maxGradientErr: errors.worst,
-        worstParameter: errors.parameter,
-        medianGradientErr: errors.median,
-        parameters: errors.parameters,
-        bounds,
-        ...(mixed ? { lossScale: scale, skippedSteps } : {}),
-        ...(cpu ? againstCpu(cpu, want, G, planned.parameterOffsets(), mixed) : {}),
-        ok: lossRelDiff < bounds.loss && errors.worstExact < bounds.gradient && skippedSteps === 0,
-      }),
-    );
+    return { loss, G, offsets: planned.parameterOffsets(), skippedSteps: planned.lossScale?.skippedSteps ?? 0 };
   } finally {
     planned.dispose();
   }
+}
+
+/**
+ * `--repeat`: each path run a second time on the same weights and batch. Both paths are deterministic (no atomics,
+ * split sums added in chunk order), so any difference is a race in a kernel, which a GPU shows and lavapipe may not.
+ */
+async function repeatability(
+  options: CheckOptions,
+  data: ReturnType<typeof syntheticBatch>,
+  tfjs: EngineGradients,
+  first: { loss: number; G: Float32Array },
+  scale: number,
+  mixed: boolean,
+): Promise<Record<string, unknown>> {
+  const measure = mixed ? gradientL2Errors : gradientErrors;
+  const again = await plannedGradients(options, data, scale);
+  const tfjsAgain = await engineGradients(options, data);
+  const flat = new Float32Array(first.G.length);
+  for (const [name, g] of tfjsAgain.grads) flat.set(g, again.offsets.get(name)!);
+  const { worst, parameter } = errorSummary(
+    measure({ loss: 0, grads: gradsOf(first.G, again.offsets, tfjs) }, again.G, again.offsets),
+  );
+  const tfjsRepeat = errorSummary(measure(tfjs, flat, again.offsets));
+  return {
+    plannedRepeat: { worst, parameter, lossSame: again.loss === first.loss },
+    tfjsWebgpuRepeat: {
+      worst: tfjsRepeat.worst,
+      parameter: tfjsRepeat.parameter,
+      lossSame: tfjsAgain.loss === tfjs.loss,
+    },
+  };
+}
+
+/** A flat gradient buffer as the per-parameter map `gradientErrors` takes as its reference. */
+function gradsOf(G: Float32Array, offsets: ReadonlyMap<string, number>, like: EngineGradients) {
+  const grads = new Map<string, Float32Array>();
+  for (const [name, g] of like.grads) grads.set(name, G.subarray(offsets.get(name)!, offsets.get(name)! + g.length));
+  return grads;
 }
 
 async function onCpu<T>(run: () => Promise<T>): Promise<T> {
