@@ -104,3 +104,21 @@ export function clipInputs(a: KernelArgs): { grads: Info[]; maxNorm: number } {
     throw new Error(`${kernel}: attr maxNorm is ${String((a.attrs ?? {}).maxNorm)}, a number > 0 expected`);
   return { grads, maxNorm };
 }
+
+/** DROPOUT_MASK_KERNEL's attrs (the engine's `dropoutKeep`): a shape of whole sizes, two u32 and a finite scale. */
+export function dropoutMaskInputs(a: KernelArgs): { shape: number[]; key: number; threshold: number; scale: number } {
+  const at = (a.attrs ?? {}) as Record<string, unknown>;
+  const shape = at.shape;
+  if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0))
+    throw new Error(`MaouDropoutMask: attr shape is ${JSON.stringify(shape)}, whole sizes expected`);
+  const u32 = (name: string): number => {
+    const v = at[name];
+    if (!(typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 2 ** 32))
+      throw new Error(`MaouDropoutMask: attr ${name} is ${String(v)}, an unsigned 32-bit integer expected`);
+    return v;
+  };
+  const scale = at.scale;
+  if (!(typeof scale === 'number' && Number.isFinite(scale) && scale >= 1))
+    throw new Error(`MaouDropoutMask: attr scale is ${String(scale)}, a finite number ≥ 1 expected`);
+  return { shape: shape as number[], key: u32('key'), threshold: u32('threshold'), scale };
+}

@@ -13,7 +13,7 @@ import { type HostBatch, type Stage } from '@maou/bench-domain';
 import { randomBatch, TRAINING, fastWasmBackend } from '@maou/bench-testkit/compute';
 
 // MLP-Mixer and ViT (small widths, maou's layers) on the wasm backend with the fast kernels, against the cpu
-// backend: loss and every gradient, every stage, dropout on (its masks are drawn on the host, so both backends
+// backend: loss and every gradient, every stage, dropout on (both draw its masks on the host from one hash, so they
 // use the same). Then gradient checkpointing (same gradients, masks replayed) and freezing (the frozen
 // parameters' gradients are never computed), and central finite differences with dropout off.
 type Variant = {

@@ -37,12 +37,14 @@ export {
   BATCH_NORM_GRAD_KERNEL,
   BATCH_NORM_TRAIN_KERNEL,
   CLIP_BY_GLOBAL_NORM_KERNEL,
+  DROPOUT_MASK_KERNEL,
   GELU_GRAD_KERNEL,
   GELU_KERNEL,
   hasKernel,
   LAYER_NORM_GRAD_KERNEL,
   LAYER_NORM_KERNEL,
 } from './nn/fused-kernels';
+export { dropoutKeep, dropoutMask, lowbias32 } from './nn/dropout';
 
 // The network's shape (presets, stage strides, stem), for backends that plan the step themselves (webgpu).
 export { NETWORK_PRESETS, type NetworkShape, STAGE_STRIDES, STEM } from './network/network-presets';

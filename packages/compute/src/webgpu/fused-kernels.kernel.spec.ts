@@ -3,6 +3,9 @@ import '@tensorflow/tfjs-backend-cpu';
 import {
   ADAMW_KERNEL,
   CLIP_BY_GLOBAL_NORM_KERNEL,
+  DROPOUT_MASK_KERNEL,
+  dropoutKeep,
+  dropoutMask,
   GELU_GRAD_KERNEL,
   GELU_KERNEL,
   hasKernel,
@@ -13,7 +16,7 @@ import { relErr, useLavapipe } from '@maou/bench-testkit/compute';
 import { startWebgpuBackend } from './webgpu-backend.plugin';
 
 // The WGSL GELU, layer-norm, AdamW and global-norm clipping kernels against the composite tfjs ops they replace, run
-// on the cpu backend: every output of both directions, at the token backbones' widths (reduced) and odd ones.
+// on the cpu backend (the dropout mask against the engine's host mask): every output of both directions, at the token backbones' widths (reduced) and odd ones.
 // MAOU_GPU_FULL=1 adds maou's widths at a real row count.
 const gpu = useLavapipe();
 if (!gpu.available) console.warn(`WebGPU fused-kernel specs skipped: ${gpu.reason}`);
@@ -28,6 +31,7 @@ const KERNELS = [
   LAYER_NORM_GRAD_KERNEL,
   ADAMW_KERNEL,
   CLIP_BY_GLOBAL_NORM_KERNEL,
+  DROPOUT_MASK_KERNEL,
 ];
 
 const rand = (n: number, seed: number, lo = -1, hi = 1) =>
@@ -189,6 +193,29 @@ const worst = (names: string[], ref: Float32Array[], got: Float32Array[], bound:
       },
     );
 
+    // The mask's u32 hash on the device against the engine's on the host: equal bit for bit, so a backend drawing masks
+    // on the host (cpu, wasm) and webgpu train on the same ones. 4099: not a multiple of the workgroup; seed 2³¹ − 1:
+    // the largest the engine draws.
+    it.each([
+      [[13], 0.1, 0],
+      [[4099], 0.15, 2 ** 31 - 1],
+      [[3, 81, 16], 0.5, 12_345],
+    ] as [number[], number, number][])(
+      'dropout mask %j at rate %d, seed %d: the host mask exactly',
+      async (shape, rate, seed) => {
+        const [got] = await on('webgpu', () => [
+          tf.engine().runKernel(DROPOUT_MASK_KERNEL, {}, { shape, ...dropoutKeep(rate, seed) }) as tf.Tensor,
+        ]);
+        expect(got).toEqual(
+          dropoutMask(
+            shape.reduce((a, b) => a * b, 1),
+            rate,
+            seed,
+          ),
+        );
+      },
+    );
+
     it('are registered on webgpu with the fast kernels and gone without them; bad inputs are refused by name', async () => {
       await startWebgpu(false);
       expect(KERNELS.filter(hasKernel)).toEqual([]);
@@ -210,6 +237,9 @@ const worst = (names: string[], ref: Float32Array[], got: Float32Array[], bound:
           tf.engine().runKernel(LAYER_NORM_KERNEL, { x: tf.zeros([2, 4]), gamma: tf.ones([4]), beta: tf.zeros([4]) }),
         ),
       ).toThrow(/MaouLayerNorm: attr eps is undefined, a number > 0 expected/);
+      expect(() =>
+        tf.engine().runKernel(DROPOUT_MASK_KERNEL, {}, { shape: [4], key: -1, threshold: 0, scale: 1.25 }),
+      ).toThrow(/MaouDropoutMask: attr key is -1, an unsigned 32-bit integer expected/);
       expect(tf.memory().numTensors).toBe(before);
     });
   },

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import {
   ADAMW_KERNEL,
   CLIP_BY_GLOBAL_NORM_KERNEL,
+  DROPOUT_MASK_KERNEL,
   GELU_GRAD_KERNEL,
   GELU_KERNEL,
   LAYER_NORM_GRAD_KERNEL,
@@ -10,6 +11,7 @@ import {
 import {
   adamWInputs,
   clipInputs,
+  dropoutMaskInputs,
   floatInputs,
   geluGradInputs,
   layerNormGradInputs,
@@ -21,6 +23,7 @@ import {
   AdamWProgram,
   ClipScaleProgram,
   ColumnSumProgram,
+  DropoutMaskProgram,
   GeluGradProgram,
   GeluProgram,
   LayerNormAffineProgram,
@@ -35,12 +38,12 @@ type KernelArgs = Parameters<tf.KernelFunc>[0];
 const runnerOf = (a: KernelArgs) => a.backend as unknown as ProgramRunner;
 
 /**
- * The engine's fused kernels (nn/fused-kernels.ts) for tfjs-backend-webgpu: exact GELU, layer norm, AdamW and
- * global-norm clipping, so the token backbones' GELU and layer norm, and every parameter's update, run as a few
+ * The engine's fused kernels (nn/fused-kernels.ts) for tfjs-backend-webgpu: exact GELU, layer norm, AdamW,
+ * global-norm clipping and dropout masks (drawn on the device instead of in JS and uploaded), so the token backbones' GELU and layer norm, and every parameter's update, run as a few
  * dispatches instead of the engine's composed ops (per layer norm about nine forward and a dozen plus two column sums
  * backward, per GELU five and seven, per parameter's AdamW update about thirteen). A WebGPUProgram has one output,
  * so each output is one dispatch: GELU 2 forward (y, Φ) and 1 backward; layer norm 3 forward (rstd, xhat, y) and 3
- * backward (dx, dγ, dβ); AdamW 3 (param, m, v); clipping 2 per gradient (a running sum of squares, the scale).
+ * backward (dx, dγ, dβ); AdamW 3 (param, m, v); clipping 2 per gradient (a running sum of squares, the scale); a dropout mask 1.
  * @public
  */
 export function fusedKernels(util: WebgpuUtil): Array<[string, tf.KernelFunc]> {
@@ -53,6 +56,17 @@ export function fusedKernels(util: WebgpuUtil): Array<[string, tf.KernelFunc]> {
         return (['y', 'cdf'] as const).map((output) =>
           run.runWebGPUProgram(new GeluProgram(x.shape, util, output), [x], 'float32', []),
         );
+      },
+    ],
+    [
+      DROPOUT_MASK_KERNEL,
+      (a: KernelArgs) => {
+        const { shape, key, threshold, scale } = dropoutMaskInputs(a);
+        return runnerOf(a).runWebGPUProgram(new DropoutMaskProgram([...shape], util), [], 'float32', [
+          { type: 'uint32', data: [key] },
+          { type: 'uint32', data: [threshold] },
+          { type: 'float32', data: [scale] },
+        ]);
       },
     ],
     [

@@ -133,6 +133,32 @@ export class GeluProgram extends ElementwiseProgram {
   }
 }
 
+/**
+ * A dropout keep-mask, elementwise and without inputs: `scale` where lowbias32(index ^ key) ≥ threshold, else 0 (the
+ * engine's `dropoutMask`, the same u32 arithmetic, so the host and the device draw the same mask).
+ * @public
+ */
+export class DropoutMaskProgram extends ElementwiseProgram {
+  readonly variableNames: string[] = [];
+  readonly shaderKey = 'maou_dropout_mask';
+  readonly uniforms = 'key : u32, threshold : u32, scale : f32,';
+
+  protected override prelude(): string {
+    return `fn maouLowbias32(v : u32) -> u32 {
+        var x = v ^ (v >> 16u);
+        x = x * 0x7feb352du;
+        x = x ^ (x >> 15u);
+        x = x * 0x846ca68bu;
+        return x ^ (x >> 16u);
+      }`;
+  }
+
+  protected element(): string {
+    return `let h = maouLowbias32(u32(index) ^ uniforms.key);
+          setOutputAtIndex(index, select(0.0, uniforms.scale, h >= uniforms.threshold));`;
+  }
+}
+
 /** GELU's gradient, elementwise: dx = dy·(Φ(x) + x·φ(x)) with Φ(x) from the forward pass. @public */
 export class GeluGradProgram extends ElementwiseProgram {
   readonly variableNames = ['dy', 'x', 'cdf'];

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import {
   createTrainer,
+  DROPOUT_MASK_KERNEL,
   GELU_GRAD_KERNEL,
   GELU_KERNEL,
   LAYER_NORM_GRAD_KERNEL,
@@ -118,7 +119,7 @@ async function stepOn(
 // maou's token backbones at small widths (same layers) on the tfjs-webgpu kernels, which `--gpu webgpu` runs them
 // on (the planned step builds only the ResNet presets): loss and every gradient against the cpu backend, per stage.
 (gpu.available ? describe : describe.skip)('token backbones on webgpu (lavapipe without a GPU)', () => {
-  const FUSED = [GELU_KERNEL, GELU_GRAD_KERNEL, LAYER_NORM_KERNEL, LAYER_NORM_GRAD_KERNEL];
+  const FUSED = [GELU_KERNEL, GELU_GRAD_KERNEL, LAYER_NORM_KERNEL, LAYER_NORM_GRAD_KERNEL, DROPOUT_MASK_KERNEL];
   afterAll(async () => {
     await tf.setBackend('cpu');
   });
@@ -149,7 +150,8 @@ async function stepOn(
         };
         const cpu = await on('cpu');
         const runs: EngineGradients[] = [];
-        // the engine takes the WGSL GELU and layer-norm kernels on webgpu, as on the fast wasm set
+        // the engine takes the WGSL GELU and layer-norm kernels on webgpu, as on the fast wasm set, and draws the dropout
+        // masks there (the same masks as the cpu backend's host ones, or the gradients below would differ)
         const { kernelNames } = await tf.profile(async () => {
           runs.push(await on('webgpu'));
         });

@@ -9,7 +9,7 @@ import {
   type VitSettings,
 } from '@maou/bench-domain';
 import { Dense } from '../nn/dense';
-import { dropoutSeeds } from '../nn/dropout';
+import { dropout, dropoutSeeds } from '../nn/dropout';
 import { embeddingLookup } from '../nn/embedding';
 import { gelu } from '../nn/gelu';
 import { offTape } from '../nn/off-tape';
@@ -148,14 +148,11 @@ export class ShogiNetwork {
     if (this.options.stage === 3)
       return { logits: this.heads[0].apply(features), value: this.heads[1].apply(features) };
     if (this.heads.length === 1) return { logits: this.heads[0].apply(features), value: null };
-    let h = gelu(this.heads[0].apply(features));
-    if (training && this.dropout > 0)
-      h = tf.dropout(
-        h,
-        this.dropout,
-        undefined,
-        Math.floor((this.options.dropoutRng ?? this.options.rng).next() * 2 ** 31),
-      ) as tf.Tensor2D;
+    const h = dropout(
+      gelu(this.heads[0].apply(features)),
+      this.dropout,
+      dropoutSeeds(this.options.dropoutRng ?? this.options.rng, training),
+    );
     return { logits: this.heads[1].apply(h), value: null };
   }
 }
