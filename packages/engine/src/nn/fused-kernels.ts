@@ -69,8 +69,8 @@ export const DROPOUT_MASK_KERNEL = 'MaouDropoutMask';
 
 /**
  * Whether the active backend has a kernel of this name: the fused kernels exist only where an adapter
- * registered them (the fast wasm set; all but batch norm also on webgpu); elsewhere callers compose the
- * same result from stock ops.
+ * registered them (the fast wasm set; all but batch norm also on webgpu, and the dropout mask only there);
+ * elsewhere callers compose the same result from stock ops or the host.
  * @public
  */
 export function hasKernel(name: string): boolean {

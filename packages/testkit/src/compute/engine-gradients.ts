@@ -24,8 +24,8 @@ export type MixerOverrides = NonNullable<ConstructorParameters<typeof ShogiNetwo
 
 /**
  * The engine's loss, every parameter's gradient and the running statistics after one batch, on the active backend
- * (the ViT with `training.vit`, the mixer with `mixer`; dropout masks come from the seeded host generator, so they
- * are the same on every backend).
+ * (the ViT with `training.vit`, the mixer with `mixer`; dropout masks come from one seeded hash, on the device or
+ * the host, so they are the same on every backend).
  * @public
  */
 export async function engineGradients(
