@@ -50,8 +50,8 @@ export function dropoutMask(size: number, rate: number, seed: number): Float32Ar
 /**
  * Inverted dropout with rate `rate` (torch's F.dropout); the identity for rate 0 or outside training. The mask comes
  * from a counter-based hash, not tfjs's randomUniform: that draws every number in JS and uploads them, which was most
- * of a ViT step on a GPU (H200, batch 64: 1.8 of 2.7 s). Where the backend has DROPOUT_MASK_KERNEL (webgpu) the mask
- * is drawn on the device; elsewhere on the host, the same numbers.
+ * of a ViT step on a GPU (H200, batch 64: 1.8 of 2.7 s). Where the backend has DROPOUT_MASK_KERNEL (webgpu, the fast
+ * wasm set) the kernel draws it; elsewhere the host does, the same numbers.
  * @public
  */
 export function dropout<T extends tf.Tensor>(x: T, rate: number, seeds: DropoutSeeds): T {

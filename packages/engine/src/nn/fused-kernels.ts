@@ -62,15 +62,16 @@ export const LAYER_NORM_GRAD_KERNEL = 'MaouLayerNormGrad';
 /**
  * A dropout keep-mask as one kernel, drawn where the tensor lives. No inputs; attrs `shape`, `key`, `threshold`,
  * `scale` (from `dropoutKeep`). Output float32 [shape]: element i is `scale` where lowbias32(i ^ key) ≥ `threshold`
- * (unsigned 32-bit), else 0. The same integers on every backend, so the engine's host mask is this mask.
+ * (unsigned 32-bit), else 0. The same integers on every backend, so the engine's host mask is this mask. Registered
+ * by webgpu (WGSL) and the fast wasm set (SIMD).
  * @public
  */
 export const DROPOUT_MASK_KERNEL = 'MaouDropoutMask';
 
 /**
  * Whether the active backend has a kernel of this name: the fused kernels exist only where an adapter
- * registered them (the fast wasm set; all but batch norm also on webgpu, and the dropout mask only there);
- * elsewhere callers compose the same result from stock ops or the host.
+ * registered them (the fast wasm set; all but batch norm also on webgpu); elsewhere callers compose the
+ * same result from stock ops, or draw the dropout mask on the host.
  * @public
  */
 export function hasKernel(name: string): boolean {

@@ -400,6 +400,28 @@ __attribute__((export_name("gelu_grad"))) void gelu_grad(int count, const f32* d
   }
 }
 
+// Dropout keep-mask (the engine's dropoutMask): scale where lowbias32(i ^ key) >= threshold (unsigned), else 0.
+static inline __attribute__((always_inline)) v128_t lowbias32x4(v128_t x) {
+  x = wasm_v128_xor(x, wasm_u32x4_shr(x, 16));
+  x = wasm_i32x4_mul(x, wasm_i32x4_splat(0x7feb352d));
+  x = wasm_v128_xor(x, wasm_u32x4_shr(x, 15));
+  x = wasm_i32x4_mul(x, wasm_i32x4_splat((int)0x846ca68bu));
+  return wasm_v128_xor(x, wasm_u32x4_shr(x, 16));
+}
+
+__attribute__((export_name("dropout_mask"))) void dropout_mask(int count, unsigned key, unsigned threshold, f32 scale,
+                                                               f32* out) {
+  v128_t index = wasm_i32x4_make(0, 1, 2, 3);
+  const v128_t k = wasm_i32x4_splat((int)key), t = wasm_i32x4_splat((int)threshold), s = wasm_f32x4_splat(scale);
+  int i = 0;
+  for (; i + 4 <= count; i += 4) {
+    v128_t keep = wasm_u32x4_ge(lowbias32x4(wasm_v128_xor(index, k)), t);
+    wasm_v128_store(out + i, wasm_v128_and(keep, s));
+    index = wasm_i32x4_add(index, wasm_i32x4_splat(4));
+  }
+  if (i < count) store_tail(out + i, wasm_v128_and(wasm_u32x4_ge(lowbias32x4(wasm_v128_xor(index, k)), t), s), count - i);
+}
+
 // Sum of a row of C floats: four lanes, then the tail.
 static inline f32 row_sum(int C, const f32* x) {
   v128_t s = ZERO;

@@ -7,6 +7,9 @@ import {
   BATCH_NORM_TRAIN_KERNEL,
   CLIP_BY_GLOBAL_NORM_KERNEL,
   createTrainer,
+  DROPOUT_MASK_KERNEL,
+  dropoutKeep,
+  dropoutMask,
   GELU_GRAD_KERNEL,
   GELU_KERNEL,
   LAYER_NORM_GRAD_KERNEL,
@@ -471,6 +474,47 @@ describe('fused SIMD kernels (wasm): exact GELU', () => {
     expect(tf.memory().numTensors).toBe(before);
     await tf.setBackend('cpu');
     expect(hasKernel(GELU_KERNEL)).toBe(false);
+  });
+});
+
+describe('fused SIMD kernels (wasm): dropout mask', () => {
+  const wasm = fastWasmBackend();
+  beforeAll(wasm.setUp);
+  afterAll(wasm.tearDown);
+
+  // Counts 1-3 are all tail; 4099 ends on a 3-element tail; seed 2³¹ − 1 is the largest the engine draws; rate 0.5
+  // puts the threshold at 2³¹, where a signed comparison would keep the wrong half.
+  it.each([
+    [[1], 0.1, 0],
+    [[3], 0.15, 7],
+    [[4099], 0.15, 2 ** 31 - 1],
+    [[3, 81, 16], 0.5, 12_345],
+  ] as [number[], number, number][])(
+    "%j at rate %d, seed %d: the engine's host mask exactly",
+    async (shape, rate, seed) => {
+      const [got] = await on('wasm', () => [
+        tf.engine().runKernel(DROPOUT_MASK_KERNEL, {}, { shape, ...dropoutKeep(rate, seed) }) as tf.Tensor,
+      ]);
+      expect(got).toEqual(
+        dropoutMask(
+          shape.reduce((a, b) => a * b, 1),
+          rate,
+          seed,
+        ),
+      );
+    },
+  );
+
+  it('is registered on wasm only, and refuses a bad attr by name', async () => {
+    await tf.setBackend('wasm');
+    expect(hasKernel(DROPOUT_MASK_KERNEL)).toBe(true);
+    const before = tf.memory().numTensors;
+    expect(() =>
+      tf.engine().runKernel(DROPOUT_MASK_KERNEL, {}, { shape: [4], key: 1, threshold: 2 ** 32, scale: 2 }),
+    ).toThrow(/MaouDropoutMask: attr threshold is 4294967296, an unsigned 32-bit integer expected/);
+    expect(tf.memory().numTensors).toBe(before);
+    await tf.setBackend('cpu');
+    expect(hasKernel(DROPOUT_MASK_KERNEL)).toBe(false);
   });
 });
 

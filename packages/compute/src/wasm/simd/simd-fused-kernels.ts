@@ -5,6 +5,7 @@ import {
   adamWInputs,
   channelsOf,
   clipInputs,
+  dropoutMaskInputs,
   floatInputs,
   geluGradInputs,
   layerNormGradInputs,
@@ -84,4 +85,10 @@ export function simdLayerNorm(a: KernelArgs): Info[] {
 export function simdLayerNormGrad(a: KernelArgs): Info[] {
   const { dy, xhat, rstd, gamma } = layerNormGradInputs(a);
   return simdFusedModuleFor(heapOf(a)).layerNormGrad(dy, xhat, rstd, gamma);
+}
+
+/** MaouDropoutMask on the SIMD kernels: no inputs; attrs shape, key, threshold, scale; output the keep-mask. @public */
+export function simdDropoutMask(a: KernelArgs): Info {
+  const { shape, key, threshold, scale } = dropoutMaskInputs(a);
+  return simdFusedModuleFor(heapOf(a)).dropoutMask(shape, key, threshold, scale);
 }

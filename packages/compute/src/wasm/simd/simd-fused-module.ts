@@ -45,6 +45,7 @@ interface FusedExports {
   scale(count: number, src: number, dst: number, k: number): void;
   gelu(count: number, x: number, y: number, cdf: number): void;
   gelu_grad(count: number, dy: number, x: number, cdf: number, dx: number): void;
+  dropout_mask(count: number, key: number, threshold: number, scale: number, out: number): void;
   ln_fwd(
     rows: number,
     c: number,
@@ -230,6 +231,13 @@ export class SimdFusedModule {
       this.k.gelu_grad(sizeOf(x), this.at(dy), this.at(x), this.at(cdf), out),
     );
     return dx;
+  }
+
+  /** A dropout keep-mask of `shape`, the engine's `dropoutMask` (key, threshold and scale from `dropoutKeep`). */
+  dropoutMask(shape: number[], key: number, threshold: number, scale: number): Info {
+    const count = shape.reduce((a, b) => a * b, 1);
+    const [mask] = this.outputs([shape], 0, ([out]) => this.k.dropout_mask(count, key, threshold, scale, out));
+    return mask;
   }
 
   /** [y, xhat, rstd] of layer norm over the last axis of x (rstd shaped [..., 1]). */
