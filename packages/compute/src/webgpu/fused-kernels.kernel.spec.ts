@@ -4,15 +4,13 @@ import {
   ADAMW_KERNEL,
   CLIP_BY_GLOBAL_NORM_KERNEL,
   DROPOUT_MASK_KERNEL,
-  dropoutKeep,
-  dropoutMask,
   GELU_GRAD_KERNEL,
   GELU_KERNEL,
   hasKernel,
   LAYER_NORM_GRAD_KERNEL,
   LAYER_NORM_KERNEL,
 } from '@maou/bench-engine';
-import { relErr, useLavapipe } from '@maou/bench-testkit/compute';
+import { DROPOUT_MASK_CASES, kernelAndHostMask, relErr, useLavapipe } from '@maou/bench-testkit/compute';
 import { startWebgpuBackend } from './webgpu-backend.plugin';
 
 // The WGSL GELU, layer-norm, AdamW and global-norm clipping kernels against the composite tfjs ops they replace, run
@@ -194,25 +192,13 @@ const worst = (names: string[], ref: Float32Array[], got: Float32Array[], bound:
     );
 
     // The mask's u32 hash on the device against the engine's on the host: equal bit for bit, so a backend drawing masks
-    // on the host (cpu, wasm) and webgpu train on the same ones. 4099: not a multiple of the workgroup; seed 2³¹ − 1:
-    // the largest the engine draws.
-    it.each([
-      [[13], 0.1, 0],
-      [[4099], 0.15, 2 ** 31 - 1],
-      [[3, 81, 16], 0.5, 12_345],
-    ] as [number[], number, number][])(
+    // on the host (cpu) and webgpu train on the same ones.
+    it.each(DROPOUT_MASK_CASES)(
       'dropout mask %j at rate %d, seed %d: the host mask exactly',
       async (shape, rate, seed) => {
-        const [got] = await on('webgpu', () => [
-          tf.engine().runKernel(DROPOUT_MASK_KERNEL, {}, { shape, ...dropoutKeep(rate, seed) }) as tf.Tensor,
-        ]);
-        expect(got).toEqual(
-          dropoutMask(
-            shape.reduce((a, b) => a * b, 1),
-            rate,
-            seed,
-          ),
-        );
+        await startWebgpu();
+        const { kernel, host } = await kernelAndHostMask(shape, rate, seed);
+        expect(kernel).toEqual(host);
       },
     );
 

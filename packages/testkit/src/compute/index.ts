@@ -3,3 +3,4 @@ export * from './engine-gradients';
 export * from './fast-wasm-backend';
 export * from './lavapipe-env';
 export * from './relative-error';
+export * from './dropout-masks';

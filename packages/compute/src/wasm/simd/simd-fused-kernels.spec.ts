@@ -8,15 +8,20 @@ import {
   CLIP_BY_GLOBAL_NORM_KERNEL,
   createTrainer,
   DROPOUT_MASK_KERNEL,
-  dropoutKeep,
-  dropoutMask,
   GELU_GRAD_KERNEL,
   GELU_KERNEL,
   LAYER_NORM_GRAD_KERNEL,
   LAYER_NORM_KERNEL,
   hasKernel,
 } from '@maou/bench-engine';
-import { randomBatch, TRAINING, fastWasmBackend, relErr } from '@maou/bench-testkit/compute';
+import {
+  DROPOUT_MASK_CASES,
+  fastWasmBackend,
+  kernelAndHostMask,
+  randomBatch,
+  relErr,
+  TRAINING,
+} from '@maou/bench-testkit/compute';
 import { useCpuKernels } from '../../native/native-kernels';
 
 // The fused kernels (fused-kernels.c) against the composite tfjs ops they replace, run on the cpu backend:
@@ -482,28 +487,11 @@ describe('fused SIMD kernels (wasm): dropout mask', () => {
   beforeAll(wasm.setUp);
   afterAll(wasm.tearDown);
 
-  // Counts 1-3 are all tail; 4099 ends on a 3-element tail; seed 2³¹ − 1 is the largest the engine draws; rate 0.5
-  // puts the threshold at 2³¹, where a signed comparison would keep the wrong half.
-  it.each([
-    [[1], 0.1, 0],
-    [[3], 0.15, 7],
-    [[4099], 0.15, 2 ** 31 - 1],
-    [[3, 81, 16], 0.5, 12_345],
-  ] as [number[], number, number][])(
-    "%j at rate %d, seed %d: the engine's host mask exactly",
-    async (shape, rate, seed) => {
-      const [got] = await on('wasm', () => [
-        tf.engine().runKernel(DROPOUT_MASK_KERNEL, {}, { shape, ...dropoutKeep(rate, seed) }) as tf.Tensor,
-      ]);
-      expect(got).toEqual(
-        dropoutMask(
-          shape.reduce((a, b) => a * b, 1),
-          rate,
-          seed,
-        ),
-      );
-    },
-  );
+  it.each(DROPOUT_MASK_CASES)("%j at rate %d, seed %d: the engine's host mask exactly", async (shape, rate, seed) => {
+    await tf.setBackend('wasm');
+    const { kernel, host } = await kernelAndHostMask(shape, rate, seed);
+    expect(kernel).toEqual(host);
+  });
 
   it('is registered on wasm only, and refuses a bad attr by name', async () => {
     await tf.setBackend('wasm');
