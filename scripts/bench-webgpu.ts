@@ -384,12 +384,10 @@ async function repeatability(
   const measure = mixed ? gradientL2Errors : gradientErrors;
   const again = await plannedGradients(options, data, scale);
   const tfjsAgain = await engineGradients(options, data);
-  const flat = new Float32Array(first.G.length);
-  for (const [name, g] of tfjsAgain.grads) flat.set(g, again.offsets.get(name)!);
   const { worst, parameter } = errorSummary(
     measure({ loss: first.loss, grads: gradsOf(first.G, first.offsets, tfjs), running: [] }, again.G, again.offsets),
   );
-  const tfjsRepeat = errorSummary(measure(tfjs, flat, again.offsets));
+  const tfjsRepeat = errorSummary(measure(tfjs, flatGrads(tfjsAgain, again.offsets, first.G.length), again.offsets));
   return {
     plannedRepeat: { worst, parameter, lossSame: again.loss === first.loss },
     tfjsWebgpuRepeat: {
@@ -400,7 +398,14 @@ async function repeatability(
   };
 }
 
-/** A flat gradient buffer as the per-parameter map `gradientErrors` takes as its reference. */
+/** The tape's per-parameter gradients laid out as the planned step's flat buffer G. */
+function flatGrads(e: EngineGradients, offsets: ReadonlyMap<string, number>, length: number): Float32Array {
+  const flat = new Float32Array(length);
+  for (const [name, g] of e.grads) flat.set(g, offsets.get(name)!);
+  return flat;
+}
+
+/** A flat gradient buffer as the per-parameter map `gradientErrors` takes as its reference (flatGrads' inverse). */
 function gradsOf(G: Float32Array, offsets: ReadonlyMap<string, number>, like: EngineGradients) {
   const grads = new Map<string, Float32Array>();
   for (const [name, g] of like.grads) grads.set(name, G.subarray(offsets.get(name)!, offsets.get(name)! + g.length));
@@ -425,8 +430,6 @@ function againstCpu(
   mixed: boolean,
 ): Record<string, unknown> {
   const measure = mixed ? gradientL2Errors : gradientErrors;
-  const flatTfjs = new Float32Array(planned.length);
-  for (const [name, g] of tfjs.grads) flatTfjs.set(g, offsets.get(name)!);
   const summary = (errors: { name: string; err: number }[]) => {
     const { worst, parameter, median } = errorSummary(errors);
     return { worst, parameter, median };
@@ -434,7 +437,7 @@ function againstCpu(
   return {
     lossCpu: cpu.loss,
     plannedVsCpu: summary(measure(cpu, planned, offsets)),
-    tfjsWebgpuVsCpu: summary(measure(cpu, flatTfjs, offsets)),
+    tfjsWebgpuVsCpu: summary(measure(cpu, flatGrads(tfjs, offsets, planned.length), offsets)),
   };
 }
 

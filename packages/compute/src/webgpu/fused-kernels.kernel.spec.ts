@@ -14,8 +14,8 @@ import { DROPOUT_MASK_CASES, kernelAndHostMask, relErr, useLavapipe } from '@mao
 import { startWebgpuBackend } from './webgpu-backend.plugin';
 
 // The WGSL GELU, layer-norm, AdamW and global-norm clipping kernels against the composite tfjs ops they replace, run
-// on the cpu backend (the dropout mask against the engine's host mask): every output of both directions, at the token backbones' widths (reduced) and odd ones.
-// MAOU_GPU_FULL=1 adds maou's widths at a real row count.
+// on the cpu backend (the dropout mask against the engine's host mask): every output of both directions, at the token
+// backbones' widths (reduced) and odd ones. MAOU_GPU_FULL=1 adds maou's widths at a real row count.
 const gpu = useLavapipe();
 if (!gpu.available) console.warn(`WebGPU fused-kernel specs skipped: ${gpu.reason}`);
 const FULL = process.env.MAOU_GPU_FULL === '1';

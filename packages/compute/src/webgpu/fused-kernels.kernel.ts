@@ -39,11 +39,12 @@ const runnerOf = (a: KernelArgs) => a.backend as unknown as ProgramRunner;
 
 /**
  * The engine's fused kernels (nn/fused-kernels.ts) for tfjs-backend-webgpu: exact GELU, layer norm, AdamW,
- * global-norm clipping and dropout masks (drawn on the device instead of in JS and uploaded), so the token backbones' GELU and layer norm, and every parameter's update, run as a few
- * dispatches instead of the engine's composed ops (per layer norm about nine forward and a dozen plus two column sums
- * backward, per GELU five and seven, per parameter's AdamW update about thirteen). A WebGPUProgram has one output,
- * so each output is one dispatch: GELU 2 forward (y, Φ) and 1 backward; layer norm 3 forward (rstd, xhat, y) and 3
- * backward (dx, dγ, dβ); AdamW 3 (param, m, v); clipping 2 per gradient (a running sum of squares, the scale); a dropout mask 1.
+ * global-norm clipping and dropout masks (drawn on the device instead of in JS and uploaded). The token backbones'
+ * GELU and layer norm, and every parameter's update, run as a few dispatches instead of the engine's composed ops
+ * (per layer norm about nine forward and a dozen plus two column sums backward, per GELU five and seven, per
+ * parameter's AdamW update about thirteen). A WebGPUProgram has one output, so each output is one dispatch: GELU 2
+ * forward (y, Φ) and 1 backward; layer norm 3 forward (rstd, xhat, y) and 3 backward (dx, dγ, dβ); AdamW 3 (param, m,
+ * v); clipping 2 per gradient (a running sum of squares, the scale); a dropout mask 1.
  * @public
  */
 export function fusedKernels(util: WebgpuUtil): Array<[string, tf.KernelFunc]> {

@@ -2,9 +2,9 @@ import type { WebgpuUtil } from './filter-im2col.program';
 import { GELU } from './planned/wgsl';
 
 // WGSL programs for tfjs-backend-webgpu (its WebGPUProgram shape: one output per dispatch) behind the engine's fused
-// GELU, layer-norm, AdamW, clipping and dropout-mask kernels. Row reductions give each row one workgroup; nothing branches around a
-// barrier (the row guard only shortens loops), so every barrier stays in uniform control flow even where tfjs
-// spreads a long dispatch over two dimensions and adds workgroups past the last row.
+// GELU, layer-norm, AdamW, clipping and dropout-mask kernels. Row reductions give each row one workgroup; nothing
+// branches around a barrier (the row guard only shortens loops), so every barrier stays in uniform control flow even
+// where tfjs spreads a long dispatch over two dimensions and adds workgroups past the last row.
 
 type Triple = [number, number, number];
 
