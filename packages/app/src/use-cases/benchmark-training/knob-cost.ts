@@ -11,8 +11,11 @@ import {
 import { profileStep, type BackendInfo, type MonotonicClock, type TrainerFactory } from '@maou/bench-engine';
 import { planMicroBatches } from '../micro-batch-plan';
 
-/** Timed steps per side, after one warm-up step; then one profiled step for the peak. */
-const TIMED_STEPS = 2;
+/**
+ * Timed steps per side, after one warm-up step; then one profiled step for the peak. Three, so the median is one step
+ * and a single pause (a GC, the VM stalling) cannot set it: with two it was their mean.
+ */
+const TIMED_STEPS = 3;
 
 const METHOD =
   `each side on a fresh trainer of this backend (the knobs on, then off), on one batch of this run: 1 warm-up step, ` +
