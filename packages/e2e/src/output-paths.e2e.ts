@@ -53,7 +53,7 @@ describe('output paths are checked before any run (built binary)', () => {
   });
 });
 
-// The output rule (README "Output files"): devices and FIFOs are written in place, never replaced; two outputs on one
+// The output rule (docs/command-line.md, "Output files"): devices and FIFOs are written in place, never replaced; two outputs on one
 // file, or an output on an input, exit 2 before anything is read or written.
 describe('outputs never destroy (built binary)', () => {
   const asRoot = process.getuid?.() === 0;

@@ -20,7 +20,7 @@ import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
 
 /**
- * How an output path is written (the one rule, stated in README "Output files"):
+ * How an output path is written (the one rule, stated in docs/command-line.md, "Output files"):
  * - a new path or a regular file: replaced atomically (temporary file beside it, then rename);
  * - a symlink: resolved to its final target, and that target is written by this same rule (the link stays a link);
  * - a character device or a FIFO (`/dev/null`, `/dev/stdout`, `>(jq .)`): written in place, as `tee` would, never

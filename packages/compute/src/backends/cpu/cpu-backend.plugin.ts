@@ -11,8 +11,8 @@ export const cpuBackendPlugin: BackendPlugin = {
   help: 'pure JavaScript, 160–1,500× slower: a warning says so',
   placement: 'host',
   fallback: true,
-  // maou's `--gpu cpu` means PyTorch on the CPU, which is what no `--gpu` gives here. Figures: README "Where the
-  // defaults differ from maou" (commands and raw numbers).
+  // maou's `--gpu cpu` means PyTorch on the CPU, which is what no `--gpu` gives here. Figures: docs/maou.md, "Where
+  // the defaults differ from maou" (commands and raw numbers).
   note: "--gpu cpu selects tfjs's pure-JavaScript cpu backend, a correctness fallback: it trained about 160× slower than the default at batch 8 (Stage 3 lite on a 2-core VM: 0.31 and 0.25 samples/s against 42.6 and 49.0 with no --gpu) and about 1,500× slower at the default batch 256 (0.69 against 1,029 samples/s); for maou's CPU device leave --gpu out",
   dataParallel: false,
   selects: selectedByName('cpu'),

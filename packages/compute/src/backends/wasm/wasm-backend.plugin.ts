@@ -54,7 +54,11 @@ export function createWasmBackendPlugin(kernels: WasmKernelSet = 'fast'): Backen
       try {
         started = await startWasmBackend(kernels);
       } catch (e) {
-        return err({ backend: 'wasm', message: (e as Error).message, hint: `see "Memory limits" in the README` });
+        return err({
+          backend: 'wasm',
+          message: (e as Error).message,
+          hint: `see "Resource limits" in docs/command-line.md`,
+        });
       }
       const usable = await readUsableResources();
       const threads = config.threads === 'auto' ? deriveSettings(usable).threads : config.threads;
