@@ -75,6 +75,32 @@ describe('TfjsTrainer on wasm', () => {
     trainer.dispose();
   });
 
+  it('given 1, 2 or 4 accumulation steps on the same seed and batch, then every step reports the batch’s own loss, not a multiple of it', async () => {
+    const batch = randomBatch(3, 8, 6);
+    const firstLoss = async (steps: number, microBatchSize?: number): Promise<number> => {
+      const trainer = createTrainer({
+        stage: 3,
+        training: { ...TRAINING, gradientAccumulationSteps: steps },
+        totalSteps: 8,
+        seed: 9,
+        ...(microBatchSize ? { microBatchSize } : {}),
+      });
+      try {
+        // the first step runs before any update, so every setting sees the same weights
+        return (await trainer.step(batch, clock)).loss;
+      } finally {
+        trainer.dispose();
+      }
+    };
+    const one = await firstLoss(1);
+    expect(one).toBeGreaterThan(1);
+    expect(await firstLoss(2)).toBeCloseTo(one, 5);
+    expect(await firstLoss(4)).toBeCloseTo(one, 5);
+    // micro-batches of 4 rows: two pieces, each weighted by its half of the batch
+    const micro = await firstLoss(1, 4);
+    expect(await firstLoss(4, 4)).toBeCloseTo(micro, 5);
+  });
+
   it('takes a planned cycle at the next cycle boundary, and measures the gradient norms of a measured cycle only', async () => {
     const trainer = createTrainer({
       stage: 1,

@@ -76,29 +76,38 @@ describe('benchmark-training --adaptive-batch (built binary)', () => {
     expect(report.maou.training_metrics.average_loss).toBeCloseTo(mean, 10);
   });
 
-  it('given --gradient-accumulation-steps 2, then an optimiser step every second batch and maou’s loss halved', () => {
-    const out = join(dir, 'accumulate.json');
-    const r = runMaou(
-      [
-        'utility',
-        'benchmark-training',
-        ...small,
-        '--batch-size',
-        '8',
-        '--max-batches',
-        '6',
-        '--warmup-batches',
-        '1',
-        '--gradient-accumulation-steps',
-        '2',
-        '--output-json',
-        out,
-      ],
-      env,
-    );
-    expect(r.code).toBe(0);
-    const report = JSON.parse(readFileSync(out, 'utf8'));
+  it('given --gradient-accumulation-steps 2, then an optimiser step every second batch, the batch’s own loss throughout and maou’s loss halved', () => {
+    const run = (steps: number) => {
+      const out = join(dir, `accumulate-${steps}.json`);
+      const r = runMaou(
+        [
+          'utility',
+          'benchmark-training',
+          ...small,
+          '--batch-size',
+          '8',
+          '--max-batches',
+          '6',
+          '--warmup-batches',
+          '1',
+          '--gradient-accumulation-steps',
+          String(steps),
+          '--output-json',
+          out,
+        ],
+        env,
+      );
+      expect(r.code).toBe(0);
+      return { stdout: r.stdout, report: JSON.parse(readFileSync(out, 'utf8')) };
+    };
+    const { stdout, report } = run(2);
     const batches: Batch[] = report.batches;
+    // The first batch meets the same weights at any accumulation: its loss is the same figure, not twice it.
+    expect(batches[0]!.loss).toBeCloseTo(run(1).report.batches[0].loss, 4);
+    // One figure in the summary line, training_metrics and batches.
+    const m = report.training_metrics;
+    expect([m.initial_loss, m.final_loss]).toEqual([batches[0]!.loss, batches[5]!.loss]);
+    expect(stdout).toContain(`${m.initial_loss.toFixed(4)} → ${m.final_loss.toFixed(4)}`);
     expect(batches.map((b) => b.optimizerStep)).toEqual([false, true, false, true, false, true]);
     // maou counts every loader batch (a micro-batch) and its samples; the loss it records is ÷ 2.
     expect(report.maou.training_metrics.total_batches).toBe(6);

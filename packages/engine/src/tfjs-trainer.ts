@@ -150,7 +150,8 @@ export class TfjsTrainer implements Trainer {
     let loss = 0;
     try {
       for (const piece of pieces) {
-        // Each piece's mean loss is weighted by its share of the batch, and by 1/accumulation as maou does.
+        // Each piece's gradient is weighted by its share of the batch and by 1/accumulation (as maou does); the loss
+        // returned is the batch's mean, the same figure at any accumulation (maou's report divides it, see maou-view).
         loss += await this.accumulateGradients(piece, rowsInBatch, accumulation, batchIndex, clock, ph);
       }
     } finally {
@@ -172,7 +173,7 @@ export class TfjsTrainer implements Trainer {
       ph.optimizer = clock.now() - t0;
     }
     return {
-      loss: loss * accumulation,
+      loss,
       phasesMs: ph,
       numTensors: tf.memory().numTensors,
       memoryBytes: backendMemoryBytes(),

@@ -15,6 +15,7 @@ export interface StepPhasesMs {
 
 /** One training step's outcome. @public */
 export interface StepResult {
+  /** the batch's mean weighted loss (policy × ratio + value × ratio), not divided by the accumulation steps */
   readonly loss: number;
   readonly phasesMs: StepPhasesMs;
   /** live tensors after the step, to catch leaks */

@@ -116,6 +116,21 @@ describe('DataParallelTrainer (2 wasm replicas in worker threads)', () => {
     }
   }, 120_000);
 
+  it('given 2 accumulation steps, then two replicas report the batch’s own loss, as one trainer without accumulation', async () => {
+    const single = createTrainer({ ...options, microBatchSize: 6 });
+    const accumulating = { ...options, training: { ...options.training, gradientAccumulationSteps: 2 } };
+    const parallel = new DataParallelTrainer(accumulating, 2);
+    try {
+      const batch = randomBatch(3, 12, 60);
+      const [a, b] = [await single.step(batch, clock), await parallel.step(batch, clock)];
+      expect(b.accumulation).toEqual({ steps: 2, optimizerStep: false });
+      expect(b.loss).toBeCloseTo(a.loss, 4);
+    } finally {
+      single.dispose();
+      parallel.dispose();
+    }
+  }, 120_000);
+
   it('given a batch with fewer rows than replicas, then the empty replica still joins the update and evaluation', async () => {
     const parallel = new DataParallelTrainer(options, 2);
     try {

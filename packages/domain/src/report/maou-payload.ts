@@ -42,7 +42,9 @@ export interface MaouMetrics {
   readonly backward_pass_time: number;
   readonly optimizer_step_time: number;
   readonly unaccounted_time: number;
+  /** maou's loss: the batch's loss ÷ the accumulation steps of its cycle (what maou back-propagates) */
   readonly final_loss: number;
+  /** over every batch, warm-up included, each ÷ its cycle's accumulation steps as maou records it */
   readonly average_loss: number;
   readonly samples_per_second: number;
   readonly batches_per_second: number;

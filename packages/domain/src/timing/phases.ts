@@ -16,13 +16,14 @@ export interface BatchTiming {
   readonly startMs: number;
   readonly wallMs: number;
   readonly phases: PhaseTimes;
+  /** the batch's mean weighted loss: the same figure at any accumulation (not divided by the cycle's steps) */
   readonly loss: number;
   readonly numTensors: number;
   /** CPU time around the batch, where the platform has the counters */
   readonly cpu?: BatchCpu;
   /** other processes took CPU this run would have used (see flagDisturbed) */
   readonly disturbed?: boolean;
-  /** under gradient accumulation: the steps of the cycle this batch belongs to (its loss was divided by them) */
+  /** under gradient accumulation: the steps of the cycle this batch belongs to (its gradient, and maou's loss, ÷ them) */
   readonly accumulationSteps?: number;
   /** under gradient accumulation: this batch ended its cycle with an optimiser step */
   readonly optimizerStep?: boolean;
