@@ -10,7 +10,7 @@
 // the rule may stop sooner; `--no-rule` runs each look to its cap; a look of 1 is the default run, no cap, where the
 // rule and its 60 s budget decide) and prints maou's own formula beside ours: mean batch time after
 // `--warmup-batches` × batches per epoch, from the same batches (maou's default 100 for the default run).
-// `--candidates` adds, per look, the error of other ways to project the same batches (docs/epoch-estimate.md).
+// `--candidates` adds, per look, the error of other ways to project the same batches (ADR 0014).
 // `--wander` prints instead how far the mean batch time over a window of T seconds strays from the epoch's steady mean
 // (windows at 20 evenly spaced starts after the first 5 %): the machine's own drift, which no look shorter than the
 // epoch can see and no estimator removes.

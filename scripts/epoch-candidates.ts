@@ -1,6 +1,6 @@
 // Other ways to project an epoch from the same batches, for `bench:epoch:replay --candidates`: each isolates one
 // choice of the estimator (what the warm-up counts as, which steady batches the mean rests on) so that its share of
-// the error can be measured on recorded epochs (docs/epoch-estimate.md, "Short looks at long epochs").
+// the error can be measured on recorded epochs (ADR 0014).
 import type { BatchTiming, RunAssessment } from '@maou/bench-domain';
 
 const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;

@@ -72,7 +72,7 @@ async function handle(m: ToReplica): Promise<void> {
 
 // A fresh replica's step keeps getting faster for its first ~80 steps: V8 optimises (TurboFan) the JS that runs once
 // or a few times a step (tape, ops, optimizer loop) only after tens of steps, whatever the batch size. Unwarmed, the
-// timed batches ran ~15 % slower until batch ~55 and short capped runs overestimated the epoch (docs/epoch-estimate.md:
+// timed batches ran ~15 % slower until batch ~55 and short capped runs overestimated the epoch (ADR 0014:
 // 80 throw-away steps of 4 rows took the late speed-up from 0.83-0.86 to 0.97-0.99, 10 of 16 rows or 40 of 8 did not).
 // The rows matter little to the JS, so the steps are tiny; a network whose optimizer alone takes long (resnet) stops
 // at the time cap instead, after at least the 10 steps that take out the first, slowest ones. An epoch of a few

@@ -48,7 +48,7 @@ export const isBoundary = (opens: readonly (FileOpen | undefined)[] | undefined,
  * The wait of each file boundary still ahead. Where the steady batches crossed some, their mean cost over the steady
  * mean; else the producers' read time less the time the consumer takes for the batches ready when a read starts
  * (`leadBatches`). The read beside the step shares the cores with it, but once the consumer waits it runs alone:
- * on session 13's streamed rows the plain difference came closest (docs/epoch-estimate.md). Those epochs (one
+ * on session 13's streamed rows the plain difference came closest (ADR 0014). Those epochs (one
  * worker, prefetch 2) lost 57–852 ms at each boundary, 0.6–2.3 % of the epoch, and a look shorter than a file sees
  * none. Null: no plan, or no read seen yet.
  * @public

@@ -2,7 +2,7 @@
  * How far a machine's speed over a window of T seconds strays from its speed over a whole run, measured in the runs it
  * has done and kept between runs. A look of T seconds cannot see this in its own batches: on the 2-core VM of the
  * matrix, a run's 2 s windows strayed 8 % (rms) and its 20 s windows 5 % from the run's mean, while the interval of
- * a 2 s look assumed a 3.5 % run-to-run spread (docs/epoch-estimate.md, session 11).
+ * a 2 s look assumed a 3.5 % run-to-run spread (ADR 0014).
  */
 
 /** Window lengths, seconds, at which the wander is kept. @public */

@@ -2,7 +2,7 @@
  * How much faster (or slower) the rest of a run went than a look at its start predicted, measured in this machine's
  * earlier runs and kept between runs. A look cannot see it in its own batches. Session 5's 66 full epochs fell 2.5 %
  * after their looks; session 11's epochs on the same VM did not fall at all (some rose), so one constant served one
- * day of one machine (docs/epoch-estimate.md, session 12).
+ * day of one machine (ADR 0014).
  */
 
 /**
@@ -19,7 +19,7 @@ export const RESIDUAL_FALL = 0.025;
  * known against this. Runs that agree are believed at once; runs as scattered as one look's wander (8.6 % sd between
  * 12 identical runs on the 2-core VM, session 14) count for little until many have measured it. Replaying the 72
  * quiet short runs kept in sessions 10–14 with a fresh record per invocation, 0.02 took the mean |error| from 7.25 to
- * 6.96 % (median 5.35 to 5.05 %) and coverage from 70 to 72 (docs/epoch-estimate.md, session 14).
+ * 6.96 % (median 5.35 to 5.05 %) and coverage from 70 to 72 (ADR 0014).
  */
 export const FALL_PRIOR_SPREAD = 0.02;
 

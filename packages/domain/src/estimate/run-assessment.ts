@@ -14,12 +14,12 @@ import { boundaryStall, isBoundary, type BoundaryStall, type FileBoundaryPlan } 
  * JIT happened to land, frequency). Added in quadrature to the statistical interval. Five full epochs of the same
  * configuration on a 2-core VM with light outside load took 10.31–10.77 s (σ 1.7 %): 1.96 σ ≈ 3.5 %. It is the floor
  * and the answer on a machine with no record: where the machine's own wander (machine-wander.ts) is wider at a look's
- * length, that counts instead; other processes are the contention counters' job (docs/epoch-estimate.md).
+ * length, that counts instead; other processes are the contention counters' job (ADR 0014).
  * @public
  */
 export const RUN_TO_RUN_SPREAD = 0.035;
 /**
- * The fall was measured on cuts of 20–400 batches (docs/epoch-estimate.md): it is the tail of the start-up transient,
+ * The fall was measured on cuts of 20–400 batches (ADR 0014): it is the tail of the start-up transient,
  * so a run that has seen more batches has less of it ahead; beyond this many it shrinks with the square of the
  * ratio (two 2,000-batch lite epochs recorded for issue 30 had none left after 614 and 1,087 batches).
  */
@@ -32,7 +32,7 @@ const MIN_CLEAN = 8;
  * Share of the steady batches, the most recent, whose drift from the older ones widens the interval (a transient that
  * fades may still lift the older ones), and the fewest of them. The point rests on every steady batch: on 35 short
  * runs against full runs of the same data (sessions 9–11) the latest third's mean was off by 6.9 % on average and
- * all of them by 6.0 % (docs/epoch-estimate.md, session 12).
+ * all of them by 6.0 % (ADR 0014).
  */
 const RECENT_SHARE = 1 / 3;
 const MIN_RECENT = 8;

@@ -75,7 +75,7 @@ export const RECOMMENDATION_RULES: readonly RecommendationRule[] = [
   // At each file boundary of a streaming epoch the consumer waits for its producer's read of the next file, less what
   // the batches ready cover: as many more batches ready as the wait lasts cover it. Session 13, row 24's files on the
   // 2-core VM, full epochs A/B/A/B: prefetch 7 took the waits away and the steps no longer (143.2 against 143.0 ms),
-  // epoch 1.7 % shorter (docs/epoch-estimate.md).
+  // epoch 1.7 % shorter (ADR 0014).
   rule('file-boundaries', ({ metrics: m, epoch: e, settings: s }) => {
     const b = e.file_boundaries;
     if (!b || !(b.stall_ms > 0)) return null;

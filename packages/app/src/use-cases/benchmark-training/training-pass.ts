@@ -107,7 +107,7 @@ export const runTrainingPass = async (
         if (input.stopAfter(timings, end - startMs)) break;
         // The stopping rule's own work is not training: the next batch starts after it. Counted in every batch of a
         // capped run (0.1–1 ms, up to 2 % of a small lite batch), it made the epoch it predicts, which never pays it,
-        // look longer (docs/epoch-estimate.md).
+        // look longer (ADR 0014).
         prev = clock.now();
         prevCpu = input.cpuCounters?.() ?? null;
       }
