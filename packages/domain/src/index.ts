@@ -39,6 +39,8 @@ export * from './report/chrome-trace';
 export * from './data/assemble-batch';
 export * from './data/policy-target';
 export * from './random/mulberry32';
+export * from './random/python-random';
+export * from './data/maou-file-split';
 export * from './report/maou-payload';
 export * from './report/maou-view';
 export * from './report/maou-summary';

@@ -1,5 +1,5 @@
 import type { ShardRef } from '@maou/bench-app';
-import type { Stage } from '@maou/bench-domain';
+import { maouFileSplit, type Stage } from '@maou/bench-domain';
 import { mixSeed, seededPermutation } from './seeded-permutation';
 
 /** Train and validation shards of a streaming dataset. @internal */
@@ -9,18 +9,12 @@ export interface FileSplit {
 }
 
 /**
- * File-level split: files sorted by path (so the split does not depend on directory order), shuffled with `seed`,
- * `max(1, floor(n × ratio))` to validation (none when ratio is 0), at least one file left for training.
+ * File-level split, as maou's (maouFileSplit): the paths in Python's order, shuffled by `random.Random(42)` whatever
+ * `--seed` says, `max(1, floor(n × ratio))` to validation (none when ratio is 0), at least one file left for training.
  * @internal
  */
-export const fileLevelSplit = (shards: readonly ShardRef[], ratio: number, seed: number): FileSplit => {
-  const sorted = [...shards].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const order = seededPermutation(sorted.length, mixSeed(seed, 0x5b1));
-  const shuffled = Array.from(order, (i) => sorted[i]!);
-  let nVal = ratio > 0 ? Math.max(1, Math.floor(sorted.length * ratio)) : 0;
-  if (sorted.length - nVal < 1) nVal = sorted.length - 1;
-  return { train: shuffled.slice(0, sorted.length - nVal), validation: shuffled.slice(sorted.length - nVal) };
-};
+export const fileLevelSplit = (shards: readonly ShardRef[], ratio: number): FileSplit =>
+  maouFileSplit(shards, (s) => s.path, ratio);
 
 /** Row-level split of a map-style dataset: seeded shuffle, train = first floor(N × (1 − ratio)). @internal */
 export const rowLevelSplit = (

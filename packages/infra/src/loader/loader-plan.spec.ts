@@ -38,6 +38,22 @@ describe('streaming pass, as real maou counts it (#25 peer check)', () => {
     expect(passSize(streaming([1000, 1000, 1000]), 'train', 32, 3).batches).toBe(96);
   });
 
+  it('given files of 2,000, 2,000 and 1,000 rows, then maou holds out the file random.Random(42) picks: 126 training batches at 32', () => {
+    // maou shuffles the sorted paths with Random(42) and holds out the last: part-002, the short file
+    const unequal = [2000, 2000, 1000].map((n, i) => ({
+      id: `f${i}`,
+      path: `/d/part-00${i}.feather`,
+      rows: n,
+      bytes: 1,
+    }));
+    for (const seed of [1, 7]) {
+      const plan = planDataset(unequal, { ...config, streaming: true, testRatio: 0.2, seed });
+      expect(plan.mode === 'streaming' && plan.files.validation.map((f) => f.id)).toEqual(['f2']);
+      expect(passSize(plan, 'train', 32, 3)).toEqual({ batches: 126, samples: 4000 });
+      expect(passSize(plan, 'validation', 32, 3)).toEqual({ batches: 32, samples: 1000 });
+    }
+  });
+
   it("given Stage 2, then a producer's files are cut in groups of up to 10 (maou's StreamingStage2Dataset)", () => {
     expect(passSize(streaming([1000, 1000, 1000]), 'train', 32, 2).batches).toBe(94);
     // 12 files, one producer: a group of 10 and one of 2; two producers: 6 files each, one group each.

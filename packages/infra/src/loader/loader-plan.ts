@@ -21,7 +21,7 @@ export type LoaderPlan =
 /** Streaming with two or more files when asked for; map-style otherwise. @internal */
 export const planDataset = (shards: readonly ShardRef[], config: DataLoaderConfig): LoaderPlan => {
   if (config.streaming && shards.length >= 2) {
-    const split = fileLevelSplit(shards, config.testRatio, config.seed);
+    const split = fileLevelSplit(shards, config.testRatio);
     return { mode: 'streaming', shards, files: { train: split.train, validation: split.validation } };
   }
   const offsets: number[] = [];
