@@ -36,7 +36,7 @@ const checkBatch = dryRun ? 8 : 256;
 /**
  * The cpu backend's third opinion runs where it is affordable (lite 32: 66 s on an H200's host; lite 256 takes 12
  * minutes): at batch 256 three correct f32 paths differ by a few percent of the largest element (summation order,
- * docs/webgpu.md), so there only the repeat and the median say something.
+ * ADR 0015), so there only the repeat and the median say something.
  */
 const thirdOpinionBatch = dryRun ? 4 : 32;
 

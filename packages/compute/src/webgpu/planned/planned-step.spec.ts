@@ -93,7 +93,7 @@ async function expectEngineGradients(
   );
 
   // Batches of 2–4 rows are badly conditioned here: a 1e-6 relative change of the weights moves the engine's own
-  // resnet gradients by up to 13 % (Stage 2, 4 rows; docs/webgpu.md), so each stage uses a batch on which the float32
+  // resnet gradients by up to 13 % (Stage 2, 4 rows; ADR 0015), so each stage uses a batch on which the float32
   // references agree. A float64 reference would remove this choice.
   it.each([3, 1, 2] as const)(
     `resnet${FULL_WIDTH ? '' : ' (1/8 width)'} Stage %i: loss and every gradient match the engine; the step is at most 300 dispatches`,
@@ -122,7 +122,7 @@ async function expectEngineGradients(
       const o = optionsFor('lite', 3, extra);
       // Batch 3 reuses the pipelines of the first test. On some random batches of 3 rows the gradients of the cpu
       // backend, the tfjs webgpu path and the planned step differ from each other by up to a few per cent (badly
-      // conditioned batch norms of a tiny batch, docs/webgpu.md); these batches are not among them.
+      // conditioned batch norms of a tiny batch, ADR 0015); these batches are not among them.
       const batches = [randomBatch(3, 3, 8), randomBatch(3, 3, 9)];
       await tf.setBackend('cpu');
       const engine = createTrainer(o) as TfjsTrainer;
