@@ -98,6 +98,22 @@ describe('the shipped datasource plug-ins through toBenchmarkConfig', () => {
     });
   });
 
+  it("given BigQuery's --input-max-cached-bytes with S3, then accepted with a note that it has no effect there", () => {
+    const s3Flags: Raw = {
+      inputS3: true,
+      inputBucketName: 'b',
+      inputPrefix: 'p',
+      inputDataName: 'd',
+      inputLocalCacheDir: '/c',
+      inputMaxCachedBytes: 2 ** 20,
+    };
+    const r = toBenchmarkConfig(s3Flags, defaults);
+    if (!r.ok) throw new Error('expected ok');
+    expect(r.value.warnings).toContain(
+      '--input-max-cached-bytes has no effect on S3: it applies to a BigQuery table only',
+    );
+  });
+
   it('given --gpu cpu, then the cpu plug-in note with the measured slow-down against the default backend', () => {
     const r = toBenchmarkConfig({ gpu: 'cpu' }, defaults);
     if (!r.ok) throw new Error('expected ok');

@@ -69,3 +69,48 @@ describe('benchmark-training: what the model knobs cost, measured in the run (bu
     expect(stdout).toMatch(/backward: .* against .* \(−\d+\.\d %\)/);
   });
 });
+
+// maou accepts these command lines and ignores what does not apply; a flag it would refuse, or that would only fail
+// mid-run, is refused before any work (exit 2, naming the flag).
+describe('benchmark-training: flags that do not apply (built binary)', () => {
+  const quick = ['--sample-positions', '256', '--batch-size', '16', '--max-batches', '3', '--warmup-batches', '1'];
+  const common = [...quick, '--threads', '1', '--no-calibrate', '--log-level', 'silent', '--json'];
+
+  it("given maou's --adaptive-batch at Stage 1 and ViT flags with resnet, then the run trains, its notes saying they have no effect", () => {
+    const r = runMaou(
+      [
+        'utility',
+        'benchmark-training',
+        '--stage',
+        '1',
+        '--adaptive-batch',
+        '--gradient-checkpointing',
+        '--vit-embed-dim',
+        '64',
+        ...common,
+      ],
+      env,
+    );
+    expect(r.stderr).not.toMatch(/maou benchmark-training:/);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.config.notes).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^--vit-embed-dim, --gradient-checkpointing have no effect with --model-architecture resnet/,
+        ),
+        expect.stringMatching(/^--adaptive-batch has no effect at Stage 1: it applies to Stage 3 only/),
+      ]),
+    );
+    expect(report.model.preset).toBe('resnet');
+  });
+
+  it.each([
+    [['--trace-path', join(dir, 'trace.json')], /--trace-path: needs --enable-profiling/],
+    [['--model-architecture', 'vit', '--vit-dropout', '1'], /--vit-dropout: must be in \[0, 1\), got 1/],
+  ])('given %p, then exit 2 before any work, naming the flag', (flags, message) => {
+    const r = runMaou(['utility', 'benchmark-training', ...flags, ...common], env, 60_000);
+    expect(r.stderr).toMatch(message);
+    expect(r.code).toBe(2);
+  });
+});

@@ -1,6 +1,7 @@
 import type { Stage } from '../data/stage';
 import type { PolicyTargetMode } from '../data/policy-target';
 import type { AdaptiveBatchSettings } from '../adaptive-batch/adaptive-batch';
+import { MIXER_DEPTH, RESNET_STAGES, VIT_NUM_LAYERS } from './model-settings';
 
 /** The convolutional presets: `resnet` (maou's default) and `lite`, the shogi-optimised configuration. @public */
 export type ResNetPreset = 'lite' | 'resnet';
@@ -8,6 +9,14 @@ export type ResNetPreset = 'lite' | 'resnet';
 export type ModelPreset = ResNetPreset | 'mlp-mixer' | 'vit';
 /** @public */
 export const isResNetPreset = (p: ModelPreset): p is ResNetPreset => p === 'lite' || p === 'resnet';
+
+/**
+ * The groups `--trainable-layers` counts in maou's grouping (`get_freezable_groups`): the ResNet stages, the Mixer
+ * blocks or the ViT's encoder blocks. maou clamps a larger value to this.
+ * @public
+ */
+export const freezableGroupCount = (preset: ModelPreset, vitLayers: number = VIT_NUM_LAYERS.default): number =>
+  isResNetPreset(preset) ? RESNET_STAGES : preset === 'mlp-mixer' ? MIXER_DEPTH : vitLayers;
 
 /** The ViT's shape (`--vit-*`); maou's `VisionTransformerConfig` defaults are 512, 6, 8, 4.0 and 0.1. @public */
 export interface VitSettings {

@@ -29,12 +29,17 @@ export const VIT_MLP_RATIO = {
   default: 4,
   bounds: { min: 0, max: 1024, minExclusive: true },
 } as const satisfies Setting;
-/** @public */
+/** Below 1: at 1 every activation is dropped and the kept ones would be scaled by 1/(1 − p). @public */
 export const VIT_DROPOUT = {
   flag: '--vit-dropout',
   default: 0.1,
-  bounds: { min: 0, max: 1 },
+  bounds: { min: 0, max: 1, maxExclusive: true },
 } as const satisfies Setting;
+/** maou's MLP-Mixer blocks (`ShogiMLPMixer`'s depth; the benchmark passes no override). @public */
+export const MIXER_DEPTH = 16;
+/** Stages of the ResNet presets (layer1..layer4 in maou). @public */
+export const RESNET_STAGES = 4;
+
 /** `--trainable-layers`: trailing backbone groups that still train; absent = all. @public */
 export const TRAINABLE_LAYERS: Setting = {
   flag: '--trainable-layers',
@@ -47,7 +52,7 @@ export const ADAPTIVE_BATCH_MIN_STEPS = {
   default: 2,
   bounds: { min: 2, max: 1024, integer: true },
 } as const satisfies Setting;
-/** a power of 2. @public */
+/** a power of 2 is best: the steps round to powers of 2, then clip to it. @public */
 export const ADAPTIVE_BATCH_MAX_STEPS = {
   flag: '--adaptive-batch-max-steps',
   default: 8,

@@ -1,4 +1,5 @@
 import {
+  MIXER_DEPTH,
   VIT_DROPOUT,
   VIT_EMBED_DIM,
   VIT_MLP_RATIO,
@@ -36,7 +37,13 @@ export interface MixerShape {
 }
 
 /** @public */
-export const MIXER_DEFAULTS: MixerShape = { embedDim: 256, tokenDim: 128, channelDim: 1024, depth: 16, dropout: 0.15 };
+export const MIXER_DEFAULTS: MixerShape = {
+  embedDim: 256,
+  tokenDim: 128,
+  channelDim: 1024,
+  depth: MIXER_DEPTH,
+  dropout: 0.15,
+};
 
 /** maou's `VisionTransformerConfig` defaults, which `--vit-*` override. @public */
 export const VIT_DEFAULTS: VitSettings = {

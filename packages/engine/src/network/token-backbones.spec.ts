@@ -1,6 +1,6 @@
 import '@tensorflow/tfjs-backend-cpu';
 import * as tf from '@tensorflow/tfjs-core';
-import { type ModelPreset, type Stage, type VitSettings } from '@maou/bench-domain';
+import { freezableGroupCount, type ModelPreset, type Stage, type VitSettings } from '@maou/bench-domain';
 import { SeededRandom } from '../nn/seeded-random';
 import { type MixerShape } from './network-presets';
 import { ShogiNetwork } from './shogi-network';
@@ -84,5 +84,25 @@ describe("token backbones' parameters equal maou's", () => {
     expect(() => count('vit', 3, { vit: { embedDim: 100, numHeads: 8 } })).toThrow(
       'embed_dim 100 must be divisible by num_heads 8',
     );
+  });
+
+  // The option check notes a --trainable-layers past freezableGroupCount as clamped: the network must agree.
+  it.each([
+    ['lite', {}, freezableGroupCount('lite')],
+    ['mlp-mixer', {}, freezableGroupCount('mlp-mixer')],
+    ['vit', { vit: { embedDim: 32, numLayers: 3, numHeads: 2, mlpRatio: 1 } }, freezableGroupCount('vit', 3)],
+  ] as const)('given %s, then the domain counts its freezable groups as the network has them', (preset, extra, n) => {
+    const net = new ShogiNetwork({
+      preset,
+      stage: 3,
+      stage2HiddenDim: 0,
+      stage2Dropout: 0,
+      rng: new SeededRandom(3),
+      ...extra,
+    });
+    const trainable = (k: number) => net.trainableParameters(k).reduce((s, p) => s + p.variable.size, 0);
+    expect(trainable(n + 5)).toBe(trainable(n));
+    expect(trainable(n - 1)).toBeLessThan(trainable(n));
+    net.dispose();
   });
 });

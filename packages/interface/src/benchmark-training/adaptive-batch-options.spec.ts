@@ -86,13 +86,35 @@ describe('--adaptive-batch and its knobs', () => {
     ]);
   });
 
-  it('given a knob without --adaptive-batch, or --adaptive-batch outside Stage 3, then refused naming both flags', () => {
-    expect(issuesOf({ adaptiveBatchInterval: 10, adaptiveBatchSmoothing: 0.2 })).toEqual([
-      '--adaptive-batch-interval: needs --adaptive-batch (maou ignores it without)',
-      '--adaptive-batch-smoothing: needs --adaptive-batch (maou ignores it without)',
+  it('given a knob without --adaptive-batch, or --adaptive-batch outside Stage 3, then accepted with a note that it has no effect, as maou ignores them', () => {
+    const knobs = check({ adaptiveBatchInterval: 10, adaptiveBatchSmoothing: 0.2, gradientAccumulationSteps: 4 });
+    expect(knobs.ok && knobs.value.warnings).toContain(
+      '--adaptive-batch-interval, --adaptive-batch-smoothing have no effect without --adaptive-batch (maou ignores them too)',
+    );
+    expect(knobs.ok && knobs.value.config.training).toMatchObject({ gradientAccumulationSteps: 4 });
+    expect(knobs.ok && knobs.value.config.training.adaptiveBatch).toBeUndefined();
+    // without --adaptive-batch maou never compares min and max; click still checks each range
+    expect(check({ adaptiveBatchMinSteps: 16, adaptiveBatchMaxSteps: 4 }).ok).toBe(true);
+    expect(issuesOf({ adaptiveBatchInterval: 0 })).toEqual(['--adaptive-batch-interval: 0 is not in the range x>=1.']);
+    const stage1 = check({ adaptiveBatch: true, adaptiveBatchMaxSteps: 16, stage: 1, gradientAccumulationSteps: 2 });
+    expect(stage1.ok && stage1.value.warnings).toContain(
+      '--adaptive-batch (and --adaptive-batch-max-steps) has no effect at Stage 1: it applies to Stage 3 only, so this run trains with fixed accumulation (--gradient-accumulation-steps), as maou does',
+    );
+    expect(stage1.ok && stage1.value.config.training).toMatchObject({ gradientAccumulationSteps: 2 });
+    expect(stage1.ok && stage1.value.config.training.adaptiveBatch).toBeUndefined();
+    // maou builds the config (and compares min and max) before it knows the stage
+    expect(issuesOf({ adaptiveBatch: true, adaptiveBatchMinSteps: 16, stage: 2 })).toEqual([
+      '--adaptive-batch-min-steps: --adaptive-batch-min-steps (16) must be <= --adaptive-batch-max-steps (8)',
     ]);
-    expect(issuesOf({ adaptiveBatch: true, stage: 1 })).toEqual([
-      '--adaptive-batch: applies to Stage 3 only (got --stage 1); maou ignores it there and trains with fixed accumulation',
-    ]);
+  });
+
+  it('given steps that are not powers of 2, then accepted with a note: the clip makes them reachable, as in maou', () => {
+    const r = check({ adaptiveBatch: true, adaptiveBatchMaxSteps: 3 });
+    expect(r.ok && r.value.config.training.adaptiveBatch).toMatchObject({ minSteps: 2, maxSteps: 3 });
+    expect(r.ok && r.value.warnings).toContain(
+      '--adaptive-batch-max-steps 3 is not a power of 2: the steps are rounded to a power of 2 and then clipped to it, so a run may use 3 steps (maou recommends powers of 2 and accepts this too)',
+    );
+    const pow2 = check({ adaptiveBatch: true, adaptiveBatchMaxSteps: 16 });
+    expect(pow2.ok && pow2.value.warnings.filter((w) => w.includes('power of 2'))).toEqual([]);
   });
 });

@@ -14,13 +14,13 @@ const adaptive = optionGroup('Adaptive batch (maou HEAD, Stage 3):');
 /** `--adaptive-batch` and its five knobs, with maou HEAD's defaults. @public */
 export const ADAPTIVE_BATCH_OPTIONS = {
   'adaptive-batch': adaptive.flag(
-    'change the gradient accumulation steps during the run from the measured gradient noise scale (Stage 3 only)',
+    'change the gradient accumulation steps during the run from the measured gradient noise scale (Stage 3 only: no effect at Stages 1 and 2; the knobs below act only with it)',
   ),
   'adaptive-batch-min-steps': adaptive.num(
     `fewest accumulation steps, at least ${S.ADAPTIVE_BATCH_MIN_STEPS.bounds.min} ${dflt(S.ADAPTIVE_BATCH_MIN_STEPS)}`,
   ),
   'adaptive-batch-max-steps': adaptive.num(
-    `most accumulation steps, at least ${S.ADAPTIVE_BATCH_MAX_STEPS.bounds.min}; a power of 2 ${dflt(S.ADAPTIVE_BATCH_MAX_STEPS)}`,
+    `most accumulation steps, at least ${S.ADAPTIVE_BATCH_MAX_STEPS.bounds.min}; a power of 2 is best (the steps round to powers of 2, then clip to this) ${dflt(S.ADAPTIVE_BATCH_MAX_STEPS)}`,
   ),
   'adaptive-batch-interval': adaptive.num(`optimiser steps between adjustments ${dflt(S.ADAPTIVE_BATCH_INTERVAL)}`),
   'adaptive-batch-smoothing': adaptive.num(
@@ -58,9 +58,9 @@ const intAtLeast = (setting: S.Setting, v: number | undefined): ValidationIssue 
 
 /**
  * Checks the adaptive-batch flags before any I/O with maou's bounds and messages: click's ranges (min/max steps ≥ 2,
- * intervals ≥ 1, smoothing in [0.01, 1]) and `_build_adaptive_batch_config`'s min ≤ max. A knob without
- * `--adaptive-batch`, or `--adaptive-batch` outside Stage 3, is refused naming both: maou ignores them silently and
- * would time fixed accumulation instead. `--gradient-accumulation-steps` is ignored with a note, as maou warns.
+ * intervals ≥ 1, smoothing in [0.01, 1]) and, with `--adaptive-batch`, `_build_adaptive_batch_config`'s min ≤ max.
+ * What maou accepts and ignores is accepted with a note saying it has no effect: a knob without `--adaptive-batch`,
+ * `--adaptive-batch` outside Stage 3. `--gradient-accumulation-steps` is ignored with a note, as maou warns.
  * @public
  */
 export const checkAdaptiveBatchOptions = (
@@ -88,24 +88,34 @@ export const checkAdaptiveBatchOptions = (
     smoothing: smoothing ?? d.smoothing,
     measurementInterval: raw.adaptiveBatchMeasurementInterval ?? d.measurementInterval,
   };
+  const knobs = (Object.keys(ADAPTIVE_BATCH_OPTIONS) as (keyof typeof ADAPTIVE_BATCH_OPTIONS)[])
+    .filter((flag) => flag !== 'adaptive-batch')
+    .filter((flag) => raw[camel(flag)] !== undefined)
+    .map((flag) => `--${flag}`);
+  // maou range-checks every knob (click) but builds the adaptive config, and checks min <= max, only when asked
+  if (!raw.adaptiveBatch)
+    return {
+      settings: null,
+      issues,
+      warnings: knobs.length
+        ? [
+            `${knobs.join(', ')} ${knobs.length > 1 ? 'have' : 'has'} no effect without --adaptive-batch (maou ignores ${knobs.length > 1 ? 'them' : 'it'} too)`,
+          ]
+        : [],
+    };
   if (!issues.length && settings.minSteps > settings.maxSteps)
     issues.push({
       field: '--adaptive-batch-min-steps',
       message: `--adaptive-batch-min-steps (${settings.minSteps}) must be <= --adaptive-batch-max-steps (${settings.maxSteps})`,
     });
-  const knobs = (Object.keys(ADAPTIVE_BATCH_OPTIONS) as (keyof typeof ADAPTIVE_BATCH_OPTIONS)[])
-    .filter((flag) => flag !== 'adaptive-batch')
-    .filter((flag) => raw[camel(flag)] !== undefined);
-  if (!raw.adaptiveBatch) {
-    for (const flag of knobs)
-      issues.push({ field: `--${flag}`, message: 'needs --adaptive-batch (maou ignores it without)' });
-    return { settings: null, issues, warnings: [] };
-  }
   if (stage !== 3)
-    issues.push({
-      field: '--adaptive-batch',
-      message: `applies to Stage 3 only (got --stage ${stage}); maou ignores it there and trains with fixed accumulation`,
-    });
+    return {
+      settings: null,
+      issues,
+      warnings: [
+        `--adaptive-batch${knobs.length ? ` (and ${knobs.join(', ')})` : ''} has no effect at Stage ${stage}: it applies to Stage 3 only, so this run trains with fixed accumulation (--gradient-accumulation-steps), as maou does`,
+      ],
+    };
   // maou's AdaptiveBatchConfig warns about the same three.
   const warnings: string[] = [];
   if (raw.gradientAccumulationSteps !== undefined && raw.gradientAccumulationSteps > 1)
@@ -116,12 +126,25 @@ export const checkAdaptiveBatchOptions = (
     warnings.push(
       `--adaptive-batch-measurement-interval ${settings.measurementInterval} > --adaptive-batch-interval ${settings.interval}: an adjustment window may hold no measurement`,
     );
+  // maou rounds the target to a power of 2, then clips it to [min, max]: a bound off the powers is reachable itself
+  const offPowers = (
+    [
+      ['--adaptive-batch-min-steps', settings.minSteps],
+      ['--adaptive-batch-max-steps', settings.maxSteps],
+    ] as const
+  ).filter(([, v]) => !isPowerOfTwo(v));
+  for (const [flag, v] of offPowers)
+    warnings.push(
+      `${flag} ${v} is not a power of 2: the steps are rounded to a power of 2 and then clipped to it, so a run may use ${v} steps (maou recommends powers of 2 and accepts this too)`,
+    );
   if (settings.minSteps === settings.maxSteps)
     warnings.push(
       `--adaptive-batch-min-steps = --adaptive-batch-max-steps = ${settings.minSteps}: the noise scale is measured but the steps never change`,
     );
   return { settings, issues, warnings };
 };
+
+const isPowerOfTwo = (v: number): boolean => Number.isInteger(Math.log2(v));
 
 const camel = (flag: string): keyof RawAdaptiveBatchOptions =>
   flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof RawAdaptiveBatchOptions;

@@ -119,7 +119,7 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
       `seconds of training batches after which the run answers with what it has, and says so ${dflt(S.TIME_BUDGET)}`,
     ),
     'enable-profiling': run.flag('per-kernel times by phase, and a Chrome trace'),
-    'trace-path': run.str(`where the Chrome trace goes with --enable-profiling; default ${S.TRACE_PATH.default}`),
+    'trace-path': run.str(`where the Chrome trace goes; needs --enable-profiling; default ${S.TRACE_PATH.default}`),
     'run-validation': run.flag('also time an inference-only validation pass, split into the same phases'),
     'sample-ratio': run.num(`share of cloud objects sampled, ${range(S.SAMPLE_RATIO)}; the report scales it back`),
     'enable-resource-monitoring': run.flag(

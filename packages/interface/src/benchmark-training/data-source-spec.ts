@@ -55,6 +55,23 @@ export const sourceOptions = (sources: readonly SourceChoice[], stage?: Stage): 
   );
 
 /**
+ * A note for each flag given that belongs to other plug-ins only (`--input-max-cached-bytes` on S3): maou accepts
+ * such a flag whatever the source, so it is accepted here too, saying it has no effect.
+ */
+const foreignFlags = (
+  raw: Readonly<Record<string, unknown>>,
+  choice: SourceChoice,
+  spec: DataSourceSpec,
+  defaults: SourceDefaults,
+): string[] =>
+  sourceFlags(defaults.sources)
+    .filter(([name]) => given(raw, name) && !(name in choice.flags))
+    .map(([name]) => {
+      const owners = defaults.sources.filter((s) => name in s.flags).map((s) => s.help);
+      return `--${name} has no effect on ${spec.label}: it applies to ${owners.join(' or ')} only`;
+    });
+
+/**
  * Picks the one datasource of the run: the plug-in whose selecting flags are given (two are an error), else the one
  * that needs none (the embedded sample data). Every plug-in flag's bounds are checked; the plug-in parses the rest.
  */
@@ -102,5 +119,8 @@ export const pickDataSource = (
     run.sampleRatio !== undefined && !parsed.spec.sampled
       ? [`--sample-ratio only samples cloud sources, so it has no effect on ${parsed.spec.label} (read whole)`]
       : [];
-  return { spec: parsed.spec, warnings: [...parsed.warnings, ...unsampled] };
+  return {
+    spec: parsed.spec,
+    warnings: [...parsed.warnings, ...unsampled, ...foreignFlags(raw, choice, parsed.spec, defaults)],
+  };
 };

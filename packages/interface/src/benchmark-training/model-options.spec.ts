@@ -37,14 +37,20 @@ describe("maou HEAD's model flags", () => {
     expect(r.ok && Object.keys(r.value.config.training.vit ?? {})).toEqual(['embedDim', 'numHeads', 'dropout']);
   });
 
-  it('given --vit-* or --gradient-checkpointing without vit, then each is refused naming both flags', () => {
-    expect(issuesOf({ vitEmbedDim: 256, gradientCheckpointing: true })).toEqual([
-      '--vit-embed-dim: needs --model-architecture vit (got --model-architecture resnet)',
-      '--gradient-checkpointing: needs --model-architecture vit (got --model-architecture resnet)',
-    ]);
-    expect(issuesOf({ modelArchitecture: 'mlp-mixer', vitDropout: 0.2 })).toEqual([
-      '--vit-dropout: needs --model-architecture vit (got --model-architecture mlp-mixer)',
-    ]);
+  it('given --vit-* or --gradient-checkpointing without vit, then accepted with a note that they have no effect, as maou ignores them', () => {
+    const resnet = check({ vitEmbedDim: 256, gradientCheckpointing: true });
+    expect(resnet.ok && resnet.value.warnings).toContain(
+      '--vit-embed-dim, --gradient-checkpointing have no effect with --model-architecture resnet: they shape the ViT only (maou accepts and ignores them too)',
+    );
+    // the network trained is maou's resnet: no ViT shape, nothing checkpointed
+    expect(resnet.ok && resnet.value.config.training).toMatchObject({ preset: 'resnet', gradientCheckpointing: false });
+    expect(resnet.ok && resnet.value.config.training.vit).toBeUndefined();
+    const mixer = check({ modelArchitecture: 'mlp-mixer', vitDropout: 0.2 });
+    expect(mixer.ok && mixer.value.warnings).toContain(
+      '--vit-dropout has no effect with --model-architecture mlp-mixer: it shapes the ViT only (maou accepts and ignores it too)',
+    );
+    // a value outside its range is still refused: it is never a valid ViT
+    expect(issuesOf({ vitNumHeads: 0 })).toEqual(['--vit-num-heads: must be an integer from 1 to 65,536, got 0']);
   });
 
   it("given bad ViT shapes, then maou's construction errors become usage errors naming the flags", () => {
@@ -55,6 +61,10 @@ describe("maou HEAD's model flags", () => {
       '--vit-num-heads: must be an integer from 1 to 65,536, got 0',
       '--vit-mlp-ratio: must be a finite number in (0, 1024], got -1',
       '--vit-dropout: dropout probability has to be between 0 and 1, got 1.5',
+    ]);
+    // torch builds Dropout(1), which drops everything: refused here before the run, not at its first batch
+    expect(issuesOf({ modelArchitecture: 'vit', vitDropout: 1 })).toEqual([
+      '--vit-dropout: must be in [0, 1), got 1: every activation would be dropped and the encoder could learn nothing',
     ]);
     expect(issuesOf({ modelArchitecture: 'vit', vitEmbedDim: 8, vitNumHeads: 2, vitMlpRatio: 0.1 })).toEqual([
       '--vit-mlp-ratio: int(--vit-embed-dim 8 × --vit-mlp-ratio 0.1) is 0: the MLP needs a hidden unit',
@@ -70,6 +80,24 @@ describe("maou HEAD's model flags", () => {
     expect(both.ok && both.value.warnings).toContain(
       '--freeze-backbone and --trainable-layers both given: using trainable_layers=2, as maou does',
     );
+  });
+
+  it("given --trainable-layers past the network's groups, then accepted as all of them, with a note as maou clamps it", () => {
+    const noteOf = (raw: RawBenchmarkTrainingOptions) => {
+      const r = check(raw);
+      return r.ok ? r.value.warnings.filter((w) => w.startsWith('--trainable-layers')) : ['refused'];
+    };
+    expect(noteOf({ trainableLayers: 5 })).toEqual([
+      '--trainable-layers 5 is more than the 4 freezable group(s) of resnet (its stages): all 4 train, as maou clamps it',
+    ]);
+    expect(noteOf({ modelArchitecture: 'mlp-mixer', trainableLayers: 17 })).toEqual([
+      '--trainable-layers 17 is more than the 16 freezable group(s) of mlp-mixer (its mixer blocks): all 16 train, as maou clamps it',
+    ]);
+    expect(noteOf({ modelArchitecture: 'vit', vitNumLayers: 2, trainableLayers: 3 })).toEqual([
+      '--trainable-layers 3 is more than the 2 freezable group(s) of vit (its encoder blocks, --vit-num-layers): all 2 train, as maou clamps it',
+    ]);
+    expect(noteOf({ trainableLayers: 4 })).toEqual([]);
+    expect(noteOf({ modelArchitecture: 'vit', trainableLayers: 6 })).toEqual([]);
   });
 
   it('given --stage1/2-batch-size, then the stage it names trains with it, the others note it, and bad values are refused', () => {

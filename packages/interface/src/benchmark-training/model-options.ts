@@ -18,16 +18,22 @@ const model = optionGroup('Model (maou HEAD):');
 /** maou HEAD's backbone and freezing flags, and its per-stage batch sizes. @public */
 export const MODEL_OPTIONS = {
   'vit-embed-dim': model.num(
-    `ViT embedding width ${dflt(S.VIT_EMBED_DIM)}, divisible by --vit-num-heads; only with vit`,
+    `ViT embedding width ${dflt(S.VIT_EMBED_DIM)}, divisible by --vit-num-heads; ignored by other backbones`,
   ),
-  'vit-num-layers': model.num(`ViT encoder blocks ${dflt(S.VIT_NUM_LAYERS)}; only with vit`),
-  'vit-num-heads': model.num(`ViT attention heads ${dflt(S.VIT_NUM_HEADS)}; only with vit`),
-  'vit-mlp-ratio': model.num(`ViT MLP hidden width over the embedding width ${dflt(S.VIT_MLP_RATIO)}; only with vit`),
-  'vit-dropout': model.num(`ViT dropout, ${describeRange(S.VIT_DROPOUT.bounds)} ${dflt(S.VIT_DROPOUT)}; only with vit`),
-  'gradient-checkpointing': model.flag('ViT: recompute each encoder block in backward (less memory, more time)'),
+  'vit-num-layers': model.num(`ViT encoder blocks ${dflt(S.VIT_NUM_LAYERS)}; ignored by other backbones`),
+  'vit-num-heads': model.num(`ViT attention heads ${dflt(S.VIT_NUM_HEADS)}; ignored by other backbones`),
+  'vit-mlp-ratio': model.num(
+    `ViT MLP hidden width over the embedding width ${dflt(S.VIT_MLP_RATIO)}; ignored by other backbones`,
+  ),
+  'vit-dropout': model.num(
+    `ViT dropout, ${describeRange(S.VIT_DROPOUT.bounds)} ${dflt(S.VIT_DROPOUT)}; ignored by other backbones`,
+  ),
+  'gradient-checkpointing': model.flag(
+    'ViT: recompute each encoder block in backward (less memory, more time); no effect on other backbones',
+  ),
   'freeze-backbone': model.flag('train only the heads: embedding, hand projection and backbone frozen'),
   'trainable-layers': model.num(
-    "trailing backbone groups that still train (maou's grouping: resnet stages, mixer or encoder blocks); wins over --freeze-backbone",
+    "trailing backbone groups that still train (maou's grouping: resnet stages, mixer or encoder blocks; more than there are = all); wins over --freeze-backbone",
   ),
   'stage1-batch-size': model.num('Stage 1 batch size (default --batch-size)'),
   'stage2-batch-size': model.num('Stage 2 batch size (default --batch-size)'),
@@ -50,13 +56,21 @@ export interface RawModelOptions {
 type ModelFields = Pick<TrainingConfig, 'vit' | 'gradientCheckpointing' | 'freezeBackbone' | 'trainableLayers'>;
 
 const isInt = (v: number) => Number.isInteger(v);
+// what maou's get_freezable_groups() returns for each backbone
+const GROUPS_OF: Record<ModelPreset, string> = {
+  lite: 'its stages',
+  resnet: 'its stages',
+  'mlp-mixer': 'its mixer blocks',
+  vit: 'its encoder blocks, --vit-num-layers',
+};
 const inBounds = (v: number, s: S.Setting) => checkBoundedNumber(s.flag, v, s.bounds) === null;
 
 /**
  * Checks maou HEAD's model flags before any I/O: maou's bounds and messages where it has them (trainable_layers,
  * stageN_batch_size), torch's construction errors as usage errors otherwise (a width not divisible by the heads, a
- * dropout outside [0, 1]). `--vit-*` and `--gradient-checkpointing` without `--model-architecture vit` are refused
- * naming both flags: maou drops them silently and would measure another network than the one asked for.
+ * dropout outside [0, 1)). What maou accepts and ignores is accepted with a note saying it has no effect: `--vit-*`
+ * and `--gradient-checkpointing` without `--model-architecture vit`, and `--trainable-layers` past the network's
+ * groups (maou clamps it).
  * @public
  */
 export const checkModelOptions = (
@@ -74,11 +88,15 @@ export const checkModelOptions = (
       [S.VIT_MLP_RATIO.flag, raw.vitMlpRatio, S.VIT_MLP_RATIO.bounds],
     ]),
   );
-  // torch's wording for the dropout, maou's for trainable_layers and the per-stage batches
-  if (raw.vitDropout !== undefined && !inBounds(raw.vitDropout, S.VIT_DROPOUT))
+  // torch's wording outside [0, 1]; at 1 torch builds the layer, but every activation is dropped
+  const p = raw.vitDropout;
+  if (p !== undefined && !inBounds(p, S.VIT_DROPOUT))
     issues.push({
       field: '--vit-dropout',
-      message: `dropout probability has to be between 0 and 1, got ${raw.vitDropout}`,
+      message:
+        p === 1
+          ? `must be in ${describeRange(S.VIT_DROPOUT.bounds)}, got 1: every activation would be dropped and the encoder could learn nothing`
+          : `dropout probability has to be between 0 and 1, got ${p}`,
     });
   const vitFlags = (
     [
@@ -90,9 +108,10 @@ export const checkModelOptions = (
       ['--gradient-checkpointing', raw.gradientCheckpointing || undefined],
     ] as const
   ).filter(([, v]) => v !== undefined);
-  if (preset !== 'vit')
-    for (const [flag] of vitFlags)
-      issues.push({ field: flag, message: `needs --model-architecture vit (got --model-architecture ${preset})` });
+  if (preset !== 'vit' && vitFlags.length)
+    warnings.push(
+      `${vitFlags.map(([flag]) => flag).join(', ')} ${vitFlags.length > 1 ? 'have' : 'has'} no effect with --model-architecture ${preset}: ${vitFlags.length > 1 ? 'they shape' : 'it shapes'} the ViT only (maou accepts and ignores ${vitFlags.length > 1 ? 'them' : 'it'} too)`,
+    );
   const width = raw.vitEmbedDim ?? S.VIT_EMBED_DIM.default;
   const heads = raw.vitNumHeads ?? S.VIT_NUM_HEADS.default;
   if (preset === 'vit' && isInt(width) && isInt(heads) && heads > 0 && width % heads !== 0)
@@ -113,6 +132,11 @@ export const checkModelOptions = (
   const tl = raw.trainableLayers;
   if (tl !== undefined && !inBounds(tl, S.TRAINABLE_LAYERS))
     issues.push({ field: '--trainable-layers', message: `trainable_layers must be non-negative, got ${tl}` });
+  const groups = S.freezableGroupCount(preset, raw.vitNumLayers ?? S.VIT_NUM_LAYERS.default);
+  if (tl !== undefined && inBounds(tl, S.TRAINABLE_LAYERS) && tl > groups)
+    warnings.push(
+      `--trainable-layers ${tl} is more than the ${groups} freezable group(s) of ${preset} (${GROUPS_OF[preset]}): all ${groups} train, as maou clamps it`,
+    );
   if (tl !== undefined && raw.freezeBackbone)
     warnings.push(`--freeze-backbone and --trainable-layers both given: using trainable_layers=${tl}, as maou does`);
   const stageBatch = (n: 1 | 2, v: number | undefined) => {
@@ -138,7 +162,7 @@ export const checkModelOptions = (
   return {
     fields: {
       ...(preset === 'vit' ? { vit } : {}),
-      gradientCheckpointing: raw.gradientCheckpointing ?? false,
+      gradientCheckpointing: preset === 'vit' && (raw.gradientCheckpointing ?? false),
       freezeBackbone: raw.freezeBackbone ?? false,
       trainableLayers: tl ?? null,
     },

@@ -198,4 +198,38 @@ describe('toBenchmarkConfig', () => {
     const capped = toBenchmarkConfig({ maxBatches: 40 }, defaults);
     expect(capped.ok && [capped.value.config.maxBatches, capped.value.config.stopping?.capGiven]).toEqual([40, true]);
   });
+
+  it('given --trace-path without --enable-profiling, then refused naming both (no trace would be written)', () => {
+    expect(issuesOf({ tracePath: 'trace.json' })).toEqual([
+      '--trace-path: needs --enable-profiling: the Chrome trace is written only by a profiled run',
+    ]);
+    expect(toBenchmarkConfig({ tracePath: 'trace.json', enableProfiling: true }, defaults).ok).toBe(true);
+  });
+
+  it("given a flag of another datasource (BigQuery's cache budget on S3), then accepted with a note that it has no effect", () => {
+    const plugIn = (kind: string, help: string, flags: string[]): SourceChoice => ({
+      kind,
+      help,
+      flags: Object.fromEntries(flags.map((f) => [f, { type: 'number', describe: '' }])),
+      selectedBy: [flags[0]!],
+      parse: () => ({ warnings: [], spec: { kind, label: kind, sampled: true, streamable: false } }),
+    });
+    const sources = [
+      plugIn('S3', 'Amazon S3', ['input-s3-bucket']),
+      plugIn('BigQuery', 'a BigQuery table', ['input-dataset-id', 'input-max-cached-bytes']),
+      fallback,
+    ];
+    const r = toBenchmarkConfig({ inputS3Bucket: 1, inputMaxCachedBytes: 1024 } as RawBenchmarkTrainingOptions, {
+      ...defaults,
+      sources,
+    });
+    expect(r.ok && r.value.warnings).toContain(
+      '--input-max-cached-bytes has no effect on S3: it applies to a BigQuery table only',
+    );
+    const own = toBenchmarkConfig({ inputDatasetId: 1, inputMaxCachedBytes: 1024 } as RawBenchmarkTrainingOptions, {
+      ...defaults,
+      sources,
+    });
+    expect(own.ok && own.value.warnings.filter((w) => w.includes('no effect'))).toEqual([]);
+  });
 });

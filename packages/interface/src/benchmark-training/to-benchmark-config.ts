@@ -95,6 +95,12 @@ export const toBenchmarkConfig = (
       message: `must be ${POLICY_TARGET_MODES.join(', ')}, got '${raw.policyTargetMode}'`,
     });
   }
+  // the trace is written by profiling only; maou has no such flag, so there is nothing to stay compatible with
+  if (raw.tracePath !== undefined && !raw.enableProfiling)
+    issues.push({
+      field: '--trace-path',
+      message: 'needs --enable-profiling: the Chrome trace is written only by a profiled run',
+    });
   const stage = (issues.some((i) => i.field === '--stage') ? S.STAGE.default : (raw.stage ?? S.STAGE.default)) as Stage;
   const preset = take(
     parseArchitecture(raw.modelArchitecture ?? S.MODEL_ARCHITECTURE.default),
