@@ -1,6 +1,7 @@
 /**
- * Layer rules (ADR 0001, 0011): domain <- engine <- app <- interface <- cli; app <- host <- infra <- cli;
- * host and engine <- compute <- cli (infra and compute never import each other); the private testkit is for specs only.
+ * Layer rules (ADR 0001, 0010, 0011): domain <- engine <- app <- interface <- library <- cli; app <- host <- infra <-
+ * library; host and engine <- compute <- library (infra and compute never import each other); library (@maou/bench-app)
+ * is the composition root, cli the binary on top of it; the private testkit is for specs only.
  * tsconfig.depcruise.json resolves every @maou/bench-* name to its package's src, so these path rules see imports
  * across packages; scripts/checks/layer-rules.spec.ts plants a forbidden import for each and expects it refused.
  */
@@ -15,7 +16,7 @@ module.exports = {
       from: { path: layer('domain') },
       to: {
         path: [
-          pkgs('engine', 'app', 'interface', 'host', 'infra', 'compute', 'testkit', 'cli'),
+          pkgs('engine', 'app', 'interface', 'host', 'infra', 'compute', 'testkit', 'library', 'cli'),
           '^(fs|node:|process|tsyringe|pino)',
         ],
       },
@@ -26,7 +27,7 @@ module.exports = {
       severity: 'error',
       comment: 'the engine is tfjs-core plus the domain: no ports, no adapters',
       from: { path: layer('engine') },
-      to: { path: pkgs('app', 'interface', 'host', 'infra', 'compute', 'testkit', 'cli') },
+      to: { path: pkgs('app', 'interface', 'host', 'infra', 'compute', 'testkit', 'library', 'cli') },
     },
     {
       name: 'engine-no-di-no-io',
@@ -40,32 +41,32 @@ module.exports = {
       name: 'app-only-domain-engine',
       severity: 'error',
       from: { path: layer('app') },
-      to: { path: pkgs('interface', 'host', 'infra', 'compute', 'testkit', 'cli') },
+      to: { path: pkgs('interface', 'host', 'infra', 'compute', 'testkit', 'library', 'cli') },
     },
     {
       name: 'interface-not-engine-infra',
       severity: 'error',
       comment: 'option validation needs the domain and app types only',
       from: { path: layer('interface') },
-      to: { path: pkgs('engine', 'host', 'infra', 'compute', 'testkit', 'cli') },
+      to: { path: pkgs('engine', 'host', 'infra', 'compute', 'testkit', 'library', 'cli') },
     },
     {
       name: 'infra-not-interface',
       severity: 'error',
       from: { path: layer('infra') },
-      to: { path: pkgs('interface', 'cli') },
+      to: { path: pkgs('interface', 'library', 'cli') },
     },
     {
       name: 'host-only-domain-app',
       severity: 'error',
       comment: 'host facts (resources, worker start-up, module loading) sit under both infra and compute',
       from: { path: layer('host') },
-      to: { path: pkgs('engine', 'interface', 'infra', 'compute', 'testkit', 'cli') },
+      to: { path: pkgs('engine', 'interface', 'infra', 'compute', 'testkit', 'library', 'cli') },
     },
     {
       name: 'infra-compute-apart',
       severity: 'error',
-      comment: 'infra (data, sources, reports) and compute (backends, kernels) are siblings: only cli wires both',
+      comment: 'infra (data, sources, reports) and compute (backends, kernels) are siblings: only library wires both',
       from: { path: '^packages/(infra|compute)/src' },
       to: { path: '^packages/(infra|compute)/src', pathNot: '^packages/$1/' },
     },
@@ -73,7 +74,7 @@ module.exports = {
       name: 'compute-not-interface',
       severity: 'error',
       from: { path: layer('compute') },
-      to: { path: pkgs('interface', 'cli') },
+      to: { path: pkgs('interface', 'library', 'cli') },
     },
     {
       name: 'testkit-only-in-tests',
@@ -81,6 +82,13 @@ module.exports = {
       comment: 'the private testkit (harnesses, fake servers, fixtures) never reaches a shipped dist/',
       from: { path: '^packages/(?!testkit/|e2e/)', pathNot: '\\.(spec|e2e)\\.ts$' },
       to: { path: '^packages/testkit/' },
+    },
+    {
+      name: 'only-cli-imports-library',
+      severity: 'error',
+      comment: 'the composition root: the binary and the e2e specs build on it, no lower layer does',
+      from: { pathNot: '^packages/(library|cli|e2e)/' },
+      to: { path: '^packages/library/' },
     },
     {
       name: 'nothing-imports-cli',
@@ -101,6 +109,7 @@ module.exports = {
           'packages/[^/]+/src/index\\.ts$',
           'packages/cli/src/main\\.ts$',
           'packages/app/src/testing/index\\.ts$',
+          'packages/library/src/(testing|commands)/index\\.ts$',
           // jest's setupFiles for the e2e project
           'packages/e2e/src/plain-node-env\\.ts$',
         ],

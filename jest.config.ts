@@ -31,9 +31,12 @@ process.env.LP_NATIVE_VECTOR_WIDTH ??= '128';
 
 // Tests run against sources: each workspace name maps to its src entry.
 const moduleNameMapper = {
-  '^@maou/bench-app/testing$': '<rootDir>/../app/src/testing/index.ts',
+  '^@maou/bench-use-cases/testing$': '<rootDir>/../app/src/testing/index.ts',
+  '^@maou/bench-use-cases$': '<rootDir>/../app/src/index.ts',
+  '^@maou/bench-app/(testing|commands)$': '<rootDir>/../library/src/$1/index.ts',
+  '^@maou/bench-app$': '<rootDir>/../library/src/index.ts',
   '^@maou/bench-testkit/([a-z]+)$': '<rootDir>/../testkit/src/$1/index.ts',
-  '^@maou/bench-(domain|engine|app|interface|host|infra|compute)$': '<rootDir>/../$1/src/index.ts',
+  '^@maou/bench-(domain|engine|interface|host|infra|compute)$': '<rootDir>/../$1/src/index.ts',
 };
 
 const project = (name: string, extra: Partial<Config> = {}): Config => ({
@@ -64,6 +67,7 @@ const config: Config = {
     project('host'),
     project('infra'),
     project('compute'),
+    project('library'),
     project('cli'),
     // Checks on the repository's own rules (layers).
     {

@@ -33,7 +33,7 @@ import {
   type MachineProfile,
 } from '@maou/bench-domain';
 // The use case's own stop watch: the very rule the command runs, not a copy.
-import { StopWatch } from '@maou/bench-app';
+import { StopWatch } from '@maou/bench-use-cases';
 import { candidatePredictions } from './epoch-candidates';
 
 const arg = (name: string, fallback: string): string => {

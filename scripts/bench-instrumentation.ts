@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import type { HostBatch } from '@maou/bench-domain';
 import { createTrainer } from '@maou/bench-engine';
-import { runTrainingPass } from '@maou/bench-app';
+import { runTrainingPass } from '@maou/bench-use-cases';
 import { installWasmKernels } from '@maou/bench-compute';
 import { SystemClockAdapter } from '@maou/bench-infra';
 

@@ -20,7 +20,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 // Types only: the code is required below, once the metadata polyfill is loaded.
-import type * as AppApi from '@maou/bench-app';
+import type * as AppApi from '@maou/bench-use-cases';
 import type * as InfraApi from '@maou/bench-infra';
 
 const repo = path.resolve(__dirname, '..');
@@ -32,7 +32,7 @@ const arg = (name: string, fallback: string): string => {
 createRequire(path.join(repo, 'packages/app/package.json'))('reflect-metadata');
 /* eslint-disable @typescript-eslint/no-require-imports */
 const infra = require('@maou/bench-infra') as typeof InfraApi;
-const app = require('@maou/bench-app') as typeof AppApi;
+const app = require('@maou/bench-use-cases') as typeof AppApi;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const PYGEN = `

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Generates the JSON Schemas of the reports (packages/cli/schemas/*.schema.json) from their TypeScript types
-// (packages/cli/src/report-schemas/report-types.ts), so the schema and the type are one source. Each schema's `$id`
+// Generates the JSON Schemas of the reports (packages/library/schemas/*.schema.json) from their TypeScript types
+// (packages/library/src/report-schemas/report-types.ts), so the schema and the type are one source. Each schema's `$id`
 // is what the written JSON names in `$schema`.
 //
 //   node scripts/generate-report-schemas.cjs [--check]   (--check: exit 1 when a committed schema differs)
@@ -9,12 +9,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { createGenerator } = require('ts-json-schema-generator');
 // The list of schemas from the built package (its report-schemas export: the list alone, not the command line).
-const { REPORT_SCHEMAS } = require('@maou/cli/report-schemas');
+const { REPORT_SCHEMAS } = require('@maou/bench-app/report-schemas');
 
 const repo = path.resolve(__dirname, '..');
-const out = path.join(repo, 'packages/cli/schemas');
+const out = path.join(repo, 'packages/library/schemas');
 const generator = createGenerator({
-  path: path.join(repo, 'packages/cli/src/report-schemas/report-types.ts'),
+  path: path.join(repo, 'packages/library/src/report-schemas/report-types.ts'),
   tsconfig: path.join(repo, 'tsconfig.depcruise.json'),
   skipTypeCheck: true,
   additionalProperties: false,

@@ -16,7 +16,7 @@ const fs = require('node:fs');
 const FIRST = [
   'compute/src/webgpu/planned/planned-step.spec.ts',
   'e2e/src/interrupt.e2e.ts',
-  'cli/src/batch-study.spec.ts',
+  'library/src/batch-study.spec.ts',
   'e2e/src/benchmark-training.e2e.ts',
   'compute/src/webgpu/planned/mixed-precision.spec.ts',
   'compute/src/data-parallel/data-parallel-trainer.spec.ts',

@@ -28,7 +28,7 @@ const entries = (
 const workspace = {
   '@maou/bench-domain': 'packages/domain/src/index.ts',
   '@maou/bench-engine': 'packages/engine/src/index.ts',
-  '@maou/bench-app': 'packages/app/src/index.ts',
+  '@maou/bench-use-cases': 'packages/app/src/index.ts',
   '@maou/bench-host': 'packages/host/src/index.ts',
   // the entries that hold only what the GPU bench runs (not the packages' whole entries)
   '@maou/bench-compute/webgpu': 'packages/compute/src/webgpu/index.ts',

@@ -3,7 +3,7 @@
 # jest and every program it started (what a suite costs the 2-core CI machine, whatever the load; wall times are
 # not). The figures order scripts/jest-sequencer.cjs.
 #
-#   bash scripts/suite-cpu.sh packages/cli/src/batch-study.spec.ts ...   (prints: cpu_s  wall_s  exit  suite)
+#   bash scripts/suite-cpu.sh packages/library/src/batch-study.spec.ts ...   (prints: cpu_s  wall_s  exit  suite)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ -f .cache/lavapipe/env.sh ] && source .cache/lavapipe/env.sh

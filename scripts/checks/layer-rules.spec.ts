@@ -50,6 +50,7 @@ const plant = (dir: string, file: string, line: string) => appendFileSync(join(d
 const GENERAL_RULES: readonly (readonly [string, string, string])[] = [
   ['packages/domain/src/stats/student-t.ts', "import 'node:os';", 'domain-no-io'],
   ['packages/app/src/ports/clock.port.ts', "import '@maou/cli';", 'nothing-imports-cli'],
+  ['packages/testkit/src/sources/index.ts', "import '@maou/bench-app';", 'only-cli-imports-library'],
   // mulberry32.ts is exported by the domain's index, so importing the index closes a cycle
   ['packages/domain/src/random/mulberry32.ts', "import '../index';", 'no-circular'],
   // a new file nothing imports
@@ -59,12 +60,12 @@ const GENERAL_RULES: readonly (readonly [string, string, string])[] = [
 
 // [file, the import planted in it, the rule that must name it]
 const PLANTED: readonly (readonly [string, string, string])[] = [
-  ['packages/domain/src/stats/summary.ts', "import '@maou/bench-app';", 'domain-is-pure'],
+  ['packages/domain/src/stats/summary.ts', "import '@maou/bench-use-cases';", 'domain-is-pure'],
   ['packages/domain/src/random/mulberry32.ts', "import '@maou/bench-engine';", 'domain-is-pure'],
   ['packages/engine/src/optim/lr-schedule.ts', "import '@maou/bench-infra';", 'engine-only-domain'],
   [
     'packages/engine/src/nn/dense.ts',
-    "import type { ClockPort } from '@maou/bench-app';\nexport type Leak = ClockPort;",
+    "import type { ClockPort } from '@maou/bench-use-cases';\nexport type Leak = ClockPort;",
     'engine-only-domain',
   ],
   ['packages/engine/src/tape/settle.ts', "import '../../../infra/src/index';", 'engine-only-domain'],
@@ -82,7 +83,7 @@ const PLANTED: readonly (readonly [string, string, string])[] = [
   ['packages/compute/src/register-backends.ts', "import '@maou/bench-interface';", 'compute-not-interface'],
   // production code (not a spec) reaching for the testkit, in a shipped package and in the cli
   ['packages/infra/src/npy/npy-stage-writer.ts', "import '@maou/bench-testkit/arrow';", 'testkit-only-in-tests'],
-  ['packages/cli/src/resource-plan.ts', "import '@maou/bench-testkit/sources';", 'testkit-only-in-tests'],
+  ['packages/library/src/resource-plan.ts', "import '@maou/bench-testkit/sources';", 'testkit-only-in-tests'],
   ...GENERAL_RULES,
 ];
 

@@ -18,7 +18,7 @@ const { consumerLockfile } = require('./consumer-lockfile.cjs');
 const { assertNoTestOnlyFiles } = require('./tarball-contents.cjs');
 
 const repo = path.resolve(__dirname, '../..');
-const PACKAGES = ['domain', 'engine', 'app', 'interface', 'host', 'infra', 'compute', 'cli'];
+const PACKAGES = ['domain', 'engine', 'app', 'interface', 'host', 'infra', 'compute', 'library', 'cli'];
 const DEV = ['typescript', '@types/node', 'jest', '@types/jest'];
 const args = process.argv.slice(2);
 const started = Date.now();
@@ -130,7 +130,7 @@ try {
     run(node, ['dist/example.js'], scratch);
     const report = JSON.parse(fs.readFileSync(path.join(scratch, 'report.json'), 'utf8'));
     if (report.command !== 'benchmark-training') throw new Error('report.json is not a benchmark-training report');
-    const schema = path.join(scratch, 'node_modules/@maou/cli/schemas/benchmark-training-report.schema.json');
+    const schema = path.join(scratch, 'node_modules/@maou/bench-app/schemas/benchmark-training-report.schema.json');
     const { $id } = JSON.parse(fs.readFileSync(schema, 'utf8'));
     if (report.$schema !== $id)
       throw new Error(`report.json names $schema ${report.$schema}; the shipped schema is ${$id}`);

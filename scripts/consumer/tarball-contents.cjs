@@ -1,6 +1,6 @@
 // What a packed package may not ship: test-only files (harnesses, fake servers, fixtures, specs) belong to the
 // private @maou/bench-testkit or next to their specs, never in a published tarball. A test-support entry a package
-// declares in its `exports` (like @maou/bench-app/testing, the doubles a service's own tests use) is public API and
+// declares in its `exports` (like @maou/bench-use-cases/testing, the doubles a service's own tests use) is public API and
 // allowed; a stray one is not.
 'use strict';
 const { execFileSync } = require('node:child_process');

@@ -1,6 +1,6 @@
-// @maou/bench-app: the use cases, the ports their adapters implement (with their injection tokens), and what the
+// @maou/bench-use-cases: the use cases, the ports their adapters implement (with their injection tokens), and what the
 // cli needs to render their results. The training engine is @maou/bench-engine; test doubles are
-// @maou/bench-app/testing.
+// @maou/bench-use-cases/testing; @maou/bench-app re-exports all of it beside the entry points.
 
 // The use cases' tsyringe decorators read metadata when their classes are defined: load the polyfill first, here,
 // so that importing this package never depends on the importer having loaded it.

@@ -1,12 +1,10 @@
-// tsyringe's decorators need the metadata polyfill before any use case module loads.
-import 'reflect-metadata';
 import yargs, { type Argv } from 'yargs';
 import { withUtilityCommands } from './commands/utility-commands';
 import { withVersionAndCompletion } from './completion';
-import { GLOBAL_OPTIONS } from './global-options';
+import { GLOBAL_OPTIONS } from '@maou/bench-app/commands';
 import { refuseRepeatedFlags, type DeclaredOptions } from './repeated-flags';
 import { usageFailure } from './usage-failure';
-import type { PlugIns } from './plug-ins';
+import type { PlugIns } from '@maou/bench-app/commands';
 
 /** The `maou` command tree, its flags and choices from `plugIns`. */
 export const buildCli = (argv: readonly string[], plugIns: PlugIns): Argv =>

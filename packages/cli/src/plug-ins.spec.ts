@@ -1,13 +1,12 @@
-import 'reflect-metadata';
 import { mkdtempSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURE_DIR as FIXTURES } from '@maou/bench-testkit/sources';
 import { run } from './run';
-import { benchmarkTraining } from './library/benchmark-training';
-import { UsageError } from './usage-error';
-import { shippedPlugIns, type PlugIns } from './plug-ins';
+import { benchmarkTraining } from '@maou/bench-app';
+import { UsageError } from '@maou/bench-app';
+import { shippedPlugIns, type PlugIns } from '@maou/bench-app/commands';
 import { fakeBackendPlugin, fakeSteps } from './testdata/fake-backend/fake-backend.plugin';
 import { fixtureFolderSource } from './testdata/fixture-folder-source/fixture-folder.source';
 

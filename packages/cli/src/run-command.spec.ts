@@ -1,11 +1,11 @@
-import 'reflect-metadata';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TOKENS, type ClockPort } from '@maou/bench-app';
+import { TOKENS, type ClockPort } from '@maou/bench-use-cases';
 import { err, ok, type Result } from '@maou/bench-domain';
-import { runCommand, type CommandFailure, type CommandSpec, type OutputFlags } from './run-command';
-import type { GlobalOptions } from './composition-root';
+import type { CommandFailure, CommandSpec, OutputFlags } from '@maou/bench-app/commands';
+import { runCommand } from './run-command';
+import type { GlobalOptions } from '@maou/bench-app/commands';
 
 type Args = GlobalOptions & OutputFlags & { readonly n: number };
 const dir = mkdtempSync(join(tmpdir(), 'maou-runner-'));

@@ -1,6 +1,5 @@
-import 'reflect-metadata';
 import { run } from './run';
-import { closestName } from './suggest';
+import { closestName } from '@maou/bench-app/commands';
 
 // The command line in-process, as `run(argv)` gives it to code and the binary: exit codes, and usage errors that are
 // the error plus one line pointing to --help (not the whole help), with "did you mean" for a typo.

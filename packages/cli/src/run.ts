@@ -1,6 +1,6 @@
 import { buildCli } from './cli';
-import { shippedPlugIns, type PlugIns } from './plug-ins';
-import { helpPointer, UsageError } from './usage-error';
+import { shippedPlugIns, type PlugIns } from '@maou/bench-app/commands';
+import { helpPointer, UsageError } from '@maou/bench-app/commands';
 
 /**
  * `maou` in-process: runs the command line `argv` (without the node and script paths) and resolves to its exit code

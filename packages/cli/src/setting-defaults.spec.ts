@@ -1,9 +1,8 @@
-import 'reflect-metadata';
 import * as domain from '@maou/bench-domain';
 import type { BenchmarkConfig, Setting } from '@maou/bench-domain';
 import { toBenchmarkConfig, type RawBenchmarkTrainingOptions } from '@maou/bench-interface';
 import { run } from './run';
-import { shippedPlugIns } from './plug-ins';
+import { shippedPlugIns } from '@maou/bench-app/commands';
 
 // One owner per value: each domain `Setting` holds a flag's default and bounds, and the help text and the config read
 // it. This reads the real `--help` of both commands and the config built from no flags, and fails where either states

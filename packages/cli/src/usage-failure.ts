@@ -1,5 +1,5 @@
-import { closestName } from './suggest';
-import { UsageError } from './usage-error';
+import { closestName } from '@maou/bench-app/commands';
+import { UsageError } from '@maou/bench-app';
 
 /** What yargs' `fail` callback is handed as its third argument (its usage, despite the typings); read defensively. */
 interface YargsUsage {

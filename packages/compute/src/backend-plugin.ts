@@ -1,5 +1,5 @@
 import { type BackendInfo, type TrainerFactory } from '@maou/bench-engine';
-import { type BackendChoice } from '@maou/bench-app';
+import { type BackendChoice } from '@maou/bench-use-cases';
 import { type ComputeConfig, type Result } from '@maou/bench-domain';
 
 /** Why a backend could not start, with what to do about it. @public */

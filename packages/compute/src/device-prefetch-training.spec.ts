@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
-import type { DataLoaderPort, DataSourcePort } from '@maou/bench-app';
+import type { DataLoaderPort, DataSourcePort } from '@maou/bench-use-cases';
 import { createTrainer, type Trainer } from '@maou/bench-engine';
-import { FakeClock, trainingUseCaseOver } from '@maou/bench-app/testing';
+import { FakeClock, trainingUseCaseOver } from '@maou/bench-use-cases/testing';
 import type { BenchmarkConfig, BenchmarkTrainingReport, HostBatch, Stage3Columns } from '@maou/bench-domain';
 import { randomBatch, TRAINING, fastWasmBackend } from '@maou/bench-testkit/compute';
 

@@ -1,4 +1,4 @@
-import { type ComputeBackendPort } from '@maou/bench-app';
+import { type ComputeBackendPort } from '@maou/bench-use-cases';
 import { type BackendInfo } from '@maou/bench-engine';
 import { type ComputeConfig } from '@maou/bench-domain';
 import { type BackendStartError } from './backend-plugin';

@@ -5,7 +5,7 @@ import { benchmarkIoCommand } from './benchmark-io.command';
 import { benchmarkDataloaderCommand } from './benchmark-dataloader.command';
 import { benchmarkTrainingCommand } from './benchmark-training.command';
 import { benchmarkCompareCommand } from './benchmark-compare.command';
-import type { PlugIns } from '../plug-ins';
+import type { PlugIns } from '@maou/bench-app/commands';
 
 /** Subcommands of `maou utility`, one line per command module (append under a lock). */
 export const withUtilityCommands = (y: Argv<GlobalArgv>, plugIns: PlugIns): Argv<GlobalArgv> =>

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ClockPort, CpuCounters, ResourceMonitorPort, ResourceSample } from '@maou/bench-app';
+import type { ClockPort, CpuCounters, ResourceMonitorPort, ResourceSample } from '@maou/bench-use-cases';
 import { queryGpu, type GpuReading } from './gpu-query';
 
 /**

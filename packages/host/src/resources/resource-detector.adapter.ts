@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { LoggerPort } from '@maou/bench-app';
+import type { LoggerPort } from '@maou/bench-use-cases';
 import { usableResources, type AddressSpace, type DetectedResources, type ResourcePlan } from '@maou/bench-domain';
 import { readAddressSpace } from './address-space';
 import { readCgroupLimits } from './cgroup-limits';

@@ -1,7 +1,7 @@
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryLogger } from '@maou/bench-app/testing';
+import { MemoryLogger } from '@maou/bench-use-cases/testing';
 import { readCgroupLimits } from './cgroup-limits';
 import { deriveSettings, planResources, usableResources } from '@maou/bench-domain';
 import { ProcessResourceMonitorAdapter } from './process-resource-monitor.adapter';

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { MemoryLogger } from '@maou/bench-app/testing';
+import { MemoryLogger } from '@maou/bench-use-cases/testing';
 import { JsonCalibrationStoreAdapter } from './json-calibration-store.adapter';
 
 let dir: string;

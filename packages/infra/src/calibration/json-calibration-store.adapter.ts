@@ -1,6 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { CalibrationStorePort, LoggerPort } from '@maou/bench-app';
+import type { CalibrationStorePort, LoggerPort } from '@maou/bench-use-cases';
 import { writeFileAtomic } from '../files/atomic-file';
 import { withFileLock, type FileLockOptions } from '../files/file-lock';
 

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { ClockPort } from '@maou/bench-app';
+import type { ClockPort } from '@maou/bench-use-cases';
 
 /** performance.now() for intervals, Date for stamps. @public */
 export class SystemClockAdapter implements ClockPort {

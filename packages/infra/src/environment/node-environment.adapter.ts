@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { version_core as tfjsVersion } from '@tensorflow/tfjs-core';
-import type { EnvironmentPort, HostEnvironment } from '@maou/bench-app';
+import type { EnvironmentPort, HostEnvironment } from '@maou/bench-use-cases';
 
 /** Node, OS and CPU facts of this process; the tool's own version is passed in by the binary. @public */
 export class NodeEnvironmentAdapter implements EnvironmentPort {

@@ -1,4 +1,4 @@
-import { BenchmarkIoUseCase, SILENT_PROGRESS } from '@maou/bench-app';
+import { BenchmarkIoUseCase, SILENT_PROGRESS } from '@maou/bench-use-cases';
 import { SystemClockAdapter } from '../clock/system-clock.adapter';
 import { RecordIoAdapter } from './record-io.adapter';
 

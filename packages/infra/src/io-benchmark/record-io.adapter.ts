@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { IoRecords, RecordFileFormat, RecordIoPort } from '@maou/bench-app';
+import type { IoRecords, RecordFileFormat, RecordIoPort } from '@maou/bench-use-cases';
 import type { Stage, StageColumns } from '@maou/bench-domain';
 import { writeStageFeather } from '../arrow/feather-writer';
 import { readStageFile } from '../sources/local/read-stage-file';

@@ -1,4 +1,4 @@
-import type { DataLoaderFactoryPort, DataLoaderPort, DataSourcePort } from '@maou/bench-app';
+import type { DataLoaderFactoryPort, DataLoaderPort, DataSourcePort } from '@maou/bench-use-cases';
 import type { DataLoaderConfig } from '@maou/bench-domain';
 import { DataLoaderAdapter, type DataLoaderOptions } from './data-loader.adapter';
 

@@ -1,4 +1,11 @@
-import type { DataLoaderPort, DataSourcePort, LoaderThreadStats, LoggerPort, ShardRef, Split } from '@maou/bench-app';
+import type {
+  DataLoaderPort,
+  DataSourcePort,
+  LoaderThreadStats,
+  LoggerPort,
+  ShardRef,
+  Split,
+} from '@maou/bench-use-cases';
 import {
   batchBuffers,
   type DataLoaderConfig,

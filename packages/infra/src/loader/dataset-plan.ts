@@ -1,4 +1,4 @@
-import type { ShardRef } from '@maou/bench-app';
+import type { ShardRef } from '@maou/bench-use-cases';
 import { maouFileSplit, type Stage } from '@maou/bench-domain';
 import { mixSeed, seededPermutation } from './seeded-permutation';
 

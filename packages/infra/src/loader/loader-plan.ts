@@ -1,4 +1,4 @@
-import type { ShardRef, Split } from '@maou/bench-app';
+import type { ShardRef, Split } from '@maou/bench-use-cases';
 import type { DataLoaderConfig, Stage } from '@maou/bench-domain';
 import { epochFileShards, fileLevelSplit, mapStyleBatches, rowLevelSplit, streamingBatchCount } from './dataset-plan';
 import type { LoaderTask } from './loader-task';

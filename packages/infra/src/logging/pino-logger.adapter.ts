@@ -1,5 +1,5 @@
 import pino, { type Logger } from 'pino';
-import type { LogFields, LoggerPort } from '@maou/bench-app';
+import type { LogFields, LoggerPort } from '@maou/bench-use-cases';
 
 /** Log levels the command line accepts. @public */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';

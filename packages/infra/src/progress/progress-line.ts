@@ -1,4 +1,4 @@
-import type { ProgressStart } from '@maou/bench-app';
+import type { ProgressStart } from '@maou/bench-use-cases';
 import { formatDuration, formatQuantity, formatRate, renderBar } from './progress-format';
 
 /** What one progress line shows. @internal */

@@ -1,4 +1,4 @@
-import { FakeClock } from '@maou/bench-app/testing';
+import { FakeClock } from '@maou/bench-use-cases/testing';
 import { formatDuration, formatQuantity, formatRate, renderBar } from './progress-format';
 import { StderrProgressAdapter, type ProgressStream } from './stderr-progress.adapter';
 

@@ -1,4 +1,4 @@
-import type { ClockPort, ProgressPort, ProgressStart, ProgressTask } from '@maou/bench-app';
+import type { ClockPort, ProgressPort, ProgressStart, ProgressTask } from '@maou/bench-use-cases';
 import { barLine, finalLine, plainLine, type ProgressSnapshot } from './progress-line';
 import { RateMeter } from './rate-meter';
 

@@ -1,4 +1,4 @@
-import type { GeneratedShard, SampleDataGeneratorPort, SampleDataRequest } from '@maou/bench-app';
+import type { GeneratedShard, SampleDataGeneratorPort, SampleDataRequest } from '@maou/bench-use-cases';
 import { generateSampleData } from './generate-sample-data';
 
 /** SampleDataGeneratorPort over random tsshogi games and the Arrow writer. @public */

@@ -1,5 +1,12 @@
 import type { DataSourceSpec, Stage, ValidationIssue } from '@maou/bench-domain';
-import type { ClockPort, DataSourcePort, LoggerPort, ProgressPort, SourceChoice, SourceRun } from '@maou/bench-app';
+import type {
+  ClockPort,
+  DataSourcePort,
+  LoggerPort,
+  ProgressPort,
+  SourceChoice,
+  SourceRun,
+} from '@maou/bench-use-cases';
 
 /** What every source may report to: logs, time, and progress (sample generation, downloads). @public */
 export interface SourceContext {

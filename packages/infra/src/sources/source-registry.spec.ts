@@ -1,5 +1,5 @@
-import { MemoryLogger, RecordingProgress } from '@maou/bench-app/testing';
-import type { DataSourcePort } from '@maou/bench-app';
+import { MemoryLogger, RecordingProgress } from '@maou/bench-use-cases/testing';
+import type { DataSourcePort } from '@maou/bench-use-cases';
 import type { DataSourceSpec } from '@maou/bench-domain';
 import { SystemClockAdapter } from '../clock/system-clock.adapter';
 import { createSourceRegistry } from './register-sources';

@@ -1,5 +1,5 @@
 import type { DataSourceSpec, Stage } from '@maou/bench-domain';
-import type { DataSourceFactoryPort, DataSourcePort, SourceChoice, SourceFlag } from '@maou/bench-app';
+import type { DataSourceFactoryPort, DataSourcePort, SourceChoice, SourceFlag } from '@maou/bench-use-cases';
 import type { SourceContext, SourceDefinition } from './source-definition';
 
 /**

@@ -1,7 +1,7 @@
 import * as S from '@maou/bench-domain';
 import { describeRange, describeSetting as range } from '@maou/bench-domain';
 import { optionGroup, type ParsedOptions, type OptionTable } from '../options/option-table';
-import type { BackendChoice } from '@maou/bench-app';
+import type { BackendChoice } from '@maou/bench-use-cases';
 import { STAGE3_INPUT_OPTIONS } from '../benchmark-training/benchmark-training.options';
 import { describeGpuChoices } from '../benchmark-training/choices';
 

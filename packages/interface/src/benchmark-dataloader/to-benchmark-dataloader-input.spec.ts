@@ -1,4 +1,4 @@
-import { parserDefaults } from '@maou/bench-app/testing';
+import { parserDefaults } from '@maou/bench-use-cases/testing';
 import { toCompareRequest } from '../benchmark-compare/to-compare-input';
 import { toBenchmarkDataloaderInput } from './to-benchmark-dataloader-input';
 

@@ -1,4 +1,4 @@
-import type { BenchmarkDataloaderInput } from '@maou/bench-app';
+import type { BenchmarkDataloaderInput } from '@maou/bench-use-cases';
 import {
   BATCH_SIZE,
   CONSUMPTION_STEPS,

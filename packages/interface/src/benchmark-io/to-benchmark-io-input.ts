@@ -1,4 +1,4 @@
-import type { ValidBenchmarkIoInput } from '@maou/bench-app';
+import type { ValidBenchmarkIoInput } from '@maou/bench-use-cases';
 import { SEED, checkBoundedNumbers, err, ok, type Result, type ValidationIssue } from '@maou/bench-domain';
 import type { BenchmarkIoArgs } from './benchmark-io.options';
 import { checkStage } from '../options/check-stage';

@@ -1,4 +1,4 @@
-import { backendChoice, parserDefaults } from '@maou/bench-app/testing';
+import { backendChoice, parserDefaults } from '@maou/bench-use-cases/testing';
 import { toBenchmarkConfig } from './to-benchmark-config';
 import type { RawBenchmarkTrainingOptions } from './raw-options';
 

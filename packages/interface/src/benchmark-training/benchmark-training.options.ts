@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { BackendChoice } from '@maou/bench-app';
+import type { BackendChoice } from '@maou/bench-use-cases';
 import * as S from '@maou/bench-domain';
 import {
   DEFAULT_POLICY_TARGET_MODE,

@@ -1,4 +1,4 @@
-import type { BackendChoice } from '@maou/bench-app';
+import type { BackendChoice } from '@maou/bench-use-cases';
 import type { ComputeConfig, LrSchedulerName, ModelPreset, OptimizerName, ValidationIssue } from '@maou/bench-domain';
 
 type Parsed<T> = { readonly value: T } | { readonly issue: ValidationIssue };

@@ -1,4 +1,4 @@
-import type { SourceChoice, SourceFlag, SourceRun } from '@maou/bench-app';
+import type { SourceChoice, SourceFlag, SourceRun } from '@maou/bench-use-cases';
 import {
   checkBoundedNumbers,
   formatBound,

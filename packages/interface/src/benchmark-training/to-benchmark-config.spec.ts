@@ -1,5 +1,5 @@
-import { backendChoice } from '@maou/bench-app/testing';
-import type { BackendChoice, SourceChoice } from '@maou/bench-app';
+import { backendChoice } from '@maou/bench-use-cases/testing';
+import type { BackendChoice, SourceChoice } from '@maou/bench-use-cases';
 import { toBenchmarkConfig } from './to-benchmark-config';
 import type { RawBenchmarkTrainingOptions } from './raw-options';
 

@@ -1,4 +1,4 @@
-import { candidateBackends, type BackendChoice } from '@maou/bench-app';
+import { candidateBackends, type BackendChoice } from '@maou/bench-use-cases';
 import * as S from '@maou/bench-domain';
 import {
   DEFAULT_POLICY_TARGET_MODE,

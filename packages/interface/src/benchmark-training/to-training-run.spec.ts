@@ -1,5 +1,5 @@
-import { parserDefaults } from '@maou/bench-app/testing';
-import type { BackendChoice } from '@maou/bench-app';
+import { parserDefaults } from '@maou/bench-use-cases/testing';
+import type { BackendChoice } from '@maou/bench-use-cases';
 import { calibrationMode, toTrainingRun } from './to-training-run';
 
 // No --gpu in these flags, so no backend needs to be registered.

@@ -1,4 +1,4 @@
-import { hasMemoryLimit, type BackendChoice, type CalibrationMode } from '@maou/bench-app';
+import { hasMemoryLimit, type BackendChoice, type CalibrationMode } from '@maou/bench-use-cases';
 import {
   CALIBRATION_BUDGET,
   checkBoundedNumbers,

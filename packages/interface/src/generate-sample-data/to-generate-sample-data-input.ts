@@ -1,4 +1,4 @@
-import type { ValidGenerateSampleDataInput } from '@maou/bench-app';
+import type { ValidGenerateSampleDataInput } from '@maou/bench-use-cases';
 import {
   SEED,
   checkBoundedNumber,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseCalibrationRecord, type CalibrationSignature } from '@maou/bench-app';
-import { MemoryLogger } from '@maou/bench-app/testing';
+import { parseCalibrationRecord, type CalibrationSignature } from '@maou/bench-use-cases';
+import { MemoryLogger } from '@maou/bench-use-cases/testing';
 import type { Stage } from '@maou/bench-domain';
 import {
   DataFileError,

@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { DataSourcePort, ShardRef, SourceIoStats } from '@maou/bench-app';
+import type { DataSourcePort, ShardRef, SourceIoStats } from '@maou/bench-use-cases';
 import {
   type HostBatch,
   BOARD_SQUARES,

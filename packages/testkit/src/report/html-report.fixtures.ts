@@ -11,7 +11,7 @@ import {
   type BenchmarkTrainingReport,
   type Phase,
 } from '@maou/bench-domain';
-import type { BenchmarkDataloaderOutput, GridPoint, Recommendation } from '@maou/bench-app';
+import type { BenchmarkDataloaderOutput, GridPoint, Recommendation } from '@maou/bench-use-cases';
 
 /** Deterministic noise in [-0.5, 0.5) so fixtures are stable across runs. @internal */
 const noise = (seed: number): (() => number) => {

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryLogger } from '@maou/bench-app/testing';
+import { MemoryLogger } from '@maou/bench-use-cases/testing';
 import {
   SystemClockAdapter,
   type CloudSourceDeps,

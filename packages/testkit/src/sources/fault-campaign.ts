@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { mulberry32 } from '@maou/bench-domain';
-import { MemoryLogger } from '@maou/bench-app/testing';
+import { MemoryLogger } from '@maou/bench-use-cases/testing';
 import {
   SystemClockAdapter,
   createBigQueryDataSource,

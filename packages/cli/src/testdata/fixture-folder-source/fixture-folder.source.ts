@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DataSourcePort, ShardRef } from '@maou/bench-app';
+import type { DataSourcePort, ShardRef } from '@maou/bench-use-cases';
 import type { DataSourceSpec, Stage } from '@maou/bench-domain';
 import { readStageFile, type SourceDefinition } from '@maou/bench-infra';
 

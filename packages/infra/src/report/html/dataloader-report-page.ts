@@ -1,4 +1,4 @@
-import type { BenchmarkDataloaderOutput, GridPoint } from '@maou/bench-app';
+import type { BenchmarkDataloaderOutput, GridPoint } from '@maou/bench-use-cases';
 import { PALETTE, baseOption, round } from './chart-format';
 import type { ChartSpec, ReportPage, TableSpec } from './report-page';
 

@@ -1,4 +1,4 @@
-import type { BenchmarkDataloaderOutput } from '@maou/bench-app';
+import type { BenchmarkDataloaderOutput } from '@maou/bench-use-cases';
 import type { BatchStudyReport, BenchmarkCompareReport, BenchmarkTrainingReport, Result } from '@maou/bench-domain';
 import { batchStudyReportPage } from './batch-study-report-page';
 import { writeReportFile, type ReportWriteError, type WrittenReport } from './atomic-write';

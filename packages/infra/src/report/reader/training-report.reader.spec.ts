@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CompareBenchmarksUseCase } from '@maou/bench-app';
+import { CompareBenchmarksUseCase } from '@maou/bench-use-cases';
 import { trainingReportFixture } from '@maou/bench-testkit/report';
 import { writeJsonReport } from '../json/json-report.writer';
 import { readTrainingReport } from './training-report.reader';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { err, ok, type Result, type Stage, type StageColumns } from '@maou/bench-domain';
-import type { DataSourcePort, LoggerPort, ProgressTask, ShardRef, SourceIoStats } from '@maou/bench-app';
+import type { DataSourcePort, LoggerPort, ProgressTask, ShardRef, SourceIoStats } from '@maou/bench-use-cases';
 import { writeStageFeather } from '../../arrow/feather-writer';
 import { rowsToStageColumns } from './bigquery-rows';
 import type { BigQueryShardPlan, BigQueryTableReader } from './bigquery-table-reader';

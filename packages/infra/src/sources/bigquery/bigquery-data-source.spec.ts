@@ -1,7 +1,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StageColumns } from '@maou/bench-domain';
-import { MemoryLogger, RecordingProgress } from '@maou/bench-app/testing';
+import { MemoryLogger, RecordingProgress } from '@maou/bench-use-cases/testing';
 import { SystemClockAdapter } from '../../clock/system-clock.adapter';
 import type { CloudDataSource } from '../shared/cloud-source';
 import { createBigQueryDataSource, type BigQuerySpec } from './bigquery.source';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as BqSdk from '@google-cloud/bigquery';
 import { checkBigQueryNames, err, formatIssues, ok, type DataSourceSpec } from '@maou/bench-domain';
-import type { SourceFlag } from '@maou/bench-app';
+import type { SourceFlag } from '@maou/bench-use-cases';
 import { cloudDeps, cloudSource, type CloudSourceCreator } from '../shared/cloud-source';
 import { CLOUD_FLAGS, flagValue, numberFlag, requireFlags } from '../shared/source-flags';
 import { loadOptionalModule, requireModule } from '../shared/optional-module';

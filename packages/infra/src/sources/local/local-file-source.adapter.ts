@@ -1,6 +1,6 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
-import type { DataSourcePort, ShardRef, SourceIoStats } from '@maou/bench-app';
+import type { DataSourcePort, ShardRef, SourceIoStats } from '@maou/bench-use-cases';
 import type { Stage, StageColumns } from '@maou/bench-domain';
 import { DataFileError } from '../../arrow/data-file-error';
 import { specialFileKind } from '../../files/atomic-file';

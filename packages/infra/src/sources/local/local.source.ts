@@ -1,4 +1,4 @@
-import type { SourceFlag } from '@maou/bench-app';
+import type { SourceFlag } from '@maou/bench-use-cases';
 import type { DataSourceSpec, Stage } from '@maou/bench-domain';
 import type { SourceDefinition } from '../source-definition';
 import { LocalFileSourceAdapter } from './local-file-source.adapter';

@@ -1,5 +1,12 @@
 import { err, ok, type Result, type Stage, type StageColumns } from '@maou/bench-domain';
-import type { ClockPort, DataSourcePort, LoggerPort, ProgressPort, ShardRef, SourceIoStats } from '@maou/bench-app';
+import type {
+  ClockPort,
+  DataSourcePort,
+  LoggerPort,
+  ProgressPort,
+  ShardRef,
+  SourceIoStats,
+} from '@maou/bench-use-cases';
 import { boundedMap } from '../shared/bounded-map';
 import { DeadlineExceededError, withDeadline } from '../shared/deadline';
 import { CloudSourceFailure, type CloudSourceError } from '../shared/cloud-source-error';

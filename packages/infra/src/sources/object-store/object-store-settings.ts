@@ -1,4 +1,4 @@
-import type { SourceFlag } from '@maou/bench-app';
+import type { SourceFlag } from '@maou/bench-use-cases';
 import type { DataSourceSpec, Stage, ValidationIssue } from '@maou/bench-domain';
 import { CLOUD_FLAGS, flagValue, numberFlag, requireFlags } from '../shared/source-flags';
 

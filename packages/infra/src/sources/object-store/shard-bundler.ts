@@ -4,7 +4,7 @@ import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { RecordBatchFileWriter, type Schema } from 'apache-arrow';
-import type { ShardRef } from '@maou/bench-app';
+import type { ShardRef } from '@maou/bench-use-cases';
 import { ensureArrowCodecs } from '../../arrow/arrow-codecs';
 import { readArrowFile } from '../../arrow/feather-reader';
 import { readIpcFileLayout } from '../../arrow/ipc-layout';

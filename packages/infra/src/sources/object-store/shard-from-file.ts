@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { ShardRef } from '@maou/bench-app';
+import type { ShardRef } from '@maou/bench-use-cases';
 import type { Stage } from '@maou/bench-domain';
 import { inspectStageFile } from '../local/inspect-stage-file';
 

@@ -1,4 +1,4 @@
-import type { ProgressPort, ProgressStart, ProgressTask } from '@maou/bench-app';
+import type { ProgressPort, ProgressStart, ProgressTask } from '@maou/bench-use-cases';
 
 // Same as SILENT_PROGRESS; kept local so the cloud adapters import only types from the app package.
 const SILENT_TASK: ProgressTask = { advance: () => undefined, update: () => undefined, finish: () => undefined };

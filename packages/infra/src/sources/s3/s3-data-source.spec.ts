@@ -21,7 +21,7 @@ import {
   testDeps,
 } from '@maou/bench-testkit/sources';
 import { readStageFile as stageReader } from '../local/read-stage-file';
-import { RecordingProgress } from '@maou/bench-app/testing';
+import { RecordingProgress } from '@maou/bench-use-cases/testing';
 
 const BUCKET = 'maou-data';
 /** The temporary name a download or bundle of `file` by process `pid` on this host writes first (stale-parts.ts). */

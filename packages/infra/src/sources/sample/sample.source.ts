@@ -1,4 +1,4 @@
-import { sampleDataProgress, type SourceFlag } from '@maou/bench-app';
+import { sampleDataProgress, type SourceFlag } from '@maou/bench-use-cases';
 import type { DataSourceSpec } from '@maou/bench-domain';
 import { ensureSampleDataset } from '../../sample-data/ensure-sample-dataset';
 import { LocalFileSourceAdapter } from '../local/local-file-source.adapter';

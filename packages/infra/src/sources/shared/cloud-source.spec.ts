@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { MemoryLogger, RecordingProgress } from '@maou/bench-app/testing';
+import { MemoryLogger, RecordingProgress } from '@maou/bench-use-cases/testing';
 import { SystemClockAdapter } from '../../clock/system-clock.adapter';
 import { DataSourceRegistryAdapter, SourceRegistry } from '../source-registry';
 import { bigquerySource, createBigQueryDataSource, type BigQuerySpec } from '../bigquery/bigquery.source';

@@ -1,5 +1,5 @@
 import type { DataSourceSpec, Result, Stage } from '@maou/bench-domain';
-import type { ClockPort, DataSourcePort, LoggerPort, ProgressPort, ShardRef } from '@maou/bench-app';
+import type { ClockPort, DataSourcePort, LoggerPort, ProgressPort, ShardRef } from '@maou/bench-use-cases';
 import type { BigQueryClientSettings } from '../bigquery/bigquery-table-reader';
 import type { CloudSourceDeps, StageFileReader } from '../object-store/object-store-data-source.adapter';
 import type { S3ClientSettings } from '../s3/s3-object-store';

@@ -1,4 +1,4 @@
-import type { ClockPort, SourceIoStats } from '@maou/bench-app';
+import type { ClockPort, SourceIoStats } from '@maou/bench-use-cases';
 
 /**
  * Counts what a cloud source moved: objects and bytes fetched over the network, retries, cache hits,

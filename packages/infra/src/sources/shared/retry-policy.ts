@@ -1,4 +1,4 @@
-import type { LoggerPort } from '@maou/bench-app';
+import type { LoggerPort } from '@maou/bench-use-cases';
 import { describeError, isTransient } from './transient-error';
 
 /** How often and how patiently a cloud call is retried. @public */

@@ -1,4 +1,4 @@
-import type { SourceFlag } from '@maou/bench-app';
+import type { SourceFlag } from '@maou/bench-use-cases';
 import type { ValidationIssue } from '@maou/bench-domain';
 
 /** The heading of the flags every cloud source shares. */

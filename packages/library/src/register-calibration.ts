@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { DependencyContainer } from 'tsyringe';
-import { TOKENS, type LoggerPort } from '@maou/bench-app';
+import { TOKENS, type LoggerPort } from '@maou/bench-use-cases';
 import { defaultCalibrationFileIn } from '@maou/bench-interface';
 import { JsonCalibrationStoreAdapter } from '@maou/bench-infra';
 

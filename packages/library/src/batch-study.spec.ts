@@ -9,7 +9,7 @@ import {
   TOKENS,
   type ClockPort,
   type ResourceMonitorPort,
-} from '@maou/bench-app';
+} from '@maou/bench-use-cases';
 import type { BatchStudyReport, BenchmarkConfig, BenchmarkTrainingReport, SweepPointOk } from '@maou/bench-domain';
 import { toBenchmarkConfig } from '@maou/bench-interface';
 import { shippedPlugIns } from './plug-ins';

@@ -1,4 +1,4 @@
-import type { BenchmarkDataloaderInput, BenchmarkDataloaderOutput, GridPoint } from '@maou/bench-app';
+import type { BenchmarkDataloaderInput, BenchmarkDataloaderOutput, GridPoint } from '@maou/bench-use-cases';
 import { alignedTable, formatNumber as n } from './console-text';
 import { sampleDataNote } from './sample-data-note';
 

@@ -1,4 +1,4 @@
-import { interruptionText } from '@maou/bench-app';
+import { interruptionText } from '@maou/bench-use-cases';
 import { REPORT_SCHEMA_VERSION, type Interruption } from '@maou/bench-domain';
 import { watchInterrupts, writeJsonNow, type InterruptWatch } from '@maou/bench-infra';
 import { withSchema } from '../report-schemas/report-schemas';

@@ -4,8 +4,8 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { container } from 'tsyringe';
-import { TOKENS, type DataSourceFactoryPort } from '@maou/bench-app';
-import { FakeClock, MemoryLogger, RecordingProgress } from '@maou/bench-app/testing';
+import { TOKENS, type DataSourceFactoryPort } from '@maou/bench-use-cases';
+import { FakeClock, MemoryLogger, RecordingProgress } from '@maou/bench-use-cases/testing';
 import { registerSources } from './register-sources';
 import { shippedPlugIns } from './plug-ins';
 

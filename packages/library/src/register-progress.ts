@@ -1,5 +1,5 @@
 import type { DependencyContainer } from 'tsyringe';
-import { TOKENS, type ClockPort } from '@maou/bench-app';
+import { TOKENS, type ClockPort } from '@maou/bench-use-cases';
 import { StderrProgressAdapter, type LogLevel } from '@maou/bench-infra';
 
 /**

@@ -1,4 +1,4 @@
-import { candidateBackends, type BackendChoice } from '@maou/bench-app';
+import { candidateBackends, type BackendChoice } from '@maou/bench-use-cases';
 import { planResources as decide, type ResourcePlan } from '@maou/bench-domain';
 import { fitAddressSpace, type ResourceDetectorAdapter } from '@maou/bench-host';
 import type { BenchmarkDefaults } from '@maou/bench-interface';

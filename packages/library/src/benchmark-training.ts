@@ -1,12 +1,12 @@
 import type { BatchStudyReport, BenchmarkTrainingReport } from '@maou/bench-domain';
 import type { CALIBRATION_OPTIONS, RawBenchmarkTrainingOptions, RawOptions } from '@maou/bench-interface';
 import type { LogLevel } from '@maou/bench-infra';
-import type { PortOverrides } from '../composition-root';
-import { benchmarkTrainingTable, benchmarkTrainingSpec, type Outcome } from '../commands/benchmark-training.command';
-import { shippedPlugIns, type PlugIns } from '../plug-ins';
-import { GLOBAL_OPTIONS } from '../global-options';
-import { checkCommand, executeCommand } from '../run-command';
-import { BenchmarkRunError, UsageError } from '../usage-error';
+import type { PortOverrides } from './composition-root';
+import { benchmarkTrainingTable, benchmarkTrainingSpec, type Outcome } from './commands/benchmark-training';
+import { shippedPlugIns, type PlugIns } from './plug-ins';
+import { GLOBAL_OPTIONS } from './global-options';
+import { checkCommand, executeCommand } from './run-command';
+import { BenchmarkRunError, UsageError } from './usage-error';
 import { readOptions } from './library-options';
 
 type StudyKey = 'batchSizes' | 'learningRates' | 'estimateCbs' | 'findMaxBatch' | 'findMaxBatchCap';

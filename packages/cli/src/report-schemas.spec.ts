@@ -1,13 +1,11 @@
-import 'reflect-metadata';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { toJson } from '@maou/bench-infra';
-import { interruptedDataloaderStub } from '../commands/benchmark-dataloader.output';
-import { interruptedStub } from '../commands/benchmark-training.interrupt';
-import { run } from '../run';
-import { REPORT_SCHEMAS, reportSchemaPath, type ReportSchemaName } from './report-schemas';
+import { interruptedDataloaderStub, interruptedStub } from '@maou/bench-app/commands';
+import { run } from './run';
+import { REPORT_SCHEMAS, reportSchemaPath, type ReportSchemaName } from '@maou/bench-app';
 
 // The JSON Schemas shipped in packages/cli/schemas, checked by a standard validator (ajv) against what the real
 // commands write on the embedded sample data: each file names its schema in `$schema` and conforms to it.

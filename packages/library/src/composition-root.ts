@@ -22,7 +22,7 @@ import {
   type RecordIoPort,
   type ResourceMonitorPort,
   type SampleDataGeneratorPort,
-} from '@maou/bench-app';
+} from '@maou/bench-use-cases';
 import { createTrainer, type TrainerFactory } from '@maou/bench-engine';
 import { TfjsComputeBackendAdapter } from '@maou/bench-compute';
 import { ProcessResourceMonitorAdapter, ResourceDetectorAdapter } from '@maou/bench-host';
@@ -38,7 +38,7 @@ import {
 import { shippedPlugIns, type PlugIns } from './plug-ins';
 import { registerProgress } from './register-progress';
 import { registerSources } from './register-sources';
-import { cliVersion } from './completion';
+import { packageVersion } from './package-version';
 import { registerCalibration } from './register-calibration';
 
 /** Options every command shares. */
@@ -121,7 +121,7 @@ export const createContainer = (options: ContainerOptions, overrides: PortOverri
   };
   const clock = bind('Clock', () => new SystemClockAdapter());
   const logger = bind('Logger', () => PinoLoggerAdapter.create(options.logLevel));
-  bind('Environment', () => new NodeEnvironmentAdapter(cliVersion()));
+  bind('Environment', () => new NodeEnvironmentAdapter(packageVersion()));
   bind('ComputeBackend', () => new TfjsComputeBackendAdapter(backends));
   bind('DataLoaderFactory', () => new DataLoaderFactoryAdapter({ logger }));
   bind('TrainerFactory', () => backends.trainerFactory(createTrainer));

@@ -4,7 +4,7 @@ import type {
   GridPoint,
   PointResources,
   Recommendation,
-} from '@maou/bench-app';
+} from '@maou/bench-use-cases';
 import type { ResourceLimitsReport } from '@maou/bench-domain';
 import { withSchema } from '../report-schemas/report-schemas';
 

@@ -1,5 +1,5 @@
 import type { DependencyContainer } from 'tsyringe';
-import { TOKENS, type ClockPort, type LoggerPort, type ProgressPort } from '@maou/bench-app';
+import { TOKENS, type ClockPort, type LoggerPort, type ProgressPort } from '@maou/bench-use-cases';
 import { DataSourceRegistryAdapter, type SourceRegistry } from '@maou/bench-infra';
 
 /**

@@ -1,6 +1,6 @@
 import { err, ok, type Result, type ValidationIssue } from '@maou/bench-domain';
 import type { OptionSpec, OptionTable } from '@maou/bench-interface';
-import { closestName } from '../suggest';
+import { closestName } from './suggest';
 
 const camelCase = (flag: string): string => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { container } from 'tsyringe';
-import { TOKENS, type ProgressPort } from '@maou/bench-app';
-import { FakeClock } from '@maou/bench-app/testing';
+import { TOKENS, type ProgressPort } from '@maou/bench-use-cases';
+import { FakeClock } from '@maou/bench-use-cases/testing';
 import { StderrProgressAdapter } from '@maou/bench-infra';
 import { registerProgress } from './register-progress';
 

@@ -2,12 +2,12 @@ import 'reflect-metadata';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TOKENS, type ProgressPort } from '@maou/bench-app';
-import { RecordingProgress } from '@maou/bench-app/testing';
+import { TOKENS, type ProgressPort } from '@maou/bench-use-cases';
+import { RecordingProgress } from '@maou/bench-use-cases/testing';
 import { SystemClockAdapter } from '@maou/bench-infra';
-import { createContainer } from '../composition-root';
-import { REPORT_SCHEMAS } from '../report-schemas/report-schemas';
-import { UsageError } from '../usage-error';
+import { createContainer } from './composition-root';
+import { REPORT_SCHEMAS } from './report-schemas/report-schemas';
+import { UsageError } from './usage-error';
 import { benchmarkTraining, benchmarkTrainingStudy, type BenchmarkTrainingOptions } from './benchmark-training';
 
 // benchmarkTraining(): the command's options, defaults and checks, with every default adapter, from code.

@@ -1,4 +1,4 @@
-import type { BenchmarkIoResult } from '@maou/bench-app';
+import type { BenchmarkIoResult } from '@maou/bench-use-cases';
 import { alignedTable, formatNumber as num } from './console-text';
 
 /** The results as an aligned text table. */

@@ -1,5 +1,5 @@
 import type { ResourcePlan } from '@maou/bench-domain';
-import { BatchStudyUseCase, TOKENS, type ProgressPort } from '@maou/bench-app';
+import { BatchStudyUseCase, TOKENS, type ProgressPort } from '@maou/bench-use-cases';
 import {
   err,
   ok,

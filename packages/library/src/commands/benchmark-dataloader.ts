@@ -1,0 +1,62 @@
+import type { ResourcePlan } from '@maou/bench-domain';
+import {
+  BenchmarkDataloaderUseCase,
+  TOKENS,
+  type BenchmarkDataloaderOutput,
+  type LoggerPort,
+} from '@maou/bench-use-cases';
+import { err, ok } from '@maou/bench-domain';
+import {
+  toBenchmarkDataloaderInput,
+  type BenchmarkDataloaderArgs,
+  type ValidatedDataloaderGrid,
+} from '@maou/bench-interface';
+import { logResourcePlan } from '@maou/bench-host';
+import { watchInterrupts, writeDataloaderHtmlReport, writeJsonNow } from '@maou/bench-infra';
+import { dataloaderBenchmarkJson } from './benchmark-dataloader.output';
+import { renderDataloaderBenchmark } from '../console/dataloader-summary';
+import { machineResources, type GlobalOptions } from '../composition-root';
+import type { PlugIns } from '../plug-ins';
+import { planResources } from '../resource-plan';
+import type { CommandSpec } from '../run-command';
+import { withSchema } from '../report-schemas/report-schemas';
+import { interruptedDataloaderStub } from './benchmark-dataloader.output';
+
+type Valid = ValidatedDataloaderGrid & { readonly plan: ResourcePlan };
+
+export const benchmarkDataloaderSpec = (
+  plugIns: PlugIns,
+): CommandSpec<BenchmarkDataloaderArgs & GlobalOptions, Valid, BenchmarkDataloaderOutput> => ({
+  name: 'benchmark-dataloader',
+  validate: async (args) => {
+    const { plan, defaults } = await planResources(args, machineResources(), plugIns);
+    const grid = toBenchmarkDataloaderInput(args, defaults, plan.resources.cpuCores);
+    return grid.ok ? ok({ ...grid.value, input: { ...grid.value.input, resourceLimits: plan.report }, plan }) : grid;
+  },
+  outputs: (_args, { input }) => ({ source: input.source }),
+  container: () => ({ plugIns }),
+  run: async (container, { input, warnings, plan }, args) => {
+    for (const w of warnings) process.stderr.write(`maou benchmark-dataloader: note: ${w}\n`);
+    logResourcePlan(plan, container.resolve<LoggerPort>(TOKENS.Logger));
+    // A grid has no partial result worth keeping: a signal ends the run at once, saying so (and in --output-json).
+    const watch = watchInterrupts('benchmark-dataloader', (reason) => {
+      process.stderr.write(
+        `maou benchmark-dataloader: interrupted (${reason}) before the grid was complete; nothing measured is reported\n`,
+      );
+      if (args.outputJson) writeJsonNow(args.outputJson, interruptedDataloaderStub(reason));
+    });
+    const result = await container
+      .resolve(BenchmarkDataloaderUseCase)
+      .execute(input)
+      .finally(() => watch.dispose());
+    return result.ok ? ok(result.value) : err({ code: 1, message: `${result.error.kind}: ${result.error.message}` });
+  },
+  present: (out, { input, warnings }) => {
+    const text = renderDataloaderBenchmark(out, input);
+    return {
+      payload: withSchema('benchmark-dataloader-report', dataloaderBenchmarkJson(out, input, text, warnings)),
+      text,
+      writeHtml: (path) => writeDataloaderHtmlReport(out, path),
+    };
+  },
+});

@@ -1,0 +1,123 @@
+import type { ResourcePlan } from '@maou/bench-domain';
+import {
+  BenchmarkTrainingUseCase,
+  TOKENS,
+  interruptionText,
+  type LoggerPort,
+  type ProgressPort,
+} from '@maou/bench-use-cases';
+import { TRACE_PATH, err, ok, type BatchStudyReport, type BenchmarkTrainingReport } from '@maou/bench-domain';
+import {
+  CALIBRATION_OPTIONS,
+  benchmarkTrainingOptions,
+  sourceOptions,
+  toTrainingRun,
+  type BenchmarkTrainingArgs,
+  type ValidatedTrainingRun,
+} from '@maou/bench-interface';
+import { logResourcePlan } from '@maou/bench-host';
+import { writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
+import { renderTrainingSummary } from '../console/training-summary';
+import type { DependencyContainer } from 'tsyringe';
+import { machineResources, type GlobalOptions } from '../composition-root';
+import type { PlugIns } from '../plug-ins';
+import { planResources } from '../resource-plan';
+import { defaultCalibrationFile } from '../register-calibration';
+import type { CommandSpec, CommandView } from '../run-command';
+import { presentBatchStudy, runBatchStudy } from './benchmark-training.study';
+import { interruptedStub, watchTrainingInterrupts } from './benchmark-training.interrupt';
+import { withSchema } from '../report-schemas/report-schemas';
+
+/** Every flag of `benchmark-training`: the run's table (with the plug-ins' backends), the datasources' and calibration's. */
+export const benchmarkTrainingTable = (plugIns: PlugIns) => ({
+  ...benchmarkTrainingOptions(plugIns.backends.byPriority()),
+  ...sourceOptions(plugIns.sources.choices()),
+  ...CALIBRATION_OPTIONS,
+});
+
+type Args = BenchmarkTrainingArgs & GlobalOptions;
+type Valid = ValidatedTrainingRun & { readonly plan: ResourcePlan };
+/** What a `benchmark-training` run produced: one measured run, or a batch study. */
+export type Outcome =
+  | { readonly kind: 'run'; readonly report: BenchmarkTrainingReport; readonly exitCode: number | null }
+  | { readonly kind: 'study'; readonly report: BatchStudyReport };
+
+const tracePath = (args: Args): string => args.tracePath ?? TRACE_PATH.default;
+
+const runTraining = async (
+  container: DependencyContainer,
+  { config, warnings, calibration, plan }: Valid,
+  args: Args,
+) => {
+  const progress = container.resolve<ProgressPort>(TOKENS.Progress);
+  let task: ReturnType<ProgressPort['start']> | null = null;
+  const { watch, batchDone } = watchTrainingInterrupts(args.outputJson);
+  const result = await container
+    .resolve(BenchmarkTrainingUseCase)
+    .execute({
+      config,
+      warnings,
+      resourceLimits: plan.report,
+      stop: watch,
+      calibration: { mode: calibration.mode, budgetMs: calibration.budgetMs, fixed: calibration.fixed },
+      onBatch: (_t, planned) => {
+        task ??= progress.start({ label: 'benchmark batches', total: planned, unit: 'batches' });
+        task.advance();
+        batchDone(planned);
+      },
+    })
+    .finally(() => watch.dispose());
+  (task as ReturnType<ProgressPort['start']> | null)?.finish(result.ok ? 'done' : 'failed');
+  if (!result.ok && result.error.kind === 'interrupted') {
+    return err({
+      code: watch.exitCode() ?? 130,
+      message: result.error.message,
+      outputJson: interruptedStub(result.error.interruption),
+    });
+  }
+  if (!result.ok) return err({ code: 1, message: `${result.error.kind}: ${result.error.message}` });
+  const { report, trace } = result.value;
+  if (trace) await writeJsonReport(trace, tracePath(args));
+  const payload = trace
+    ? { ...report, profile: report.profile && { ...report.profile, trace_path: tracePath(args) } }
+    : report;
+  return ok({ kind: 'run' as const, report: payload, exitCode: watch.exitCode() });
+};
+
+const presentRun = (report: BenchmarkTrainingReport, exitCode: number | null): CommandView => ({
+  payload: withSchema('benchmark-training-report', report),
+  text: renderTrainingSummary(report),
+  writeHtml: (path) => writeTrainingHtmlReport(report, path),
+  // A run cut short by a signal reports what it measured, then exits as the signal asks.
+  ...(report.interruption ? { exit: { code: exitCode ?? 130, message: interruptionText(report.interruption) } } : {}),
+});
+
+/** `benchmark-training` as the runner drives it; `benchmarkTraining()` drives the same spec. */
+export const benchmarkTrainingSpec = (plugIns: PlugIns): CommandSpec<Args, Valid, Outcome> => ({
+  name: 'benchmark-training',
+  validate: async (args) => {
+    const { plan, defaults } = await planResources(args, machineResources(), plugIns);
+    // A run that cannot fit this process's limits is refused before any batch, naming the limit and the need.
+    if (plan.refusal) return err([{ field: 'RLIMIT_AS', message: plan.refusal }]);
+    const run = toTrainingRun(args, defaults);
+    return run.ok ? ok({ ...run.value, plan }) : run;
+  },
+  outputs: (args, { config, calibration, study }) => ({
+    source: config.source,
+    tracePath: config.enableProfiling && !study ? tracePath(args) : undefined,
+    calibrationFile: calibration.mode === 'off' || study ? undefined : (calibration.file ?? defaultCalibrationFile()),
+  }),
+  container: (_args, { calibration, study }) => ({
+    plugIns,
+    ...(calibration.file && !study ? { calibrationFile: calibration.file } : {}),
+  }),
+  run: async (container, valid, args) => {
+    logResourcePlan(valid.plan, container.resolve<LoggerPort>(TOKENS.Logger));
+    if (valid.study) {
+      const study = await runBatchStudy(container, valid, valid.study, valid.plan);
+      return study.ok ? ok({ kind: 'study' as const, report: study.value }) : study;
+    }
+    return runTraining(container, valid, args);
+  },
+  present: (out) => (out.kind === 'study' ? presentBatchStudy(out.report) : presentRun(out.report, out.exitCode)),
+});

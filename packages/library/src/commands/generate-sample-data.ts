@@ -1,0 +1,31 @@
+import {
+  GenerateSampleDataUseCase,
+  type GenerateSampleDataResult,
+  type ValidGenerateSampleDataInput,
+} from '@maou/bench-use-cases';
+import { err, ok } from '@maou/bench-domain';
+import { toGenerateSampleDataInput, type GenerateSampleDataArgs } from '@maou/bench-interface';
+import type { GlobalOptions } from '../composition-root';
+import type { CommandSpec } from '../run-command';
+
+const summary = (r: GenerateSampleDataResult): string =>
+  [
+    ...r.files.map((f) => `${f.path}\t${f.rows} rows\t${f.bytes} bytes`),
+    `Stage ${r.stage}: ${r.rows} rows in ${r.files.length} file(s), ${(r.bytes / 1e6).toFixed(2)} MB, ${r.seconds.toFixed(1)} s`,
+    '',
+  ].join('\n');
+
+export const generateSampleDataSpec: CommandSpec<
+  GenerateSampleDataArgs & GlobalOptions,
+  ValidGenerateSampleDataInput,
+  GenerateSampleDataResult
+> = {
+  name: 'generate-sample-data',
+  validate: toGenerateSampleDataInput,
+  outputs: (_args, input) => ({ outputDir: input.outputDir }),
+  run: async (container, input) => {
+    const result = await container.resolve(GenerateSampleDataUseCase).execute(input);
+    return result.ok ? ok(result.value) : err({ code: 1, message: result.error.message });
+  },
+  present: (r) => ({ payload: r, text: summary(r) }),
+};

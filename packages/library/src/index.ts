@@ -1,0 +1,19 @@
+// @maou/bench-app, what a service imports: the entry points with every default adapter (benchmarkTraining, the batch
+// study, the dataloader benchmark, compare), the container factory with per-port overrides, the report schemas, and
+// everything of @maou/bench-use-cases (use cases, ports, TOKENS) for a service that wires its own adapters.
+// Importing it loads reflect-metadata (the global Reflect.metadata API tsyringe needs) and runs nothing.
+import 'reflect-metadata';
+
+export * from '@maou/bench-use-cases';
+export {
+  benchmarkTraining,
+  benchmarkTrainingStudy,
+  type BatchStudyOptions,
+  type BenchmarkTrainingOptions,
+  type RunWiring,
+} from './benchmark-training';
+export { createContainer, type ContainerOptions, type PortOverrides, type Ports } from './composition-root';
+export { shippedPlugIns, type PlugIns } from './plug-ins';
+export { BenchmarkRunError, UsageError } from './usage-error';
+export type { BatchStudyReport, BenchmarkTrainingReport } from '@maou/bench-domain';
+export { REPORT_SCHEMAS, reportSchemaPath, type ReportSchemaName } from './report-schemas/report-schemas';
