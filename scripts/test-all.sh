@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `pnpm test:all` (CI: .ci/run): set up, install, build, lint, check the layers and run every test. Steps that do
-# not need each other overlap, so the 2-core CI machine is never idle: lavapipe's download runs during the install
-# and build, and the static checks run beside the build and jest; their output is printed at the end.
+# not need each other overlap, so the 2-core CI machine is never idle: lavapipe's and NVRTC's downloads run during the
+# install and build, and the static checks run beside the build and jest; their output is printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 logs="$(mktemp -d)"
@@ -10,6 +10,9 @@ trap 'rm -rf "$logs"' EXIT
 bash scripts/setup-system.sh --no-lavapipe
 bash scripts/setup-lavapipe.sh >"$logs/lavapipe" 2>&1 &
 lavapipe=$!
+# NVRTC from pip's index, so the cuda backend's kernels compile to PTX in jest (no GPU needed); also in the background.
+bash scripts/setup-nvrtc.sh >"$logs/nvrtc" 2>&1 &
+nvrtc=$!
 pnpm install --frozen-lockfile
 
 # Static checks run beside the rest, their output printed at the end. Those that read only the sources (spec types,
@@ -33,6 +36,8 @@ check 'pnpm test:consumer'
 # Jest starts once lavapipe is ready (or has said why not): the WebGPU specs decide at load whether they run.
 wait "$lavapipe" || echo "test-all: lavapipe set-up failed; WebGPU specs will be skipped" >&2
 cat "$logs/lavapipe" >&2
+wait "$nvrtc" || echo "test-all: NVRTC set-up failed; the cuda kernel specs will be skipped" >&2
+cat "$logs/nvrtc" >&2
 status=0
 pnpm test || status=$?
 for i in "${!checks[@]}"; do

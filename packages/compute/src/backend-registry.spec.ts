@@ -10,21 +10,30 @@ describe('the shipped backend registry', () => {
       return index === null ? [] : [`${b.name}:${index}`];
     });
 
-  it('given a --gpu value, then exactly the backend it names selects it, cuda:N with its device index', () => {
+  it('given a --gpu value, then exactly the backend it names selects it, cuda[:N] and tensorflow-gpu[:N] with their device index', () => {
     expect(['wasm', 'cpu', 'webgpu', 'tensorflow'].map(selected)).toEqual([
       ['wasm:0'],
       ['cpu:0'],
       ['webgpu:0'],
       ['tensorflow:0'],
     ]);
-    expect(selected('cuda')).toEqual(['tensorflow-gpu:0']);
-    expect(selected('cuda:3')).toEqual(['tensorflow-gpu:3']);
-    // maou's --gpu never took the backend's own name; neither does ours
-    expect(selected('tensorflow-gpu')).toEqual([]);
+    // maou's --gpu cuda:N is NVIDIA's libraries, as PyTorch runs on them; tfjs-node-gpu (CUDA 11.2) is named as such
+    expect(selected('cuda')).toEqual(['cuda:0']);
+    expect(selected('cuda:3')).toEqual(['cuda:3']);
+    expect(selected('tensorflow-gpu')).toEqual(['tensorflow-gpu:0']);
+    expect(selected('tensorflow-gpu:2')).toEqual(['tensorflow-gpu:2']);
+    expect(selected('cuda:x')).toEqual([]);
   });
 
   it('given no --gpu, then the host backends by priority are the CPU ones', () => {
-    expect(registry.byPriority().map((b) => b.name)).toEqual(['tensorflow-gpu', 'webgpu', 'tensorflow', 'wasm', 'cpu']);
+    expect(registry.byPriority().map((b) => b.name)).toEqual([
+      'cuda',
+      'tensorflow-gpu',
+      'webgpu',
+      'tensorflow',
+      'wasm',
+      'cpu',
+    ]);
     expect(registry.hostByPriority().map((b) => b.name)).toEqual(['tensorflow', 'wasm', 'cpu']);
   });
 

@@ -6,6 +6,7 @@ export * from './wasm/register-wasm-kernels';
 export * from './backends/wasm/wasm-backend.plugin';
 export * from './backends/cpu/cpu-backend.plugin';
 export * from './backends/tensorflow/tensorflow-backend.plugin';
+export * from './backends/cuda/index';
 export * from './data-parallel/data-parallel-trainer';
 export * from './data-parallel/data-parallel-factory';
 // WebGPU: the backend, the planned step and its roofline (also the `./webgpu` entry).

@@ -1,5 +1,6 @@
 import { BackendRegistry } from './backend-registry';
 import { cpuBackendPlugin } from './backends/cpu/cpu-backend.plugin';
+import { cudaBackendPlugin } from './backends/cuda/cuda-backend.plugin';
 import { tensorflowBackendPlugin, tensorflowGpuBackendPlugin } from './backends/tensorflow/tensorflow-backend.plugin';
 import { createWasmBackendPlugin } from './backends/wasm/wasm-backend.plugin';
 import { webgpuBackendPlugin } from './webgpu/webgpu-backend.plugin';
@@ -12,6 +13,7 @@ import { webgpuBackendPlugin } from './webgpu/webgpu-backend.plugin';
  */
 export function createBackendRegistry(): BackendRegistry {
   return new BackendRegistry()
+    .register(cudaBackendPlugin)
     .register(tensorflowGpuBackendPlugin)
     .register(webgpuBackendPlugin)
     .register(tensorflowBackendPlugin)

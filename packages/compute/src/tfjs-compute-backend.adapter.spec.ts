@@ -50,6 +50,17 @@ describe('TfjsComputeBackendAdapter', () => {
     const info = await new TfjsComputeBackendAdapter(registry).activate(config('auto'));
     expect(info.name).toBe('cpu');
     expect(info.notes).toContain('skipped broken: no device');
+    const wordy = registry.register({
+      ...cpuBackendPlugin,
+      name: 'wordy',
+      priority: 98,
+      start: async () => err({ backend: 'wordy', message: 'no library: libx\nsearched, in this order:\n  - /a' }),
+    });
+    const notes = (await new TfjsComputeBackendAdapter(wordy).activate(config('auto'))).notes;
+    expect(notes.filter((n) => n.startsWith('skipped'))).toEqual([
+      'skipped broken: no device',
+      'skipped wordy: no library: libx',
+    ]);
   });
 
   it('names the missing native package and how to install it', async () => {

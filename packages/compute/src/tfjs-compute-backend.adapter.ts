@@ -38,7 +38,8 @@ export class TfjsComputeBackendAdapter implements ComputeBackendPort {
       }
       const started = await plugin.start(config);
       if (started.ok) {
-        const skipped = failures.map((f) => `skipped ${f.backend}: ${f.message}`);
+        // a failure's first line: a backend that explains itself over several lines (cuda's search) summarises in it
+        const skipped = failures.map((f) => `skipped ${f.backend}: ${f.message.split('\n')[0]}`);
         const replicas = plugin.dataParallel && started.value.threads > 1 ? started.value.threads : 1;
         return {
           ...started.value,

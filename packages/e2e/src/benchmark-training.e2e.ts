@@ -386,11 +386,23 @@ describe('maou utility benchmark-training (built binary)', () => {
     expect(JSON.parse(second.stdout).data_load_method.calibration.origin).toBe('cache');
   });
 
-  it('given --gpu cuda:0 without tfjs-node-gpu, then exit 1 with the install hint', () => {
-    const r = runMaou(['utility', 'benchmark-training', ...quick, '--gpu', 'cuda:0'], env);
+  it('given --gpu tensorflow-gpu:0 without tfjs-node-gpu, then exit 1 with the install hint', () => {
+    const r = runMaou(['utility', 'benchmark-training', ...quick, '--gpu', 'tensorflow-gpu:0'], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/backend-unavailable/);
     expect(r.stderr).toMatch(/tfjs-node-gpu/);
+  });
+
+  it('given --gpu cuda:0 on a machine without an NVIDIA driver, then exit 1 naming what was searched, before any data is made', () => {
+    const cache = join(dir, 'cuda-cache');
+    const r = runMaou(['utility', 'benchmark-training', ...quick, '--gpu', 'cuda:0'], { MAOU_BENCH_CACHE: cache });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /backend-unavailable: --gpu cuda: NVIDIA's libraries for --gpu cuda are missing or unusable: /,
+    );
+    expect(r.stderr).toContain("the CUDA driver API (libcuda.so.1): not found; it comes with NVIDIA's GPU driver");
+    expect(r.stderr).toMatch(/searched, in this order:\n(?: {2}- .*\n)* {2}- \/usr\/local\/cuda\/lib64 \(system\): /);
+    expect(existsSync(cache)).toBe(false);
   });
 
   it('given a batch larger than the training split, then exit 1 saying to lower --batch-size', () => {

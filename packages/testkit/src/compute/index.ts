@@ -4,3 +4,4 @@ export * from './fast-wasm-backend';
 export * from './lavapipe-env';
 export * from './relative-error';
 export * from './dropout-masks';
+export * from './nvrtc-env';

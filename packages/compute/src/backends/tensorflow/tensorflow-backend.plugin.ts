@@ -13,7 +13,7 @@ type NativeSpec = Pick<BackendPlugin, 'usage' | 'help' | 'placement' | 'selects'
 /**
  * tfjs-node / tfjs-node-gpu (libtensorflow): optional, loaded with a dynamic import, because their
  * install script downloads libtensorflow. Absent → a start error with the install hint. For the GPU
- * build `--gpu cuda:N` becomes CUDA_VISIBLE_DEVICES=N before libtensorflow loads.
+ * build `--gpu tensorflow-gpu:N` becomes CUDA_VISIBLE_DEVICES=N before libtensorflow loads.
  * @public
  */
 export function createNativeBackendPlugin(spec: NativeSpec): BackendPlugin {
@@ -56,13 +56,13 @@ export function createNativeBackendPlugin(spec: NativeSpec): BackendPlugin {
 /** @public */
 export const tensorflowGpuBackendPlugin = createNativeBackendPlugin({
   name: 'tensorflow-gpu',
-  usage: 'cuda:N',
-  help: 'tfjs-node-gpu',
+  usage: 'tensorflow-gpu[:N]',
+  help: 'tfjs-node-gpu: CUDA 11.2, cuDNN 8.1',
   placement: 'device',
-  // `cuda` and `cuda:N`, as maou's --gpu takes them; the backend's own name is not a --gpu value
+  // `cuda[:N]`, as maou's --gpu takes it, is the cuda backend's (NVIDIA's current libraries)
   selects: (value) => {
-    const cuda = /^cuda(?::(\d+))?$/.exec(value);
-    return cuda ? Number(cuda[1] ?? 0) : null;
+    const gpu = /^tensorflow-gpu(?::(\d+))?$/.exec(value);
+    return gpu ? Number(gpu[1] ?? 0) : null;
   },
   packageName: '@tensorflow/tfjs-node-gpu',
   priority: 40,
