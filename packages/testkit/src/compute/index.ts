@@ -5,3 +5,4 @@ export * from './lavapipe-env';
 export * from './relative-error';
 export * from './dropout-masks';
 export * from './nvrtc-env';
+export * from './loss-cases';

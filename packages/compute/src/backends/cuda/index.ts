@@ -8,3 +8,5 @@ export * from './discover-cuda';
 export * from './find-libraries';
 export * from './library-versions';
 export * from './search-places';
+export * from './nvrtc';
+export * from './kernels/cuda-kernels';
