@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ldCacheDirs } from '../ld-cache';
 
 /** Where to look; defaults are the Vulkan loader's own search places on Linux. @public */
 export interface VulkanSearch {
@@ -32,17 +32,7 @@ export function defaultVulkanSearch(env: Readonly<Record<string, string | undefi
     '/lib',
     '/usr/local/lib',
   ]);
-  try {
-    for (const line of execFileSync('ldconfig', ['-p'], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).split('\n')) {
-      const at = line.lastIndexOf('=> ');
-      if (at >= 0) libDirs.add(path.dirname(line.slice(at + 3).trim()));
-    }
-  } catch {
-    /* no ldconfig: the fixed folders above */
-  }
+  for (const dir of ldCacheDirs()) libDirs.add(dir);
   return {
     env,
     libDirs: [...libDirs],

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ldCacheDirs } from '../../ld-cache';
 
 /** A folder searched for NVIDIA's libraries and why it is searched. @public */
 export interface SearchPlace {
@@ -93,18 +94,7 @@ export function systemLibraryDirs(): string[] {
     '/usr/lib',
     '/usr/lib/wsl/lib',
   ];
-  try {
-    for (const line of execFileSync('ldconfig', ['-p'], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).split('\n')) {
-      const at = line.lastIndexOf('=> ');
-      if (at >= 0 && /lib(cuda|cudnn|cublas|nvrtc)/.test(line)) dirs.push(path.dirname(line.slice(at + 3).trim()));
-    }
-  } catch {
-    // no ldconfig: the fixed folders
-  }
-  return dirs;
+  return [...dirs, ...ldCacheDirs(/^lib(cuda|cudnn|cublas|cublasLt|nvrtc)\.so/)];
 }
 
 /** python3's site-packages folders (site.getsitepackages, the user's, and sys.path's), or why not. @public */

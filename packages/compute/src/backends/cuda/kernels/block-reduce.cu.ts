@@ -13,15 +13,16 @@ __device__ inline float warp_max(float v) {
   for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_down_sync(0xffffffffu, v, o));
   return v;
 }
-__device__ inline float block_sum(float v) {
+// One reduction of the block: the warps' results in shared memory, then the first warp over them.
+__device__ inline float block_reduce(float v, bool max) {
   __shared__ float part[32];
   __shared__ float total;
-  v = warp_sum(v);
+  v = max ? warp_max(v) : warp_sum(v);
   if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = v;
   __syncthreads();
   if (threadIdx.x < 32) {
-    float w = threadIdx.x < (MAOU_THREADS >> 5) ? part[threadIdx.x] : 0.0f;
-    w = warp_sum(w);
+    float w = threadIdx.x < (MAOU_THREADS >> 5) ? part[threadIdx.x] : (max ? -3.0e38f : 0.0f);
+    w = max ? warp_max(w) : warp_sum(w);
     if (threadIdx.x == 0) total = w;
   }
   __syncthreads();
@@ -29,20 +30,6 @@ __device__ inline float block_sum(float v) {
   __syncthreads();
   return r;
 }
-__device__ inline float block_max(float v) {
-  __shared__ float part[32];
-  __shared__ float total;
-  v = warp_max(v);
-  if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = v;
-  __syncthreads();
-  if (threadIdx.x < 32) {
-    float w = threadIdx.x < (MAOU_THREADS >> 5) ? part[threadIdx.x] : -3.0e38f;
-    w = warp_max(w);
-    if (threadIdx.x == 0) total = w;
-  }
-  __syncthreads();
-  float r = total;
-  __syncthreads();
-  return r;
-}
+__device__ inline float block_sum(float v) { return block_reduce(v, false); }
+__device__ inline float block_max(float v) { return block_reduce(v, true); }
 `;
