@@ -51,3 +51,5 @@ export * from './use-cases/generate-sample-data/sample-data-progress';
 // The bench scripts time one training pass and replay the stop watch.
 export * from './use-cases/benchmark-training/training-pass';
 export * from './use-cases/benchmark-training/stop-watch';
+export * from './use-cases/benchmark-tune/benchmark-tune.input';
+export * from './use-cases/benchmark-tune/benchmark-tune.use-case';

@@ -54,3 +54,6 @@ export * from './adaptive-batch/adaptive-batch-recommendation';
 export * from './recommendations/batch-size-rules';
 export * from './resources/resource-plan';
 export * from './adaptive-batch/strategy-recommendation';
+export * from './tune/tune-candidates';
+export * from './tune/tune-comparison';
+export * from './tune/tune-report';

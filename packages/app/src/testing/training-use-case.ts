@@ -1,6 +1,7 @@
 // The use case's tsyringe decorators need the metadata polyfill when the class is defined, as in the package's index.
 import 'reflect-metadata';
 import type { BackendInfo, TrainerFactory } from '@maou/bench-engine';
+import type { ComputeConfig, DataLoaderConfig } from '@maou/bench-domain';
 import type { CalibrationStorePort } from '../ports/calibration-store.port';
 import type { ClockPort } from '../ports/clock.port';
 import type { DataLoaderPort } from '../ports/data-loader.port';
@@ -35,6 +36,10 @@ export interface TrainingUseCaseEdges {
   readonly cpuCounters?: () => CpuCounters | null;
   /** where the machine's wander record lives; a fresh in-memory store by default */
   readonly store?: CalibrationStorePort;
+  /** the backend each compute request starts, for runs that switch it; `backend` always by default */
+  readonly activate?: (compute: ComputeConfig) => BackendInfo;
+  /** the loader each loader configuration makes; `loader` always by default */
+  readonly createLoader?: (config: DataLoaderConfig) => DataLoaderPort;
 }
 
 /**
@@ -46,9 +51,9 @@ export const trainingUseCaseOver = (edges: TrainingUseCaseEdges): BenchmarkTrain
   new BenchmarkTrainingUseCase(
     edges.clock,
     new MemoryLogger(),
-    { activate: async () => edges.backend },
+    { activate: async (compute) => edges.activate?.(compute) ?? edges.backend },
     { open: async () => edges.source },
-    { create: async () => edges.loader },
+    { create: async (_source, config) => edges.createLoader?.(config) ?? edges.loader },
     edges.createTrainer,
     { start: () => undefined, stop: async () => [], cpuCounters: edges.cpuCounters ?? (() => null) },
     { describe: () => TEST_HOST },

@@ -106,6 +106,20 @@ export class BenchmarkTrainingUseCase {
     return settleSteps(() => this.open(config, []));
   }
 
+  /**
+   * The session's datasource on another compute backend (or the same with other threads): the datasource stays open,
+   * the backend named by `compute` becomes the active one.
+   */
+  switchBackend(
+    session: TrainingSession,
+    compute: BenchmarkTrainingInput['config']['compute'],
+  ): Promise<Result<TrainingSession, BenchmarkTrainingError>> {
+    return settleSteps(async () => ({
+      source: session.source,
+      backend: await during('backend-unavailable', () => this.compute.activate(compute)),
+    }));
+  }
+
   /** One run on an opened session, exactly as `execute` runs it: calibration, loader, trainer, measured pass. */
   executeIn(
     session: TrainingSession,

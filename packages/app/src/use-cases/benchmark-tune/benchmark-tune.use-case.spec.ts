@@ -1,0 +1,213 @@
+import 'reflect-metadata';
+import {
+  mulberry32,
+  type BenchmarkConfig,
+  type HostBatch,
+  type Stage3Columns,
+  type TuneChange,
+} from '@maou/bench-domain';
+import type { Trainer } from '@maou/bench-engine';
+import { FakeClock, MemoryLogger, RecordingProgress, trainingUseCaseOver } from '../../testing';
+import type { DataLoaderPort } from '../../ports/data-loader.port';
+import type { DataSourcePort } from '../../ports/data-source.port';
+import { BenchmarkTuneUseCase } from './benchmark-tune.use-case';
+
+// The edges faked as a 2-core machine would behave: a step takes 40 ms ÷ the backend's threads (±10 %), a batch waits
+// 10 ms for the main thread to prepare it and nothing with a loader worker. Everything between is the real use cases.
+const batch = (size: number): HostBatch => ({
+  stage: 3,
+  size,
+  boardIds: new Int32Array(size * 81),
+  hands: new Float32Array(size * 14),
+  targets: { stage: 3, moveLabel: new Float32Array(size * 1496), resultValue: new Float32Array(size) },
+});
+
+const machine = (seed: number) => {
+  const clock = new FakeClock();
+  const noise = mulberry32(seed);
+  let threads = 1;
+  const trainer = (): Trainer => ({
+    stage: 3,
+    parameterCount: 1000,
+    multiplyAddsPerSample: 1000,
+    async step() {
+      const ms = (40 / threads) * (0.9 + 0.2 * noise());
+      clock.advance(ms);
+      return {
+        loss: 5,
+        numTensors: 10,
+        phasesMs: { hostToDevice: 0, forward: ms * 0.4, loss: 0, backward: ms * 0.5, optimizer: ms * 0.1 },
+      };
+    },
+    async evaluate() {
+      return { loss: 4, metrics: {}, phasesMs: { hostToDevice: 0, forward: 1, loss: 0 } };
+    },
+    currentLearningRate: () => 0.01,
+    dispose: () => undefined,
+  });
+  const loader = (workers: number): DataLoaderPort => ({
+    batchesPerEpoch: { train: 100_000, validation: 3 },
+    samplesPerEpoch: { train: 800_000, validation: 24 },
+    describe: () => ({ mode: 'fake', shards: 1 }),
+    async *iterate() {
+      for (;;) {
+        if (workers === 0) clock.advance(10);
+        yield batch(8);
+      }
+    },
+    close: async () => undefined,
+  });
+  const source: DataSourcePort = {
+    stage: 3,
+    describe: () => 'fake',
+    shards: async () => [{ id: 'a.feather', path: 'a.feather', rows: 1000, bytes: 1 }],
+    read: async () => ({}) as Stage3Columns,
+    ioStats: () => null,
+  };
+  const training = trainingUseCaseOver({
+    clock,
+    backend: { name: 'wasm', version: '4.22.0', threads: 1, device: 'cpu', notes: [] },
+    activate: (compute) => {
+      threads = compute.threads === 'auto' ? 2 : compute.threads;
+      return { name: 'wasm', version: '4.22.0', threads, device: 'cpu', notes: [], placement: 'host' };
+    },
+    source,
+    loader: loader(0),
+    createLoader: (c) => loader(c.workers),
+    createTrainer: trainer,
+  });
+  const progress = new RecordingProgress();
+  const tune = new BenchmarkTuneUseCase(
+    training,
+    { create: async (_s, c) => loader(c.workers) },
+    trainer,
+    clock,
+    new MemoryLogger(),
+    progress,
+  );
+  return { tune, progress, clock };
+};
+
+const config = (over: Partial<BenchmarkConfig['loader']>, threads: number): BenchmarkConfig => ({
+  stage: 3,
+  source: { kind: 'local', label: 'local files', sampled: false, streamable: false, reads: ['x'] },
+  loader: {
+    batchSize: 8,
+    workers: 0,
+    prefetchFactor: 2,
+    pinMemory: true,
+    persistentWorkers: true,
+    streaming: false,
+    shuffle: true,
+    testRatio: 0.2,
+    cacheMode: 'memory',
+    devicePrefetch: 0,
+    seed: 1,
+    ...over,
+  },
+  training: {
+    preset: 'lite',
+    optimizer: 'adamw',
+    learningRate: 0.01,
+    momentum: 0.9,
+    beta1: 0.9,
+    beta2: 0.999,
+    eps: 1e-8,
+    weightDecay: 0.01,
+    lrScheduler: 'warmup_cosine_decay',
+    policyLossRatio: 1,
+    valueLossRatio: 1,
+    gradientClip: 0,
+    gradientAccumulationSteps: 1,
+    detectAnomaly: false,
+    stage1PosWeight: 1,
+    stage2PosWeight: 1,
+    stage2GammaPos: 0,
+    stage2GammaNeg: 0,
+    stage2Clip: 0,
+    stage2HiddenDim: 128,
+    stage2HeadDropout: 0,
+  },
+  compute: { backend: 'wasm', deviceIndex: 0, threads },
+  warmupBatches: 3,
+  maxBatches: 100,
+  runValidation: true,
+  sampleRatio: null,
+  enableProfiling: false,
+  enableResourceMonitoring: false,
+  compilation: false,
+});
+
+const commandLine = (changes: readonly TuneChange[]) =>
+  ['maou utility benchmark-training', ...changes.map((c) => `${c.flag} ${c.value}`)].join(' ');
+const input = (c: BenchmarkConfig, budgetMs = 240_000) => ({
+  config: c,
+  allow: [],
+  budgetMs,
+  backends: [
+    { name: 'wasm', placement: 'host' as const },
+    { name: 'cpu', placement: 'host' as const, fallback: true },
+  ],
+  commandLine,
+});
+
+describe('BenchmarkTuneUseCase', () => {
+  it('given one thread and no loader workers on 2 cores, then it finds both, verifies them together and hands back the command', async () => {
+    const { tune, progress } = machine(1);
+    const r = await tune.execute(input(config({ workers: 0 }, 1)));
+    if (!r.ok) throw new Error(r.error.message);
+    const t = r.value;
+    const by = (flag: string) => t.changes.find((c) => c.flag === flag)!;
+    expect(by('--threads')).toMatchObject({ value: '2', significant: true, verdict: 'faster', status: 'measured' });
+    expect(by('--dataloader-workers')).toMatchObject({ value: '1', significant: true });
+    // 50 → 40 ms a batch: 1.25×; 50 → 30 ms: 1.67×
+    expect(by('--dataloader-workers').gain).toBeCloseTo(0.25, 1);
+    expect(by('--threads').gain).toBeCloseTo(0.67, 1);
+    expect(t.final.changes).toHaveLength(2);
+    expect(t.final.changes).toEqual(
+      expect.arrayContaining([
+        { flag: '--threads', value: '2' },
+        { flag: '--dataloader-workers', value: '1' },
+      ]),
+    );
+    expect(t.final.verification).toMatchObject({ significant: true, verdict: 'faster' });
+    // 50 ms → 20 ms a batch of 8
+    expect(t.final.samples_per_second / t.baseline.samples_per_second).toBeCloseTo(2.5, 0);
+    expect(t.final.epoch!.predicted_ms).toBeLessThan(t.baseline.epoch!.predicted_ms_ci95[0]);
+    expect(t.command).toBe(commandLine(t.final.changes));
+    expect(t.elapsed_s).toBeLessThanOrEqual(t.budget_s * 1.1);
+    // every candidate leg sat between baseline legs; progress counted the legs with a total, so an ETA
+    expect(t.changes.every((c) => c.legs.baseline >= 2 && c.legs.candidate >= 2)).toBe(true);
+    expect(progress.tasks.map((x) => x.start.label)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^tune: \d+ change\(s\) against the configuration$/)]),
+    );
+    expect(progress.tasks.every((x) => x.start.total !== null && x.outcome === 'done')).toBe(true);
+  });
+
+  it('given the good configuration, then it claims no change and the command is the configuration as given', async () => {
+    const { tune } = machine(2);
+    // pinned buffers and a deeper prefetch change nothing on this machine
+    const r = await tune.execute(input(config({ workers: 1, pinMemory: false }, 2), 120_000));
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.changes.map((c) => `${c.flag} ${c.value}`)).toEqual(['--prefetch-factor 4', '--pin-memory true']);
+    expect(r.value.changes.filter((c) => c.significant)).toEqual([]);
+    expect(r.value.final.changes).toEqual([]);
+    expect(r.value.final.verification).toBeNull();
+    expect(r.value.command).toBe('maou utility benchmark-training');
+  });
+
+  it('given a stop request mid-way, then it fails as interrupted, naming the legs it ran', async () => {
+    const { tune, clock } = machine(3);
+    const stop = {
+      get aborted() {
+        return clock.now() > 60_000;
+      },
+      reason: 'SIGINT',
+    };
+    const r = await tune.execute({ ...input(config({ workers: 0 }, 1)), stop });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.kind).toBe('interrupted');
+    expect(r.error.message).toMatch(/^interrupted after \d+ leg\(s\) of the tune \(SIGINT\)/);
+  });
+});

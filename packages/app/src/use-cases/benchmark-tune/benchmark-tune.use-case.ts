@@ -1,0 +1,274 @@
+import { inject, injectable } from 'tsyringe';
+import {
+  applyChange,
+  applyChanges,
+  compareLegs,
+  legOf,
+  legsSamplesPerSecond,
+  tuneCandidates,
+  tuneWinners,
+  type BenchmarkTrainingReport,
+  type Result,
+  type TuneCandidate,
+  type TuneChange,
+  type TuneChangeResult,
+  type TuneReport,
+} from '@maou/bench-domain';
+import type { TrainerFactory } from '@maou/bench-engine';
+import type { ClockPort } from '../../ports/clock.port';
+import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
+import type { LoggerPort } from '../../ports/logger.port';
+import type { ProgressPort, ProgressTask } from '../../ports/progress.port';
+import { TOKENS } from '../../ports/tokens';
+import type { BenchmarkTrainingError } from '../benchmark-training/benchmark-training.errors';
+import { BenchmarkTrainingUseCase, type TrainingSession } from '../benchmark-training/benchmark-training.use-case';
+import { measureGradientNoise } from '../batch-study/gradient-noise-pass';
+import { during, settleSteps, StepFailure } from '../step-failure';
+import type { BenchmarkTuneInput } from './benchmark-tune.input';
+import { sideOf, TuneLegs } from './tune-legs';
+
+/** Shortest and longest leg (training time); the probe's share of the budget. */
+const MIN_LEG_MS = 3_000;
+const MAX_LEG_MS = 20_000;
+const PROBE_SHARE = 0.08;
+/** Steps of the untimed gradient-noise pass that measures the critical batch size when batch sizes are allowed. */
+const NOISE_STEPS = 20;
+
+type Measured = { candidate: TuneCandidate; reports: BenchmarkTrainingReport[]; failed?: string };
+
+/**
+ * "Which of the advised changes really help here?" A probe run of the user's configuration names the candidates (its
+ * recommendations, and the settings that change speed without changing what is trained); each is measured against
+ * the configuration in legs interleaved in one process (A B1 … Bn, Bn … B1 A, as long as the budget allows), every
+ * leg a whole `benchmark-training` run, and judged by `benchmark-compare`'s test against the machine's wander. The
+ * winners are combined and the combination measured against the configuration the same way.
+ * @public
+ */
+@injectable()
+export class BenchmarkTuneUseCase {
+  constructor(
+    @inject(BenchmarkTrainingUseCase) private readonly training: BenchmarkTrainingUseCase,
+    @inject(TOKENS.DataLoaderFactory) private readonly loaders: DataLoaderFactoryPort,
+    @inject(TOKENS.TrainerFactory) private readonly createTrainer: TrainerFactory,
+    @inject(TOKENS.Clock) private readonly clock: ClockPort,
+    @inject(TOKENS.Logger) private readonly logger: LoggerPort,
+    @inject(TOKENS.Progress) private readonly progress: ProgressPort,
+  ) {}
+
+  async execute(input: BenchmarkTuneInput): Promise<Result<TuneReport, BenchmarkTrainingError>> {
+    const opened = await this.training.openSession(input.config);
+    if (!opened.ok) return opened;
+    return settleSteps(() => this.run(opened.value, input));
+  }
+
+  private async run(session: TrainingSession, input: BenchmarkTuneInput): Promise<TuneReport> {
+    const log = this.logger.child({ useCase: 'benchmark-tune' });
+    const t0 = this.clock.now();
+    const deadline = t0 + input.budgetMs;
+    const legs = new TuneLegs(this.training, session, input);
+    const notes: string[] = [];
+
+    const probeMs = clamp(input.budgetMs * PROBE_SHARE, MIN_LEG_MS, MAX_LEG_MS);
+    const probeTask = this.progress.start({ label: 'tune: probe run of the configuration', total: 1, unit: 'legs' });
+    const probeStart = this.clock.now();
+    const probe = await this.baseline(legs.run(input.config, probeMs), probeTask);
+    probeTask.finish();
+    // what a leg costs besides its training batches: backend switch, loader and trainer start-up, replica warm-up
+    const overhead = Math.max(0, this.clock.now() - probeStart - sumWall(probe));
+    const cores = input.resourceLimits?.cpu_cores ?? probe.environment.cpus;
+    const criticalBatch = input.allow.includes('batch-size') ? await this.criticalBatch(session, input, notes) : null;
+    const { tried, skipped } = tuneCandidates({
+      config: input.config,
+      started: { backend: probe.environment.backend, threads: probe.environment.threads, cores },
+      recommendations: probe.recommendations,
+      backends: input.backends,
+      allow: input.allow,
+      criticalBatch,
+      files: typeof probe.data_load_method.shards === 'number' ? probe.data_load_method.shards : undefined,
+    });
+    log.info({ candidates: tried.map((c) => `${c.flag} ${c.value}`) }, 'tune candidates');
+
+    const n = tried.length;
+    const legMs = clamp((deadline - this.clock.now()) / (2 * (n + 1) + 4) - overhead, MIN_LEG_MS, MAX_LEG_MS);
+    const cost = legMs + overhead;
+    const screenEnd = this.clock.now() + ((deadline - this.clock.now()) * 2 * (n + 1)) / (2 * (n + 1) + 4);
+    const a: BenchmarkTrainingReport[] = [];
+    const measured: Measured[] = tried.map((candidate) => ({ candidate, reports: [] }));
+    if (n > 0) {
+      const pairs = Math.max(1, Math.floor((screenEnd - this.clock.now()) / (2 * (n + 1) * cost)));
+      const task = this.progress.start({
+        label: `tune: ${n} change(s) against the configuration`,
+        total: pairs * 2 * (n + 1),
+        unit: 'legs',
+      });
+      // A B1 … Bn, then Bn … B1 A: each side's mean position in the run is the same, so a drift cancels.
+      for (let p = 0; p === 0 || (p < pairs && this.clock.now() + 2 * (n + 1) * cost <= screenEnd); p++) {
+        a.push(await this.baseline(legs.run(input.config, legMs), task));
+        for (const m of measured) await this.candidateLeg(legs, input, m, legMs, task);
+        for (const m of [...measured].reverse()) await this.candidateLeg(legs, input, m, legMs, task);
+        a.push(await this.baseline(legs.run(input.config, legMs), task));
+      }
+      task.finish();
+    }
+    const changes = measured.map((m) => judge(m, a));
+    const winners = tuneWinners(changes);
+    const verification = winners.length ? await this.verify(legs, input, winners, legMs, cost, deadline) : null;
+    const speedWinners = winners.some((w) => tried.find((c) => c.flag === w.flag)?.kind !== 'measurement');
+    const verified = verification !== null && (!speedWinners || verification.comparison.significant);
+    if (verification && !verified)
+      notes.push(
+        `the combination (${winners.map(flagText).join(' ')}) did not measure faster than the configuration when verified: nothing is claimed`,
+      );
+    const final = verified ? winners : [];
+    const baseSide = verification ? verification.a : a.length ? a : [probe];
+    const finalSide = verified && verification ? verification.c : baseSide;
+    if (this.clock.now() > deadline + cost)
+      notes.push(
+        `the tune took ${((this.clock.now() - t0) / 1000).toFixed(0)} s of a ${(input.budgetMs / 1000).toFixed(0)} s budget: each change needs at least two legs a side`,
+      );
+    const figures = verification?.comparison;
+    return {
+      schema_version: 1,
+      kind: 'benchmark-tune',
+      created_at: this.clock.wallTime().toISOString(),
+      budget_s: input.budgetMs / 1000,
+      elapsed_s: (this.clock.now() - t0) / 1000,
+      baseline: sideOf(baseSide, legsSamplesPerSecond(baseSide.map(legOf))),
+      final: {
+        ...sideOf(finalSide, legsSamplesPerSecond(finalSide.map(legOf))),
+        changes: final,
+        verification: figures
+          ? {
+              gain: figures.gain,
+              interval: figures.interval,
+              significant: figures.significant,
+              verdict: figures.verdict,
+              wander_band: figures.wander_band,
+              legs: figures.legs,
+              p_value: figures.comparison.p_value,
+            }
+          : null,
+      },
+      changes,
+      skipped,
+      command: input.commandLine(final),
+      environment: { backend: probe.environment.backend, threads: probe.environment.threads, cpus: cores },
+      notes,
+    };
+  }
+
+  /** A baseline leg must run: without it there is nothing to compare against. */
+  private async baseline(
+    leg: Promise<Result<BenchmarkTrainingReport, BenchmarkTrainingError>>,
+    task: ProgressTask,
+  ): Promise<BenchmarkTrainingReport> {
+    const r = await leg;
+    task.advance();
+    if (!r.ok) throw new StepFailure(r.error);
+    return r.value;
+  }
+
+  /** A candidate's leg; a candidate that fails (a backend that does not start) is a result, and runs no more legs. */
+  private async candidateLeg(
+    legs: TuneLegs,
+    input: BenchmarkTuneInput,
+    m: Measured,
+    legMs: number,
+    task: ProgressTask,
+  ): Promise<void> {
+    if (m.failed !== undefined) return task.advance();
+    const r = await legs.run(applyChange(input.config, m.candidate), legMs);
+    task.advance();
+    if (r.ok) m.reports.push(r.value);
+    else {
+      m.failed = `${r.error.kind}: ${r.error.message}`;
+      this.logger
+        .child({ useCase: 'benchmark-tune' })
+        .warn({ change: flagText(m.candidate), reason: m.failed }, 'tune candidate failed; the tune goes on');
+    }
+  }
+
+  /** The winners together against the configuration: A C C A, as long as the budget allows (at least once). */
+  private async verify(
+    legs: TuneLegs,
+    input: BenchmarkTuneInput,
+    winners: readonly TuneChange[],
+    legMs: number,
+    cost: number,
+    deadline: number,
+  ) {
+    const combined = applyChanges(input.config, winners);
+    const task = this.progress.start({
+      label: `tune: verifying ${winners.map(flagText).join(' ')}`,
+      total: Math.max(4, 4 * Math.floor((deadline - this.clock.now()) / (4 * cost))),
+      unit: 'legs',
+    });
+    const a: BenchmarkTrainingReport[] = [];
+    const c: BenchmarkTrainingReport[] = [];
+    for (let p = 0; p === 0 || this.clock.now() + 4 * cost <= deadline; p++) {
+      a.push(await this.baseline(legs.run(input.config, legMs), task));
+      for (let i = 0; i < 2; i++) c.push(await this.baseline(legs.run(combined, legMs), task));
+      a.push(await this.baseline(legs.run(input.config, legMs), task));
+    }
+    task.finish();
+    return { a, c, comparison: compareLegs(a.map(legOf), c.map(legOf)) };
+  }
+
+  /** B_simple's lower end, from an untimed pass of gradient norms: batches up to it train as well per sample. */
+  private async criticalBatch(
+    session: TrainingSession,
+    input: BenchmarkTuneInput,
+    notes: string[],
+  ): Promise<number | null> {
+    const task = this.progress.start({ label: 'tune: critical batch size (gradient noise)', total: 1, unit: 'stage' });
+    const noise = await during('training-failed', () =>
+      measureGradientNoise(
+        { loaders: this.loaders, createTrainer: this.createTrainer },
+        session,
+        input.config,
+        NOISE_STEPS,
+      ),
+    );
+    task.advance();
+    task.finish();
+    const lower = noise?.b_simple === null || !noise ? null : noise.b_simple_ci95[0];
+    if (lower === null) notes.push(`no critical batch size: ${noise?.note ?? 'no update had two pieces to measure'}`);
+    return lower;
+  }
+}
+
+const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
+const sumWall = (r: BenchmarkTrainingReport): number => r.batches.reduce((s, b) => s + b.wallMs, 0);
+const flagText = (c: TuneChange): string => `${c.flag} ${c.value}`;
+
+/** A candidate's verdict: speed by the comparison; a measurement change by whether every leg was steady within it. */
+const judge = (m: Measured, a: readonly BenchmarkTrainingReport[]): TuneChangeResult => {
+  const legs = { baseline: a.length, candidate: m.reports.length };
+  if (m.failed !== undefined || m.reports.length === 0 || a.length === 0)
+    return {
+      ...m.candidate,
+      status: 'failed',
+      gain: null,
+      interval: null,
+      significant: false,
+      verdict: 'failed',
+      wander_band: null,
+      legs,
+      reason: m.failed ?? 'no leg ran',
+    };
+  const c = compareLegs(a.map(legOf), m.reports.map(legOf));
+  const base = { ...m.candidate, status: 'measured' as const, gain: c.gain, interval: c.interval };
+  if (m.candidate.kind !== 'measurement')
+    return { ...base, significant: c.significant, verdict: c.verdict, wander_band: c.wander_band, legs };
+  const late = m.reports.filter((r) => r.training_metrics.steady_state_start > Number(m.candidate.value)).length;
+  return {
+    ...base,
+    significant: late === 0,
+    verdict:
+      late === 0
+        ? `steady from the warm-up on in ${m.reports.length} of ${m.reports.length} legs`
+        : `steady only later in ${late} of ${m.reports.length} legs`,
+    wander_band: c.wander_band,
+    legs,
+  };
+};

@@ -1,0 +1,91 @@
+import {
+  err,
+  ok,
+  type BenchmarkConfig,
+  type BenchmarkTrainingReport,
+  type Result,
+  type TuneSide,
+} from '@maou/bench-domain';
+import type { BenchmarkTrainingError } from '../benchmark-training/benchmark-training.errors';
+import type { BenchmarkTrainingUseCase, TrainingSession } from '../benchmark-training/benchmark-training.use-case';
+import type { BenchmarkTuneInput } from './benchmark-tune.input';
+import { StepFailure } from '../step-failure';
+
+/**
+ * A leg measures the training pass alone, for `ms` of training batches whatever cap the user typed (the stopping rule
+ * never stops it early, so every leg of a tune is as long), without validation, profiling or resource sampling.
+ */
+export const legConfig = (config: BenchmarkConfig, ms: number): BenchmarkConfig => ({
+  ...config,
+  runValidation: false,
+  enableProfiling: false,
+  enableResourceMonitoring: false,
+  stopping: { targetPrecision: 0, timeBudgetMs: ms, capGiven: false },
+});
+
+/**
+ * Runs the legs of a tune on one session: the datasource opened once, the backend switched when a leg's compute
+ * settings differ from the active ones. Each leg is a whole `benchmark-training` run.
+ */
+export class TuneLegs {
+  private active: BenchmarkConfig['compute'];
+  done = 0;
+
+  constructor(
+    private readonly training: BenchmarkTrainingUseCase,
+    private session: TrainingSession,
+    private readonly input: BenchmarkTuneInput,
+  ) {
+    this.active = input.config.compute;
+  }
+
+  /** One leg of `ms` training time; a stop request fails the whole tune as interrupted. */
+  async run(config: BenchmarkConfig, ms: number): Promise<Result<BenchmarkTrainingReport, BenchmarkTrainingError>> {
+    this.throwIfStopped();
+    if (JSON.stringify(config.compute) !== JSON.stringify(this.active)) {
+      const switched = await this.training.switchBackend(this.session, config.compute);
+      if (!switched.ok) return switched;
+      this.session = switched.value;
+      this.active = config.compute;
+    }
+    const r = await this.training.executeIn(this.session, {
+      config: legConfig(config, ms),
+      warnings: this.input.warnings,
+      resourceLimits: this.input.resourceLimits,
+      stop: this.input.stop,
+    });
+    if ((!r.ok && r.error.kind === 'interrupted') || (r.ok && r.value.report.interrupted)) this.throwIfStopped(true);
+    this.done += 1;
+    return r.ok ? ok(r.value.report) : err(r.error);
+  }
+
+  private throwIfStopped(force = false): void {
+    const stop = this.input.stop;
+    if (!force && !stop?.aborted) return;
+    const reason = stop?.reason === undefined ? 'stop requested' : String(stop.reason);
+    throw new StepFailure<BenchmarkTrainingError>({
+      kind: 'interrupted',
+      message: `interrupted after ${this.done} leg(s) of the tune (${reason}); nothing was concluded`,
+      interruption: { reason, completed_batches: this.done, planned_batches: 0 },
+    });
+  }
+}
+
+/** A side's speed over its legs and the epoch its median leg predicted (each leg's estimate is the single run's). */
+export const sideOf = (reports: readonly BenchmarkTrainingReport[], samplesPerSecond: number): TuneSide => {
+  const sorted = [...reports].sort((a, b) => a.epoch_estimate.predicted_ms - b.epoch_estimate.predicted_ms);
+  const mid = sorted[Math.floor((sorted.length - 1) / 2)];
+  return {
+    samples_per_second: samplesPerSecond,
+    epoch: mid
+      ? {
+          predicted_ms: mid.epoch_estimate.predicted_ms,
+          predicted_ms_ci95: mid.epoch_estimate.predicted_ms_ci95,
+          ...(mid.epoch_estimate.half_width_fraction === undefined
+            ? {}
+            : { half_width_fraction: mid.epoch_estimate.half_width_fraction }),
+        }
+      : null,
+    legs: reports.length,
+  };
+};
