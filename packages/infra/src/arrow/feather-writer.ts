@@ -1,4 +1,5 @@
-import { writeFileAtomic } from '../files/atomic-file';
+import { writeFileAtomic, type OutputKind } from '../files/atomic-file';
+import { NEW_FILE } from '../files/output-kinds';
 import {
   CompressionType,
   Field,
@@ -118,17 +119,31 @@ export const encodeArrowIpc = (batches: readonly RecordBatch[], options: ArrowWr
   return writer.toUint8Array(true);
 };
 
-/** Writes Stage 1/2/3 columns as a `.feather` file readable by maou and pyarrow. @public */
+/** Stage 1/2/3 columns as the bytes of a `.feather` file readable by maou and pyarrow. @public */
+export const encodeStageFeather = (
+  columns: StageColumns,
+  ids: BigUint64Array,
+  options: ArrowWriteOptions = {},
+): Uint8Array =>
+  encodeArrowIpc(
+    buildBatches(columns.rows, options.batchRows ?? Math.max(columns.rows, 1), (s, n) =>
+      stageColumnData(columns, ids, s, n),
+    ),
+    options,
+  );
+
+/**
+ * Writes Stage 1/2/3 columns as a `.feather` file readable by maou and pyarrow; an existing file is replaced only when
+ * `kind` owns it (default: none, the path must be new or empty).
+ * @public
+ */
 export const writeStageFeather = async (
   path: string,
   columns: StageColumns,
   ids: BigUint64Array,
-  options: ArrowWriteOptions = {},
+  options: ArrowWriteOptions & { readonly kind?: OutputKind } = {},
 ): Promise<number> => {
-  const batches = buildBatches(columns.rows, options.batchRows ?? Math.max(columns.rows, 1), (s, n) =>
-    stageColumnData(columns, ids, s, n),
-  );
-  const bytes = encodeArrowIpc(batches, options);
-  await writeFileAtomic(path, bytes);
+  const bytes = encodeStageFeather(columns, ids, options);
+  await writeFileAtomic(path, bytes, options.kind ?? NEW_FILE);
   return bytes.length;
 };

@@ -16,6 +16,7 @@ import { checkValueBuffers } from './value-buffers';
 import type { ArrowBatches } from './feather-reader';
 import { buildBatches, encodeArrowIpc, nestLargeList, type ArrowWriteOptions } from './feather-writer';
 import { writeFileAtomic } from '../files/atomic-file';
+import { NEW_FILE } from '../files/output-kinds';
 
 /**
  * The values of a variable-width column, one batch at a time: its offsets or views are checked before apache-arrow's
@@ -184,7 +185,7 @@ export const hcpeColumnData = (c: HcpeColumns, start: number, n: number): [strin
   ['moves', makeData({ type: new Int16(), length: n, nullCount: 0, data: c.moves.subarray(start, start + n) })],
 ];
 
-/** Writes HCPE columns as a `.feather` file. @public */
+/** Writes HCPE columns as a new `.feather` file (an existing one is never replaced). @public */
 export const writeHcpeFeather = async (
   path: string,
   columns: HcpeColumns,
@@ -194,6 +195,6 @@ export const writeHcpeFeather = async (
     buildBatches(columns.rows, options.batchRows ?? Math.max(columns.rows, 1), (s, n) => hcpeColumnData(columns, s, n)),
     options,
   );
-  await writeFileAtomic(path, bytes);
+  await writeFileAtomic(path, bytes, NEW_FILE);
   return bytes.length;
 };

@@ -25,20 +25,41 @@ describe('JsonCalibrationStoreAdapter', () => {
     expect(JSON.parse(await readFile(path, 'utf8')).formatVersion).toBe(1);
   });
 
-  it('given a corrupt or foreign file, when loaded, then it is ignored with a warning and the next save replaces it', async () => {
+  it('given a cut-short calibration file, when loaded, then it is ignored with a warning and the next save replaces it', async () => {
     const path = join(dir, 'calibration.json');
     const logger = new MemoryLogger();
     const store = new JsonCalibrationStoreAdapter(path, logger);
-    await writeFile(path, '{"formatVersion": 1, "entries": {"k": ');
-    expect(await store.load('k')).toBeNull();
-    await writeFile(path, '[1, 2]');
+    await writeFile(path, '{\n  "formatVersion": 1,\n  "entries": {\n    "k": ');
     expect(await store.load('k')).toBeNull();
     expect(logger.lines.filter((l) => l.level === 'warn').map((l) => l.msg)).toEqual([
       `calibration_cache_ignored path=${path} reason="corrupt JSON"`,
-      `calibration_cache_ignored path=${path} reason="unknown format"`,
     ]);
     await store.save('k', 7);
     expect(await store.load('k')).toBe(7);
+  });
+
+  it('given a file that is not a calibration file, when saved, then it is refused by name and kept', async () => {
+    const path = join(dir, 'report.json');
+    const logger = new MemoryLogger();
+    const store = new JsonCalibrationStoreAdapter(path, logger);
+    await writeFile(path, '[1, 2]');
+    expect(await store.load('k')).toBeNull();
+    expect(logger.lines.map((l) => l.msg)).toEqual([`calibration_cache_ignored path=${path} reason="unknown format"`]);
+    await expect(store.save('k', 7)).rejects.toThrow(
+      `${path} exists and is not a calibration file written by maou-bench`,
+    );
+    expect(await readFile(path, 'utf8')).toBe('[1, 2]');
+  });
+
+  it('given a calibration file of a newer format version, then load and save refuse it by name and keep it', async () => {
+    const path = join(dir, 'calibration.json');
+    const newer = '{\n  "formatVersion": 2,\n  "entries": {"k": {"v2": true}}\n}\n';
+    await writeFile(path, newer);
+    const store = new JsonCalibrationStoreAdapter(path, new MemoryLogger());
+    const refusal = `calibration file ${path} has formatVersion 2, newer than this maou-bench reads (1)`;
+    await expect(store.load('k')).rejects.toThrow(refusal);
+    await expect(store.save('k', 7)).rejects.toThrow(refusal);
+    expect(await readFile(path, 'utf8')).toBe(newer);
   });
 });
 

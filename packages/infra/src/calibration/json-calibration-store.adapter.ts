@@ -2,17 +2,30 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CalibrationStorePort, LoggerPort } from '@maou/bench-use-cases';
 import { writeFileAtomic } from '../files/atomic-file';
+import { CALIBRATION_FILE } from '../files/output-kinds';
 import { withFileLock, type FileLockOptions } from '../files/file-lock';
 
 const FORMAT_VERSION = 1;
+
+/** A calibration file written by a newer maou-bench: neither read nor rewritten (that would lose its entries). */
+class NewerCalibrationFormat extends Error {
+  constructor(path: string, version: number) {
+    super(
+      `calibration file ${path} has formatVersion ${version}, newer than this maou-bench reads (${FORMAT_VERSION}); it is left as it is: run the newer maou-bench, or name another --calibration-file`,
+    );
+    this.name = 'NewerCalibrationFormat';
+  }
+}
 interface StoreFile {
   readonly formatVersion: typeof FORMAT_VERSION;
   readonly entries: Record<string, unknown>;
 }
 
 /**
- * Calibration results in one JSON file, keyed by environment signature. A file that cannot be read as this format
- * is ignored with a warning (and replaced on the next save); writes go to a temp file renamed over the old one, so a
+ * Calibration results in one JSON file, keyed by environment signature. A calibration file this build cannot read
+ * (corrupt JSON, entries that are not an object) is ignored with a warning and replaced on the next save; one of a
+ * newer format version is refused, by name, and never rewritten; any other file is never replaced (the output rule
+ * in `atomic-file.ts`). Writes go to a temp file renamed over the old one, so a
  * crash never leaves a half-written file. A save or an update reads, changes and writes under a lock file, so runs
  * saving at once keep each other's entries, and runs extending one entry at once each keep their change.
  * @public
@@ -41,7 +54,7 @@ export class JsonCalibrationStoreAdapter implements CalibrationStorePort {
         const next = change(kept[key] ?? null);
         if (next === undefined) return;
         const body: StoreFile = { formatVersion: FORMAT_VERSION, entries: { ...kept, [key]: next } };
-        await writeFileAtomic(this.path, `${JSON.stringify(body, null, 2)}\n`);
+        await writeFileAtomic(this.path, `${JSON.stringify(body, null, 2)}\n`, CALIBRATION_FILE);
       },
       this.lock,
     );
@@ -60,11 +73,14 @@ export class JsonCalibrationStoreAdapter implements CalibrationStorePort {
       return {};
     }
     try {
-      const parsed = JSON.parse(text) as Partial<StoreFile>;
+      const parsed = JSON.parse(text) as { formatVersion?: unknown; entries?: unknown };
+      if (typeof parsed?.formatVersion === 'number' && parsed.formatVersion > FORMAT_VERSION)
+        throw new NewerCalibrationFormat(this.path, parsed.formatVersion);
       if (parsed?.formatVersion === FORMAT_VERSION && typeof parsed.entries === 'object' && parsed.entries !== null)
-        return parsed.entries;
+        return parsed.entries as Record<string, unknown>;
       this.logger.warn({ path: this.path }, `calibration_cache_ignored path=${this.path} reason="unknown format"`);
     } catch (e) {
+      if (e instanceof NewerCalibrationFormat) throw e;
       this.logger.warn(
         { path: this.path, error: String(e) },
         `calibration_cache_ignored path=${this.path} reason="corrupt JSON"`,

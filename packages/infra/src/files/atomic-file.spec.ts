@@ -4,7 +4,10 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { outputTarget, writeFileAtomic, writeFileAtomicSync } from './atomic-file';
+import { outputTarget, writeFileAtomic, writeFileAtomicSync, type OutputKind } from './atomic-file';
+
+// The files these cases replace are the spec's own (anything but Arrow); the rule's own cases are at the end.
+const OURS: OutputKind = { what: 'a test file', owns: (head) => !head.startsWith('ARROW1') };
 
 // mknod needs root (CAP_MKNOD); as anyone else the device cases are skipped, and say so.
 const asRoot = process.getuid?.() === 0;
@@ -24,7 +27,7 @@ describe('writeFileAtomic', () => {
     const a = Buffer.alloc(8 * 2 ** 20, 'a');
     const b = Buffer.alloc(6 * 2 ** 20, 'b');
     for (let round = 0; round < 5; round += 1) {
-      await Promise.all([writeFileAtomic(path, a), writeFileAtomic(path, b)]);
+      await Promise.all([writeFileAtomic(path, a, OURS), writeFileAtomic(path, b, OURS)]);
       const left = await readFile(path);
       expect(left.equals(a) || left.equals(b)).toBe(true);
       expect(await readdir(dir)).toEqual(['report.json']);
@@ -35,13 +38,13 @@ describe('writeFileAtomic', () => {
     const path = join(dir, 'taken');
     await mkdir(path);
     await writeFile(join(path, 'inside'), 'kept');
-    await expect(writeFileAtomic(path, 'new')).rejects.toThrow(/is a directory/);
+    await expect(writeFileAtomic(path, 'new', OURS)).rejects.toThrow(/is a directory/);
     expect(await readdir(dir)).toEqual(['taken']);
     expect(await readFile(join(path, 'inside'), 'utf8')).toBe('kept');
   });
 
   it('given a missing directory, then it throws ENOENT and creates nothing', async () => {
-    await expect(writeFileAtomic(join(dir, 'no', 'such.json'), 'x')).rejects.toThrow(/ENOENT/);
+    await expect(writeFileAtomic(join(dir, 'no', 'such.json'), 'x', OURS)).rejects.toThrow(/ENOENT/);
     expect(await readdir(dir)).toEqual([]);
   });
 
@@ -59,7 +62,7 @@ describe('writeFileAtomic', () => {
           process.exit(130);
         }
       }, 0);
-      writeFileAtomic(${JSON.stringify(path)}, Buffer.alloc(256 * 2 ** 20, 'n')).then(() => {
+      writeFileAtomic(${JSON.stringify(path)}, Buffer.alloc(256 * 2 ** 20, 'n'), { what: 'a test file', owns: () => true }).then(() => {
         clearInterval(poll);
         process.stdout.write('the write finished first');
       });`;
@@ -79,7 +82,7 @@ describe('writeFileAtomic', () => {
     const path = join(dir, 'report.json');
     const child = `
       const { writeFileAtomic } = require(${JSON.stringify(join(__dirname, 'atomic-file.ts'))});
-      void writeFileAtomic(${JSON.stringify(path)}, 'new');
+      void writeFileAtomic(${JSON.stringify(path)}, 'new', { what: 'a test file', owns: () => true });
       process.exit(130);`;
     const r = spawnSync(process.execPath, ['-r', require.resolve('ts-node/register/transpile-only'), '-e', child], {
       encoding: 'utf8',
@@ -91,11 +94,11 @@ describe('writeFileAtomic', () => {
   it('given the sync variant, then it replaces the file whole and cleans up after a failure the same way', async () => {
     const path = join(dir, 'stub.json');
     await writeFile(path, 'old');
-    writeFileAtomicSync(path, '{"interrupted": true}\n');
+    writeFileAtomicSync(path, '{"interrupted": true}\n', OURS);
     expect(await readFile(path, 'utf8')).toBe('{"interrupted": true}\n');
     await mkdir(join(dir, 'taken'));
     await writeFile(join(dir, 'taken', 'inside'), 'kept');
-    expect(() => writeFileAtomicSync(join(dir, 'taken'), 'x')).toThrow(/is a directory/);
+    expect(() => writeFileAtomicSync(join(dir, 'taken'), 'x', OURS)).toThrow(/is a directory/);
     expect((await readdir(dir)).sort()).toEqual(['stub.json', 'taken']);
   });
 });
@@ -113,8 +116,8 @@ describe('the output rule: what is not a regular file is never replaced', () => 
       const dev = join(dir, 'null');
       execFileSync('mknod', [dev, 'c', '1', '3']);
       const before = statSync(dev);
-      await writeFileAtomic(dev, '{"a": 1}\n');
-      writeFileAtomicSync(dev, '{"a": 2}\n');
+      await writeFileAtomic(dev, '{"a": 1}\n', OURS);
+      writeFileAtomicSync(dev, '{"a": 2}\n', OURS);
       const after = statSync(dev);
       expect({ char: after.isCharacterDevice(), ino: after.ino, rdev: after.rdev }).toEqual({
         char: true,
@@ -130,7 +133,7 @@ describe('the output rule: what is not a regular file is never replaced', () => 
     async () => {
       const full = join(dir, 'full');
       execFileSync('mknod', [full, 'c', '1', '7']);
-      await expect(writeFileAtomic(full, 'x')).rejects.toThrow(/ENOSPC/);
+      await expect(writeFileAtomic(full, 'x', OURS)).rejects.toThrow(/ENOSPC/);
       expect(lstatSync(full).isCharacterDevice()).toBe(true);
       expect(await readdir(dir)).toEqual(['full']);
     },
@@ -147,7 +150,7 @@ describe('the output rule: what is not a regular file is never replaced', () => 
     for (
       let i = 0;
       i < 100 &&
-      !(await writeFileAtomic(fifo, 'through the pipe\n').then(
+      !(await writeFileAtomic(fifo, 'through the pipe\n', OURS).then(
         () => true,
         () => false,
       ));
@@ -157,7 +160,7 @@ describe('the output rule: what is not a regular file is never replaced', () => 
     await closed;
     expect(Buffer.concat(got).toString()).toBe('through the pipe\n');
     expect(lstatSync(fifo).isFIFO()).toBe(true);
-    expect(() => writeFileAtomicSync(fifo, 'x')).toThrow(`FIFO ${fifo} has no reader`);
+    expect(() => writeFileAtomicSync(fifo, 'x', OURS)).toThrow(`FIFO ${fifo} has no reader`);
     expect(await readdir(dir)).toEqual(['fifo']);
   });
 
@@ -177,7 +180,7 @@ describe('the output rule: what is not a regular file is never replaced', () => 
           reader.stdout.on('data', (b) => (got += b));
           const closed = new Promise((done) => reader.on('close', done));
           for (let i = 0; i < 500; i++) {
-            try { writeFileAtomicSync(fifo, 'round ' + round + '\\n'); break; }
+            try { writeFileAtomicSync(fifo, 'round ' + round + '\\n', { what: 'a test file', owns: () => true }); break; }
             catch (e) { if (!/no reader/.test(e.message)) throw e; await new Promise((r) => setTimeout(r, 5)); }
           }
           await closed;
@@ -199,11 +202,13 @@ describe('the output rule: what is not a regular file is never replaced', () => 
   it('given a symlink, then its target is replaced and the link stays a link; a dangling one is refused', async () => {
     await writeFile(join(dir, 'real.json'), 'old');
     await symlink('real.json', join(dir, 'link.json'));
-    await writeFileAtomic(join(dir, 'link.json'), 'new');
+    await writeFileAtomic(join(dir, 'link.json'), 'new', OURS);
     expect(readlinkSync(join(dir, 'link.json'))).toBe('real.json');
     expect(await readFile(join(dir, 'real.json'), 'utf8')).toBe('new');
     await symlink('missing.json', join(dir, 'dangling.json'));
-    await expect(writeFileAtomic(join(dir, 'dangling.json'), 'x')).rejects.toThrow(/is a symlink to a missing file/);
+    await expect(writeFileAtomic(join(dir, 'dangling.json'), 'x', OURS)).rejects.toThrow(
+      /is a symlink to a missing file/,
+    );
     expect((await readdir(dir)).sort()).toEqual(['dangling.json', 'link.json', 'real.json']);
   });
 
@@ -212,10 +217,57 @@ describe('the output rule: what is not a regular file is never replaced', () => 
     const server = createServer();
     await new Promise<void>((done) => server.listen(sock, done));
     try {
-      expect(outputTarget(sock)).toEqual({ kind: 'refuse', reason: `${sock} is a socket; name a regular file` });
-      await expect(writeFileAtomic(sock, 'x')).rejects.toThrow(/is a socket/);
+      expect(outputTarget(sock, OURS)).toEqual({ kind: 'refuse', reason: `${sock} is a socket; name a regular file` });
+      await expect(writeFileAtomic(sock, 'x', OURS)).rejects.toThrow(/is a socket/);
     } finally {
       server.close();
+    }
+  });
+});
+
+// The write rule (README "Output files"): an existing file is replaced only when empty or of the kind being written,
+// by its marker; anything else is refused by name, before a byte is written, and stays as it was.
+describe('the write rule: only files this product wrote are replaced', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'maou-owned-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it("given a file without the kind's marker, then it is refused by name and kept; an empty one is replaced", async () => {
+    const theirs = join(dir, 'transformed.feather');
+    await writeFile(theirs, "ARROW1 someone else's data");
+    await expect(writeFileAtomic(theirs, '{"a": 1}', OURS)).rejects.toThrow(
+      `cannot write ${theirs}: ${theirs} exists and is not a test file; maou-bench never replaces a file it did not write: move it away or name another path`,
+    );
+    expect(await readFile(theirs, 'utf8')).toBe("ARROW1 someone else's data");
+    await writeFile(join(dir, 'empty'), '');
+    writeFileAtomicSync(join(dir, 'empty'), 'new', OURS);
+    expect(await readFile(join(dir, 'empty'), 'utf8')).toBe('new');
+    expect((await readdir(dir)).sort()).toEqual(['empty', 'transformed.feather']);
+  });
+
+  it('given a legal name of 250 bytes (multi-byte too), then the temporary name fits 255 and the file is written', async () => {
+    for (const name of [`${'r'.repeat(245)}.json`, `${'é'.repeat(122)}.json`]) {
+      expect(Buffer.byteLength(name)).toBeGreaterThanOrEqual(249);
+      await writeFileAtomic(join(dir, name), '{}', OURS);
+      expect(await readFile(join(dir, name), 'utf8')).toBe('{}');
+    }
+    expect(await readdir(dir)).toHaveLength(2);
+  });
+
+  itAsRoot('given a full filesystem (a 64 KiB tmpfs), then the error names the path and ENOSPC in words', async () => {
+    const mnt = join(dir, 'full');
+    await mkdir(mnt);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mnt]);
+    try {
+      const path = join(mnt, 'report.json');
+      await expect(writeFileAtomic(path, Buffer.alloc(256 * 1024, 1), OURS)).rejects.toThrow(
+        `cannot write ${path}: no space left on the device (ENOSPC); free space on that filesystem or write to another`,
+      );
+      expect(await readdir(mnt)).toEqual([]);
+    } finally {
+      execFileSync('umount', [mnt]);
     }
   });
 });

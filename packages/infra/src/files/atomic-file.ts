@@ -10,6 +10,7 @@ import {
   realpathSync,
   renameSync,
   rmSync,
+  readSync,
   statSync,
   writeFile as writeFileCallback,
   writeSync,
@@ -18,10 +19,27 @@ import {
 import { rename, rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
+import { FileError, fileError } from './file-error';
+
+/**
+ * A kind of file this product writes, and how it knows one it wrote: `owns` looks at an existing file's first bytes
+ * (its format marker: a report's `"command"`, the calibration file's `formatVersion`…) or at its path (a data file
+ * listed in the manifest beside it). An existing file is replaced only when it is empty or `owns` says it is ours.
+ * @public
+ */
+export interface OutputKind {
+  /** what the file is, for messages: "JSON report", "calibration file" */
+  readonly what: string;
+  readonly owns: (head: string, path: string) => boolean;
+}
+
+/** How many bytes of an existing file {@link OutputKind.owns} sees. @public */
+export const OWNED_HEAD_BYTES = 1024;
 
 /**
  * How an output path is written (the one rule, stated in docs/command-line.md, "Output files"):
- * - a new path or a regular file: replaced atomically (temporary file beside it, then rename);
+ * - a new path, an empty file or a file of the kind being written that this product wrote (see {@link OutputKind}):
+ *   replaced atomically (temporary file beside it, then rename); any other regular file is refused, never replaced;
  * - a symlink: resolved to its final target, and that target is written by this same rule (the link stays a link);
  * - a character device or a FIFO (`/dev/null`, `/dev/stdout`, `>(jq .)`): written in place, as `tee` would, never
  *   replaced; a FIFO must have a reader when the write comes;
@@ -53,8 +71,27 @@ export const specialFileKind = (s: Stats): string | null =>
           ? 'socket'
           : null;
 
-/** Applies the {@link OutputTarget} rule to `path` (reads metadata only). @public */
-export const outputTarget = (path: string): OutputTarget => {
+const headOf = (path: string): string => {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(OWNED_HEAD_BYTES);
+    return buf.toString('utf8', 0, readSync(fd, buf, 0, buf.length, 0));
+  } finally {
+    closeSync(fd);
+  }
+};
+
+// A file that is not ours is refused by name, with what it is not and what to do.
+const ownedOrRefused = (path: string, real: string, size: number, kind: OutputKind): OutputTarget => {
+  if (size === 0 || kind.owns(headOf(real), real)) return { kind: 'replace', path: real };
+  return {
+    kind: 'refuse',
+    reason: `${path} exists and is not ${kind.what}; maou-bench never replaces a file it did not write: move it away or name another path`,
+  };
+};
+
+/** Applies the {@link OutputTarget} rule to `path` for a file of `kind` (reads metadata and a regular file's head). @public */
+export const outputTarget = (path: string, kind: OutputKind): OutputTarget => {
   const s = statOrNull(path, statSync);
   if (!s) {
     const link = statOrNull(path, lstatSync);
@@ -62,7 +99,7 @@ export const outputTarget = (path: string): OutputTarget => {
       ? { kind: 'refuse', reason: `${path} is a symlink to a missing file` }
       : { kind: 'replace', path };
   }
-  if (s.isFile()) return { kind: 'replace', path: realpathSync(path) };
+  if (s.isFile()) return ownedOrRefused(path, realpathSync(path), s.size, kind);
   if (s.isDirectory()) return { kind: 'refuse', reason: `${path} is a directory` };
   if (s.isCharacterDevice() || s.isFIFO())
     return { kind: 'in-place', path, what: s.isFIFO() ? 'FIFO' : 'character device' };
@@ -111,20 +148,66 @@ const writeInPlaceSync = (target: { path: string; what: string }, content: Uint8
 
 const targetOf = (
   path: string,
+  kind: OutputKind,
 ): { kind: 'replace'; path: string } | { kind: 'in-place'; path: string; what: string } => {
-  const t = outputTarget(path);
-  if (t.kind === 'refuse') throw new Error(`cannot write ${path}: ${t.reason}`);
+  const t = outputTarget(path, kind);
+  if (t.kind === 'refuse') throw new FileError(path, undefined, t.reason);
   return t;
+};
+
+/** The longest name a directory entry may have on Linux filesystems, in bytes. @public */
+export const NAME_MAX = 255;
+
+// The first characters of `name` that fit in `bytes` UTF-8 bytes (never half a character).
+const clipName = (name: string, bytes: number): string => {
+  let out = '';
+  let used = 0;
+  for (const ch of name) {
+    used += Buffer.byteLength(ch, 'utf8');
+    if (used > bytes) break;
+    out += ch;
+  }
+  return out;
 };
 
 /**
  * A name beside `path` that no other writer uses: in its directory (a rename or link within one filesystem is
  * atomic), hidden, with this process's id and random bytes, so two writers of one path, in one process or two, never
- * share it; `what` says what it is for. The file lock's names come from here too.
+ * share it; `what` says what it is for. The target's name is clipped so the whole name stays within
+ * {@link NAME_MAX}: a legal 250-byte output name must not fail at its temporary file. The file lock's names come from
+ * here too.
  * @public
  */
-export const siblingPath = (path: string, what: string): string =>
-  join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.${what}`);
+export const siblingPath = (path: string, what: string): string => {
+  const tail = `.${process.pid}.${randomBytes(6).toString('hex')}.${what}`;
+  const room = NAME_MAX - 1 - Buffer.byteLength(tail, 'utf8');
+  return join(dirname(path), `.${clipName(basename(path), room)}${tail}`);
+};
+
+/**
+ * Whether a file of `kind` can be written at `path` now, by the rule and by a try: the temporary file the write
+ * would use is created and removed, so a name too long, a read-only or full directory show before a long run
+ * rather than after it. Returns why not, naming the path, or null.
+ * @public
+ */
+export const outputProblem = (path: string, kind: OutputKind): string | null => {
+  let target: OutputTarget;
+  try {
+    target = outputTarget(path, kind);
+  } catch (e) {
+    return fileError(e, path, 'cannot check').message;
+  }
+  if (target.kind === 'refuse') return target.reason;
+  if (target.kind === 'in-place') return null;
+  const probe = siblingPath(target.path, 'probe');
+  try {
+    closeSync(openSync(probe, 'wx'));
+    rmSync(probe, { force: true });
+    return null;
+  } catch (e) {
+    return fileError(e, path).message;
+  }
+};
 
 // Temporary files being written now. A process that exits mid-write (a second Ctrl-C, `process.exit` anywhere)
 // removes them in its 'exit' event, which runs synchronously before the process ends; the listener exists only while
@@ -151,8 +234,19 @@ const untrack = (temp: string): void => {
  * removed and the target is untouched. Concurrent writers of one path leave one complete file (the last rename wins).
  * @public
  */
-export const writeFileAtomic = async (path: string, content: Uint8Array | string): Promise<void> => {
-  const target = targetOf(path);
+export const writeFileAtomic = async (path: string, content: Uint8Array | string, kind: OutputKind): Promise<void> => {
+  const target = targetOf(path, kind);
+  try {
+    await replaceOrWrite(target, content);
+  } catch (e) {
+    throw fileError(e, path);
+  }
+};
+
+const replaceOrWrite = async (
+  target: { kind: 'replace'; path: string } | { kind: 'in-place'; path: string; what: string },
+  content: Uint8Array | string,
+): Promise<void> => {
   if (target.kind === 'in-place') return writeInPlaceSync(target, content);
   const temp = siblingPath(target.path, 'tmp');
   // Created synchronously: an exit while an asynchronous open is still queued would remove the name before the open
@@ -176,8 +270,19 @@ export const writeFileAtomic = async (path: string, content: Uint8Array | string
 };
 
 /** {@link writeFileAtomic}, synchronously: for the interrupt path, where the process exits right after. @public */
-export const writeFileAtomicSync = (path: string, content: Uint8Array | string): void => {
-  const target = targetOf(path);
+export const writeFileAtomicSync = (path: string, content: Uint8Array | string, kind: OutputKind): void => {
+  const target = targetOf(path, kind);
+  try {
+    replaceOrWriteSync(target, content);
+  } catch (e) {
+    throw fileError(e, path);
+  }
+};
+
+const replaceOrWriteSync = (
+  target: { kind: 'replace'; path: string } | { kind: 'in-place'; path: string; what: string },
+  content: Uint8Array | string,
+): void => {
   if (target.kind === 'in-place') return writeInPlaceSync(target, content);
   const temp = siblingPath(target.path, 'tmp');
   try {

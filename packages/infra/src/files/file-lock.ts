@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { siblingPath } from './atomic-file';
+import { fileError } from './file-error';
 
 /** How long to wait for a lock, and when a left-over lock counts as abandoned. @public */
 export interface FileLockOptions {
@@ -83,8 +84,9 @@ const removeIfAbandoned = async (lock: string, staleMs: number): Promise<boolean
 /** Creates the lock file with its holder already in it (written beside it, then hard-linked: atomic, exclusive). */
 const tryCreate = async (lock: string, holder: Holder): Promise<boolean> => {
   const temp = siblingPath(lock, 'new');
-  await writeFile(temp, JSON.stringify(holder), { flag: 'wx' });
   try {
+    // Inside the try: a full disk creates the file and then fails the write, and the empty file must go too.
+    await writeFile(temp, JSON.stringify(holder), { flag: 'wx' });
     await link(temp, lock);
     return true;
   } catch (e) {
@@ -110,7 +112,11 @@ export const withFileLock = async <T>(
   const lock = `${path}.lock`;
   const holder: Holder = { pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex') };
   const started = Date.now();
-  while (!(await tryCreate(lock, holder))) {
+  const created = (): Promise<boolean> =>
+    tryCreate(lock, holder).catch((e: unknown) => {
+      throw fileError(e, lock, `cannot create the lock file for ${path},`);
+    });
+  while (!(await created())) {
     if (await removeIfAbandoned(lock, staleMs)) continue;
     if (Date.now() - started > timeoutMs) {
       const seen = await inspect(lock);

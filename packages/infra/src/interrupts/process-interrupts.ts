@@ -1,4 +1,5 @@
 import { writeFileAtomicSync } from '../files/atomic-file';
+import { JSON_REPORT } from '../files/output-kinds';
 
 /**
  * The signals a run answers, with the exit codes a shell gives them (128 + signal number). SIGHUP (the terminal or
@@ -190,4 +191,4 @@ export const watchInterrupts = (command: string, onExitNow: (reason: InterruptSi
 
 /** Writes JSON atomically and synchronously: usable while the process is about to exit. @public */
 export const writeJsonNow = (path: string, payload: unknown): void =>
-  writeFileAtomicSync(path, `${JSON.stringify(payload, null, 2)}\n`);
+  writeFileAtomicSync(path, `${JSON.stringify(payload, null, 2)}\n`, JSON_REPORT);

@@ -6,6 +6,7 @@ import type { Stage, StageColumns } from '@maou/bench-domain';
 import { writeStageFeather } from '../arrow/feather-writer';
 import { readStageFile } from '../sources/local/read-stage-file';
 import { writeStageNpy } from '../npy/npy-stage-writer';
+import { FileError, fileError } from '../files/file-error';
 import { buildSampleRecords } from '../sample-data/generate-sample-data';
 
 const payloadBytes = (c: StageColumns): number =>
@@ -17,6 +18,21 @@ const payloadBytes = (c: StageColumns): number =>
       ? c.legalMovesLabel.byteLength
       : c.moveLabel.byteLength + c.resultValue.byteLength);
 
+// benchmark-io writes only under TMPDIR: a write that fails there says so, and how to point it elsewhere.
+const underTmpdir = (e: unknown, path: string): FileError => {
+  const f = fileError(e, path);
+  return new FileError(
+    path,
+    f.code,
+    `${f.reason} (benchmark-io writes its files under TMPDIR=${tmpdir()}; set TMPDIR to a directory with room)`,
+  );
+};
+
+const written = <T>(path: string, write: Promise<T>): Promise<T> =>
+  write.catch((e: unknown) => {
+    throw underTmpdir(e, path);
+  });
+
 const arrow = (
   name: string,
   suffix: string,
@@ -26,7 +42,7 @@ const arrow = (
   name,
   compression,
   suffix,
-  write: (r, path) => writeStageFeather(path, r.columns, r.ids, { format, compression }),
+  write: (r, path) => written(path, writeStageFeather(path, r.columns, r.ids, { format, compression })),
   read: async (path, stage) => (await readStageFile(path, stage)).rows,
 });
 
@@ -45,7 +61,7 @@ export class RecordIoAdapter implements RecordIoPort {
         name: 'npy',
         compression: 'none',
         suffix: '.npy',
-        write: (r, path) => writeStageNpy(path, r.columns, r.ids),
+        write: (r, path) => written(path, writeStageNpy(path, r.columns, r.ids)),
         read: async (path, stage) => (await readStageFile(path, stage)).rows,
       },
     ];
@@ -61,8 +77,18 @@ export class RecordIoAdapter implements RecordIoPort {
     return { columns, ids, payloadBytes: payloadBytes(columns) };
   }
 
-  scratchDir(): Promise<string> {
-    return mkdtemp(join(tmpdir(), 'maou-benchmark-io-'));
+  async scratchDir(): Promise<string> {
+    const parent = tmpdir();
+    try {
+      return await mkdtemp(join(parent, 'maou-benchmark-io-'));
+    } catch (e) {
+      throw new FileError(
+        parent,
+        fileError(e, parent).code,
+        `${fileError(e, parent).reason}; benchmark-io makes its scratch directory in TMPDIR (${process.env.TMPDIR === undefined ? 'unset, so the system default' : `TMPDIR=${process.env.TMPDIR}`}): set TMPDIR to an existing, writable directory`,
+        'cannot create a directory in',
+      );
+    }
   }
 
   removeDir(dir: string): Promise<void> {

@@ -1,5 +1,6 @@
 import type { StageColumns } from '@maou/bench-domain';
 import { writeFileAtomic } from '../files/atomic-file';
+import { NEW_FILE } from '../files/output-kinds';
 import { floatToHalf } from './float16';
 import { NPY_LAYOUTS, type NpyLayout } from './npy-layouts';
 
@@ -49,9 +50,9 @@ export const encodeStageNpy = (c: StageColumns, ids: BigUint64Array): Uint8Array
   return out;
 };
 
-/** Writes stage columns as a `.npy` file. @public */
+/** Writes stage columns as a new `.npy` file (an existing one is never replaced). @public */
 export const writeStageNpy = async (path: string, c: StageColumns, ids: BigUint64Array): Promise<number> => {
   const bytes = encodeStageNpy(c, ids);
-  await writeFileAtomic(path, bytes);
+  await writeFileAtomic(path, bytes, NEW_FILE);
   return bytes.length;
 };

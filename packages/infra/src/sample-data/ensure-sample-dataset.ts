@@ -1,13 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Stage } from '@maou/bench-domain';
-import { writeFileAtomic } from '../files/atomic-file';
-import { fileSize, generateSampleData, type SampleFile } from './generate-sample-data';
+import { generateSampleData } from './generate-sample-data';
 import type { ProgressCallback } from './random-games';
-
-/** Bump when generated content or layout changes, so old caches are regenerated. @public */
-export const SAMPLE_SCHEMA_VERSION = 2;
-const MANIFEST = 'maou-sample-manifest.json';
+import { readSampleManifest, SAMPLE_SCHEMA_VERSION, sha256Hex, type SampleManifest } from './sample-manifest';
 
 /** @public */
 export interface EnsureSampleDatasetOptions {
@@ -19,24 +15,14 @@ export interface EnsureSampleDatasetOptions {
   readonly onProgress?: ProgressCallback;
 }
 
-interface Manifest {
-  readonly schemaVersion: number;
-  readonly stage: Stage;
-  readonly positions: number;
-  readonly seed: number;
-  readonly rowsPerFile: number | null;
-  readonly files: readonly { readonly name: string; readonly rows: number; readonly bytes: number }[];
-}
-
-const readManifest = async (dir: string): Promise<Manifest | null> => {
-  try {
-    return JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as Manifest;
-  } catch {
-    return null;
-  }
+// Each file's bytes must hash to what the manifest recorded when they were written: a file damaged in place (same
+// size, other bytes) is regenerated instead of failing every later run.
+const intact = async (dir: string, f: SampleManifest['files'][number]): Promise<boolean> => {
+  const bytes = await readFile(join(dir, f.name)).catch(() => null);
+  return bytes !== null && bytes.length === f.bytes && sha256Hex(bytes) === f.sha256;
 };
 
-const reusable = async (m: Manifest | null, o: EnsureSampleDatasetOptions): Promise<boolean> => {
+const reusable = async (m: SampleManifest | null, o: EnsureSampleDatasetOptions): Promise<boolean> => {
   if (
     !m ||
     m.schemaVersion !== SAMPLE_SCHEMA_VERSION ||
@@ -46,7 +32,7 @@ const reusable = async (m: Manifest | null, o: EnsureSampleDatasetOptions): Prom
     m.rowsPerFile !== (o.rowsPerFile ?? null)
   )
     return false;
-  for (const f of m.files) if ((await fileSize(join(o.dir, f.name))) !== f.bytes) return false;
+  for (const f of m.files) if (!(await intact(o.dir, f))) return false;
   return m.files.length > 0;
 };
 
@@ -54,7 +40,7 @@ const inFlight = new Map<string, Promise<string[]>>();
 
 /**
  * The embedded sample dataset: reuses the files in `dir` when its manifest matches (stage, positions, seed,
- * rows per file, schema version, file sizes), otherwise generates them and records a new manifest atomically.
+ * rows per file, schema version, each file's size and SHA-256), otherwise generates them (with a new manifest).
  * @public
  */
 export const ensureSampleDataset = (o: EnsureSampleDatasetOptions): Promise<string[]> => {
@@ -69,9 +55,9 @@ export const ensureSampleDataset = (o: EnsureSampleDatasetOptions): Promise<stri
 };
 
 const ensureOnce = async (o: EnsureSampleDatasetOptions): Promise<string[]> => {
-  const existing = await readManifest(o.dir);
+  const existing = await readSampleManifest(o.dir);
   if (existing && (await reusable(existing, o))) return existing.files.map((f) => join(o.dir, f.name));
-  const files: SampleFile[] = await generateSampleData({
+  const files = await generateSampleData({
     stage: o.stage,
     positions: o.positions,
     seed: o.seed,
@@ -79,14 +65,5 @@ const ensureOnce = async (o: EnsureSampleDatasetOptions): Promise<string[]> => {
     rowsPerFile: o.rowsPerFile,
     onProgress: o.onProgress,
   });
-  const manifest: Manifest = {
-    schemaVersion: SAMPLE_SCHEMA_VERSION,
-    stage: o.stage,
-    positions: o.positions,
-    seed: o.seed,
-    rowsPerFile: o.rowsPerFile ?? null,
-    files: files.map((f) => ({ name: basename(f.path), rows: f.rows, bytes: f.bytes })),
-  };
-  await writeFileAtomic(join(o.dir, MANIFEST), JSON.stringify(manifest, null, 2));
   return files.map((f) => f.path);
 };

@@ -14,5 +14,6 @@ export const benchmarkIoSpec: CommandSpec<BenchmarkIoArgs & GlobalOptions, Valid
       ? ok(result.value)
       : err({ code: result.error.kind === 'unknown-format' ? 2 : 1, message: result.error.message });
   },
-  present: (r) => ({ payload: r, text: renderIoTable(r) }),
+  // `command` first: the marker by which a later run knows the JSON file as its own (files/output-kinds.ts)
+  present: (r) => ({ payload: { command: 'benchmark-io', ...r }, text: renderIoTable(r) }),
 };

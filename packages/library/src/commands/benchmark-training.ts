@@ -16,7 +16,7 @@ import {
   type ValidatedTrainingRun,
 } from '@maou/bench-interface';
 import { logResourcePlan } from '@maou/bench-host';
-import { writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
+import { TRACE_FILE, TRACE_MARKER, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
 import { renderTrainingSummary } from '../console/training-summary';
 import type { DependencyContainer } from 'tsyringe';
 import { machineResources, type GlobalOptions } from '../composition-root';
@@ -77,7 +77,8 @@ const runTraining = async (
   }
   if (!result.ok) return err({ code: 1, message: `${result.error.kind}: ${result.error.message}` });
   const { report, trace } = result.value;
-  if (trace) await writeJsonReport(trace, tracePath(args));
+  // the marker first, in the trace format's own place for other data, so a later run knows the file as its own
+  if (trace) await writeJsonReport({ otherData: TRACE_MARKER, ...trace }, tracePath(args), TRACE_FILE);
   const payload = trace
     ? { ...report, profile: report.profile && { ...report.profile, trace_path: tracePath(args) } }
     : report;

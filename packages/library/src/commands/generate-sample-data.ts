@@ -22,7 +22,7 @@ export const generateSampleDataSpec: CommandSpec<
 > = {
   name: 'generate-sample-data',
   validate: toGenerateSampleDataInput,
-  outputs: (_args, input) => ({ outputDir: input.outputDir }),
+  outputs: (_args, input) => ({ outputDir: { dir: input.outputDir, stage: input.stage } }),
   run: async (container, input) => {
     const result = await container.resolve(GenerateSampleDataUseCase).execute(input);
     return result.ok ? ok(result.value) : err({ code: 1, message: result.error.message });

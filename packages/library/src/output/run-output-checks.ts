@@ -1,7 +1,15 @@
 import { statSync } from 'node:fs';
 import { extname, sep } from 'node:path';
 import type { DataSourceSpec, ValidationIssue } from '@maou/bench-domain';
-import { STAGE_FILE_SUFFIXES } from '@maou/bench-infra';
+import {
+  CALIBRATION_FILE,
+  HTML_REPORT,
+  JSON_REPORT,
+  STAGE_FILE_SUFFIXES,
+  TRACE_FILE,
+  sampleOutputProblem,
+} from '@maou/bench-infra';
+import type { Stage } from '@maou/bench-domain';
 import { checkOutputDir, checkOutputFile, fileIdentity, outputPathIssues, realOrResolved } from './output-paths';
 
 /** Where a benchmark run will write; each path is checked before the run starts. */
@@ -10,14 +18,23 @@ export interface RunOutputs {
   readonly reportHtml?: string;
   readonly tracePath?: string;
   readonly calibrationFile?: string;
-  /** a directory the run creates or fills (`generate-sample-data --output-dir`) */
-  readonly outputDir?: string;
+  /** a directory the run creates or fills with generated files of one stage (`generate-sample-data --output-dir`) */
+  readonly outputDir?: { readonly dir: string; readonly stage: Stage };
   readonly source?: DataSourceSpec;
 }
 
 // The source's plug-in says which directory it writes and what set it (a flag, or the default cache).
 const sourceDir = (source: DataSourceSpec | undefined): ValidationIssue | null =>
   source?.writes ? checkOutputDir(source.writes.field, source.writes.dir) : null;
+
+// The directory must be creatable, and hold no file of the stage's names that this product did not write.
+const generatedDir = (out: RunOutputs['outputDir']): ValidationIssue | null => {
+  if (!out) return null;
+  const issue = checkOutputDir('--output-dir', out.dir);
+  if (issue) return issue;
+  const problem = sampleOutputProblem(out.dir, out.stage);
+  return problem ? { field: '--output-dir', message: problem } : null;
+};
 
 const isDirectory = (path: string): boolean => {
   try {
@@ -69,10 +86,10 @@ const clashes = (o: RunOutputs): ValidationIssue[] => {
 export const runOutputIssues = (o: RunOutputs): ValidationIssue[] =>
   outputPathIssues([
     ...clashes(o),
-    checkOutputFile('--output-json', o.outputJson),
-    checkOutputFile('--report-html', o.reportHtml),
-    checkOutputFile('--trace-path', o.tracePath),
-    checkOutputFile('--calibration-file', o.calibrationFile, { createsParent: true }),
-    checkOutputDir('--output-dir', o.outputDir),
+    checkOutputFile('--output-json', o.outputJson, JSON_REPORT),
+    checkOutputFile('--report-html', o.reportHtml, HTML_REPORT),
+    checkOutputFile('--trace-path', o.tracePath, TRACE_FILE),
+    checkOutputFile('--calibration-file', o.calibrationFile, CALIBRATION_FILE, { createsParent: true }),
+    generatedDir(o.outputDir),
     sourceDir(o.source),
   ]);

@@ -59,7 +59,12 @@ export class BenchmarkIoUseCase {
     const task = this.progress.start({ label: 'benchmark-io: sample rows', total: input.rows, unit: 'positions' });
     const records = await this.io.sampleRecords(input.stage, input.rows, input.seed, (done) => task.update(done));
     task.finish();
-    const dir = await this.io.scratchDir();
+    let dir: string;
+    try {
+      dir = await this.io.scratchDir();
+    } catch (e) {
+      return err({ kind: 'io-failed', message: e instanceof Error ? e.message : String(e) });
+    }
     try {
       const results: IoFormatResult[] = [];
       for (const format of formats) {

@@ -1,5 +1,7 @@
 import { err, ok, type Result } from '@maou/bench-domain';
-import { writeFileAtomic } from '../../files/atomic-file';
+import { writeFileAtomic, type OutputKind } from '../../files/atomic-file';
+import { fileCause } from '../../files/file-error';
+import { HTML_REPORT } from '../../files/output-kinds';
 
 /** A report file that could not be written; `path` is the file the user asked for. @public */
 export interface ReportWriteError {
@@ -23,12 +25,12 @@ export const writeReportFile = async (
   path: string,
   content: string,
   what = 'HTML report',
+  kind: OutputKind = HTML_REPORT,
 ): Promise<Result<WrittenReport, ReportWriteError>> => {
   try {
-    await writeFileAtomic(path, content);
+    await writeFileAtomic(path, content, kind);
     return ok({ path, bytes: Buffer.byteLength(content, 'utf8') });
   } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e);
-    return err({ kind: 'report-write-failed', path, message: `cannot write ${what} ${path}: ${reason}` });
+    return err({ kind: 'report-write-failed', path, message: `cannot write ${what} ${path}: ${fileCause(e)}` });
   }
 };

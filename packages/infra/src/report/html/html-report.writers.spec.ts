@@ -5,6 +5,7 @@ import { writeReportFile } from './atomic-write';
 import { embedJson } from './embed-json';
 import { trainingReportFixture } from '@maou/bench-testkit/report';
 import { writeTrainingHtmlReport } from './html-report.writers';
+import { renderReportPage } from './render-report-page';
 
 describe('embedJson', () => {
   it('given text that could close a script or open a comment, then no <, > or & survives and the JSON round-trips', () => {
@@ -34,11 +35,24 @@ describe('HTML report writers', () => {
     expect(await readdir(dir)).toEqual(['report.html']);
   });
 
-  it('given an existing file, then it is replaced whole', async () => {
+  it('given a report it wrote, then it is replaced whole; a file it did not write is refused by name and kept', async () => {
     const path = join(dir, 'r.html');
-    await writeFile(path, 'old');
-    expect((await writeReportFile(path, 'new')).ok).toBe(true);
-    expect(await readFile(path, 'utf8')).toBe('new');
+    const page = (title: string): string =>
+      renderReportPage({ title, subtitle: '', facts: [], charts: [], tables: [], payload: null });
+    expect((await writeReportFile(path, page('old'))).ok).toBe(true);
+    expect((await writeReportFile(path, page('new'))).ok).toBe(true);
+    expect(await readFile(path, 'utf8')).toBe(page('new'));
+    const notes = join(dir, 'notes.html');
+    await writeFile(notes, '<!doctype html><p>mine</p>');
+    expect(await writeReportFile(notes, page('x'))).toEqual({
+      ok: false,
+      error: {
+        kind: 'report-write-failed',
+        path: notes,
+        message: `cannot write HTML report ${notes}: ${notes} exists and is not an HTML report written by maou-bench (<meta name="generator" content="maou-bench">); maou-bench never replaces a file it did not write: move it away or name another path`,
+      },
+    });
+    expect(await readFile(notes, 'utf8')).toBe('<!doctype html><p>mine</p>');
   });
 
   it('given a missing directory, then an error naming the path and no temp file left', async () => {

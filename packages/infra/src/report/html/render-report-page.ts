@@ -23,6 +23,8 @@ export const renderReportPage = (page: ReportPage): string => {
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
+    // the marker that tells a later run this file is a report it may replace (files/output-kinds.ts)
+    '<meta name="generator" content="maou-bench">',
     `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(page.title)}</title>`,

@@ -4,6 +4,14 @@ import { join } from 'node:path';
 import { err, ok, type Result, type Stage, type StageColumns } from '@maou/bench-domain';
 import type { DataSourcePort, LoggerPort, ProgressTask, ShardRef, SourceIoStats } from '@maou/bench-use-cases';
 import { writeStageFeather } from '../../arrow/feather-writer';
+import type { OutputKind } from '../../files/atomic-file';
+
+// A page this source cached under the name it derived: an Arrow file there is an earlier copy (short, or of another
+// row count) that it may replace; anything else at that name is not.
+const BIGQUERY_PAGE: OutputKind = {
+  what: 'BigQuery page cached by maou-bench (an Arrow file)',
+  owns: (head) => head.startsWith('ARROW1'),
+};
 import { rowsToStageColumns } from './bigquery-rows';
 import type { BigQueryShardPlan, BigQueryTableReader } from './bigquery-table-reader';
 import { CloudSourceFailure, type CloudSourceError } from '../shared/cloud-source-error';
@@ -183,7 +191,7 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
     const columns = rowsToStageColumns(rows, this.stage, what, firstRow);
     if (!columns.ok) throw new CloudSourceFailure(columns.error);
     const ids = BigUint64Array.from({ length: rows.length }, (_, i) => BigInt(firstRow + i));
-    const size = await writeStageFeather(path, columns.value, ids, { compression: 'lz4' });
+    const size = await writeStageFeather(path, columns.value, ids, { compression: 'lz4', kind: BIGQUERY_PAGE });
     this.stats.finishTransfer(started, size);
     this.touch(path, size);
     return size;

@@ -1,6 +1,7 @@
 import { sampleDataProgress, type SourceFlag } from '@maou/bench-use-cases';
 import type { DataSourceSpec } from '@maou/bench-domain';
 import { ensureSampleDataset } from '../../sample-data/ensure-sample-dataset';
+import { FileError } from '../../files/file-error';
 import { LocalFileSourceAdapter } from '../local/local-file-source.adapter';
 import type { SourceDefinition } from '../source-definition';
 import { numberFlag } from '../shared/source-flags';
@@ -71,6 +72,13 @@ export const sampleSource: SourceDefinition<SampleSpec> = {
       return new LocalFileSourceAdapter(stage, files);
     } catch (e) {
       generation.finish('failed');
+      // where the cache goes is the user's to choose: say how
+      if (e instanceof FileError && e.code !== undefined)
+        throw new FileError(
+          e.path,
+          e.code,
+          `${e.reason} (the sample cache: --sample-cache-dir or MAOU_BENCH_CACHE puts it elsewhere)`,
+        );
       throw e;
     }
   },

@@ -1,0 +1,34 @@
+import type { OutputKind } from './atomic-file';
+
+// Every file this product writes is pretty-printed JSON (two spaces), an HTML page or a data file; the markers below
+// are the first keys it writes, so the first kilobyte of a file tells whether it is one of ours.
+
+/** `--output-json` of any command (and the interrupted run's stub): a top-level `"command"` among its first keys. @public */
+export const JSON_REPORT: OutputKind = {
+  what: 'a report written by maou-bench (JSON whose "command" is "benchmark-…")',
+  owns: (head) => /^\{\n(?: {2}"[^"\n]*": [^\n]*\n){0,4} {2}"command": "benchmark-[a-z-]+"/.test(head),
+};
+
+/** `--report-html`: the page's generator meta tag. @public */
+export const HTML_REPORT: OutputKind = {
+  what: 'an HTML report written by maou-bench (<meta name="generator" content="maou-bench">)',
+  owns: (head) => head.startsWith('<!doctype html>') && head.includes('<meta name="generator" content="maou-bench">'),
+};
+
+/** The marker a trace carries first, in the trace format's place for anything else (`otherData`). @public */
+export const TRACE_MARKER = { generator: 'maou-bench' } as const;
+
+/** `--trace-path`: a Chrome trace whose `otherData` names this product. @public */
+export const TRACE_FILE: OutputKind = {
+  what: 'a trace written by maou-bench (JSON whose "otherData" is {"generator": "maou-bench"})',
+  owns: (head) => /^\{\n {2}"otherData": \{\n {4}"generator": "maou-bench"/.test(head),
+};
+
+/** `--calibration-file`: `formatVersion` then `entries`, whatever the version. @public */
+export const CALIBRATION_FILE: OutputKind = {
+  what: 'a calibration file written by maou-bench (JSON with "formatVersion" and "entries")',
+  owns: (head) => /^\{\s*"formatVersion":\s*\d+,\s*"entries":\s*\{/.test(head),
+};
+
+/** The files only this run creates (benchmark-io's temporaries, in a directory it made): never an existing one. @public */
+export const NEW_FILE: OutputKind = { what: 'a file this run creates', owns: () => false };
