@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runMaou } from './run-maou';
+import { generateArgs, runMaou } from './run-maou';
 
 // The write rule (README "Output files"): the product replaces only files it wrote, of the kind it is writing; any
 // other file is refused by name before work starts and stays as it was. A write that fails (a full disk) names the
@@ -21,10 +21,7 @@ const refusal = (path: string, what: string): string =>
 // A 256-row Stage 3 file, as a user's data directory would hold it (generated elsewhere, then copied: no manifest).
 const dataFile = join(dir, 'theirs', 'transformed.feather');
 beforeAll(() => {
-  const made = runMaou(
-    ['utility', 'generate-sample-data', '--stage', '3', '--positions', '256', '--output-dir', join(dir, 'made')],
-    env,
-  );
+  const made = runMaou(generateArgs(3, 256, join(dir, 'made')), env);
   expect(made.code).toBe(0);
   mkdirSync(join(dir, 'theirs'));
   copyFileSync(join(dir, 'made', 'transformed.feather'), dataFile);
@@ -33,10 +30,7 @@ beforeAll(() => {
 describe('files the product did not write are never replaced (built binary)', () => {
   it('generate-sample-data into a directory holding a data file: exit 2 naming the file, nothing generated', () => {
     const before = readFileSync(dataFile);
-    const r = runMaou(
-      ['utility', 'generate-sample-data', '--stage', '3', '--positions', '16', '--output-dir', join(dir, 'theirs')],
-      env,
-    );
+    const r = runMaou(generateArgs(3, 16, join(dir, 'theirs')), env);
     expect({ code: r.code, stdout: r.stdout, line: r.stderr.split('\n')[1] }).toEqual({
       code: 2,
       stdout: '',
@@ -47,10 +41,7 @@ describe('files the product did not write are never replaced (built binary)', ()
   });
 
   it('generate-sample-data again into its own directory: its files are replaced', () => {
-    const r = runMaou(
-      ['utility', 'generate-sample-data', '--stage', '3', '--positions', '16', '--output-dir', join(dir, 'made')],
-      env,
-    );
+    const r = runMaou(generateArgs(3, 16, join(dir, 'made')), env);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('transformed.feather\t16 rows');
   });
@@ -148,21 +139,7 @@ const ENOSPC = 'no space left on the device (ENOSPC); free space on that filesys
 
   it('generate-sample-data: exit 1 naming the file, and the directory it made is gone', () => {
     const out = join(full, 'data', 'stage3');
-    const r = runMaou(
-      [
-        'utility',
-        'generate-sample-data',
-        '--stage',
-        '3',
-        '--positions',
-        '256',
-        '--output-dir',
-        out,
-        '--log-level',
-        'silent',
-      ],
-      env,
-    );
+    const r = runMaou(generateArgs(3, 256, out, '--log-level', 'silent'), env);
     expect({ code: r.code, stderr: r.stderr }).toEqual({
       code: 1,
       stderr: `maou generate-sample-data: cannot write ${join(out, 'transformed.feather')}: ${ENOSPC}\n`,

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { runMaou } from './run-maou';
+import { generateArgs, runMaou } from './run-maou';
 
 // Every command checks where it will write before it reads anything: an unwritable --report-html or --output-json
 // exits 2 naming the flag, and no data is read, generated or cached. procfs refuses new files even for root.
@@ -31,21 +31,7 @@ describe('output paths are checked before any run (built binary)', () => {
   it('generate-sample-data into a file used as a directory: exit 2 naming --output-dir, nothing generated', () => {
     const file = join(dir, 'plain');
     writeFileSync(file, 'x');
-    const r = runMaou(
-      [
-        'utility',
-        'generate-sample-data',
-        '--stage',
-        '3',
-        '--positions',
-        '16',
-        '--output-dir',
-        join(file, 'out'),
-        '--log-level',
-        'silent',
-      ],
-      env,
-    );
+    const r = runMaou(generateArgs(3, 16, join(file, 'out'), '--log-level', 'silent'), env);
     expect({ code: r.code, stderr: r.stderr }).toEqual({
       code: 2,
       stderr: `maou generate-sample-data: invalid options\n--output-dir: ${file} (the nearest existing part of ${join(file, 'out')}) is not a directory\nRun 'maou utility generate-sample-data --help' for the flags.\n`,

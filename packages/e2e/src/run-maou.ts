@@ -41,3 +41,16 @@ export const oneLoaderPoint = (numBatches: number): string[] => [
   '--log-level',
   'silent',
 ];
+
+/** `generate-sample-data`'s arguments for `positions` Stage `stage` positions into `outputDir`. */
+export const generateArgs = (stage: number, positions: number, outputDir: string, ...more: string[]): string[] => [
+  'utility',
+  'generate-sample-data',
+  '--stage',
+  String(stage),
+  '--positions',
+  String(positions),
+  '--output-dir',
+  outputDir,
+  ...more,
+];
