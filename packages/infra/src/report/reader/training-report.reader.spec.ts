@@ -116,4 +116,32 @@ describe('readTrainingReport', () => {
       `${path}: field 'batches[5].wallMs' must be a finite number, got Infinity`,
     );
   });
+
+  it('given a character device (/dev/zero), when read, then it is refused by kind before a byte is read', async () => {
+    expect(await readTrainingReport('/dev/zero')).toEqual({
+      ok: false,
+      error: '/dev/zero: is a character device, not a report file; pass a file from benchmark-training --output-json',
+    });
+  });
+
+  it('given schema_version as a string, when read, then the error says it is a string', async () => {
+    const path = join(dir, 'string-version.json');
+    await writeFile(path, JSON.stringify({ ...trainingReportFixture(40, ''), schema_version: '1' }));
+    expect(await readTrainingReport(path)).toEqual({
+      ok: false,
+      error: `${path}: field 'schema_version' is the string "1"; it must be a number, one of 1, 2`,
+    });
+  });
+
+  it('given the batches key twice (the last all warm-up), when read, then the duplicate key is named', async () => {
+    const path = join(dir, 'twice.json');
+    const report = trainingReportFixture(40, '');
+    const text = JSON.stringify(report, null, 2);
+    const warm = JSON.stringify(report.batches.map((b) => ({ ...b, warmup: true })));
+    await writeFile(path, `${text.slice(0, text.lastIndexOf('}'))},\n  "batches": ${warm}\n}\n`);
+    expect(await readTrainingReport(path)).toEqual({
+      ok: false,
+      error: `${path}: key 'batches' appears twice at the top level (JSON keeps only the last); benchmark-training never writes that, so the file was edited or joined: keep one`,
+    });
+  });
 });

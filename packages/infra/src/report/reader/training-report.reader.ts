@@ -1,4 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { getHeapStatistics } from 'node:v8';
+import { specialFileKind } from '../../files/atomic-file';
+import { fileCause } from '../../files/file-error';
+import { duplicateTopLevelKey } from './duplicate-keys';
 import {
   READABLE_REPORT_SCHEMA_VERSIONS,
   err,
@@ -55,6 +59,33 @@ const impossibleFigure = (path: string, r: ComparableTrainingReport): string | n
   return null;
 };
 
+// Parsing holds the text and the objects it becomes: a 47.7 MB report (its batches repeated) parsed under
+// --max-old-space-size=96 and aborted under 64 (node -e, readFileSync + JSON.parse); three times the bytes leaves room.
+const HEAP_PER_BYTE = 3;
+const MB = 1024 * 1024;
+
+/**
+ * Why `path` cannot be read as a report before reading it: not a regular file (`/dev/zero` would be read for ever), or
+ * too large for this process's JS heap (V8 would abort with its fatal out-of-memory error and a native stack).
+ */
+const unreadable = async (path: string): Promise<string | null> => {
+  let s;
+  try {
+    s = await stat(path);
+  } catch (e) {
+    return `${path}: cannot read (${fileCause(e)})`;
+  }
+  if (s.isDirectory()) return `${path}: is a directory; pass a report file from benchmark-training --output-json`;
+  if (!s.isFile())
+    return `${path}: is a ${specialFileKind(s) ?? 'special file'}, not a report file; pass a file from benchmark-training --output-json`;
+  const heap = getHeapStatistics();
+  const need = s.size * HEAP_PER_BYTE;
+  const room = heap.heap_size_limit - heap.used_heap_size;
+  if (need > room)
+    return `${path}: is ${(s.size / MB).toFixed(1)} MB; reading it needs about ${(need / MB).toFixed(0)} MB of JS heap and this process has ${(room / MB).toFixed(0)} MB free of its ${(heap.heap_size_limit / MB).toFixed(0)} MB limit: raise it with NODE_OPTIONS=--max-old-space-size=${Math.ceil((need + heap.used_heap_size) / MB / 64) * 64} (MB)`;
+  return null;
+};
+
 const BATCH_STUDY =
   "a batch study (field 'kind' is 'batch-study': benchmark-training with --batch-sizes, --learning-rates or --find-max-batch), several runs in one file; benchmark-compare compares two single runs: pass files from benchmark-training --output-json without those flags";
 
@@ -64,11 +95,13 @@ const BATCH_STUDY =
  * @public
  */
 export const readTrainingReport = async (path: string): Promise<Result<ComparableTrainingReport, string>> => {
+  const unfit = await unreadable(path);
+  if (unfit) return err(unfit);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    return err(`${path}: cannot read (${e instanceof Error ? e.message : String(e)})`);
+    return err(`${path}: cannot read (${fileCause(e)})`);
   }
   let data: unknown;
   try {
@@ -77,10 +110,20 @@ export const readTrainingReport = async (path: string): Promise<Result<Comparabl
   } catch (e) {
     return err(`${path}: not JSON (${e instanceof Error ? e.message : String(e)})`);
   }
+  // JSON.parse keeps the last of two equal keys without a word; this product never writes one twice.
+  const twice = duplicateTopLevelKey(text);
+  if (twice !== null)
+    return err(
+      `${path}: key '${twice}' appears twice at the top level (JSON keeps only the last); benchmark-training never writes that, so the file was edited or joined: keep one`,
+    );
   const r = data as (Partial<BenchmarkTrainingReport> & { readonly kind?: unknown }) | null;
   if (!r || r.command !== 'benchmark-training')
     return err(`${path}: field 'command' is not 'benchmark-training'; pass files written by --output-json`);
   if (r.kind === 'batch-study') return err(`${path}: ${BATCH_STUDY}`);
+  if (typeof r.schema_version === 'string')
+    return err(
+      `${path}: field 'schema_version' is the string ${JSON.stringify(r.schema_version)}; it must be a number, one of ${READABLE_REPORT_SCHEMA_VERSIONS.join(', ')}`,
+    );
   if (!READABLE_REPORT_SCHEMA_VERSIONS.includes(r.schema_version as number)) {
     return err(
       `${path}: field 'schema_version' is ${String(r.schema_version)}, expected one of ${READABLE_REPORT_SCHEMA_VERSIONS.join(', ')}`,
