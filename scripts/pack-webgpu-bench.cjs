@@ -6,6 +6,8 @@
 //        node scripts/pack-webgpu-bench.cjs --gpu-machine <packDir>   (pnpm bench:gpu: what a GPU machine without
 //        Node or network needs: the sources in <packDir>/bench, xz-compressed Node and Dawn binaries, the PyTorch
 //        peer and the Vulkan loader's packages; run there by scripts/bench-gpu-remote.sh)
+//        node scripts/pack-webgpu-bench.cjs --cuda-route <packDir>   (pnpm cuda:route: scripts/cuda-route-check.ts, koffi
+//        with its linux-x64 binary and xz-compressed Node; run there by scripts/cuda-route-remote.sh)
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -15,16 +17,17 @@ const swc = require('@swc/core');
 
 const repo = path.resolve(__dirname, '..');
 const gpuMachine = process.argv.includes('--gpu-machine');
-const positional = process.argv.slice(2).filter((a) => a !== '--gpu-machine');
+const cudaRoute = process.argv.includes('--cuda-route');
+const positional = process.argv.slice(2).filter((a) => a !== '--gpu-machine' && a !== '--cuda-route');
 const packRoot = path.resolve(
-  positional[0] ?? path.join(repo, gpuMachine ? '.cache/gpu-bench' : '.cache/webgpu-bench'),
+  positional[0] ??
+    path.join(repo, gpuMachine ? '.cache/gpu-bench' : cudaRoute ? '.cache/cuda-route' : '.cache/webgpu-bench'),
 );
-const out = gpuMachine ? path.join(packRoot, 'bench') : packRoot;
-const entries = (
-  positional.length > 1
-    ? positional.slice(1)
-    : ['scripts/bench-webgpu.ts', ...(gpuMachine ? ['scripts/bench-gpu.ts'] : [])]
-).map((e) => path.resolve(repo, e));
+const out = gpuMachine || cudaRoute ? path.join(packRoot, 'bench') : packRoot;
+const defaultEntries = cudaRoute
+  ? ['scripts/cuda-route-check.ts']
+  : ['scripts/bench-webgpu.ts', ...(gpuMachine ? ['scripts/bench-gpu.ts'] : [])];
+const entries = (positional.length > 1 ? positional.slice(1) : defaultEntries).map((e) => path.resolve(repo, e));
 const workspace = {
   '@maou/bench-domain': 'packages/domain/src/index.ts',
   '@maou/bench-engine': 'packages/engine/src/index.ts',
@@ -32,6 +35,7 @@ const workspace = {
   '@maou/bench-host': 'packages/host/src/index.ts',
   // the entries that hold only what the GPU bench runs (not the packages' whole entries)
   '@maou/bench-compute/webgpu': 'packages/compute/src/webgpu/index.ts',
+  '@maou/bench-compute/cuda': 'packages/compute/src/backends/cuda/index.ts',
   '@maou/bench-testkit/gradients': 'packages/testkit/src/gradients/index.ts',
 };
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
@@ -141,12 +145,24 @@ fs.rmSync(out, { recursive: true, force: true });
 entries.forEach(transpile);
 for (const [name, from] of packages) copyPackage(name, from);
 // The plug-in loads the backend package by name at run time.
-copyPackage('@tensorflow/tfjs-backend-webgpu', path.join(repo, 'packages/compute/src'));
-copyPackage('webgpu', path.join(repo, 'packages/compute/src'));
+if (!cudaRoute) {
+  copyPackage('@tensorflow/tfjs-backend-webgpu', path.join(repo, 'packages/compute/src'));
+  copyPackage('webgpu', path.join(repo, 'packages/compute/src'));
+}
+if (cudaRoute) {
+  // The cuda backend loads koffi with createRequire when it starts, which the require scan above does not see; koffi
+  // finds its native binary in an optional package beside it (not a `dependency`, so not followed either).
+  copyPackage('koffi', path.join(repo, 'packages/compute/src'));
+  copyPackage(
+    `@koromix/koffi-${process.platform}-${process.arch}`,
+    packageRoot('koffi', path.join(repo, 'packages/compute')),
+  );
+}
 console.error(
   `packed ${done.size} sources and ${fs.readdirSync(path.join(out, 'node_modules')).length} top-level packages into ${out} (${(dirSize(out) / 1e6).toFixed(1)} MB)`,
 );
 if (gpuMachine) packForGpuMachine();
+if (cudaRoute) packForCudaRoute();
 
 /** `src` xz-compressed to `dest`, unless `dest` was made from the same content (sha256) before. */
 function xzCached(src, dest) {
@@ -187,6 +203,19 @@ function packForGpuMachine() {
       throw new Error(`--gpu-machine: apt-get could not download the Vulkan loader packages into ${gl}: ${e.message}`);
     }
   }
+  finishPack();
+}
+
+/** What the CUDA route check needs on a GPU machine without Node: Node, xz-compressed (koffi is in the pack). */
+function packForCudaRoute() {
+  const koffiNode = path.join(out, 'node_modules/@koromix', `koffi-${process.platform}-${process.arch}`);
+  if (!fs.existsSync(koffiNode)) throw new Error(`--cuda-route: ${koffiNode} missing (koffi's prebuilt binary)`);
+  xzCached(process.execPath, path.join(packRoot, 'node.xz'));
+  finishPack();
+}
+
+/** pack.json (commit, time, Node) and the size check: the device tool carries 64 MiB with the tree. */
+function finishPack() {
   let commit = 'unknown';
   try {
     commit = execFileSync('git', ['describe', '--always', '--dirty'], { cwd: repo, encoding: 'utf8' }).trim();
@@ -200,8 +229,6 @@ function packForGpuMachine() {
   const total = dirSize(packRoot) + dirSize(path.join(out, 'node_modules'));
   const mib = total / 2 ** 20;
   if (mib > 60)
-    throw new Error(
-      `--gpu-machine: ${packRoot} holds ${mib.toFixed(1)} MiB; the device tool carries 64 MiB with the tree`,
-    );
+    throw new Error(`${packRoot} holds ${mib.toFixed(1)} MiB; the device tool carries 64 MiB with the tree`);
   console.error(`${packRoot}: ${mib.toFixed(1)} MiB to carry (commit ${commit})`);
 }

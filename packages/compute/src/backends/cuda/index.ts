@@ -10,3 +10,6 @@ export * from './library-versions';
 export * from './search-places';
 export * from './nvrtc';
 export * from './kernels/cuda-kernels';
+export * from './route/conv-layers';
+export * from './route/cudnn-timer';
+export * from './route/route-table';
