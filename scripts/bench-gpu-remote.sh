@@ -8,24 +8,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 pack="${GPU_BENCH_PACK:-.cache/gpu-bench}"
 out="${OUT:-$PWD/.cache/gpu-bench-out}"
-dry=0
-for a in "$@"; do [ "$a" = --dry-run ] && dry=1; done
-for f in node.xz dawn.node.xz bench/scripts/bench-gpu.js; do
-  [ -e "$pack/$f" ] || { echo "bench:gpu: $pack/$f missing: run pnpm bench:gpu (it packs) on a machine with Node first" >&2; exit 2; }
-done
-if [ "$dry" = 0 ] && ! command -v nvidia-smi >/dev/null; then
-  echo "bench:gpu: packed into $pack; no NVIDIA GPU here (nvidia-smi not found). Run on a GPU machine:" >&2
-  echo "  device tool: run(command='bash scripts/bench-gpu-remote.sh', carry=['$pack'], timeout_s=480)" >&2
-  echo "or check the rows on lavapipe: source .cache/lavapipe/env.sh && pnpm bench:gpu -- --dry-run" >&2
-  exit 2
-fi
-pack=$(cd "$pack" && pwd)
+name=bench:gpu
+files=(node.xz dawn.node.xz bench/scripts/bench-gpu.js)
+run_line="run(command='bash scripts/bench-gpu-remote.sh', carry=['$pack'], timeout_s=480)"
+dry_line='or check the rows on lavapipe: source .cache/lavapipe/env.sh && pnpm bench:gpu -- --dry-run'
+source scripts/remote-pack.sh
 mkdir -p "$out"
 work=$(mktemp -d /tmp/gpu-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 t0=$(date +%s)
 cp -r "$pack/bench" "$work/bench"
-unxz() { if command -v xz >/dev/null; then xz -dc "$1" >"$2"; else python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' "$1" "$2"; fi; }
 unxz "$pack/node.xz" "$work/node"
 unxz "$pack/dawn.node.xz" "$work/bench/node_modules/webgpu/dist/linux-x64/dawn.node"
 chmod +x "$work/node"

@@ -7,23 +7,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 pack="${CUDA_ROUTE_PACK:-.cache/cuda-route}"
 out="${OUT:-$PWD/.cache/cuda-route-out}"
-dry=0
-for a in "$@"; do [ "$a" = --dry-run ] && dry=1; done
-for f in node.xz bench/scripts/cuda-route-check.js; do
-  [ -e "$pack/$f" ] || { echo "cuda:route: $pack/$f missing: run pnpm cuda:route (it packs) on a machine with Node first" >&2; exit 2; }
-done
-if [ "$dry" = 0 ] && ! command -v nvidia-smi >/dev/null; then
-  echo "cuda:route: packed into $pack; no NVIDIA GPU here (nvidia-smi not found). Run on a GPU machine:" >&2
-  echo "  device tool: run(command='bash scripts/cuda-route-remote.sh', carry=['$pack'], timeout_s=600)" >&2
-  echo "or check everything but the timings here: pnpm cuda:route -- --dry-run" >&2
-  exit 2
-fi
-pack=$(cd "$pack" && pwd)
+name=cuda:route
+files=(node.xz bench/scripts/cuda-route-check.js)
+run_line="run(command='bash scripts/cuda-route-remote.sh', carry=['$pack'], timeout_s=560)"
+dry_line='or check everything but the timings here: pnpm cuda:route -- --dry-run'
+source scripts/remote-pack.sh
 mkdir -p "$out"
 work=$(mktemp -d /tmp/cuda-route.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cp -r "$pack/bench" "$work/bench"
-unxz() { if command -v xz >/dev/null; then xz -dc "$1" >"$2"; else python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' "$1" "$2"; fi; }
 unxz "$pack/node.xz" "$work/node"
 chmod +x "$work/node"
 { [ "$dry" = 1 ] || nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv; } 2>&1 | tee "$out/cuda-route.log"
