@@ -8,7 +8,9 @@
  *                     --peer /tmp/maou-peer/run-maou.sh]
  *
  * Not part of CI (it needs the Python peer). The files come from our `generate-sample-data`: Stage 1 maou's 1,105
- * patterns, Stage 2 and 3 random legal games; "several" is the same rows split into 3 files (maou then streams).
+ * patterns, Stage 2 and 3 random legal games, in three layouts: one file; the same rows in 3 equal files (maou then
+ * streams); and 3 files of unequal size, 2:2:1 (Stage 2/3: 2,000, 2,000 and 1,000 rows), where which file maou holds
+ * out for validation decides the training batches.
  * Stage 3 runs use each tool's default --policy-target-mode (maou's: win-rate), which reads moveWinRate. Needs
  * `pnpm build` first (the package script does it).
  */
@@ -34,6 +36,25 @@ const cache = path.join(repo, '.cache/peer-maou');
 
 // Rows per stage: Stage 3 as in issue #25 (12,000 rows: 300 batches of 32 after the row split).
 const POSITIONS: Record<1 | 2 | 3, number> = { 1: 1105, 2: 3000, 3: 12_000 };
+// The unequal layout: rows per stage, cut into files of 2/5 of them (2:2:1); issue #43's 2,000/2,000/1,000 at Stage 3.
+const UNEQUAL_POSITIONS: Record<1 | 2 | 3, number> = { 1: 1105, 2: 5000, 3: 5000 };
+
+/** One way of laying the rows out in files. */
+interface Layout {
+  readonly name: string;
+  readonly positions: number;
+  /** rows per file; null for one file */
+  readonly rowsPerFile: number | null;
+}
+const layouts = (stage: 1 | 2 | 3): Layout[] => [
+  { name: '1 file', positions: POSITIONS[stage], rowsPerFile: null },
+  { name: '3 equal files', positions: POSITIONS[stage], rowsPerFile: Math.ceil(POSITIONS[stage] / 3) },
+  {
+    name: '3 unequal files (2:2:1)',
+    positions: UNEQUAL_POSITIONS[stage],
+    rowsPerFile: Math.ceil((UNEQUAL_POSITIONS[stage] * 2) / 5),
+  },
+];
 
 interface Run {
   readonly batchesPerEpoch: number | null;
@@ -42,13 +63,14 @@ interface Run {
   readonly predictedEpochS: number | null;
 }
 
-const generate = (stage: 1 | 2 | 3, files: number): string => {
-  const dir = path.join(cache, `stage${stage}-${POSITIONS[stage]}-${files}files`);
+const generate = (stage: 1 | 2 | 3, layout: Layout): string => {
+  const per = layout.rowsPerFile;
+  const dir = path.join(cache, `stage${stage}-${layout.positions}${per === null ? '-1file' : `-per${per}`}`);
   if (existsSync(dir)) return dir;
-  const rowsPerFile = files === 1 ? [] : ['--rows-per-file', String(Math.ceil(POSITIONS[stage] / files))];
+  const rowsPerFile = per === null ? [] : ['--rows-per-file', String(per)];
   execFileSync(
     process.execPath,
-    [cli, 'utility', 'generate-sample-data', '--stage', String(stage), '--positions', String(POSITIONS[stage])].concat(
+    [cli, 'utility', 'generate-sample-data', '--stage', String(stage), '--positions', String(layout.positions)].concat(
       ['--seed', '777', '--output-dir', dir, '--log-level', 'silent'],
       rowsPerFile,
     ),
@@ -113,9 +135,10 @@ console.log(
       .map((l) => l.toFixed(1))
       .join(' ')}`,
 );
+const rows: string[] = [];
 for (const stage of stages) {
-  for (const files of [1, 3]) {
-    const dir = generate(stage, files);
+  for (const layout of layouts(stage)) {
+    const dir = generate(stage, layout);
     const runs: { maou: Run[]; ours: Run[] } = { maou: [], ours: [] };
     for (let r = 0; r < rounds; r++) {
       runs.maou.push(maou(stage, dir));
@@ -125,14 +148,20 @@ for (const stage of stages) {
     const same = m.batchesPerEpoch === o.batchesPerEpoch;
     if (!same) mismatches++;
     const abab = runs.maou.map((a, i) => `${fmt(a.samplesPerS, 2)} / ${fmt(runs.ours[i]!.samplesPerS, 2)}`);
+    const label = `Stage ${stage}, ${layout.name}, ${layout.positions} rows`;
+    rows.push(
+      `| ${label.padEnd(44)} | ${fmt(m.batchesPerEpoch).padStart(5)} | ${fmt(o.batchesPerEpoch).padStart(5)} |`,
+    );
     console.log(
-      `Stage ${stage}, ${files} file(s), ${POSITIONS[stage]} rows: batches/epoch maou ${fmt(m.batchesPerEpoch)} ours ` +
+      `${label}: batches/epoch maou ${fmt(m.batchesPerEpoch)} ours ` +
         `${fmt(o.batchesPerEpoch)} ${same ? 'same' : 'DIFFERENT'}; parameters maou ${fmt(m.parameters)} ours ` +
         `${fmt(o.parameters)}; samples/s maou/ours (A/B per round) ${abab.join(', ')}; predicted epoch s maou ` +
         `${runs.maou.map((x) => fmt(x.predictedEpochS, 1)).join(', ')} ours ${runs.ours.map((x) => fmt(x.predictedEpochS, 1)).join(', ')}`,
     );
   }
 }
+console.log(`\nBatches per epoch, side by side:\n| ${'stage, layout, rows'.padEnd(44)} |  maou |  ours |`);
+console.log(rows.join('\n'));
 console.log(
   `load at the end ${loadavg()
     .map((l) => l.toFixed(1))

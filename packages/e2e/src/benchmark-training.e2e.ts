@@ -332,6 +332,9 @@ describe('maou utility benchmark-training (built binary)', () => {
     const report = JSON.parse(r.stdout);
     expect(report.stage).toBe(stage);
     expect(report.training_metrics.total_batches).toBe(4);
+    // as maou: the configured value loss ratio (its loop alone uses 0 at Stages 1/2), no validation_skipped unasked
+    expect(report.maou.configuration.value_loss_ratio).toBe(1);
+    expect(Object.keys(report.maou.benchmark_results)).toEqual(['Summary', 'Recommendations']);
   });
 
   it('given --stage 2 with --stage2-test-ratio 0 and --run-validation, then validation_metrics is null with its reason, in maou as validation_skipped', () => {

@@ -142,6 +142,42 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
     ]);
     for (const t of study.max_batch!.tries) expect(t.memory_bytes).toBeGreaterThan(2 ** 20);
 
+    // maou's sweep payload: its keys, a row per point that ran from that point's own maou view, the failed point kept
+    const maou = study.maou!;
+    expect(Object.keys(maou).sort()).toEqual(
+      ['cbs_estimation', 'comparison', 'detailed_results', 'oom_batch_sizes', 'summary', 'sweep_type'].sort(),
+    );
+    expect(Object.keys(study.maou_omitted!)).toEqual([
+      'gpu_batch_size_recommendation',
+      'comparison[].peak_gpu_memory_mb',
+    ]);
+    expect(maou.sweep_type).toBe('batch_size');
+    // each row from its point's own maou block: the step time is maou's actual_average_batch_time
+    for (const [i, batch] of [8, 16].entries()) {
+      const m = okPoint(study, batch).report.maou.training_metrics;
+      expect(maou.comparison[i]).toMatchObject({ batch_size: batch, avg_batch_time: m.actual_average_batch_time });
+    }
+    expect(maou.comparison).toHaveLength(2);
+    expect(maou.detailed_results[0]).toEqual({ ...okPoint(study, 8).report.maou, sweep_batch_size: 8 });
+    expect(maou.detailed_results[2]).toEqual({
+      sweep_batch_size: 4096,
+      oom: false,
+      error: expect.stringMatching(/--batch-size/),
+    });
+    expect(maou.sweep_type === 'batch_size' && maou.oom_batch_sizes).toEqual([]);
+    const { estimated_cbs, cbs_exceeds_tested, scaling_efficiency } = study.critical_batch!;
+    expect(maou.sweep_type === 'batch_size' && maou.cbs_estimation).toMatchObject({
+      estimated_cbs,
+      cbs_exceeds_tested,
+      scaling_efficiency,
+    });
+    expect(maou.summary.split('\n').slice(0, 4)).toEqual([
+      '=== Batch Size Sweep Results ===',
+      '    BS |   samp/s |  batch_t |   data_t |    fwd_t |    bwd_t |   GPU MB |       loss',
+      '-'.repeat(85),
+      expect.stringMatching(/^ {5}8 \| +\d+\.\d \| /),
+    ]);
+
     const rules = study.recommendations.map((x) => x.rule);
     expect(rules).toEqual(expect.arrayContaining(['sweep-batch-size', 'max-batch', 'sweep-failures']));
     expect(study.recommendations.find((x) => x.rule === 'sweep-failures')).toMatchObject({
@@ -267,5 +303,21 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
     expect(fast.report.batches.map((b) => b.loss)).toEqual(alone.batches.map((b) => b.loss));
     expect(r.value.recommendations.map((x) => x.rule)).toContain('sweep-learning-rate');
     expect(r.value.critical_batch).toBeNull();
+    // maou's learning-rate sweep payload: no OOM list or CBS, the rows from each point's maou view
+    const maou = r.value.maou!;
+    expect(Object.keys(maou).sort()).toEqual(['comparison', 'detailed_results', 'summary', 'sweep_type']);
+    expect(maou.comparison).toEqual(
+      [slow, fast].map((p) => ({
+        learning_rate: p.learning_rate,
+        average_loss: p.report.maou.training_metrics.average_loss,
+        final_loss: p.report.maou.training_metrics.final_loss,
+        samples_per_second: p.report.maou.training_metrics.samples_per_second,
+      })),
+    );
+    expect(maou.detailed_results.map((d) => ('sweep_learning_rate' in d ? d.sweep_learning_rate : null))).toEqual([
+      0.001, 0.05,
+    ]);
+    expect(maou.summary).toMatch(/^=== Learning Rate Sweep Results ===\n/);
+    expect(maou.summary).toMatch(/\nBest Learning Rate: (0\.001|0\.05) \(avg_loss: \d+\.\d{6}\)$/);
   }, 240_000);
 });

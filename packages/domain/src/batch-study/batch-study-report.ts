@@ -3,6 +3,7 @@ import type { CriticalBatchEstimate } from './critical-batch';
 import type { GradientNoiseMeasurement } from './gradient-noise';
 import type { MaxBatchResult } from './max-batch-search';
 import type { RateCi95 } from '../stats/rate-interval';
+import type { MaouSweepPayload } from '../report/maou-sweep-payload';
 
 /** Which setting a sweep varies. @public */
 export type SweepKind = 'batch_size' | 'learning_rate';
@@ -68,6 +69,10 @@ export interface BatchStudyReport {
   readonly gradient_noise_skipped: string | null;
   readonly max_batch: MaxBatchResult | null;
   readonly recommendations: readonly Recommendation[];
+  /** the sweep in maou's payload layout (`--batch-sizes` / `--learning-rates`); absent without a sweep */
+  readonly maou?: MaouSweepPayload;
+  /** maou sweep keys `maou` leaves out, each with why; absent without a sweep */
+  readonly maou_omitted?: Readonly<Record<string, string>>;
 }
 
 /** Compares the throughput model's CBS with the measured B_simple. @public */

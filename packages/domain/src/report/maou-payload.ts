@@ -111,7 +111,7 @@ export interface MaouTrainingPayload {
     readonly Recommendations: string;
     /** only when validation ran */
     readonly ValidationSummary?: string;
-    /** only when validation did not run: why */
+    /** only when --run-validation was given and validation did not run: why */
     readonly validation_skipped?: string;
   };
   readonly training_metrics: MaouMetrics;

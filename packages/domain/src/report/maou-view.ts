@@ -242,7 +242,10 @@ export const toMaouPayload = (r: MaouViewSource): MaouTrainingPayload => {
     ),
     Recommendations: maouRecommendations(r.recommendations.map((x) => x.message)),
   };
-  const skipped = r.null_reasons.validation_metrics ?? 'validation did not run';
+  // maou writes validation_skipped only when --run-validation was given and validation could not run
+  const asked = setting(r.config, 'run_validation', 'boolean')!;
+  const skipped =
+    asked && !validation ? { validation_skipped: r.null_reasons.validation_metrics ?? 'no validation' } : {};
   return {
     benchmark_results: validation
       ? {
@@ -254,7 +257,7 @@ export const toMaouPayload = (r: MaouViewSource): MaouTrainingPayload => {
             validation.actual_average_batch_time * batchesOf(r, 'validation'),
           ),
         }
-      : { ...results, validation_skipped: skipped },
+      : { ...results, ...skipped },
     training_metrics: training,
     ...(validation ? { validation_metrics: validation } : {}),
     estimation: estimation(r),

@@ -179,7 +179,8 @@ export const toBenchmarkConfig = (
       weightDecay: raw.weightDecay ?? S.WEIGHT_DECAY.default,
       lrScheduler: stage === 3 ? mainScheduler : stage12Scheduler,
       policyLossRatio: raw.policyLossRatio ?? S.POLICY_LOSS_RATIO.default,
-      valueLossRatio: stage === 3 ? (raw.valueLossRatio ?? S.VALUE_LOSS_RATIO.default) : 0,
+      // as given at every stage, as maou echoes it; the Stage 1/2 objectives have no value head and never read it
+      valueLossRatio: raw.valueLossRatio ?? S.VALUE_LOSS_RATIO.default,
       // maou clips the global L2 norm at 1.0 on every optimiser step, with no flag to turn it off
       gradientClip: raw.gradientClip ?? S.GRADIENT_CLIP.default,
       // maou starts an adaptive run at its min steps, whatever --gradient-accumulation-steps says

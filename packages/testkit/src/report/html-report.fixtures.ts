@@ -71,6 +71,7 @@ export const trainingReportFixture = (
       'loader.pinMemory': false,
       max_batches: 100,
       enable_profiling: false,
+      run_validation: true,
       sample_ratio: null,
       'training.optimizer': 'adamw',
       'training.learningRate': 0.01,

@@ -6,6 +6,8 @@ import {
   recommendStrategy,
   type CriticalBatchEstimate,
   recommendBatchStudy,
+  MAOU_SWEEP_OMITTED,
+  toMaouSweepPayload,
   type BatchStudyReport,
   type GradientNoiseMeasurement,
   type MaxBatchResult,
@@ -117,6 +119,7 @@ export class BatchStudyUseCase {
         maxBatch,
         settings: { batchSize: config.loader.batchSize, learningRate: config.training.learningRate },
       }),
+      ...(sweep ? { maou: toMaouSweepPayload(sweep, criticalBatch), maou_omitted: MAOU_SWEEP_OMITTED } : {}),
     };
   }
 

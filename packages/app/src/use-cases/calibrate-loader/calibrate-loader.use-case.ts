@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { quantileSorted } from '@maou/bench-domain';
+import { isOutOfMemoryMessage, quantileSorted } from '@maou/bench-domain';
 import { measureLoader } from '../../loader/measure-loader';
 import type { CalibrationStorePort } from '../../ports/calibration-store.port';
 import type { ClockPort } from '../../ports/clock.port';
@@ -24,10 +24,7 @@ const EARLY_STOP_AFTER_BATCHES = 3;
 const TIE_MARGIN = 0.05;
 
 const isOutOfMemory = (e: unknown): boolean =>
-  e instanceof Error &&
-  /out of memory|allocation failed|ERR_WORKER_OUT_OF_MEMORY|Array buffer allocation/i.test(
-    `${e.message} ${(e as { code?: string }).code ?? ''}`,
-  );
+  e instanceof Error && isOutOfMemoryMessage(`${e.message} ${(e as { code?: string }).code ?? ''}`);
 const kv = (o: object): string =>
   Object.entries(o)
     .map(([k, v]) => `${k}=${v}`)

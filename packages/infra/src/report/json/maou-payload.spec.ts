@@ -132,6 +132,7 @@ const source = (over: Partial<MaouViewSource> = {}): MaouViewSource => {
       'loader.pinMemory': false,
       max_batches: 12,
       enable_profiling: false,
+      run_validation: true,
       sample_ratio: 0.5,
       'training.optimizer': 'adamw',
       'training.learningRate': 0.01,
@@ -315,16 +316,21 @@ describe('maou payload view', () => {
     expect(v.unaccounted_time).toBeCloseTo(0.012, 12);
   });
 
-  it('given no validation and no sample ratio, then validation_skipped carries the reason and estimation is empty, as in maou', () => {
-    const p = toMaouPayload(
-      source({
-        validation_metrics: null,
-        estimation: null,
-        null_reasons: { validation_metrics: '--run-validation not given' },
-      }),
-    );
+  it('given validation asked for and not run, then validation_skipped carries the reason; not asked for, then no key; estimation empty, as in maou', () => {
+    const skipped = (runValidation: boolean, reason: string) =>
+      toMaouPayload(
+        source({
+          config: { ...source().config, run_validation: runValidation },
+          validation_metrics: null,
+          estimation: null,
+          null_reasons: { validation_metrics: reason },
+        }),
+      );
+    const stage1 = 'Stage 1 has no validation split (as in maou, every row trains)';
+    expect(skipped(true, stage1).benchmark_results.validation_skipped).toBe(stage1);
+    const p = skipped(false, '--run-validation not given');
+    expect(keys(p.benchmark_results)).toEqual(['Recommendations', 'Summary']);
     expect(p.validation_metrics).toBeUndefined();
-    expect(p.benchmark_results.validation_skipped).toBe('--run-validation not given');
     expect(p.estimation).toEqual({});
     expect(p.benchmark_results.Summary).toMatch(/^Training Performance Summary:\n {2}Processed Batches: 12 \/ 500\n/);
     expect(p.benchmark_results.Recommendations).toBe('Performance Recommendations:\n- Raise workers');
