@@ -31,8 +31,9 @@ export const comparePythonPaths = (a: string, b: string): number => {
 
 /**
  * maou's file-level split of a streaming dataset: the files in path order, shuffled by `random.Random(42)`,
- * `max(1, int(n × ratio))` of them held out for validation (none when the ratio is 0), at least one left to train;
- * train is the shuffled list's head, validation its tail. The same files on both sides give the same split.
+ * `max(1, int(n × ratio))` of them held out for validation, at least one left to train; train is the shuffled list's
+ * head, validation its tail. A ratio of 0 (Stage 2's default) holds none out and, as maou, leaves the path order. The
+ * same files on both sides give the same split.
  * @public
  */
 export const maouFileSplit = <T>(
@@ -40,11 +41,11 @@ export const maouFileSplit = <T>(
   pathOf: (file: T) => string,
   ratio: number,
 ): { readonly train: T[]; readonly validation: T[] } => {
-  const shuffled = new PythonRandom(MAOU_FILE_SPLIT_SEED).shuffle(
-    [...files].sort((a, b) => comparePythonPaths(pathOf(a), pathOf(b))),
-  );
+  const sorted = [...files].sort((a, b) => comparePythonPaths(pathOf(a), pathOf(b)));
+  if (!(ratio > 0)) return { train: sorted, validation: [] };
+  const shuffled = new PythonRandom(MAOU_FILE_SPLIT_SEED).shuffle(sorted);
   const n = shuffled.length;
-  let nVal = ratio > 0 ? Math.max(1, Math.floor(n * ratio)) : 0;
+  let nVal = Math.max(1, Math.floor(n * ratio));
   if (n - nVal < 1) nVal = Math.max(0, n - 1);
   return { train: shuffled.slice(0, n - nVal), validation: shuffled.slice(n - nVal) };
 };

@@ -40,8 +40,8 @@ describe("maou's file split", () => {
   );
 
   it('given a ratio of 0, then no file is held out; given one file, then it trains', () => {
-    // unshuffled? no: Random(42) still shuffles the two, as maou's list is shuffled before the ratio is read
-    expect(maouFileSplit(['/a', '/b'], (p) => p, 0)).toEqual({ train: ['/b', '/a'], validation: [] });
+    // maou's Stage 2 at ratio 0 streams the collected (sorted) paths unshuffled
+    expect(maouFileSplit(['/b', '/a'], (p) => p, 0)).toEqual({ train: ['/a', '/b'], validation: [] });
     expect(maouFileSplit(['/a'], (p) => p, 0.2)).toEqual({ train: ['/a'], validation: [] });
     expect(maouFileSplit([], (p: string) => p, 0.2)).toEqual({ train: [], validation: [] });
   });
