@@ -65,6 +65,20 @@ describe('maou utility benchmark-dataloader (built binary)', () => {
     expect(json.all_results).toHaveLength(2);
     expect(json.all_results[1]).toMatchObject({ num_workers: 1, prefetch_factor: 2, batch_size: 16 });
     expect(json.all_results[0].samples_per_second.runs).toHaveLength(2);
+    // maou's keys: each setting's time_taken over its batches_processed (2 repeats of 4), the chosen one's total_time,
+    // and maou's device on a CPU backend
+    for (const p of json.all_results) {
+      expect(p.batches_processed).toBe(8);
+      expect(p.time_taken).toBeGreaterThan(0);
+      expect(p.avg_batch_time).toBeCloseTo(p.time_taken / p.batches_processed, 12);
+    }
+    const chosen = json.all_results.find(
+      (p: { num_workers: number; prefetch_factor: number | null }) =>
+        p.num_workers === json.optimal_config.num_workers && p.prefetch_factor === json.optimal_config.prefetch_factor,
+    );
+    expect(json.optimal_config.total_time).toBe(chosen.time_taken);
+    expect(json.device).toBe('cpu');
+    expect(json.backend_device).toMatch(/^cpu \(/);
     expect(json.model_samples_per_second['16']).toBeGreaterThan(0);
     expect(['fed', 'loader-bound']).toContain(json.recommended.basis);
     expect(json.benchmark_results.Summary).toMatch(/^NOTE: no data was given/);

@@ -14,7 +14,9 @@ export interface DataloaderResultJson {
   readonly prefetch_factor: number | null;
   readonly pin_memory: boolean;
   readonly batch_size: number;
-  /** seconds, at the median rate */
+  /** seconds of the timed batches of every repeat (warm-up excluded), maou's `time_taken` */
+  readonly time_taken: number;
+  /** time_taken ÷ batches_processed, as maou divides them */
   readonly avg_batch_time: number;
   readonly batches_processed: number;
   readonly samples_per_second: GridPoint['samplesPerSecond'];
@@ -28,8 +30,10 @@ export interface DataloaderBenchmarkReport {
   readonly benchmark_results: { readonly Summary: string; readonly Recommendations: string; readonly Insights: string };
   readonly optimal_config: Omit<
     DataloaderResultJson,
-    'batches_processed' | 'samples_per_second' | 'p95_wait_ms' | 'keeps_model_fed' | 'resources'
+    'time_taken' | 'batches_processed' | 'samples_per_second' | 'p95_wait_ms' | 'keeps_model_fed' | 'resources'
   > & {
+    /** the chosen setting's time_taken, as maou names it here */
+    readonly total_time: number;
     readonly samples_per_second: number;
   };
   readonly all_results: readonly DataloaderResultJson[];
@@ -39,7 +43,10 @@ export interface DataloaderBenchmarkReport {
   readonly model_samples_per_second: Readonly<Record<string, number | null>>;
   readonly per_batch_size: readonly Recommendation[];
   readonly recommended: Recommendation;
+  /** maou's device: `cpu` unless the backend computes on a GPU, then the GPU's name */
   readonly device: string;
+  /** the backend's own description of where it computes (e.g. `cpu (WebAssembly SIMD)`) */
+  readonly backend_device: string;
   readonly backend: string;
   readonly loader_mode: string;
   readonly dataset: string;
@@ -62,7 +69,10 @@ export const dataloaderBenchmarkJson = (
       p.workers === out.recommended.workers &&
       p.prefetchFactor === out.recommended.prefetchFactor,
   )!;
-  const secondsPerBatch = (sps: number, b: number): number => b / sps;
+  const timing = (p: GridPoint) => ({
+    time_taken: p.timedMs / 1000,
+    avg_batch_time: p.timedBatches > 0 ? p.timedMs / 1000 / p.timedBatches : 0,
+  });
   return {
     benchmark_results: {
       Summary: text.split('\nRecommended flags:')[0],
@@ -74,7 +84,8 @@ export const dataloaderBenchmarkJson = (
       prefetch_factor: best.prefetchFactor,
       pin_memory: input.loader.pinMemory,
       batch_size: best.batchSize,
-      avg_batch_time: secondsPerBatch(best.samplesPerSecond.median, best.batchSize),
+      avg_batch_time: timing(best).avg_batch_time,
+      total_time: timing(best).time_taken,
       samples_per_second: best.samplesPerSecond.median,
     },
     all_results: out.points.map((p) => ({
@@ -82,8 +93,8 @@ export const dataloaderBenchmarkJson = (
       prefetch_factor: p.prefetchFactor,
       pin_memory: input.loader.pinMemory,
       batch_size: p.batchSize,
-      avg_batch_time: secondsPerBatch(p.samplesPerSecond.median, p.batchSize),
-      batches_processed: input.numBatches * input.repeats,
+      ...timing(p),
+      batches_processed: p.timedBatches,
       samples_per_second: p.samplesPerSecond,
       p95_wait_ms: p.p95WaitMs,
       keeps_model_fed: p.keepsModelFed,
@@ -105,7 +116,8 @@ export const dataloaderBenchmarkJson = (
     model_samples_per_second: out.consumption,
     per_batch_size: out.perBatchSize,
     recommended: out.recommended,
-    device: out.device,
+    device: out.onGpu ? out.device : 'cpu',
+    backend_device: out.device,
     backend: out.backend,
     loader_mode: out.loaderMode,
     dataset: out.dataset,

@@ -198,6 +198,9 @@ export const dataloaderFixture = (hostile = '<script>document.title="pwned"</scr
           prefetchFactor,
           samplesPerSecond: { median, min: runs[0]!, max: runs[2]!, runs },
           p95WaitMs: 40 / (workers + 1),
+          // three repeats of 20 batches, each at its run's rate
+          timedMs: runs.reduce((t, r) => t + (20 * batchSize * 1000) / r, 0),
+          timedBatches: 60,
           keepsModelFed: median > 9000,
           resources: null,
         };
@@ -225,6 +228,7 @@ export const dataloaderFixture = (hostile = '<script>document.title="pwned"</scr
   return {
     backend: 'wasm',
     device: 'cpu',
+    onGpu: false,
     dataset: `sample ${hostile}`,
     loaderMode: 'streaming',
     points,

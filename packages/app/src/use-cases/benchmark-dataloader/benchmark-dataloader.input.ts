@@ -67,6 +67,9 @@ export interface GridPoint {
     readonly runs: readonly number[];
   };
   readonly p95WaitMs: number;
+  /** wall time of the timed batches of every repeat (warm-up excluded), and how many batches they were */
+  readonly timedMs: number;
+  readonly timedBatches: number;
   /** null when the model's rate was not measured */
   readonly keepsModelFed: boolean | null;
   /** null without --enable-resource-monitoring */
@@ -89,6 +92,8 @@ export interface Recommendation {
 export interface BenchmarkDataloaderOutput {
   readonly backend: string;
   readonly device: string;
+  /** whether the backend computes on a GPU (the registry's placement) */
+  readonly onGpu: boolean;
   readonly dataset: string;
   readonly loaderMode: string;
   readonly points: readonly GridPoint[];

@@ -86,6 +86,9 @@ describe('BenchmarkDataloaderUseCase', () => {
     });
     expect(r.value.points[0]!.samplesPerSecond.runs).toHaveLength(3);
     expect(r.value.points[0]).toMatchObject({ workers: 0, prefetchFactor: null, keepsModelFed: false });
+    // maou's time_taken: 3 repeats of 10 timed batches at 20 ms, the warm-up batch left out
+    expect(r.value.points[0]).toMatchObject({ timedMs: 600, timedBatches: 30 });
+    expect(r.value.onGpu).toBe(false);
     expect(steps).toHaveLength(2 + 4);
   });
 

@@ -107,6 +107,7 @@ export class BenchmarkDataloaderUseCase {
     return {
       backend: backend.name,
       device: backend.device,
+      onGpu: isGpuBackend(backendFields(backend)),
       dataset: source.describe(),
       loaderMode,
       points,
@@ -134,6 +135,8 @@ export class BenchmarkDataloaderUseCase {
         });
       const runs: number[] = [];
       const waits: number[] = [];
+      let timedMs = 0;
+      let timedBatches = 0;
       const monitored = input.enableResourceMonitoring === true && loader.threadStats !== undefined;
       let before: readonly LoaderThreadStats[] = [];
       // Counters and samples cover the timed batches of every repeat, after the first repeat's warm-up.
@@ -155,6 +158,8 @@ export class BenchmarkDataloaderUseCase {
           );
           runs.push(m.samplesPerSecond);
           waits.push(...m.waitMs);
+          timedMs += m.elapsedMs;
+          timedBatches += m.batches;
         }
         if (monitored)
           resources = loaderResources(
@@ -178,6 +183,8 @@ export class BenchmarkDataloaderUseCase {
           waits.sort((a, b) => a - b),
           0.95,
         ),
+        timedMs,
+        timedBatches,
         keepsModelFed: model === null ? null : feedsModel(sps.min, cfg.workers, model, input.noiseMargin),
         resources,
       };
