@@ -161,6 +161,7 @@ for (const stage of stages) {
   }
 }
 console.log(`\nBatches per epoch, side by side:\n| ${'stage, layout, rows'.padEnd(44)} |  maou |  ours |`);
+console.log(`| ${'-'.repeat(44)} | ----: | ----: |`);
 console.log(rows.join('\n'));
 console.log(
   `load at the end ${loadavg()
