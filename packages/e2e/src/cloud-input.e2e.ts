@@ -1,5 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { s3InputFlags, S3RVER_ENV, startS3rverWith } from '@maou/bench-testkit/sources';
 import { oneLoaderPoint, runMaou, runMaouAsync } from './run-maou';
@@ -134,5 +135,50 @@ describe('maou reading Stage 3 data from S3 (a local s3rver)', () => {
     );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`no .feather objects under s3://${BUCKET}/runs/missing.*--input-bucket-name`));
+  }, 240_000);
+});
+
+// An endpoint that accepts connections and never answers: each try waits up to 30 s, five of them; the request's
+// budget (--input-request-timeout) ends the wait, and the error says where and how long.
+describe('maou against an S3 endpoint that accepts and never answers (a loopback TCP server)', () => {
+  let server: Server;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    server = createServer((s) => {
+      sockets.push(s);
+      s.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('given --input-request-timeout 2, when benchmark-training runs, then exit 1 within the deadline naming endpoint, wait and flag', async () => {
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const started = Date.now();
+    const r = await runMaouAsync(
+      [
+        'utility',
+        'benchmark-training',
+        ...s3InputFlags(endpoint, BUCKET, 'stage3', join(dir, 'silent-cache')),
+        '--input-request-timeout',
+        '2',
+        '--log-level',
+        'silent',
+      ],
+      env,
+    );
+    const elapsed = Date.now() - started;
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `listing s3://${BUCKET}/runs/stage3/: no answer from ${endpoint.replace(/\./g, '\\.')} in 2 s \\(1 try; the limit is --input-request-timeout, default 60 s\\)`,
+      ),
+    );
+    expect(r.code).toBe(1);
+    expect(sockets.length).toBeGreaterThan(0);
+    // 2 s of waiting plus node's start; before the budget it was 5 tries of 30 s
+    expect(elapsed).toBeLessThan(20_000);
   }, 240_000);
 });

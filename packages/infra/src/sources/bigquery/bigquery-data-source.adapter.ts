@@ -21,6 +21,7 @@ import type { CloudSourceDeps } from '../object-store/object-store-data-source.a
 import { RetriesExhaustedError, withCountedRetry, type RetryPolicy } from '../shared/retry-policy';
 import { seededSample } from '../shared/seeded-sample';
 import { describeError } from '../shared/transient-error';
+import { RequestDeadlineError, type AnswerBudget } from '../shared/deadline';
 import { startProgress } from '../object-store/transfer-progress';
 
 /** Settings of a BigQuery source, from the `--input-*` flags. @public */
@@ -95,8 +96,8 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
   }
 
   private async fill(): Promise<Result<readonly ShardRef[], CloudSourceError>> {
-    const project = await this.retried('planning', () => this.reader.project());
-    const all = await this.retried('planning', () => this.reader.plan());
+    const project = await this.retried('planning', (budget) => this.reader.project(budget));
+    const all = await this.retried('planning', (budget) => this.reader.plan(budget));
     if (all.length === 0)
       return err({
         kind: 'empty',
@@ -184,7 +185,7 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
   private async download(plan: BigQueryShardPlan, path: string): Promise<number> {
     const what = `${this.reader.where()}, shard ${plan.id}`;
     const started = this.stats.startTransfer();
-    const rows = await this.retried(what, () => this.reader.fetch(plan));
+    const rows = await this.retried(what, (budget) => this.reader.fetch(plan, budget));
     this.stats.firstByte();
     if (rows.length !== plan.rows) throw new Error(`${what}: expected ${plan.rows} rows, received ${rows.length}`);
     const firstRow = plan.kind === 'range' ? plan.start : 0;
@@ -217,13 +218,27 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
     }
   }
 
-  private retried<T>(what: string, op: () => Promise<T>): Promise<T> {
+  /** `op`'s tries share one budget of waiting for answers (`--input-request-timeout`). */
+  private retried<T>(what: string, op: (budget: AnswerBudget) => Promise<T>): Promise<T> {
     const label = `${what.startsWith('BigQuery') ? '' : `${this.reader.where()}: `}${what}`;
-    return withCountedRetry(label, op, this.options.retry, { stats: this.stats, log: this.log }, this.deps.retryHooks);
+    const budget = this.reader.budget(label);
+    const tries = () => op(budget);
+    return withCountedRetry(
+      label,
+      tries,
+      this.options.retry,
+      { stats: this.stats, log: this.log },
+      this.deps.retryHooks,
+    );
   }
 
   private failureText(error: unknown): string {
-    if (error instanceof CloudSourceFailure || error instanceof RetriesExhaustedError) return error.message;
+    if (
+      error instanceof CloudSourceFailure ||
+      error instanceof RetriesExhaustedError ||
+      error instanceof RequestDeadlineError
+    )
+      return error.message;
     return `${this.reader.where()}: ${describeError(error)}`;
   }
 }

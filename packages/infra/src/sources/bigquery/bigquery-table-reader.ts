@@ -1,7 +1,7 @@
 import type * as BqSdk from '@google-cloud/bigquery';
 import type { BigQuery, Query } from '@google-cloud/bigquery';
 import { quotedColumn, quotedTable, type BigQueryTableRef } from './bigquery-identifiers';
-import { DeadlineExceededError, withDeadline } from '../shared/deadline';
+import { AnswerBudget, DEFAULT_REQUEST_TIMEOUT_S, DeadlineExceededError } from '../shared/deadline';
 
 type Row = Record<string, unknown>;
 
@@ -35,20 +35,28 @@ export class BigQueryTableReader {
     private readonly ref: BigQueryTableRef,
     private readonly batchSize: number,
     private readonly callTimeoutMs = DEFAULT_CALL_TIMEOUT_MS,
+    /** `--input-request-timeout` in ms: one request, all its tries together, waits this long for an answer */
+    private readonly requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_S * 1000,
+    private readonly apiEndpoint?: string,
   ) {}
 
+  /** The wait for an answer that one request (and its tries) may spend; pass it to every call of its tries. */
+  budget(what: string): AnswerBudget {
+    return new AnswerBudget(what, this.apiEndpoint ?? 'the default BigQuery endpoint', this.requestTimeoutMs);
+  }
+
   /** The billing project: given, or the one the credentials name; checked before it reaches SQL. */
-  async project(): Promise<string> {
-    const p = this.ref.projectId ?? (await this.call('the project id', () => this.client.getProjectId()));
+  async project(budget: AnswerBudget): Promise<string> {
+    const p = this.ref.projectId ?? (await this.call('the project id', () => this.client.getProjectId(), budget));
     if (!PROJECT.test(p)) throw new Error(`project id ${JSON.stringify(p)} is not a valid Google Cloud project id`);
     return p;
   }
 
   /** Shards of the table: per partition/cluster value when a key is given (maou's grouping), else batchSize-row ranges. */
-  async plan(): Promise<BigQueryShardPlan[]> {
+  async plan(budget: AnswerBudget): Promise<BigQueryShardPlan[]> {
     const key = this.ref.partitioningKeyDate ?? this.ref.clusteringKey;
-    if (key === null) return this.planRanges();
-    const table = quotedTable(await this.project(), this.ref);
+    if (key === null) return this.planRanges(budget);
+    const table = quotedTable(await this.project(budget), this.ref);
     const col = quotedColumn(key);
     // Partitioned tables may require a partition filter; this one admits every plausible date.
     const where =
@@ -56,6 +64,7 @@ export class BigQueryTableReader {
     const rows = await this.queryAll(
       `SELECT ${col} AS partition_value, COUNT(*) AS cnt FROM ${table}${where} GROUP BY ${col} ORDER BY partition_value`,
       {},
+      budget,
     );
     return rows.map((r) => ({
       id: `${key}=${label(r.partition_value)}`,
@@ -66,14 +75,14 @@ export class BigQueryTableReader {
     }));
   }
 
-  async fetch(shard: BigQueryShardPlan): Promise<Row[]> {
-    if (shard.kind === 'range') return this.fetchRange(shard.start, shard.rows);
-    const sql = `SELECT * FROM ${quotedTable(await this.project(), this.ref)} WHERE ${quotedColumn(shard.column)} = @value`;
-    return this.queryAll(sql, { value: shard.value });
+  async fetch(shard: BigQueryShardPlan, budget: AnswerBudget): Promise<Row[]> {
+    if (shard.kind === 'range') return this.fetchRange(shard.start, shard.rows, budget);
+    const sql = `SELECT * FROM ${quotedTable(await this.project(budget), this.ref)} WHERE ${quotedColumn(shard.column)} = @value`;
+    return this.queryAll(sql, { value: shard.value }, budget);
   }
 
-  private async planRanges(): Promise<BigQueryShardPlan[]> {
-    const [meta] = await this.call('the table metadata', () => this.table().getMetadata());
+  private async planRanges(budget: AnswerBudget): Promise<BigQueryShardPlan[]> {
+    const [meta] = await this.call('the table metadata', () => this.table().getMetadata(), budget);
     const total = Number((meta as { numRows?: unknown }).numRows ?? 0);
     const n = Math.ceil(total / this.batchSize);
     return Array.from({ length: n }, (_, i) => {
@@ -84,12 +93,14 @@ export class BigQueryTableReader {
   }
 
   /** tabledata.list from `start`; the server may return fewer rows per call than asked, so keep going. */
-  private async fetchRange(start: number, count: number): Promise<Row[]> {
+  private async fetchRange(start: number, count: number, budget: AnswerBudget): Promise<Row[]> {
     const out: Row[] = [];
     while (out.length < count) {
       const from = start + out.length;
-      const [rows] = await this.call(`tabledata.list from row ${from}`, () =>
-        this.table().getRows({ startIndex: String(from), maxResults: count - out.length, autoPaginate: false }),
+      const [rows] = await this.call(
+        `tabledata.list from row ${from}`,
+        () => this.table().getRows({ startIndex: String(from), maxResults: count - out.length, autoPaginate: false }),
+        budget,
       );
       if (rows.length === 0)
         throw new Error(`${this.where()}: rows ${start + out.length}.. are missing (the table shrank while reading)`);
@@ -99,15 +110,19 @@ export class BigQueryTableReader {
   }
 
   /** jobs.insert, then getQueryResults pages of batchSize rows until no page token is left. */
-  private async queryAll(query: string, params: Record<string, unknown>): Promise<Row[]> {
-    const [job] = await this.call('jobs.insert', () =>
-      this.client.createQueryJob({ query, params, useLegacySql: false } as Query),
+  private async queryAll(query: string, params: Record<string, unknown>, budget: AnswerBudget): Promise<Row[]> {
+    const [job] = await this.call(
+      'jobs.insert',
+      () => this.client.createQueryJob({ query, params, useLegacySql: false } as Query),
+      budget,
     );
     const out: Row[] = [];
     let pageToken: string | undefined;
     for (;;) {
-      const [rows, next, resp] = await this.call('jobs.getQueryResults', () =>
-        job.getQueryResults({ maxResults: this.batchSize, autoPaginate: false, pageToken }),
+      const [rows, next, resp] = await this.call(
+        'jobs.getQueryResults',
+        () => job.getQueryResults({ maxResults: this.batchSize, autoPaginate: false, pageToken }),
+        budget,
       );
       // A job still running answers with no rows and jobComplete false: ask again for the same page.
       if ((resp as { jobComplete?: boolean } | undefined)?.jobComplete === false) continue;
@@ -118,9 +133,14 @@ export class BigQueryTableReader {
     return out;
   }
 
-  private call<T>(what: string, request: () => Promise<T>): Promise<T> {
+  private call<T>(what: string, request: () => Promise<T>, budget: AnswerBudget): Promise<T> {
     const ms = this.callTimeoutMs;
-    return withDeadline(request(), ms, () => new DeadlineExceededError(what, ms));
+    // the library takes no abort signal
+    return budget.wait(
+      () => request(),
+      ms,
+      () => new DeadlineExceededError(what, ms),
+    );
   }
 
   private table() {

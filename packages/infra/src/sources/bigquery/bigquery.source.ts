@@ -21,6 +21,8 @@ export interface BigQuerySpec extends DataSourceSpec {
   readonly batchSize: number;
   readonly maxCachedBytes: number;
   readonly seed: number;
+  /** `--input-request-timeout` in ms (60 s) */
+  readonly requestTimeoutMs?: number;
   readonly clusteringKey?: string;
   readonly partitioningKeyDate?: string;
   readonly localCacheDir?: string;
@@ -45,7 +47,14 @@ export const createBigQueryDataSource: CloudSourceCreator<BigQuerySpec> = async 
   return ok(
     new BigQueryDataSourceAdapter(
       stage,
-      new BigQueryTableReader(client, ref.value, spec.batchSize, o.callTimeoutMs),
+      new BigQueryTableReader(
+        client,
+        ref.value,
+        spec.batchSize,
+        o.callTimeoutMs,
+        spec.requestTimeoutMs,
+        spec.apiEndpoint,
+      ),
       {
         cacheDir,
         maxCachedBytes: spec.maxCachedBytes,
@@ -117,6 +126,7 @@ export const bigquerySource = cloudSource<BigQuerySpec>(
           batchSize: numberFlag(flags, FLAGS, 'input-batch-size'),
           seed: run.seed,
           maxCachedBytes: numberFlag(flags, FLAGS, 'input-max-cached-bytes'),
+          requestTimeoutMs: numberFlag(flags, FLAGS, 'input-request-timeout') * 1000,
           ...(clusteringKey ? { clusteringKey } : {}),
           ...(partitioningKeyDate ? { partitioningKeyDate } : {}),
           ...(cacheDir

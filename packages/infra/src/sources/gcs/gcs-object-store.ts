@@ -20,6 +20,8 @@ export class GcsObjectStore implements ObjectStore {
     return files.map((f) => ({ key: f.name, size: Number(f.metadata.size ?? 0) }));
   }
 
+  // The library starts the request when the stream is first read, so there is no answer to wait for here: a silent
+  // server is caught by the download's idle limit instead.
   async read(key: string): Promise<Readable> {
     // Sizes are checked by the cache after the transfer; hash validation would need the whole object first.
     const stream = this.storage.bucket(this.bucket).file(key).createReadStream({ validation: false });
@@ -31,6 +33,8 @@ export class GcsObjectStore implements ObjectStore {
 export interface GcsClientSettings {
   readonly apiEndpoint?: string;
   readonly projectId?: string;
+  /** per HTTP request, in ms: the library has no abort signal for listings, so this frees a silent server's socket */
+  readonly timeoutMs?: number;
 }
 
 /** Builds the client with library retries off, so every retry is ours and counted. @internal */
@@ -38,5 +42,6 @@ export const createGcsClient = (sdk: GcsModule, settings: GcsClientSettings): St
   new sdk.Storage({
     apiEndpoint: settings.apiEndpoint,
     projectId: settings.projectId,
+    ...(settings.timeoutMs !== undefined ? { timeout: settings.timeoutMs } : {}),
     retryOptions: { autoRetry: false, maxRetries: 0 },
   });

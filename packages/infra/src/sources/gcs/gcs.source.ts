@@ -25,7 +25,13 @@ export const createGcsStore = async (
 
 /** A Google Cloud Storage source, not yet prepared. @public */
 export const createGcsDataSource: CloudSourceCreator<GcsSpec> = async (spec, stage, context, o) =>
-  openObjectSource(spec, stage, context, o, await createGcsStore(spec.bucket, { apiEndpoint: spec.endpoint }));
+  openObjectSource(
+    spec,
+    stage,
+    context,
+    o,
+    await createGcsStore(spec.bucket, { apiEndpoint: spec.endpoint, timeoutMs: spec.requestTimeoutMs }),
+  );
 
 /** @public */
 export const gcsSource = cloudSource<GcsSpec>(

@@ -3,7 +3,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { withDeadline } from '../shared/deadline';
+import type { AnswerBudget } from '../shared/deadline';
 import type { IoStatsRecorder } from '../shared/io-stats-recorder';
 import type { ObjectEntry, ObjectStore } from './object-store';
 import { partPathFor } from './stale-parts';
@@ -55,11 +55,12 @@ export const downloadOnce = async (
   entry: ObjectEntry,
   dest: string,
   stats: IoStatsRecorder,
-  idleTimeoutMs: number,
+  patience: { readonly idleMs: number; readonly budget: AnswerBudget },
   onBytes?: (bytes: number) => void,
   verify?: (tmpPath: string) => Promise<void>,
 ): Promise<void> => {
   await mkdir(dirname(dest), { recursive: true });
+  const idleTimeoutMs = patience.idleMs;
   const url = objectUrl(store, entry.key);
   const tmp = partPathFor(dest, randomBytes(6).toString('hex'));
   const started = stats.startTransfer();
@@ -67,8 +68,9 @@ export const downloadOnce = async (
   let sink: WriteStream | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
-    const body = await withDeadline(
-      store.read(entry.key),
+    // the answer (the response's headers) counts against the request's budget; bytes then against the idle limit
+    const body = await patience.budget.wait(
+      (signal) => store.read(entry.key, signal),
       idleTimeoutMs,
       () => new StalledTransferError(url, idleTimeoutMs, 0),
     );

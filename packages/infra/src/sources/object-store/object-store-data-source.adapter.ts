@@ -8,7 +8,12 @@ import type {
   SourceIoStats,
 } from '@maou/bench-use-cases';
 import { boundedMap } from '../shared/bounded-map';
-import { DeadlineExceededError, withDeadline } from '../shared/deadline';
+import {
+  AnswerBudget,
+  DEFAULT_REQUEST_TIMEOUT_S,
+  DeadlineExceededError,
+  RequestDeadlineError,
+} from '../shared/deadline';
 import { CloudSourceFailure, type CloudSourceError } from '../shared/cloud-source-error';
 import { IoStatsRecorder } from '../shared/io-stats-recorder';
 import { downloadOnce, isCached, objectUrl } from './object-download';
@@ -29,7 +34,7 @@ import type { ObjectStoreSettings } from './object-store-settings';
 export type StageFileReader = (path: string, stage: Stage) => Promise<StageColumns>;
 
 /** Settings of a bucket source: the `--input-*` flags as its spec holds them, and the run's. @public */
-export interface ObjectSourceOptions extends Omit<ObjectStoreSettings, 'bucket' | 'endpoint'> {
+export interface ObjectSourceOptions extends Omit<ObjectStoreSettings, 'bucket'> {
   readonly sampleRatio: number | null;
   readonly retry: RetryPolicy;
   /** a transfer with no byte (or a listing with no answer) for this long is abandoned and retried (default 30 s) */
@@ -97,9 +102,14 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
     let all: ObjectEntry[];
     try {
       const ms = this.idleTimeoutMs;
+      const budget = this.answerBudget(`listing ${where}`);
       all = featherObjects(
         await this.retried(`listing ${where}`, () =>
-          withDeadline(this.store.list(listed), ms, () => new DeadlineExceededError(`listing ${where}`, ms)),
+          budget.wait(
+            (signal) => this.store.list(listed, signal),
+            ms,
+            () => new DeadlineExceededError(`listing ${where}`, ms),
+          ),
         ),
       );
     } catch (error) {
@@ -166,6 +176,7 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
       return;
     }
     const url = objectUrl(this.store, entry.key);
+    const budget = this.answerBudget(url);
     const once = async (): Promise<void> => {
       const attempt = progress.attempt();
       try {
@@ -174,7 +185,7 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
           entry,
           dest,
           this.stats,
-          this.idleTimeoutMs,
+          { idleMs: this.idleTimeoutMs, budget },
           (n) => attempt.add(n),
           checkCompleteArrowFile,
         );
@@ -187,7 +198,8 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
       await this.retried(url, once);
     } catch (error) {
       // Name the object in errors that did not pass through the retry wrapper (403, 404, disk full).
-      throw error instanceof RetriesExhaustedError ? error : new Error(`${url}: ${describeError(error)}`);
+      if (error instanceof RetriesExhaustedError || error instanceof RequestDeadlineError) throw error;
+      throw new Error(`${url}: ${describeError(error)}`);
     }
   }
 
@@ -200,6 +212,12 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
       : files;
     this.log.info({ shards: shards.length, io: this.stats.snapshot() }, 'cloud data ready');
     return ok(shards);
+  }
+
+  /** One request's wait for an answer, all its tries together (`--input-request-timeout`). */
+  private answerBudget(what: string): AnswerBudget {
+    const endpoint = this.options.endpoint ?? `the default ${this.store.kind.toUpperCase()} endpoint`;
+    return new AnswerBudget(what, endpoint, this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_S * 1000);
   }
 
   private get idleTimeoutMs(): number {

@@ -16,6 +16,8 @@ export interface ObjectStoreSettings {
   readonly enableBundling: boolean;
   readonly bundleSizeGb: number;
   readonly seed: number;
+  /** `--input-request-timeout` in ms: one request, all its tries together, waits this long for an answer (60 s) */
+  readonly requestTimeoutMs?: number;
   readonly endpoint?: string;
 }
 
@@ -79,6 +81,7 @@ export const parseObjectStore =
         seed: run.seed,
         enableBundling: value('input-enable-bundling', false),
         bundleSizeGb: numberFlag(flags, OBJECT_STORE_FLAGS, 'input-bundle-size-gb'),
+        requestTimeoutMs: numberFlag(flags, OBJECT_STORE_FLAGS, 'input-request-timeout') * 1000,
         ...(endpoint ? { endpoint } : {}),
       },
     };

@@ -17,8 +17,11 @@ export interface ObjectStore {
   /** the scheme of its object URLs in messages (`s3`, `gs`) */
   readonly scheme: string;
   readonly bucket: string;
-  /** every object whose key starts with `prefix`, all pages */
-  list(prefix: string): Promise<ObjectEntry[]>;
-  /** the object's bytes as a Node stream (destroyable, unlike a generic async iterable) */
-  read(key: string): Promise<Readable>;
+  /** every object whose key starts with `prefix`, all pages; `signal` abandons the request (its socket is freed) */
+  list(prefix: string, signal?: AbortSignal): Promise<ObjectEntry[]>;
+  /**
+   * the object's bytes as a Node stream (destroyable, unlike a generic async iterable), once the server has answered;
+   * `signal` abandons the request before that
+   */
+  read(key: string, signal?: AbortSignal): Promise<Readable>;
 }

@@ -211,6 +211,22 @@ describe('S3 object source against s3rver', () => {
       expect(never.error.message).toMatch(/listing s3:\/\/maou-data\/runs\/stage1\/.*no answer within 300 ms/);
   }, 30_000);
 
+  it('given an object GET that never answers, then the request fails once its budget is spent, not after every try, naming object, endpoint and flag', async () => {
+    proxy.rules.push({
+      match: (m, u) => m === 'GET' && u.includes('part1.feather'),
+      times: 100,
+      fault: { stall: true },
+    });
+    const options = objectOptions(cache, { idleTimeoutMs: 30_000, requestTimeoutMs: 1_000, endpoint: proxy.url });
+    const started = Date.now();
+    const r = await new ObjectStoreDataSourceAdapter(1, await store(), options, testDeps(stageReader)).prepare();
+    expect(r.ok ? '' : r.error.message).toMatch(
+      /^s3:\/\/maou-data\/runs\/stage1\/part1\.feather: no answer from http:\/\/127\.0\.0\.1:\d+ in 1 s \(1 try; the limit is --input-request-timeout, default 60 s\)$/,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect((await listTree(cache)).filter((f) => f.includes('part1') || f.endsWith('.part'))).toEqual([]);
+  }, 30_000);
+
   it('given an object truncated on the server (its listed size agrees), then it is never cached and the error names the object (#19)', async () => {
     const whole = await fixtureBytes(FIXTURES[1].file);
     await s3.put('cut/stage1/part0.feather', await fixtureBytes(FIXTURES[0].file));

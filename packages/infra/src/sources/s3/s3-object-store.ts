@@ -16,12 +16,13 @@ export class S3ObjectStore implements ObjectStore {
     readonly bucket: string,
   ) {}
 
-  async list(prefix: string): Promise<ObjectEntry[]> {
+  async list(prefix: string, signal?: AbortSignal): Promise<ObjectEntry[]> {
     const entries: ObjectEntry[] = [];
     let token: string | undefined;
     do {
       const page = await this.client.send(
         new this.sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+        { abortSignal: signal },
       );
       for (const o of page.Contents ?? []) {
         if (o.Key !== undefined) entries.push({ key: o.Key, size: Number(o.Size ?? 0) });
@@ -31,8 +32,10 @@ export class S3ObjectStore implements ObjectStore {
     return entries;
   }
 
-  async read(key: string): Promise<Readable> {
-    const out = await this.client.send(new this.sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }));
+  async read(key: string, signal?: AbortSignal): Promise<Readable> {
+    const out = await this.client.send(new this.sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }), {
+      abortSignal: signal,
+    });
     if (out.Body === undefined) throw new Error(`s3://${this.bucket}/${key}: response has no body`);
     // In Node the body is the http.IncomingMessage itself, with SDK helpers mixed in.
     return out.Body as Readable;

@@ -1,11 +1,20 @@
 import type { SourceFlag } from '@maou/bench-use-cases';
 import type { ValidationIssue } from '@maou/bench-domain';
+import { DEFAULT_REQUEST_TIMEOUT_S } from './deadline';
 
 /** The heading of the flags every cloud source shares. */
 const CLOUD = 'Cloud input (Stage 3):';
 
 /** Flags more than one cloud plug-in reads; each plug-in lists the ones it reads, the registry shows each once. @internal */
 export const CLOUD_FLAGS = {
+  'input-request-timeout': {
+    type: 'number',
+    describe:
+      'seconds one cloud request may wait for an answer, all its tries together (a server that accepts and never answers fails after this)',
+    bounds: { min: 1, max: 86_400 },
+    default: DEFAULT_REQUEST_TIMEOUT_S,
+    group: CLOUD,
+  },
   'input-local-cache-dir': { type: 'string', describe: 'local cache for downloaded objects or pages', group: CLOUD },
   'input-endpoint': {
     type: 'string',
