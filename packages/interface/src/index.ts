@@ -14,3 +14,5 @@ export * from './generate-sample-data/generate-sample-data.options';
 export * from './generate-sample-data/to-generate-sample-data-input';
 export * from './benchmark-compare/benchmark-compare.options';
 export * from './benchmark-compare/to-compare-input';
+export * from './benchmark-tune/benchmark-tune.options';
+export * from './benchmark-tune/tune-command-line';

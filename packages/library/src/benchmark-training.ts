@@ -4,10 +4,8 @@ import type { LogLevel } from '@maou/bench-infra';
 import type { PortOverrides } from './composition-root';
 import { benchmarkTrainingTable, benchmarkTrainingSpec, type Outcome } from './commands/benchmark-training';
 import { shippedPlugIns, type PlugIns } from './plug-ins';
-import { GLOBAL_OPTIONS } from './global-options';
-import { checkCommand, executeCommand } from './run-command';
-import { BenchmarkRunError, UsageError } from './usage-error';
-import { readOptions } from './library-options';
+import { UsageError } from './usage-error';
+import { runAsLibrary } from './library-options';
 
 type StudyKey = 'batchSizes' | 'learningRates' | 'estimateCbs' | 'findMaxBatch' | 'findMaxBatchCap';
 
@@ -45,26 +43,12 @@ export interface RunWiring {
 
 const COMMAND = 'utility benchmark-training';
 
-type Args = Parameters<ReturnType<typeof benchmarkTrainingSpec>['validate']>[0];
-
-// Every flag but --json (stdout has no use in a library call).
-const tableOf = (plugIns: PlugIns) =>
-  Object.fromEntries(
-    Object.entries({ ...benchmarkTrainingTable(plugIns), ...GLOBAL_OPTIONS }).filter(([flag]) => flag !== 'json'),
-  );
 const STUDY_FLAGS = ['batchSizes', 'learningRates', 'findMaxBatch'] as const;
 const studyFlag = (options: BatchStudyOptions) => STUDY_FLAGS.find((k) => options[k] !== undefined);
 
-const runSpec = async (options: object, wiring: RunWiring): Promise<Outcome> => {
+const runSpec = (options: object, wiring: RunWiring): Promise<Outcome> => {
   const plugIns = wiring.plugIns ?? shippedPlugIns();
-  const read = readOptions<Args>(tableOf(plugIns), options);
-  if (!read.ok) throw UsageError.of(read.error, COMMAND);
-  const spec = benchmarkTrainingSpec(plugIns);
-  const checked = await checkCommand(spec, read.value);
-  if (!checked.ok) throw UsageError.of(checked.error, COMMAND);
-  const done = await executeCommand(spec, read.value, checked.value, wiring.overrides);
-  if (!done.ok) throw new BenchmarkRunError(done.error.message, done.error.code);
-  return done.value.value;
+  return runAsLibrary(benchmarkTrainingSpec(plugIns), benchmarkTrainingTable(plugIns), options, wiring.overrides);
 };
 
 /**

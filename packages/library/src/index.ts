@@ -12,8 +12,9 @@ export {
   type BenchmarkTrainingOptions,
   type RunWiring,
 } from './benchmark-training';
+export { benchmarkTune, type BenchmarkTuneOptions } from './benchmark-tune';
 export { createContainer, type ContainerOptions, type PortOverrides, type Ports } from './composition-root';
 export { shippedPlugIns, type PlugIns } from './plug-ins';
 export { BenchmarkRunError, UsageError } from './usage-error';
-export type { BatchStudyReport, BenchmarkTrainingReport } from '@maou/bench-domain';
+export type { BatchStudyReport, BenchmarkTrainingReport, TuneReport } from '@maou/bench-domain';
 export { REPORT_SCHEMAS, reportSchemaPath, type ReportSchemaName } from './report-schemas/report-schemas';

@@ -5,6 +5,7 @@ import { benchmarkIoCommand } from './benchmark-io.command';
 import { benchmarkDataloaderCommand } from './benchmark-dataloader.command';
 import { benchmarkTrainingCommand } from './benchmark-training.command';
 import { benchmarkCompareCommand } from './benchmark-compare.command';
+import { benchmarkTuneCommand } from './benchmark-tune.command';
 import type { PlugIns } from '@maou/bench-app/commands';
 
 /** Subcommands of `maou utility`, one line per command module (append under a lock). */
@@ -14,4 +15,5 @@ export const withUtilityCommands = (y: Argv<GlobalArgv>, plugIns: PlugIns): Argv
     .command(benchmarkIoCommand)
     .command(benchmarkDataloaderCommand(plugIns))
     .command(benchmarkTrainingCommand(plugIns))
-    .command(benchmarkCompareCommand);
+    .command(benchmarkCompareCommand)
+    .command(benchmarkTuneCommand(plugIns));

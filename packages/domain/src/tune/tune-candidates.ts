@@ -1,8 +1,17 @@
 import type { BenchmarkConfig, ModelPreset } from '../config/benchmark-config';
 import type { Recommendation } from '../report/benchmark-report';
+import type { Setting } from '../config/setting';
 
 /** Changes that alter what is trained, tried only when named in `--tune-allow`. @public */
 export const TUNE_ALLOWANCES = ['batch-size', 'mixed-precision', 'architecture'] as const;
+/** `--tune-budget`: "a few minutes" by default; at least enough for a probe and two legs a side. @public */
+export const TUNE_BUDGET = {
+  flag: '--tune-budget',
+  default: 240,
+  bounds: { min: 30, max: 86_400 },
+  unit: 'seconds',
+} as const satisfies Setting;
+
 /** @public */
 export type TuneAllowance = (typeof TUNE_ALLOWANCES)[number];
 
@@ -195,7 +204,11 @@ export const tuneCandidates = (ctx: TuneContext): { tried: TuneCandidate[]; skip
     else if (MEASUREMENT_FLAGS[flag])
       tried.push({ flag, value, why, kind: 'measurement', alters: MEASUREMENT_FLAGS[flag] });
     else if (!training)
-      skipped.push({ flag, value, why: `${why}; the tune measures its own look, so it has nothing to try` });
+      skipped.push({
+        flag,
+        value,
+        why: `${why.replace(/\.$/, '')}; the tune measures its own look, so it has nothing to try`,
+      });
     else if (!ctx.allow.includes(training.allow))
       skipped.push({
         flag,

@@ -2,6 +2,7 @@
 // a container from the composition root, its summary and JSON), the runner's two halves, and the option tables.
 export { benchmarkTrainingSpec, benchmarkTrainingTable } from './benchmark-training';
 export { benchmarkDataloaderSpec } from './benchmark-dataloader';
+export { benchmarkTuneSpec, benchmarkTuneTable } from './benchmark-tune';
 export { benchmarkCompareSpec } from './benchmark-compare';
 export { benchmarkIoSpec } from './benchmark-io';
 export { generateSampleDataSpec } from './generate-sample-data';

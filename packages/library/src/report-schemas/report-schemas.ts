@@ -21,6 +21,11 @@ export const REPORT_SCHEMAS = {
     type: 'BenchmarkDataloaderJson',
     title: 'maou utility benchmark-dataloader report',
   },
+  'benchmark-tune-report': {
+    id: 'urn:maou-bench:schema:benchmark-tune-report:1',
+    type: 'BenchmarkTuneJson',
+    title: 'maou utility benchmark-tune report',
+  },
 } as const;
 
 /** A report kind with a schema. @public */

@@ -1,6 +1,6 @@
 // The root types of the JSON files the commands write, as scripts/generate-report-schemas.cjs turns them into the
 // JSON Schemas in packages/cli/schemas/. Types only: nothing here runs.
-import type { BatchStudyReport, BenchmarkTrainingReport } from '@maou/bench-domain';
+import type { BatchStudyReport, BenchmarkTrainingReport, TuneReport } from '@maou/bench-domain';
 import type { DataloaderBenchmarkReport, InterruptedDataloaderStub } from '../commands/benchmark-dataloader.output';
 import type { InterruptedTrainingStub } from '../commands/benchmark-training.interrupt';
 
@@ -15,3 +15,6 @@ export type BatchStudyJson = Written<BatchStudyReport>;
 
 /** `benchmark-dataloader --output-json`: the report, or the stub of a grid a signal ended. */
 export type BenchmarkDataloaderJson = Written<DataloaderBenchmarkReport> | Written<InterruptedDataloaderStub>;
+
+/** `benchmark-tune --output-json` (and `--json`). */
+export type BenchmarkTuneJson = Written<TuneReport>;

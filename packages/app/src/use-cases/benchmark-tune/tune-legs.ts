@@ -9,6 +9,7 @@ import {
 import type { BenchmarkTrainingError } from '../benchmark-training/benchmark-training.errors';
 import type { BenchmarkTrainingUseCase, TrainingSession } from '../benchmark-training/benchmark-training.use-case';
 import type { BenchmarkTuneInput } from './benchmark-tune.input';
+import type { StopRequest } from '../benchmark-training/benchmark-training.input';
 import { StepFailure } from '../step-failure';
 
 /**
@@ -22,6 +23,20 @@ export const legConfig = (config: BenchmarkConfig, ms: number): BenchmarkConfig 
   enableResourceMonitoring: false,
   stopping: { targetPrecision: 0, timeBudgetMs: ms, capGiven: false },
 });
+
+/**
+ * The caller's stop request without `lastBatchDone`: a leg's last batch is not the tune's, so a signal after it must
+ * still stop the tune.
+ */
+const legStop = (stop: StopRequest | undefined): StopRequest | undefined =>
+  stop && {
+    get aborted() {
+      return stop.aborted;
+    },
+    get reason() {
+      return stop.reason;
+    },
+  };
 
 /**
  * Runs the legs of a tune on one session: the datasource opened once, the backend switched when a leg's compute
@@ -52,7 +67,7 @@ export class TuneLegs {
       config: legConfig(config, ms),
       warnings: this.input.warnings,
       resourceLimits: this.input.resourceLimits,
-      stop: this.input.stop,
+      stop: legStop(this.input.stop),
     });
     if ((!r.ok && r.error.kind === 'interrupted') || (r.ok && r.value.report.interrupted)) this.throwIfStopped(true);
     this.done += 1;

@@ -1,0 +1,81 @@
+import 'reflect-metadata';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Ajv from 'ajv';
+import { RecordingProgress } from '@maou/bench-use-cases/testing';
+import { REPORT_SCHEMAS, reportSchemaPath } from './report-schemas/report-schemas';
+import { UsageError } from './usage-error';
+import { benchmarkTune, type BenchmarkTuneOptions } from './benchmark-tune';
+
+// benchmarkTune(): the command's options (every benchmark-training flag, and the tune's), on the default adapters.
+const dir = mkdtempSync(join(tmpdir(), 'maou-tune-'));
+// A configuration that already sets what the tune would try, so the run is a probe and little else.
+const set: BenchmarkTuneOptions = {
+  modelArchitecture: 'lite',
+  samplePositions: 256,
+  sampleCacheDir: join(dir, 'sample'),
+  batchSize: 16,
+  warmupBatches: 1,
+  threads: 2,
+  dataloaderWorkers: 1,
+  prefetchFactor: 4,
+  pinMemory: true,
+  inputCacheMode: 'memory',
+  gpu: 'wasm',
+  tuneBudget: 30,
+  logLevel: 'silent',
+};
+
+const usage = async (options: object): Promise<UsageError> => {
+  const e: unknown = await benchmarkTune(options as BenchmarkTuneOptions).catch((x: unknown) => x);
+  if (!(e instanceof UsageError)) throw new Error(`expected a UsageError, got ${String(e)}`);
+  return e;
+};
+
+describe('benchmarkTune', () => {
+  it('tunes from code: every change with its gain, interval and verdict, the command line, and --output-json under its schema', async () => {
+    const progress = new RecordingProgress();
+    const file = join(dir, 'tune.json');
+    const report = await benchmarkTune({ ...set, outputJson: file }, { overrides: { Progress: progress } });
+    expect(report.kind).toBe('benchmark-tune');
+    expect(report.baseline.samples_per_second).toBeGreaterThan(0);
+    expect(report.baseline.epoch!.predicted_ms).toBeGreaterThan(0);
+    for (const c of report.changes)
+      expect(Object.keys(c)).toEqual(
+        expect.arrayContaining(['flag', 'value', 'gain', 'interval', 'significant', 'why']),
+      );
+    // the given flags are the configuration; the tune's own and the output flags are not part of it
+    expect(report.command).toMatch(/^maou utility benchmark-training /);
+    expect(report.command).toContain('--threads 2');
+    expect(report.command).toContain('--dataloader-workers 1');
+    expect(report.command).toContain('--input-cache-mode memory');
+    expect(report.command).not.toMatch(/--tune-budget|--output-json/);
+    expect(progress.tasks.find((t) => t.start.label === 'tune: probe run of the configuration')?.outcome).toBe('done');
+    const written = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(written.$schema).toBe(REPORT_SCHEMAS['benchmark-tune-report'].id);
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(
+      JSON.parse(readFileSync(reportSchemaPath('benchmark-tune-report'), 'utf8')),
+    );
+    validate(written);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(validate({ ...written, changes: [{ flag: '--threads' }] })).toBe(false);
+  }, 300_000);
+
+  it.each([
+    [
+      { tuneAllow: ['batch-size,speed'] },
+      '--tune-allow: unknown change "speed"; known: batch-size, mixed-precision, architecture',
+    ],
+    [{ tuneBudget: 5 }, '--tune-budget: must be'],
+    [{ batchSizes: ['8,16'] }, '--batch-sizes: a batch study cannot be tuned'],
+    [{ calibrate: true }, '--calibrate: the tune measures loader settings itself'],
+    [{ reportHtml: join(dir, 'x.html') }, '--report-html: benchmark-tune has no HTML report'],
+    [{ batchSize: 0 }, '--batch-size: must be an integer from 1 to 65,536, got 0'],
+    [{ tuneBugdet: 60 }, 'tuneBugdet: unknown option; did you mean tuneBudget?'],
+  ])('refuses %j before any I/O: %s', async (options, message) => {
+    const e = await usage({ ...set, ...options });
+    expect(e.message).toContain(message);
+    expect(e.exitCode).toBe(2);
+  });
+});
