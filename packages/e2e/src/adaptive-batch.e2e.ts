@@ -74,6 +74,24 @@ describe('benchmark-training --adaptive-batch (built binary)', () => {
     // maou's loss is the loss it back-propagates: ÷ the cycle's steps.
     const mean = batches.reduce((n, b) => n + b.loss / b.accumulationSteps!, 0) / batches.length;
     expect(report.maou.training_metrics.average_loss).toBeCloseTo(mean, 10);
+    // Ours is the batch's own loss: the first batch, before any update, as a run without accumulation has it.
+    const plain = join(dir, 'adaptive-plain.json');
+    const one = runMaou(
+      [
+        'utility',
+        'benchmark-training',
+        ...small,
+        '--batch-size',
+        '4',
+        '--max-batches',
+        '2',
+        '--warmup-batches',
+        '1',
+      ].concat(['--output-json', plain]),
+      env,
+    );
+    expect(one.code).toBe(0);
+    expect(batches[0]!.loss).toBeCloseTo(JSON.parse(readFileSync(plain, 'utf8')).batches[0].loss, 4);
   });
 
   it('given --gradient-accumulation-steps 2, then an optimiser step every second batch, the batch’s own loss throughout and maou’s loss halved', () => {
