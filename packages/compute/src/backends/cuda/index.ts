@@ -13,3 +13,4 @@ export * from './kernels/cuda-kernels';
 export * from './route/conv-layers';
 export * from './route/cudnn-timer';
 export * from './route/route-table';
+export * from './step/step-calls';

@@ -22,6 +22,15 @@ describe('the cuda backend kernels, compiled by the real NVRTC (no GPU needed)',
       ],
       'loss.cu': ['stage3_loss', 'multi_label_loss', 'loss_total', 'scale_loss_gradients'],
       'optimizer.cu': ['gradient_norm_parts', 'adamw_update', 'sgd_update', 'loss_scale_update'],
+      'network-ends.cu': [
+        'stem_forward',
+        'pool_forward',
+        'pool_backward',
+        'embedding_grad',
+        'hand_grad',
+        'gelu_forward',
+        'gelu_backward',
+      ],
     });
   });
 

@@ -3,6 +3,7 @@ import { DEVICE_MATH } from './device-math.cu';
 import { ELEMENTWISE_KERNELS } from './elementwise.cu';
 import { LOSS_KERNELS } from './loss.cu';
 import { OPTIMIZER_KERNELS } from './optimizer.cu';
+import { NETWORK_END_KERNELS } from './network-ends.cu';
 
 /** One NVRTC program: its CUDA C and the kernels it defines. @public */
 export interface CudaKernelModule {
@@ -30,4 +31,5 @@ export const CUDA_KERNEL_MODULES: readonly CudaKernelModule[] = [
   program('elementwise.cu', ELEMENTWISE_KERNELS),
   program('loss.cu', LOSS_KERNELS),
   program('optimizer.cu', OPTIMIZER_KERNELS),
+  program('network-ends.cu', NETWORK_END_KERNELS),
 ];
