@@ -35,7 +35,9 @@ export const STAGE3_INPUT_OPTIONS = {
     choices: ['file', 'memory', 'mmap'],
   },
   'input-file-packed': data.flag('accepted for compatibility; packing is detected from the file'),
-  seed: data.num(`seed of splits, shuffles, weights, sample data and cloud sampling ${dflt(S.SEED)}`),
+  seed: data.num(
+    `seed of row splits, shuffles, weights, sample data and cloud sampling (streamed files split as maou, seed 42) ${dflt(S.SEED)}`,
+  ),
 } as const satisfies OptionTable;
 
 /**
