@@ -31,6 +31,15 @@ const CAUSES: Readonly<Record<string, string>> = {
   EMFILE: 'too many open files (EMFILE); raise `ulimit -n`',
 };
 
+// The causes that come from the filesystem, not from a network peer (ECONNRESET and the like are not here).
+const FILESYSTEM = new Set(Object.keys(CAUSES));
+
+/** Whether an error is a filesystem failure (a full disk, a read-only or missing directory…). @public */
+export const isFileSystemError = (e: unknown): boolean => {
+  const code = codeOf(e);
+  return code !== undefined && FILESYSTEM.has(code);
+};
+
 const codeOf = (e: unknown): string | undefined => {
   const code = (e as NodeJS.ErrnoException | null)?.code;
   return typeof code === 'string' ? code : undefined;

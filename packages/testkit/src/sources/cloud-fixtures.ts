@@ -28,6 +28,9 @@ export const listTree = async (dir: string): Promise<string[]> =>
     .map((d) => join(d.parentPath, d.name).slice(dir.length + 1))
     .sort();
 
+/** The cache after the three fixture objects were downloaded whole: each with the SHA-256 recorded beside it. */
+export const WHOLE_CACHE = [0, 1, 2].flatMap((i) => [`stage1/part${i}.feather`, `stage1/part${i}.feather.sha256`]);
+
 /** Retries without waiting, jitter fixed, so fault tests are fast and repeatable. */
 export const testDeps = (
   readStageFile: StageFileReader,

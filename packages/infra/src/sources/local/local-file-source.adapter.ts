@@ -4,6 +4,7 @@ import type { DataSourcePort, ShardRef, SourceIoStats } from '@maou/bench-use-ca
 import type { Stage, StageColumns } from '@maou/bench-domain';
 import { DataFileError } from '../../arrow/data-file-error';
 import { specialFileKind } from '../../files/atomic-file';
+import { fileCause, shortPath } from '../../files/file-error';
 import { readStageFile, STAGE_FILE_SUFFIXES } from './read-stage-file';
 import { inspectStageFile } from './inspect-stage-file';
 
@@ -11,8 +12,11 @@ const listFiles = async (path: string): Promise<string[]> => {
   let info;
   try {
     info = await stat(path);
-  } catch {
-    throw new DataFileError({ path }, 'no such file or directory');
+  } catch (e) {
+    // a symlink loop or a path too long is said as such, not as a missing file
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ELOOP' || code === 'ENAMETOOLONG' ? fileCause(e) : 'no such file or directory';
+    throw new DataFileError({ path: shortPath(path) }, why);
   }
   const special = specialFileKind(info);
   // A FIFO or a device would block or never end; only regular files and directories are data.

@@ -27,6 +27,19 @@ describe('LocalFileSourceAdapter', () => {
     expect(source.ioStats()?.objects).toBe(1);
   });
 
+  it('given a symlink loop or a path over 4,096 bytes, then the cause is said (ELOOP, ENAMETOOLONG), not a missing file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'maou-src-'));
+    symlinkSync('b', join(dir, 'a'));
+    symlinkSync('a', join(dir, 'b'));
+    await expect(new LocalFileSourceAdapter(3, [join(dir, 'a')]).shards()).rejects.toThrow(
+      `file ${join(dir, 'a')}: symlink loop (ELOOP): a symlink on this path points back to itself`,
+    );
+    const long = join(dir, ...Array.from({ length: 21 }, () => 'd'.repeat(200)));
+    await expect(new LocalFileSourceAdapter(3, [long]).shards()).rejects.toThrow(
+      `(${long.length} characters)…${long.slice(-120)}: name too long (ENAMETOOLONG: a path is at most 4,095 bytes and each name in it at most 255)`,
+    );
+  });
+
   it('names the path of a missing file or an unsupported suffix', async () => {
     await expect(new LocalFileSourceAdapter(3, ['/nonexistent/x.feather']).shards()).rejects.toThrow(
       'file /nonexistent/x.feather: no such file or directory',

@@ -1,12 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { AnswerBudget } from '../shared/deadline';
 import type { IoStatsRecorder } from '../shared/io-stats-recorder';
 import type { ObjectEntry, ObjectStore } from './object-store';
 import { partPathFor } from './stale-parts';
+import { writeFileAtomic, type OutputKind } from '../../files/atomic-file';
+import { FileError, fileError, isFileSystemError } from '../../files/file-error';
+import { checkCompleteArrowFile } from './check-complete-arrow-file';
 
 /** A transfer that ended with fewer or more bytes than the listing promised; worth another try. @internal */
 export class SizeMismatchError extends Error {
@@ -34,10 +37,39 @@ export class IncompleteObjectError extends Error {
   }
 }
 
-/** Whether a complete copy of the object is already cached (same size). @internal */
-export const isCached = async (path: string, size: number): Promise<boolean> => {
+/** Where the SHA-256 of a cached object's bytes, recorded when it was downloaded, is kept: beside it. @internal */
+export const digestPathFor = (dest: string): string => `${dest}.sha256`;
+
+// The digest file: 64 hex digits and a newline, nothing else.
+const DIGEST_FILE: OutputKind = {
+  what: 'a SHA-256 file written by maou-bench (64 hex digits)',
+  owns: (head) => /^[0-9a-f]{64}\n$/.test(head),
+};
+
+const sha256OfFile = (path: string): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(path)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolve(hash.digest('hex')));
+  });
+
+/**
+ * Whether a whole, undamaged copy of the object is cached: `missing` (absent, or another size), `damaged` (its bytes
+ * differ from the SHA-256 recorded when it was downloaded, or, for a copy older than digests, its Arrow footer or a
+ * message runs past the end) or `intact`.
+ * @internal
+ */
+export const cachedCopy = async (path: string, size: number): Promise<'missing' | 'damaged' | 'intact'> => {
   const s = await stat(path).catch(() => null);
-  return s !== null && s.isFile() && s.size === size;
+  if (s === null || !s.isFile() || s.size !== size) return 'missing';
+  const recorded = await readFile(digestPathFor(path), 'utf8').catch(() => null);
+  if (recorded !== null) return (await sha256OfFile(path)) === recorded.trim() ? 'intact' : 'damaged';
+  return checkCompleteArrowFile(path).then(
+    () => 'intact' as const,
+    () => 'damaged' as const,
+  );
 };
 
 /** `s3://bucket/key` or `gs://bucket/key`, for messages. @internal */
@@ -64,6 +96,7 @@ export const downloadOnce = async (
   const url = objectUrl(store, entry.key);
   const tmp = partPathFor(dest, randomBytes(6).toString('hex'));
   const started = stats.startTransfer();
+  const digest = createHash('sha256');
   let received = 0;
   let sink: WriteStream | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -82,6 +115,7 @@ export const downloadOnce = async (
     body.on('data', (chunk: Uint8Array) => {
       if (received === 0 && chunk.length > 0) stats.firstByte();
       received += chunk.length;
+      digest.update(chunk);
       onBytes?.(chunk.length);
       arm();
     });
@@ -92,12 +126,24 @@ export const downloadOnce = async (
       await verify(tmp).catch((e: unknown) => {
         throw new IncompleteObjectError(e instanceof Error ? e.message : String(e));
       });
+    // the digest first: a copy is never in place without the record that checks it
+    await writeFileAtomic(digestPathFor(dest), `${digest.digest('hex')}\n`, DIGEST_FILE);
     await rename(tmp, dest);
   } catch (error) {
     // A stream destroyed before its file opened still opens (creates) it, then closes: wait, or the unlink comes first.
     const open = sink;
     if (open && !open.closed) await new Promise<void>((resolve) => open.once('close', () => resolve()));
     await unlink(tmp).catch(() => undefined);
+    // A full or read-only cache is said as such, with the flag that moves it; a network failure stays as it came.
+    if (isFileSystemError(error)) {
+      const cause = fileError(error, dest);
+      throw new FileError(
+        dest,
+        cause.code,
+        `${cause.reason} (--input-local-cache-dir puts the cache elsewhere)`,
+        'cannot write the cache file',
+      );
+    }
     throw error;
   } finally {
     clearTimeout(timer);

@@ -16,13 +16,14 @@ import {
 } from '../shared/deadline';
 import { CloudSourceFailure, type CloudSourceError } from '../shared/cloud-source-error';
 import { IoStatsRecorder } from '../shared/io-stats-recorder';
-import { downloadOnce, isCached, objectUrl } from './object-download';
+import { cachedCopy, downloadOnce, objectUrl } from './object-download';
 import { cachePathFor, featherObjects, listPrefix } from './object-layout';
 import type { ObjectEntry, ObjectStore } from './object-store';
 import { RetriesExhaustedError, withCountedRetry, type RetryHooks, type RetryPolicy } from '../shared/retry-policy';
 import { seededSample } from '../shared/seeded-sample';
 import { describeError } from '../shared/transient-error';
 import { checkCompleteArrowFile } from './check-complete-arrow-file';
+import { FileError } from '../../files/file-error';
 import { bundleDirFor, bundleShards } from './shard-bundler';
 import { shardFromFile } from './shard-from-file';
 import { sweepStaleParts } from './stale-parts';
@@ -170,12 +171,18 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
   }
 
   private async fetchOne(entry: ObjectEntry, dest: string, progress: TransferProgress): Promise<void> {
-    if (await isCached(dest, entry.size)) {
+    const url = objectUrl(this.store, entry.key);
+    const cached = await cachedCopy(dest, entry.size);
+    if (cached === 'intact') {
       this.stats.cacheHit();
       progress.cached(entry.size);
       return;
     }
-    const url = objectUrl(this.store, entry.key);
+    if (cached === 'damaged')
+      this.log.warn(
+        { path: dest },
+        `the cached copy ${dest} of ${url} differs from what was downloaded (its SHA-256 or Arrow layout); fetching it again`,
+      );
     const budget = this.answerBudget(url);
     const once = async (): Promise<void> => {
       const attempt = progress.attempt();
@@ -199,7 +206,7 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
     } catch (error) {
       // Name the object in errors that did not pass through the retry wrapper (403, 404, disk full).
       if (error instanceof RetriesExhaustedError || error instanceof RequestDeadlineError) throw error;
-      throw new Error(`${url}: ${describeError(error)}`);
+      throw new Error(`${url}: ${error instanceof FileError ? error.message : describeError(error)}`);
     }
   }
 

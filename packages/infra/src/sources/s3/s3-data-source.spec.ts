@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { sweepStaleParts } from '../object-store/stale-parts';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import {
   FIXTURES,
   fixtureBytes,
   listTree,
+  WHOLE_CACHE,
   objectOptions,
   tempDir,
   testDeps,
@@ -62,7 +63,7 @@ describe('S3 object source against s3rver', () => {
     const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
     const shards = await source.shards();
     expect(shards.map((s) => s.rows)).toEqual([40, 60, 50]);
-    expect(await listTree(cache)).toEqual(['stage1/part0.feather', 'stage1/part1.feather', 'stage1/part2.feather']);
+    expect(await listTree(cache)).toEqual(WHOLE_CACHE);
     for (const [i, f] of FIXTURES.entries()) {
       expect((await readFile(join(cache, 'stage1', `part${i}.feather`))).equals(await fixtureBytes(f.file))).toBe(true);
     }
@@ -91,6 +92,50 @@ describe('S3 object source against s3rver', () => {
     expect(proxy.seen.filter((s) => s.startsWith('GET') && !s.includes('list-type')).length).toBe(before);
   });
 
+  // A copy damaged in place keeps its size; before, it was a cache hit for ever and every run failed reading it.
+  it('given a cached object changed in place at the same size, then it is fetched again with a warning naming it', async () => {
+    await new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader)).shards();
+    const copy = join(cache, 'stage1', 'part1.feather');
+    const good = await readFile(copy);
+    const bad = Buffer.from(good);
+    bad.fill(0, 100, 300);
+    await writeFile(copy, bad);
+    const deps = testDeps(stageReader);
+    const again = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), deps);
+    expect((await again.shards()).length).toBe(3);
+    expect(again.ioStats()).toMatchObject({ objects: 1, cacheHits: 2 });
+    expect((await readFile(copy)).equals(good)).toBe(true);
+    expect(deps.logger.lines.filter((l) => l.msg.includes('cached copy')).map((l) => [l.level, l.msg])).toEqual([
+      [
+        'warn',
+
+        `the cached copy ${copy} of s3://maou-data/runs/stage1/part1.feather differs from what was downloaded (its SHA-256 or Arrow layout); fetching it again`,
+      ],
+    ]);
+  });
+
+  // A real full disk: a 64 KiB tmpfs (mounting needs root; skipped otherwise).
+  (process.getuid?.() === 0 ? it : it.skip)(
+    'given a cache directory on a full disk, then the error names the cache file, ENOSPC once, and the flag that moves the cache',
+    async () => {
+      spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', cache]);
+      try {
+        // every block taken: the first object's bytes find no room
+        await writeFile(join(cache, 'filler'), Buffer.alloc(128 * 1024)).catch(() => undefined);
+        const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
+        const r = await source.prepare();
+        if (r.ok) throw new Error('prepared on a full disk');
+        expect(r.error.message).toMatch(
+          /^s3:\/\/maou-data\/runs\/stage1\/part\d\.feather: cannot write the cache file .*\/stage1\/part\d\.feather: no space left on the device \(ENOSPC\); free space on that filesystem or write to another \(--input-local-cache-dir puts the cache elsewhere\)$/,
+        );
+        expect(r.error.message.match(/ENOSPC/g)).toHaveLength(1);
+        expect((await listTree(cache)).filter((f) => f !== 'filler')).toEqual([]);
+      } finally {
+        spawnSync('umount', [cache]);
+      }
+    },
+  );
+
   it('given a sample ratio and seed, when prepared, then floor(n·ratio) objects are chosen, the same for the same seed', async () => {
     const pick = async (seed: number, dir: string): Promise<string[]> => {
       const s = new ObjectStoreDataSourceAdapter(
@@ -118,7 +163,7 @@ describe('S3 object source against s3rver', () => {
     const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
     expect((await source.shards()).map((s) => s.rows)).toEqual([40, 60, 50]);
     expect(source.ioStats().retries).toBe(4);
-    expect(await listTree(cache)).toEqual(['stage1/part0.feather', 'stage1/part1.feather', 'stage1/part2.feather']);
+    expect(await listTree(cache)).toEqual(WHOLE_CACHE);
     expect((await readFile(join(cache, 'stage1', 'part1.feather'))).equals(await fixtureBytes(FIXTURES[1].file))).toBe(
       true,
     );
@@ -241,7 +286,7 @@ describe('S3 object source against s3rver', () => {
     expect(r.ok ? '' : r.error.message).toMatch(
       /^s3:\/\/maou-data\/cut\/stage1\/part1\.feather: IncompleteObjectError: the object's bytes are not a complete data file \(Arrow IPC File without trailing ARROW1 magic \(truncated\?\)\); it was not cached$/,
     );
-    expect(await listTree(cache)).toEqual(['stage1/part0.feather']);
+    expect(await listTree(cache)).toEqual(['stage1/part0.feather', 'stage1/part0.feather.sha256']);
   });
 
   it('given two runs sharing one cache at once, then both get every object whole and no temporary is left (#19)', async () => {
@@ -259,7 +304,7 @@ describe('S3 object source against s3rver', () => {
       [40, 60, 50],
       [40, 60, 50],
     ]);
-    expect(await listTree(cache)).toEqual(['stage1/part0.feather', 'stage1/part1.feather', 'stage1/part2.feather']);
+    expect(await listTree(cache)).toEqual(WHOLE_CACHE);
     for (const [i, f] of FIXTURES.entries())
       expect((await readFile(join(cache, 'stage1', `part${i}.feather`))).equals(await fixtureBytes(f.file))).toBe(true);
   });
