@@ -24,7 +24,7 @@ export const runCommand = async <A extends GlobalOptions & OutputFlags, V, O>(
   const checked = await checkCommand(spec, args);
   if (!checked.ok)
     return fail(2, `invalid options\n${formatIssues(checked.error)}\n${helpPointer(`utility ${spec.name}`)}`);
-  const done = await executeCommand(spec, args, checked.value);
+  const done = await executeCommand(spec, args, checked.value, { progressOnStderr: true });
   if (!done.ok) return fail(done.error.code, done.error.message);
   const { view } = done.value;
   emitResult(view.payload, view.text, args);

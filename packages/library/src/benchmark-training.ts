@@ -33,12 +33,15 @@ export type BatchStudyOptions = Omit<RawBenchmarkTrainingOptions, 'json'> &
 
 /**
  * How a library run is wired: `overrides` replace ports (see `createContainer`), the rest stay real; `plugIns` replace
- * the shipped backends and datasources (their flags then become options here).
+ * the shipped backends and datasources (their flags then become options here); `signal` cancels the run (Node's
+ * convention): already aborted, the call rejects with its reason before any work; aborted during the batches, the
+ * run stops after the current one and resolves to what it measured (`report.interruption`).
  * @public
  */
 export interface RunWiring {
   readonly overrides?: PortOverrides;
   readonly plugIns?: PlugIns;
+  readonly signal?: AbortSignal;
 }
 
 const COMMAND = 'utility benchmark-training';
@@ -48,12 +51,13 @@ const studyFlag = (options: BatchStudyOptions) => STUDY_FLAGS.find((k) => option
 
 const runSpec = (options: object, wiring: RunWiring): Promise<Outcome> => {
   const plugIns = wiring.plugIns ?? shippedPlugIns();
-  return runAsLibrary(benchmarkTrainingSpec(plugIns), benchmarkTrainingTable(plugIns), options, wiring.overrides);
+  return runAsLibrary(benchmarkTrainingSpec(plugIns), benchmarkTrainingTable(plugIns), options, wiring);
 };
 
 /**
  * One training benchmark, as `maou utility benchmark-training` runs it, with every default adapter (or those in
- * `wiring.overrides`). Resolves to the report (`report.interruption` is set when SIGINT/SIGTERM cut it short);
+ * `wiring.overrides`), printing nothing. Resolves to the report (`report.interruption` is set when `wiring.signal`
+ * cut it short);
  * rejects with `UsageError` for bad options (before any I/O) and `BenchmarkRunError` for a failed run.
  * @public
  */

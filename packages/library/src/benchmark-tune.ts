@@ -22,5 +22,5 @@ export type BenchmarkTuneOptions = BenchmarkTrainingOptions & RawOptions<typeof 
  */
 export const benchmarkTune = (options: BenchmarkTuneOptions = {}, wiring: RunWiring = {}): Promise<TuneReport> => {
   const plugIns = wiring.plugIns ?? shippedPlugIns();
-  return runAsLibrary(benchmarkTuneSpec(plugIns), benchmarkTuneTable(plugIns), options, wiring.overrides);
+  return runAsLibrary(benchmarkTuneSpec(plugIns), benchmarkTuneTable(plugIns), options, wiring);
 };

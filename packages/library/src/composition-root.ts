@@ -51,6 +51,8 @@ export interface ContainerOptions extends GlobalOptions {
   readonly calibrationFile?: string;
   /** the backends and datasources the run may use; the shipped ones when absent */
   readonly plugIns?: PlugIns;
+  /** progress bars on stderr (the `maou` binary's console); a library run draws none unless given a Progress port */
+  readonly progressOnStderr?: boolean;
 }
 
 // Every use case a command resolves, built by the container from the ports bound below (a new one per resolve).

@@ -1,9 +1,9 @@
 import { err, ok, type Result, type ValidationIssue } from '@maou/bench-domain';
 import type { OptionSpec, OptionTable } from '@maou/bench-interface';
 import { closestName } from './suggest';
-import type { GlobalOptions, PortOverrides } from './composition-root';
+import type { GlobalOptions } from './composition-root';
 import { GLOBAL_OPTIONS } from './global-options';
-import { checkCommand, executeCommand, type CommandSpec, type OutputFlags } from './run-command';
+import { checkCommand, executeCommand, type CommandSpec, type OutputFlags, type RunHow } from './run-command';
 import { BenchmarkRunError, UsageError } from './usage-error';
 
 const camelCase = (flag: string): string => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -42,24 +42,31 @@ export const readOptions = <T>(table: OptionTable, given: object): Result<T, Val
   return issues.length ? err(issues) : ok(read as T);
 };
 
+// A library run logs nothing unless given a log level (the binary's default is warn).
+const LIBRARY_GLOBALS = { 'log-level': { ...GLOBAL_OPTIONS['log-level'], default: 'silent' } } as const;
+
 /**
  * A command's spec run from code: the options read against its flag table and the global flags (all but `--json`:
- * stdout has no use in a library call), checked, and run on a container whose ports `overrides` replace. Rejects with
- * `UsageError` for bad options (before any I/O) and `BenchmarkRunError` for a failed run.
+ * stdout has no use in a library call), checked, and run on a container whose ports `how.overrides` replace, until
+ * `how.signal` aborts it (already aborted: rejected with its reason before any work). Rejects with `UsageError` for
+ * bad options (before any I/O) and `BenchmarkRunError` for a failed run.
  */
 export const runAsLibrary = async <A extends GlobalOptions & OutputFlags, V, O>(
   spec: CommandSpec<A, V, O>,
   table: OptionTable,
   options: object,
-  overrides?: PortOverrides,
+  how: Pick<RunHow, 'overrides' | 'signal'> = {},
 ): Promise<O> => {
+  how.signal?.throwIfAborted();
   const command = `utility ${spec.name}`;
-  const flags = Object.fromEntries(Object.entries({ ...table, ...GLOBAL_OPTIONS }).filter(([flag]) => flag !== 'json'));
+  const flags = Object.fromEntries(
+    Object.entries({ ...table, ...LIBRARY_GLOBALS }).filter(([flag]) => flag !== 'json'),
+  );
   const read = readOptions<A>(flags, options);
   if (!read.ok) throw UsageError.of(read.error, command);
   const checked = await checkCommand(spec, read.value);
   if (!checked.ok) throw UsageError.of(checked.error, command);
-  const done = await executeCommand(spec, read.value, checked.value, overrides);
+  const done = await executeCommand(spec, read.value, checked.value, { overrides: how.overrides, signal: how.signal });
   if (!done.ok) throw new BenchmarkRunError(done.error.message, done.error.code);
   return done.value.value;
 };

@@ -37,7 +37,8 @@ export interface CommandSpec<A extends GlobalOptions & OutputFlags, V, O> {
   /** paths besides --output-json and --report-html that the run writes, checked before it starts */
   outputs?(args: A, valid: V): Omit<RunOutputs, 'outputJson' | 'reportHtml'>;
   container?(args: A, valid: V): Omit<ContainerOptions, keyof GlobalOptions>;
-  run(container: DependencyContainer, valid: V, args: A): Promise<Result<O, CommandFailure>>;
+  /** `signal`: the caller's cancellation (a library run's AbortSignal); the binary stops runs by its signal handlers */
+  run(container: DependencyContainer, valid: V, args: A, signal?: AbortSignal): Promise<Result<O, CommandFailure>>;
   present(out: O, valid: V, args: A): CommandView;
 }
 
@@ -64,8 +65,15 @@ export interface CommandOutcome<O> {
   readonly view: CommandView;
 }
 
+/** How a checked command runs: ports replaced, the caller's cancellation, the binary's progress bars. */
+export interface RunHow {
+  readonly overrides?: PortOverrides;
+  readonly signal?: AbortSignal;
+  readonly progressOnStderr?: boolean;
+}
+
 /**
- * Runs a checked command on a container from the composition root (`overrides` replace ports) and writes
+ * Runs a checked command on a container from the composition root (`how.overrides` replace ports) and writes
  * `--output-json` and `--report-html`; a failed run's stub still goes to `--output-json`. Shared by the command line
  * and the library entry points.
  */
@@ -73,10 +81,12 @@ export const executeCommand = async <A extends GlobalOptions & OutputFlags, V, O
   spec: CommandSpec<A, V, O>,
   args: A,
   valid: V,
-  overrides?: PortOverrides,
+  how: RunHow = {},
 ): Promise<Result<CommandOutcome<O>, CommandFailure>> => {
-  const container = createContainer({ logLevel: args.logLevel, ...spec.container?.(args, valid) }, overrides);
-  const result = await spec.run(container, valid, args);
+  const { overrides, signal, progressOnStderr } = how;
+  const options = { logLevel: args.logLevel, progressOnStderr, ...spec.container?.(args, valid) };
+  const container = createContainer(options, overrides);
+  const result = await spec.run(container, valid, args, signal);
   if (!result.ok) {
     if (result.error.outputJson !== undefined && args.outputJson)
       await writeJsonReport(result.error.outputJson, args.outputJson);

@@ -25,6 +25,18 @@ const settle = () => new Promise((r) => setImmediate(r));
 const loader = (closed: string[], name: string) => ({ close: async () => void closed.push(name) });
 
 describe('ProcessInterrupts', () => {
+  it('given a process that never asked for signals (code importing the packages), then a command and a loader add no listener', () => {
+    const p = fakeProcess();
+    const interrupts = new ProcessInterrupts(p.proc, false);
+    interrupts.closeOnInterrupt(loader([], 'a'));
+    const watch = interrupts.watch('benchmark-training', () => undefined);
+    watch.markRunning();
+    expect([p.count('SIGHUP'), p.count('SIGINT'), p.count('SIGTERM')]).toEqual([0, 0, 0]);
+    interrupts.listen();
+    expect([p.count('SIGHUP'), p.count('SIGINT'), p.count('SIGTERM')]).toEqual([1, 1, 1]);
+    watch.dispose();
+  });
+
   it('given open loaders and no command, when SIGINT arrives, then each is closed once and the signal is raised again', async () => {
     const p = fakeProcess();
     const interrupts = new ProcessInterrupts(p.proc);

@@ -64,10 +64,23 @@ interface CommandState {
 export class ProcessInterrupts {
   private readonly open = new Set<Closable>();
   private command: CommandState | null = null;
-  private readonly listening = new Set<InterruptSignal>();
+  private readonly handled = new Set<InterruptSignal>();
   private readonly handler = (signal: InterruptSignal): void => this.onSignal(signal);
 
-  constructor(private readonly proc: SignalProcess) {}
+  /**
+   * @param listening whether it handles signals at all: the `maou` binary's process does (listenToProcessSignals); a
+   *   library run inside someone else's process leaves its signals to it and is stopped by its AbortSignal instead.
+   */
+  constructor(
+    private readonly proc: SignalProcess,
+    private listening = true,
+  ) {}
+
+  /** From now on, handles SIGHUP/SIGINT/SIGTERM while a command or a loader runs. */
+  listen(): void {
+    this.listening = true;
+    this.sync();
+  }
 
   /** Closes `c` on Ctrl-C while no command watches; `release` when it closed on its own. */
   closeOnInterrupt(c: Closable): void {
@@ -111,16 +124,16 @@ export class ProcessInterrupts {
     };
   }
 
-  // Listeners exist only while someone needs them: a command watching (both signals), or an open loader (Ctrl-C only,
-  // so an embedding application's own SIGTERM handling is left alone).
+  // Listeners exist only in a listening process and while someone needs them: a command watching (every signal), or
+  // an open loader (Ctrl-C only).
   private sync(): void {
     for (const s of SIGNALS) {
-      const wanted = this.command !== null || (s === 'SIGINT' && this.open.size > 0);
-      if (wanted === this.listening.has(s)) continue;
+      const wanted = this.listening && (this.command !== null || (s === 'SIGINT' && this.open.size > 0));
+      if (wanted === this.handled.has(s)) continue;
       if (wanted) this.proc.on(s, this.handler);
       else this.proc.removeListener(s, this.handler);
-      if (wanted) this.listening.add(s);
-      else this.listening.delete(s);
+      if (wanted) this.handled.add(s);
+      else this.handled.delete(s);
     }
   }
 
@@ -177,13 +190,23 @@ export class ProcessInterrupts {
 }
 
 /** The process-wide instance: loaders and commands share it. @public */
-export const processInterrupts = new ProcessInterrupts({
-  on: (signal, listener) => void process.on(signal, listener),
-  removeListener: (signal, listener) => void process.removeListener(signal, listener),
-  listenerCount: (signal) => process.listenerCount(signal),
-  exit: (code) => process.exit(code),
-  raise: (signal) => void process.kill(process.pid, signal),
-});
+export const processInterrupts = new ProcessInterrupts(
+  {
+    on: (signal, listener) => void process.on(signal, listener),
+    removeListener: (signal, listener) => void process.removeListener(signal, listener),
+    listenerCount: (signal) => process.listenerCount(signal),
+    exit: (code) => process.exit(code),
+    raise: (signal) => void process.kill(process.pid, signal),
+  },
+  false,
+);
+
+/**
+ * Makes this process answer SIGHUP/SIGINT/SIGTERM while a command runs (stop after the batch, write what was
+ * measured, exit 129/130/143). Only the `maou` binary calls it: code that imports the packages keeps its own signals.
+ * @public
+ */
+export const listenToProcessSignals = (): void => processInterrupts.listen();
 
 /** SIGHUP/SIGINT/SIGTERM for one command (see `ProcessInterrupts`). @public */
 export const watchInterrupts = (command: string, onExitNow: (reason: InterruptSignal) => void): InterruptWatch =>

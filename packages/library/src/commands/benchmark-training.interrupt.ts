@@ -1,4 +1,4 @@
-import { interruptionText } from '@maou/bench-use-cases';
+import { interruptionText, type StopRequest } from '@maou/bench-use-cases';
 import { REPORT_SCHEMA_VERSION, type Interruption } from '@maou/bench-domain';
 import { watchInterrupts, writeJsonNow, type InterruptWatch } from '@maou/bench-infra';
 import { withSchema } from '../report-schemas/report-schemas';
@@ -41,3 +41,24 @@ export const watchTrainingInterrupts = (
     },
   };
 };
+
+/** What an aborted AbortSignal's run reports as its interruption's reason. */
+export const ABORTED = 'aborted (AbortSignal)';
+
+/**
+ * The run's stop request: the binary's signal watch or the caller's AbortSignal, whichever asks first; `exitCode` is
+ * the signal's (129/130/143) or 130 for an abort.
+ */
+export const stopRequest = (
+  watch: InterruptWatch,
+  signal?: AbortSignal,
+): StopRequest & { exitCode(): number | null } => ({
+  get aborted() {
+    return watch.aborted || signal?.aborted === true;
+  },
+  get reason() {
+    return watch.reason ?? (signal?.aborted ? ABORTED : undefined);
+  },
+  lastBatchDone: () => watch.lastBatchDone(),
+  exitCode: () => watch.exitCode() ?? (signal?.aborted ? 130 : null),
+});

@@ -25,7 +25,7 @@ import { planResources } from '../resource-plan';
 import { defaultCalibrationFile } from '../register-calibration';
 import type { CommandSpec, CommandView } from '../run-command';
 import { presentBatchStudy, runBatchStudy } from './benchmark-training.study';
-import { interruptedStub, watchTrainingInterrupts } from './benchmark-training.interrupt';
+import { interruptedStub, stopRequest, watchTrainingInterrupts } from './benchmark-training.interrupt';
 import { withSchema } from '../report-schemas/report-schemas';
 
 /** Every flag of `benchmark-training`: the run's table (with the plug-ins' backends), the datasources' and calibration's. */
@@ -48,17 +48,19 @@ const runTraining = async (
   container: DependencyContainer,
   { config, warnings, calibration, plan }: Valid,
   args: Args,
+  signal: AbortSignal | undefined,
 ) => {
   const progress = container.resolve<ProgressPort>(TOKENS.Progress);
   let task: ReturnType<ProgressPort['start']> | null = null;
   const { watch, batchDone } = watchTrainingInterrupts(args.outputJson);
+  const stop = stopRequest(watch, signal);
   const result = await container
     .resolve(BenchmarkTrainingUseCase)
     .execute({
       config,
       warnings,
       resourceLimits: plan.report,
-      stop: watch,
+      stop,
       calibration: { mode: calibration.mode, budgetMs: calibration.budgetMs, fixed: calibration.fixed },
       onBatch: (_t, planned) => {
         task ??= progress.start({ label: 'benchmark batches', total: planned, unit: 'batches' });
@@ -70,7 +72,7 @@ const runTraining = async (
   (task as ReturnType<ProgressPort['start']> | null)?.finish(result.ok ? 'done' : 'failed');
   if (!result.ok && result.error.kind === 'interrupted') {
     return err({
-      code: watch.exitCode() ?? 130,
+      code: stop.exitCode() ?? 130,
       message: result.error.message,
       outputJson: interruptedStub(result.error.interruption),
     });
@@ -82,7 +84,7 @@ const runTraining = async (
   const payload = trace
     ? { ...report, profile: report.profile && { ...report.profile, trace_path: tracePath(args) } }
     : report;
-  return ok({ kind: 'run' as const, report: payload, exitCode: watch.exitCode() });
+  return ok({ kind: 'run' as const, report: payload, exitCode: stop.exitCode() });
 };
 
 const presentRun = (report: BenchmarkTrainingReport, exitCode: number | null): CommandView => ({
@@ -112,13 +114,13 @@ export const benchmarkTrainingSpec = (plugIns: PlugIns): CommandSpec<Args, Valid
     plugIns,
     ...(calibration.file && !study ? { calibrationFile: calibration.file } : {}),
   }),
-  run: async (container, valid, args) => {
+  run: async (container, valid, args, signal) => {
     logResourcePlan(valid.plan, container.resolve<LoggerPort>(TOKENS.Logger));
     if (valid.study) {
       const study = await runBatchStudy(container, valid, valid.study, valid.plan);
       return study.ok ? ok({ kind: 'study' as const, report: study.value }) : study;
     }
-    return runTraining(container, valid, args);
+    return runTraining(container, valid, args, signal);
   },
   present: (out) => (out.kind === 'study' ? presentBatchStudy(out.report) : presentRun(out.report, out.exitCode)),
 });

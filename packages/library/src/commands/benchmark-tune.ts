@@ -12,6 +12,7 @@ import {
 } from '@maou/bench-interface';
 import { logResourcePlan } from '@maou/bench-host';
 import { watchInterrupts } from '@maou/bench-infra';
+import { stopRequest } from './benchmark-training.interrupt';
 import { machineResources, type GlobalOptions } from '../composition-root';
 import type { PlugIns } from '../plug-ins';
 import { planResources } from '../resource-plan';
@@ -53,10 +54,11 @@ export const benchmarkTuneSpec = (plugIns: PlugIns): CommandSpec<Args, Valid, Tu
   },
   outputs: (_args, { config }) => ({ source: config.source }),
   container: () => ({ plugIns }),
-  run: async (container, valid, args) => {
+  run: async (container, valid, args, signal) => {
     logResourcePlan(valid.plan, container.resolve<LoggerPort>(TOKENS.Logger));
     const watch = watchInterrupts('benchmark-tune', () => undefined);
     watch.markRunning();
+    const stop = stopRequest(watch, signal);
     const table = benchmarkTuneTable(plugIns);
     const result = await container
       .resolve(BenchmarkTuneUseCase)
@@ -68,12 +70,12 @@ export const benchmarkTuneSpec = (plugIns: PlugIns): CommandSpec<Args, Valid, Tu
         budgetMs: valid.tune.budgetMs,
         backends: plugIns.backends.byPriority(),
         commandLine: (changes) => tuneCommandLine(table, { ...args }, changes, Object.keys(TUNE_OPTIONS)),
-        stop: watch,
+        stop,
       })
       .finally(() => watch.dispose());
     if (!result.ok)
       return err({
-        code: result.error.kind === 'interrupted' ? (watch.exitCode() ?? 130) : 1,
+        code: result.error.kind === 'interrupted' ? (stop.exitCode() ?? 130) : 1,
         message: `${result.error.kind}: ${result.error.message}`,
       });
     return ok(result.value);

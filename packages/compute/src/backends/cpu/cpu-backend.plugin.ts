@@ -4,6 +4,15 @@ import { selectedByName, type BackendPlugin } from '../../backend-plugin';
 // require, not import(): a native import() fails where code runs in a vm without ESM support (a consumer's jest).
 import { requireModule } from '../optional-module';
 
+/**
+ * tfjs's cpu backend prints a banner on stderr at its first tensor in Node ("install our node backend"); a run says
+ * what it ran on in its report, and prints nothing unless asked. The backend instance's own flag, not tfjs's global
+ * PROD flag, so nothing else of the host's tfjs changes.
+ */
+const quietFirstUse = (backend: object): void => {
+  if ('firstUse' in backend) (backend as { firstUse: boolean }).firstUse = false;
+};
+
 /** Pure-JS tfjs backend: a correctness reference, 160–1,500× slower than wasm for training (its help). @public */
 export const cpuBackendPlugin: BackendPlugin = {
   name: 'cpu',
@@ -21,6 +30,7 @@ export const cpuBackendPlugin: BackendPlugin = {
     await requireModule('@tensorflow/tfjs-backend-cpu');
     await tf.setBackend('cpu');
     await tf.ready();
+    quietFirstUse(tf.backend());
     return ok({
       name: 'cpu',
       version: tf.version_core,
