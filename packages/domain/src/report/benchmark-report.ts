@@ -56,6 +56,8 @@ export interface ValidationMetrics {
   readonly phase_share: Readonly<Record<Phase, number>>;
   /** sample-weighted mean loss over the pass */
   readonly loss: number;
+  /** the batches' losses averaged with each batch once, as maou averages them (differs with a short last batch) */
+  readonly batch_mean_loss: number;
   readonly final_loss: number;
   readonly metrics: Readonly<Record<string, number>>;
   /** sampled over this pass alone (as maou monitors each pass); null without --enable-resource-monitoring */

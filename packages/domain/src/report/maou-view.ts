@@ -141,7 +141,8 @@ const validationMetrics = (r: MaouViewSource, v: ValidationMetrics): MaouMetrics
     optimizer_step_time: 0,
     unaccounted_time: s(v.phase_ms.other.mean),
     final_loss: v.final_loss,
-    average_loss: v.loss,
+    // maou's validation loss: the batches' mean, each batch once
+    average_loss: v.batch_mean_loss,
     samples_per_second: v.samples_per_second,
     batches_per_second: v.batches / s(totalMs),
     data_load_method: loadMethod(r),

@@ -56,6 +56,7 @@ export const runValidationPass = async (
     batch_ms: summarize(wall),
     ...phaseBreakdown(timings),
     loss: loss / samples,
+    batch_mean_loss: timings.reduce((a, t) => a + t.loss, 0) / timings.length,
     final_loss: timings.at(-1)!.loss,
     metrics: Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, v / samples])),
   };

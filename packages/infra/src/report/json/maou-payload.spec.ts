@@ -115,7 +115,9 @@ const source = (over: Partial<MaouViewSource> = {}): MaouViewSource => {
     samples_per_second: 1600,
     batch_ms: summarize([40, 40, 40]),
     ...phaseBreakdown(validationBatches),
+    // a short last batch: the sample-weighted mean (6) is not the batches' mean (6.05), which maou reports
     loss: 6,
+    batch_mean_loss: 6.05,
     final_loss: 5.9,
     metrics: {},
     resources,
@@ -309,7 +311,7 @@ describe('maou payload view', () => {
       backward_pass_time: 0,
       optimizer_step_time: 0,
       data_load_method: 'streaming',
-      average_loss: 6,
+      average_loss: 6.05,
     });
     expect(v.data_loading_time).toBeCloseTo(0.005, 12);
     expect(v.forward_pass_time).toBeCloseTo(0.02, 12);
