@@ -16,7 +16,7 @@ export function createCudaBackendPlugin(search: () => CudaSearchInputs = default
   return {
     name: NAME,
     usage: 'cuda[:N]',
-    help: "NVIDIA's cuDNN, cuBLAS and NVRTC where PyTorch's wheels or CUDA_HOME have them (docs/cuda.md)",
+    help: "NVIDIA's cuDNN, cuBLAS and NVRTC where PyTorch's wheels or CUDA_HOME have them; checks them, does not train yet (docs/cuda.md)",
     placement: 'device',
     selects: (value) => {
       const cuda = /^cuda(?::(\d+))?$/.exec(value);
