@@ -5,3 +5,4 @@ export * from './fake-loader-factory';
 export * from './training-use-case';
 export * from './plug-in-choices';
 export * from './memory-calibration-store';
+export * from './test-config';

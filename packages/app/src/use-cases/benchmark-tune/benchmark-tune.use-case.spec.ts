@@ -7,7 +7,7 @@ import {
   type TuneChange,
 } from '@maou/bench-domain';
 import type { Trainer } from '@maou/bench-engine';
-import { FakeClock, MemoryLogger, RecordingProgress, trainingUseCaseOver } from '../../testing';
+import { FakeClock, MemoryLogger, RecordingProgress, testBenchmarkConfig, trainingUseCaseOver } from '../../testing';
 import type { DataLoaderPort } from '../../ports/data-loader.port';
 import type { DataSourcePort } from '../../ports/data-source.port';
 import { BenchmarkTuneUseCase } from './benchmark-tune.use-case';
@@ -88,55 +88,17 @@ const machine = (seed: number) => {
   return { tune, progress, clock };
 };
 
-const config = (over: Partial<BenchmarkConfig['loader']>, threads: number): BenchmarkConfig => ({
-  stage: 3,
-  source: { kind: 'local', label: 'local files', sampled: false, streamable: false, reads: ['x'] },
-  loader: {
-    batchSize: 8,
-    workers: 0,
-    prefetchFactor: 2,
-    pinMemory: true,
-    persistentWorkers: true,
-    streaming: false,
-    shuffle: true,
-    testRatio: 0.2,
-    cacheMode: 'memory',
-    devicePrefetch: 0,
-    seed: 1,
-    ...over,
-  },
-  training: {
-    preset: 'lite',
-    optimizer: 'adamw',
-    learningRate: 0.01,
-    momentum: 0.9,
-    beta1: 0.9,
-    beta2: 0.999,
-    eps: 1e-8,
-    weightDecay: 0.01,
-    lrScheduler: 'warmup_cosine_decay',
-    policyLossRatio: 1,
-    valueLossRatio: 1,
-    gradientClip: 0,
-    gradientAccumulationSteps: 1,
-    detectAnomaly: false,
-    stage1PosWeight: 1,
-    stage2PosWeight: 1,
-    stage2GammaPos: 0,
-    stage2GammaNeg: 0,
-    stage2Clip: 0,
-    stage2HiddenDim: 128,
-    stage2HeadDropout: 0,
-  },
-  compute: { backend: 'wasm', deviceIndex: 0, threads },
-  warmupBatches: 3,
-  maxBatches: 100,
-  runValidation: true,
-  sampleRatio: null,
-  enableProfiling: false,
-  enableResourceMonitoring: false,
-  compilation: false,
-});
+// The edges decide the speed; the configuration only says what a leg asks them for.
+const config = (over: Partial<BenchmarkConfig['loader']>, threads: number): BenchmarkConfig => {
+  const base = testBenchmarkConfig();
+  return testBenchmarkConfig({
+    loader: { ...base.loader, pinMemory: true, cacheMode: 'memory', ...over },
+    compute: { backend: 'wasm', deviceIndex: 0, threads },
+    warmupBatches: 3,
+    maxBatches: 100,
+    runValidation: true,
+  });
+};
 
 const commandLine = (changes: readonly TuneChange[]) =>
   ['maou utility benchmark-training', ...changes.map((c) => `${c.flag} ${c.value}`)].join(' ');

@@ -1,0 +1,56 @@
+import type { BenchmarkConfig } from '@maou/bench-domain';
+
+/**
+ * A small valid configuration for use-case specs (lite on the cpu backend, batch 8, 10 batches, local files),
+ * `over` replacing whole sections.
+ * @public
+ */
+export const testBenchmarkConfig = (over: Partial<BenchmarkConfig> = {}): BenchmarkConfig => ({
+  stage: 3,
+  source: { kind: 'local', label: 'local files', sampled: false, streamable: true, reads: ['x'] },
+  loader: {
+    batchSize: 8,
+    workers: 0,
+    prefetchFactor: 2,
+    pinMemory: false,
+    persistentWorkers: true,
+    streaming: false,
+    shuffle: true,
+    testRatio: 0.2,
+    cacheMode: 'file',
+    devicePrefetch: 0,
+    seed: 1,
+  },
+  training: {
+    preset: 'lite',
+    optimizer: 'adamw',
+    learningRate: 0.01,
+    momentum: 0.9,
+    beta1: 0.9,
+    beta2: 0.999,
+    eps: 1e-8,
+    weightDecay: 0.01,
+    lrScheduler: 'warmup_cosine_decay',
+    policyLossRatio: 1,
+    valueLossRatio: 1,
+    gradientClip: 0,
+    gradientAccumulationSteps: 1,
+    detectAnomaly: false,
+    stage1PosWeight: 1,
+    stage2PosWeight: 1,
+    stage2GammaPos: 0,
+    stage2GammaNeg: 0,
+    stage2Clip: 0,
+    stage2HiddenDim: 128,
+    stage2HeadDropout: 0,
+  },
+  compute: { backend: 'cpu', deviceIndex: 0, threads: 'auto' },
+  warmupBatches: 2,
+  maxBatches: 10,
+  runValidation: false,
+  sampleRatio: null,
+  enableProfiling: false,
+  enableResourceMonitoring: false,
+  compilation: false,
+  ...over,
+});
