@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   type ConvPass,
+  type CudaLibrarySet,
   CudnnConvTimer,
   discoverCuda,
   openCudaDevice,
@@ -82,18 +83,24 @@ const shapesFile = path.join(out, 'cuda-route-shapes.json');
 fs.writeFileSync(shapesFile, JSON.stringify(Object.fromEntries(groups.map((g) => [g.key, g.shapes])), null, 1));
 say(`${groups.map((g) => `${g.key}: ${g.shapes.length} shapes`).join(', ')}; ${precisions.join(', ')}`);
 
-function koffiRows(): RouteTiming[] {
+/** The libraries, or null in a dry run where they are missing (outside one, their absence ends the run). */
+function libraries(): CudaLibrarySet | null {
   const libs = discoverCuda();
   if (!libs.ok) {
     say(`${libs.error.message}\n(${libs.error.hint})`);
     if (!dryRun) process.exit(2);
-    return [];
+    return null;
   }
   for (const l of Object.values(libs.value)) say(`${l.title} ${l.version} (CUDA ${l.cuda}): ${l.path}`);
-  const device = openCudaDevice(libs.value.driver.path, 0);
+  return libs.value;
+}
+
+function koffiRows(libs: CudaLibrarySet | null): RouteTiming[] {
+  if (!libs) return [];
+  const device = openCudaDevice(libs.driver.path, 0);
   say(`cuda:0 ${device.name}, compute capability ${device.computeCapability}`);
-  record({ device, libraries: libs.value });
-  const timer = new CudnnConvTimer(libs.value, 0);
+  record({ device, libraries: libs });
+  const timer = new CudnnConvTimer(libs, 0);
   const t0 = performance.now();
   const timings: RouteTiming[] = [];
   for (const g of groups)
@@ -145,8 +152,10 @@ function torchRows(): Promise<RouteTiming[]> {
 }
 
 async function main(): Promise<void> {
-  const koffi = koffiRows();
+  const libs = libraries();
+  // PyTorch first: its lines are in cuda-route.jsonl even if a wrong call on the koffi side ends the process
   const torch = await torchRows();
+  const koffi = koffiRows(libs);
   const table = routeTable([...koffi, ...torch], new Map(groups.map((g) => [g.key, g.shapes.length])));
   const text = [
     `# CUDA route check${dryRun ? ' (dry run: no timings)' : ''}`,
