@@ -114,3 +114,34 @@ describe('benchmark-training: flags that do not apply (built binary)', () => {
     expect(r.code).toBe(2);
   });
 });
+
+// A network the backend cannot hold is refused before any batch with its figures (it trained for 27 s and ended in
+// "memory access out of bounds", or in "Invalid typed array length").
+describe('benchmark-training: networks too large for the backend (built binary)', () => {
+  const vit = [
+    'utility',
+    'benchmark-training',
+    '--model-architecture',
+    'vit',
+    '--no-calibrate',
+    '--log-level',
+    'silent',
+  ];
+
+  it('given a ViT whose MLP is 1024× wide on wasm, then exit 1 before any batch naming the flags, parameters and heap', () => {
+    const r = runMaou([...vit, '--vit-num-layers', '1', '--vit-mlp-ratio', '1024', '--threads', '1'], env, 60_000);
+    expect(r.stderr).toMatch(
+      /network-too-large: --model-architecture vit --vit-num-layers 1 --vit-mlp-ratio 1024: 539,300,793 parameters need 8\.0 GiB for weights, gradients and AdamW's two moments, .* the wasm heap of each instance holds 4\.0 GiB: lower --vit-embed-dim/,
+    );
+    expect(r.code).toBe(1);
+  });
+
+  it('given a ViT 65,536 wide and heads (inside the flag ranges) on the cpu backend, then exit 1 naming the tensor past 2^32 values', () => {
+    const r = runMaou([...vit, '--vit-embed-dim', '65536', '--vit-num-heads', '65536', '--gpu', 'cpu'], env, 60_000);
+    expect(r.stderr).toMatch(
+      /network-too-large: --model-architecture vit --vit-embed-dim 65536 --vit-num-heads 65536: an encoder MLP weight would hold 17,179,869,184 values, and a tensor holds at most 4,294,967,296/,
+    );
+    expect(r.stderr).not.toMatch(/Invalid typed array length/);
+    expect(r.code).toBe(1);
+  });
+});

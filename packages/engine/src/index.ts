@@ -19,7 +19,13 @@ export type { BackendInfo, GpuAdapterInfo } from './backend-info';
 export type { GradientExchange } from './gradient-exchange';
 export { NonFiniteValueError } from './anomaly';
 export { profileStep } from './kernel-profiler';
-export { heapSafeMicroBatch, type NetworkChoice } from './network/heap-safe-micro-batch';
+export {
+  heapSafeMicroBatch,
+  networkMemoryRefusal,
+  trainingMemory,
+  type NetworkChoice,
+  type TrainingMemory,
+} from './network/heap-safe-micro-batch';
 export { createLrSchedule, type LrSchedule } from './optim/lr-schedule';
 
 // Device batches: a host batch copied to the backend (device prefetch hands these between passes).

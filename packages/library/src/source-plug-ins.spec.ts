@@ -76,14 +76,15 @@ describe('the shipped datasource plug-ins through toBenchmarkConfig', () => {
     );
   });
 
+  const s3Flags: Raw = {
+    inputS3: true,
+    inputBucketName: 'b',
+    inputPrefix: 'p',
+    inputDataName: 'd',
+    inputLocalCacheDir: '/c',
+  };
+
   it('builds S3 and BigQuery sources from their flags; --seed reaches the sampler through the spec', () => {
-    const s3Flags: Raw = {
-      inputS3: true,
-      inputBucketName: 'b',
-      inputPrefix: 'p',
-      inputDataName: 'd',
-      inputLocalCacheDir: '/c',
-    };
     const s3 = toBenchmarkConfig(s3Flags, defaults);
     if (!s3.ok) throw new Error('expected ok');
     expect(s3.value.config.source).toMatchObject({ kind: 's3', bucket: 'b', maxWorkers: 8, seed: 1, sampled: true });
@@ -99,15 +100,7 @@ describe('the shipped datasource plug-ins through toBenchmarkConfig', () => {
   });
 
   it("given BigQuery's --input-max-cached-bytes with S3, then accepted with a note that it has no effect there", () => {
-    const s3Flags: Raw = {
-      inputS3: true,
-      inputBucketName: 'b',
-      inputPrefix: 'p',
-      inputDataName: 'd',
-      inputLocalCacheDir: '/c',
-      inputMaxCachedBytes: 2 ** 20,
-    };
-    const r = toBenchmarkConfig(s3Flags, defaults);
+    const r = toBenchmarkConfig({ ...s3Flags, inputMaxCachedBytes: 2 ** 20 } as Raw, defaults);
     if (!r.ok) throw new Error('expected ok');
     expect(r.value.warnings).toContain(
       '--input-max-cached-bytes has no effect on S3: it applies to a BigQuery table only',

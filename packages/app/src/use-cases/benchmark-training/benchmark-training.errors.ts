@@ -6,5 +6,6 @@ export type BenchmarkTrainingError =
   | { readonly kind: 'datasource'; readonly message: string }
   | { readonly kind: 'calibration-failed'; readonly message: string }
   | { readonly kind: 'too-few-batches'; readonly message: string }
+  | { readonly kind: 'network-too-large'; readonly message: string }
   | { readonly kind: 'training-failed'; readonly message: string }
   | { readonly kind: 'interrupted'; readonly message: string; readonly interruption: Interruption };

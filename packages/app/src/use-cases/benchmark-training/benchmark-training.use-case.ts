@@ -34,7 +34,7 @@ import { TOKENS } from '../../ports/tokens';
 import { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loader.use-case';
 import { calibrationInputFor } from '../calibrate-loader/calibration-input';
 import type { BenchmarkTrainingError } from './benchmark-training.errors';
-import { planMicroBatches } from '../micro-batch-plan';
+import { checkNetworkFits, explainHeapTrap, planMicroBatches } from '../micro-batch-plan';
 import { during, settleSteps, StepFailure } from '../step-failure';
 import type { BenchmarkTrainingInput } from './benchmark-training.input';
 import { flattenConfig } from './report-config';
@@ -148,6 +148,8 @@ export class BenchmarkTrainingUseCase {
     { config: requested, warnings = [], onBatch, calibration, resourceLimits, stop }: BenchmarkTrainingInput,
   ): Promise<BenchmarkTrainingOutput> {
     const log = this.logger.child({ useCase: 'benchmark-training' });
+    // before calibration, the loader or any batch: a network this backend cannot hold is refused with its figures
+    checkNetworkFits(requested.training, backend);
     const calibrated =
       calibration && calibration.mode !== 'off'
         ? await during('calibration-failed', () =>
@@ -231,6 +233,8 @@ export class BenchmarkTrainingUseCase {
       });
       if (costedKnobs(config.training).length && !output.report.interrupted && !stop?.aborted)
         knobBatch = await during('datasource', async () => (await loader.iterate('train', 0).next()).value ?? null);
+    } catch (e) {
+      throw explainHeapTrap(e, config.training, config.loader.batchSize, backend);
     } finally {
       trainer.dispose();
       await loader.close();
