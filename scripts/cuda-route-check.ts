@@ -6,7 +6,7 @@
  *
  *   node <pack>/bench/scripts/cuda-route-check.js --out DIR --torch-script scripts/cuda-route-torch.py
  *        [--presets resnet,lite] [--batches 1024,256] [--precisions fp32,tf32,fp16] [--runs 10]
- *        [--budget-s 240] [--torch-limit-s 240] [--dry-run]
+ *        [--budget-s 240] [--torch-limit-s 240] [--graph-groups 2] [--dry-run]
  *
  * Packed and started by scripts/cuda-route-remote.sh (docs/cuda.md). --dry-run needs no GPU: it plans the shapes,
  * runs the library discovery (printing why it fails here), and runs the PyTorch side's dry run.
@@ -66,8 +66,11 @@ const precisions = list<RoutePrecision>('precisions', 'fp32,tf32,fp16', ['fp32',
 const runs = positive('runs', '10');
 const budgetS = positive('budget-s', '240');
 const torchLimitS = positive('torch-limit-s', '240');
+/** how many preset/batch groups (in order) also run as one captured CUDA Graph */
+const graphGroups = Number(arg('graph-groups', '2'));
 if (!torchScript || !fs.existsSync(torchScript)) throw new Error(`--torch-script: no such file '${torchScript}'`);
 const PASSES: readonly ConvPass[] = ['forward', 'data grad', 'filter grad'];
+const graphLines: string[] = [];
 
 fs.mkdirSync(out, { recursive: true });
 const jsonl = path.join(out, 'cuda-route.jsonl');
@@ -102,14 +105,15 @@ function koffiRows(libs: CudaLibrarySet | null): RouteTiming[] {
   record({ device, libraries: libs });
   const timer = new CudnnConvTimer(libs, 0);
   const t0 = performance.now();
+  const spent = () => (performance.now() - t0) / 1000 > budgetS;
   const timings: RouteTiming[] = [];
-  for (const g of groups)
+  rows: for (const g of groups)
     for (const precision of precisions)
       for (const [shape, c] of g.shapes.entries())
         for (const pass of PASSES) {
-          if ((performance.now() - t0) / 1000 > budgetS) {
+          if (spent()) {
             say(`budget of ${budgetS} s spent: ${g.key} ${precision} and later rows not timed`);
-            return timings;
+            break rows;
           }
           try {
             const r = timer.time(c, precision, pass, runs);
@@ -122,6 +126,21 @@ function koffiRows(libs: CudaLibrarySet | null): RouteTiming[] {
             record({ runner: 'koffi', preset: g.preset, batch: g.batch, precision, pass, shape, error: String(e) });
           }
         }
+  // Then whole networks' convolutions, eager from Node and as one captured CUDA Graph, while the budget lasts.
+  for (const g of groups.slice(0, graphGroups))
+    for (const precision of precisions) {
+      if (spent()) return timings;
+      try {
+        const r = timer.graphReplay(g.shapes, precision);
+        record({ runner: 'koffi graph', preset: g.preset, batch: g.batch, precision, ...r });
+        graphLines.push(
+          `| ${g.key} | ${precision} | ${r.calls} | ${r.eagerMs.toFixed(2)} | ${r.replayMs.toFixed(2)} |`,
+        );
+      } catch (e) {
+        say(`${g.key} ${precision} graph: ${(e as Error).message}`);
+        graphLines.push(`| ${g.key} | ${precision} | — | — | failed: ${(e as Error).message} |`);
+      }
+    }
   return timings;
 }
 
@@ -164,6 +183,17 @@ async function main(): Promise<void> {
     '',
     table,
     '',
+    ...(graphLines.length
+      ? [
+          'Every convolution pass of the network in order (each layer once), enqueued from Node one call at a time and',
+          'captured once as a CUDA Graph and replayed:',
+          '',
+          '| preset batch | precision | calls | eager ms | graph replay ms |',
+          '| --- | --- | ---: | ---: | ---: |',
+          ...graphLines,
+          '',
+        ]
+      : []),
   ].join('\n');
   fs.writeFileSync(path.join(out, 'cuda-route.md'), text);
   process.stdout.write(text);

@@ -20,6 +20,8 @@ export interface ConvTiming {
 
 type Fn = (...args: unknown[]) => unknown;
 const ALGOS = 16;
+/** CU_STREAM_CAPTURE_MODE_THREAD_LOCAL: this thread may not make unsafe calls (allocations) while capturing. */
+const CAPTURE_THREAD_LOCAL = 1;
 
 /**
  * cuDNN's three convolution passes on one GPU, timed with CUDA events on one stream: NHWC tensors and KRSC filters
@@ -106,8 +108,8 @@ export class CudnnConvTimer {
     return { x, y, w, conv };
   }
 
-  /** Times `pass` of convolution `c` at `precision`: cuDNN's find, `warmup` untimed runs, then `runs` timed ones. */
-  time(c: ConvLayer, precision: RoutePrecision, pass: ConvPass, runs = 10, warmup = 3): ConvTiming {
+  /** Descriptors, buffers and cuDNN's chosen algorithm for one pass; `run` enqueues it on the stream. */
+  private prepare(c: ConvLayer, precision: RoutePrecision, pass: ConvPass) {
     const half = precision === 'fp16';
     const d = this.descriptors(c, precision);
     const x = this.alloc(c.batch * c.h * c.h * c.cin, half);
@@ -130,9 +132,8 @@ export class CudnnConvTimer {
       .find((p) => p.status === 0);
     if (!best) throw new Error(`cuDNN found no algorithm for the ${pass} of ${JSON.stringify(c)} at ${precision}`);
     const bytes = Number(best.memory);
-    this.ensureWorkspace(bytes);
-    const ws = this.workspace.ptr;
     const run = () => {
+      const ws = this.workspace.ptr;
       const status =
         pass === 'forward'
           ? this.dnn.forward(this.handle, alpha, d.x, x, d.w, w, d.conv, best.algo, ws, bytes, beta, d.y, y)
@@ -141,25 +142,69 @@ export class CudnnConvTimer {
             : this.dnn.filter(this.handle, alpha, d.x, x, d.y, y, d.conv, best.algo, ws, bytes, beta, d.w, w);
       this.dnnCheck(`cudnnConvolution (${pass})`, status);
     };
-    for (let i = 0; i < warmup; i++) run();
+    const free = () => [x, y, w].forEach((p) => this.drv('cuMemFree', this.cu.free(p)));
+    return { run, free, algo: best.algo, mathType: best.mathType, bytes };
+  }
+
+  /** Medians of `runs` event-timed executions of `enqueue` on the stream, after `warmup` untimed ones. */
+  private median(enqueue: () => void, runs: number, warmup: number): number {
+    for (let i = 0; i < warmup; i++) enqueue();
     const times: number[] = [];
     const [start, end] = this.events;
     for (let i = 0; i < runs; i++) {
       this.drv('cuEventRecord', this.cu.record(start, this.stream));
-      run();
+      enqueue();
       this.drv('cuEventRecord', this.cu.record(end, this.stream));
       this.drv('cuEventSynchronize', this.cu.waitEvent(end));
       const ms = [0];
       this.drv('cuEventElapsedTime', this.cu.elapsed(ms, start, end));
       times.push(ms[0]!);
     }
-    for (const p of [x, y, w]) this.drv('cuMemFree', this.cu.free(p));
     times.sort((a, b) => a - b);
-    return {
-      ms: times[Math.floor(times.length / 2)]!,
-      algo: best.algo,
-      mathType: best.mathType,
-      workspaceBytes: bytes,
-    };
+    return times[Math.floor(times.length / 2)]!;
+  }
+
+  /** Times `pass` of convolution `c` at `precision`: cuDNN's find, `warmup` untimed runs, then `runs` timed ones. */
+  time(c: ConvLayer, precision: RoutePrecision, pass: ConvPass, runs = 10, warmup = 3): ConvTiming {
+    const p = this.prepare(c, precision, pass);
+    try {
+      this.ensureWorkspace(p.bytes);
+      return { ms: this.median(p.run, runs, warmup), algo: p.algo, mathType: p.mathType, workspaceBytes: p.bytes };
+    } finally {
+      p.free();
+    }
+  }
+
+  /**
+   * The three passes of every layer in `shapes` (each shape as often as the network has it), enqueued one by one
+   * from Node (eager) and captured once into a CUDA Graph and replayed: whether cuDNN's legacy calls capture, and
+   * what the host costs a step when they do not.
+   */
+  graphReplay(shapes: readonly (ConvLayer & { layers: readonly string[] })[], precision: RoutePrecision, runs = 5) {
+    const prepared = shapes.flatMap((c) =>
+      (['forward', 'data grad', 'filter grad'] as const).map((pass) => ({
+        p: this.prepare(c, precision, pass),
+        n: c.layers.length,
+      })),
+    );
+    try {
+      this.ensureWorkspace(Math.max(0, ...prepared.map((q) => q.p.bytes)));
+      const all = () => prepared.forEach((q) => Array.from({ length: q.n }, q.p.run));
+      const calls = prepared.reduce((s, q) => s + q.n, 0);
+      const eagerMs = this.median(all, runs, 1);
+      this.drv('cuStreamBeginCapture', this.cu.beginCapture(this.stream, CAPTURE_THREAD_LOCAL));
+      const graph = [null];
+      try {
+        all();
+      } finally {
+        this.drv('cuStreamEndCapture', this.cu.endCapture(this.stream, graph));
+      }
+      const exec = [null];
+      this.drv('cuGraphInstantiate', this.cu.instantiate(exec, graph[0], 0));
+      const replayMs = this.median(() => this.drv('cuGraphLaunch', this.cu.launch(exec[0], this.stream)), runs, 1);
+      return { calls, eagerMs, replayMs };
+    } finally {
+      prepared.forEach((q) => q.p.free());
+    }
   }
 }

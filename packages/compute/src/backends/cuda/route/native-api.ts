@@ -4,7 +4,7 @@ import { koffi, openLibrary, type NativeLibrary } from '../library-versions';
 // pointers are `void *` (CUdeviceptr is 64 bits, a pointer's size on the 64-bit Linux this runs on); every call returns
 // its library's status (0: success).
 
-/** The CUDA driver calls: context, stream, memory, events. @public */
+/** The CUDA driver calls: context, stream, memory, events, graph capture and replay. @public */
 export const DRIVER_API = {
   primaryContext: 'int cuDevicePrimaryCtxRetain(_Out_ void **ctx, int device)',
   setContext: 'int cuCtxSetCurrent(void *ctx)',
@@ -18,6 +18,10 @@ export const DRIVER_API = {
   record: 'int cuEventRecord(void *event, void *stream)',
   waitEvent: 'int cuEventSynchronize(void *event)',
   elapsed: 'int cuEventElapsedTime(_Out_ float *ms, void *start, void *end)',
+  beginCapture: 'int cuStreamBeginCapture_v2(void *stream, int mode)',
+  endCapture: 'int cuStreamEndCapture(void *stream, _Out_ void **graph)',
+  instantiate: 'int cuGraphInstantiateWithFlags(_Out_ void **exec, void *graph, unsigned long long flags)',
+  launch: 'int cuGraphLaunch(void *exec, void *stream)',
 } as const;
 
 /** cuDNN's legacy convolution calls (kept in cuDNN 9 beside the graph API). @public */
