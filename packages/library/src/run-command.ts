@@ -3,6 +3,7 @@ import { err, ok, type Result, type ValidationIssue } from '@maou/bench-domain';
 import { writeJsonReport } from '@maou/bench-infra';
 import { createContainer, type ContainerOptions, type GlobalOptions, type PortOverrides } from './composition-root';
 import { runOutputIssues, type RunOutputs } from './output/run-output-checks';
+import { oneRunAtATime } from './run-queue';
 
 /** The output flags a command may have; the runner writes each. */
 export interface OutputFlags {
@@ -37,8 +38,7 @@ export interface CommandSpec<A extends GlobalOptions & OutputFlags, V, O> {
   /** paths besides --output-json and --report-html that the run writes, checked before it starts */
   outputs?(args: A, valid: V): Omit<RunOutputs, 'outputJson' | 'reportHtml'>;
   container?(args: A, valid: V): Omit<ContainerOptions, keyof GlobalOptions>;
-  /** `signal`: the caller's cancellation (a library run's AbortSignal); the binary stops runs by its signal handlers */
-  run(container: DependencyContainer, valid: V, args: A, signal?: AbortSignal): Promise<Result<O, CommandFailure>>;
+  run(container: DependencyContainer, valid: V, args: A, context: RunContext): Promise<Result<O, CommandFailure>>;
   present(out: O, valid: V, args: A): CommandView;
 }
 
@@ -65,6 +65,15 @@ export interface CommandOutcome<O> {
   readonly view: CommandView;
 }
 
+/**
+ * What a run is told: `signal`, the caller's cancellation (a library run's AbortSignal; the binary stops runs by its
+ * signal handlers); `queuedMs`, how long it waited for the runs before it in this process (`oneRunAtATime`).
+ */
+export interface RunContext {
+  readonly signal?: AbortSignal;
+  readonly queuedMs: number;
+}
+
 /** How a checked command runs: ports replaced, the caller's cancellation, the binary's progress bars. */
 export interface RunHow {
   readonly overrides?: PortOverrides;
@@ -86,7 +95,7 @@ export const executeCommand = async <A extends GlobalOptions & OutputFlags, V, O
   const { overrides, signal, progressOnStderr } = how;
   const options = { logLevel: args.logLevel, progressOnStderr, ...spec.container?.(args, valid) };
   const container = createContainer(options, overrides);
-  const result = await spec.run(container, valid, args, signal);
+  const result = await oneRunAtATime((queuedMs) => spec.run(container, valid, args, { signal, queuedMs }));
   if (!result.ok) {
     if (result.error.outputJson !== undefined && args.outputJson)
       await writeJsonReport(result.error.outputJson, args.outputJson);

@@ -242,6 +242,11 @@ export interface EnvironmentInfo {
    * written before it was recorded */
   readonly backend_placement?: 'host' | 'device';
   readonly maou_bench_version: string;
+  /**
+   * milliseconds the run waited for other runs in the same process before it started: runs take turns, tfjs having one
+   * backend per process; absent in reports written before it was recorded
+   */
+  readonly queued_ms?: number;
   /** how the backend ran a training step, where the trainer plans it (webgpu's planned step) */
   readonly backend_step?: BackendStepSummary;
 }

@@ -23,7 +23,7 @@ import { machineResources, type GlobalOptions } from '../composition-root';
 import type { PlugIns } from '../plug-ins';
 import { planResources } from '../resource-plan';
 import { defaultCalibrationFile } from '../register-calibration';
-import type { CommandSpec, CommandView } from '../run-command';
+import type { CommandSpec, CommandView, RunContext } from '../run-command';
 import { presentBatchStudy, runBatchStudy } from './benchmark-training.study';
 import { interruptedStub, stopRequest, watchTrainingInterrupts } from './benchmark-training.interrupt';
 import { withSchema } from '../report-schemas/report-schemas';
@@ -48,7 +48,7 @@ const runTraining = async (
   container: DependencyContainer,
   { config, warnings, calibration, plan }: Valid,
   args: Args,
-  signal: AbortSignal | undefined,
+  { signal, queuedMs }: RunContext,
 ) => {
   const progress = container.resolve<ProgressPort>(TOKENS.Progress);
   let task: ReturnType<ProgressPort['start']> | null = null;
@@ -78,7 +78,8 @@ const runTraining = async (
     });
   }
   if (!result.ok) return err({ code: 1, message: `${result.error.kind}: ${result.error.message}` });
-  const { report, trace } = result.value;
+  const { trace } = result.value;
+  const report = { ...result.value.report, environment: { ...result.value.report.environment, queued_ms: queuedMs } };
   // the marker first, in the trace format's own place for other data, so a later run knows the file as its own
   if (trace) await writeJsonReport({ otherData: TRACE_MARKER, ...trace }, tracePath(args), TRACE_FILE);
   const payload = trace
@@ -114,13 +115,13 @@ export const benchmarkTrainingSpec = (plugIns: PlugIns): CommandSpec<Args, Valid
     plugIns,
     ...(calibration.file && !study ? { calibrationFile: calibration.file } : {}),
   }),
-  run: async (container, valid, args, signal) => {
+  run: async (container, valid, args, context) => {
     logResourcePlan(valid.plan, container.resolve<LoggerPort>(TOKENS.Logger));
     if (valid.study) {
       const study = await runBatchStudy(container, valid, valid.study, valid.plan);
       return study.ok ? ok({ kind: 'study' as const, report: study.value }) : study;
     }
-    return runTraining(container, valid, args, signal);
+    return runTraining(container, valid, args, context);
   },
   present: (out) => (out.kind === 'study' ? presentBatchStudy(out.report) : presentRun(out.report, out.exitCode)),
 });

@@ -54,7 +54,7 @@ export const benchmarkTuneSpec = (plugIns: PlugIns): CommandSpec<Args, Valid, Tu
   },
   outputs: (_args, { config }) => ({ source: config.source }),
   container: () => ({ plugIns }),
-  run: async (container, valid, args, signal) => {
+  run: async (container, valid, args, { signal }) => {
     logResourcePlan(valid.plan, container.resolve<LoggerPort>(TOKENS.Logger));
     const watch = watchInterrupts('benchmark-tune', () => undefined);
     watch.markRunning();

@@ -14,6 +14,7 @@ export {
   type CommandSpec,
   type CommandView,
   type OutputFlags,
+  type RunContext,
   type RunHow,
 } from '../run-command';
 export type { GlobalOptions } from '../composition-root';
