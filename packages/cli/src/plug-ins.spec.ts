@@ -135,9 +135,13 @@ describe('a backend and a datasource added as plug-ins, through the real command
       calibrate: false,
       logLevel: 'silent',
     } as const;
-    await expect(benchmarkTraining({ ...options, fixtureMaxFiles: 500 }, { plugIns })).rejects.toThrow(UsageError);
-    await expect(benchmarkTraining(options)).rejects.toThrow(/fixtureFolder: unknown option/);
-    const report = await benchmarkTraining(options, { plugIns });
+    // the plug-ins' own options, named to the closed options type
+    type FixtureOptions = { fixtureFolder?: string; fixtureMaxFiles?: number };
+    await expect(benchmarkTraining<FixtureOptions>({ ...options, fixtureMaxFiles: 500 }, { plugIns })).rejects.toThrow(
+      UsageError,
+    );
+    await expect(benchmarkTraining<FixtureOptions>(options)).rejects.toThrow(/fixtureFolder: unknown option/);
+    const report = await benchmarkTraining<FixtureOptions>(options, { plugIns });
     expect(report.config.source).toBe('fixture-folder');
     expect(report.environment.backend).toBe('fake');
   }, 180_000);

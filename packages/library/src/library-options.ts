@@ -8,9 +8,13 @@ import { BenchmarkRunError, UsageError } from './usage-error';
 
 const camelCase = (flag: string): string => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
+// A list option given one value (`stage3DataPath: 'a.feather'`) is a list of one, as on the command line.
+const asGiven = (spec: OptionSpec, value: unknown): unknown =>
+  spec.array && !Array.isArray(value) && typeof value === spec.type ? [value] : value;
+
 const typeIssue = (spec: OptionSpec, value: unknown): string | null => {
   const values = spec.array ? (Array.isArray(value) ? (value as unknown[]) : null) : [value];
-  if (!values) return `expected an array of ${spec.type}s, got ${JSON.stringify(value)}`;
+  if (!values) return `expected a ${spec.type} or an array of ${spec.type}s, got ${JSON.stringify(value)}`;
   const wrong = values.find((v) => typeof v !== spec.type);
   if (wrong !== undefined) return `expected a ${spec.type}, got ${JSON.stringify(wrong)}`;
   const outside = spec.choices && values.find((v) => !spec.choices?.includes(v as string));
@@ -35,12 +39,17 @@ export const readOptions = <T>(table: OptionTable, given: object): Result<T, Val
       issues.push({ field: name, message: `unknown option${near ? `; did you mean ${near}?` : ''}` });
       continue;
     }
-    const wrong = typeIssue(spec, value);
+    const given = asGiven(spec, value);
+    const wrong = typeIssue(spec, given);
     if (wrong) issues.push({ field: name, message: wrong });
-    read[name] = value;
+    read[name] = given;
   }
   return issues.length ? err(issues) : ok(read as T);
 };
+
+// The checks name flags as the command line spells them (`--batch-size`); a caller in code wrote `batchSize`.
+const asOption = (issue: ValidationIssue): ValidationIssue =>
+  issue.field.startsWith('--') ? { ...issue, field: camelCase(issue.field.slice(2)) } : issue;
 
 // A library run logs nothing unless given a log level (the binary's default is warn).
 const LIBRARY_GLOBALS = { 'log-level': { ...GLOBAL_OPTIONS['log-level'], default: 'silent' } } as const;
@@ -65,7 +74,7 @@ export const runAsLibrary = async <A extends GlobalOptions & OutputFlags, V, O>(
   const read = readOptions<A>(flags, options);
   if (!read.ok) throw UsageError.of(read.error, command);
   const checked = await checkCommand(spec, read.value);
-  if (!checked.ok) throw UsageError.of(checked.error, command);
+  if (!checked.ok) throw UsageError.of(checked.error.map(asOption), command);
   const done = await executeCommand(spec, read.value, checked.value, { overrides: how.overrides, signal: how.signal });
   if (!done.ok) throw new BenchmarkRunError(done.error.message, done.error.code);
   return done.value.value;
