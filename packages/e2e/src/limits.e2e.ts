@@ -86,3 +86,35 @@ const small = [
     });
   },
 );
+
+// The heap beside the address space: under NODE_OPTIONS=--max-old-space-size=32, generating 65,536 sample positions
+// ended in V8's fatal out-of-memory abort (a native stack, signal 6) after a minute; it is refused before any game.
+describe('a JS heap too small for the sample generation (--max-old-space-size=32)', () => {
+  const small32 = {
+    ...process.env,
+    MAOU_BENCH_CACHE: join(dir, 'heap-cache'),
+    NODE_OPTIONS: '--max-old-space-size=32',
+  };
+  it.each([
+    [
+      'generate-sample-data',
+      ['--stage', '3', '--positions', '65536', '--output-dir', join(dir, 'heap-out')],
+      'generating 65536 positions',
+    ],
+    ['benchmark-training', ['--sample-positions', '65536'], 'generating the 65536-position sample data'],
+  ])('%s: exit 2 naming --max-old-space-size, the limit and the need; nothing generated', (command, args, what) => {
+    const r = spawnSync(process.execPath, [MAOU_BIN, 'utility', command, ...args, '--log-level', 'silent'], {
+      encoding: 'utf8',
+      env: small32,
+      timeout: 240_000,
+    });
+    expect({ code: r.status, stdout: r.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(r.stderr.split('\n')[1]).toMatch(
+      new RegExp(
+        `^--max-old-space-size: the JS heap limit is \\d+ MiB \\(V8's heap_size_limit, set by --max-old-space-size\\) with \\d+ MiB in use, and ${what} needs about \\d+ MiB more: give NODE_OPTIONS=--max-old-space-size=\\d+ or more$`,
+      ),
+    );
+    expect(existsSync(join(dir, 'heap-out'))).toBe(false);
+    expect(existsSync(join(dir, 'heap-cache'))).toBe(false);
+  });
+});

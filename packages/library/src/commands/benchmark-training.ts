@@ -1,4 +1,4 @@
-import type { ResourcePlan } from '@maou/bench-domain';
+import type { DataSourceSpec, ResourcePlan, ValidationIssue } from '@maou/bench-domain';
 import {
   BenchmarkTrainingUseCase,
   TOKENS,
@@ -15,7 +15,7 @@ import {
   type BenchmarkTrainingArgs,
   type ValidatedTrainingRun,
 } from '@maou/bench-interface';
-import { logResourcePlan } from '@maou/bench-host';
+import { jsHeapRefusal, logResourcePlan, sampleGenerationHeap } from '@maou/bench-host';
 import { TRACE_FILE, TRACE_MARKER, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
 import { renderTrainingSummary } from '../console/training-summary';
 import type { DependencyContainer } from 'tsyringe';
@@ -41,6 +41,15 @@ type Valid = ValidatedTrainingRun & { readonly plan: ResourcePlan };
 export type Outcome =
   | { readonly kind: 'run'; readonly report: BenchmarkTrainingReport; readonly exitCode: number | null }
   | { readonly kind: 'study'; readonly report: BatchStudyReport };
+
+// The embedded sample data is generated in this process when its cache does not hold it: its heap is checked with
+// the address space, so a small --max-old-space-size is refused before the run, not aborted by V8 during it.
+const sampleHeapRefusal = (source: DataSourceSpec): ValidationIssue | null => {
+  const positions = source.kind === 'sample' ? (source as { positions?: number }).positions : undefined;
+  if (positions === undefined) return null;
+  const why = jsHeapRefusal(sampleGenerationHeap(positions), `generating the ${positions}-position sample data`);
+  return why ? { field: '--max-old-space-size', message: why } : null;
+};
 
 const tracePath = (args: Args): string => args.tracePath ?? TRACE_PATH.default;
 
@@ -104,7 +113,9 @@ export const benchmarkTrainingSpec = (plugIns: PlugIns): CommandSpec<Args, Valid
     // A run that cannot fit this process's limits is refused before any batch, naming the limit and the need.
     if (plan.refusal) return err([{ field: 'RLIMIT_AS', message: plan.refusal }]);
     const run = toTrainingRun(args, defaults);
-    return run.ok ? ok({ ...run.value, plan }) : run;
+    if (!run.ok) return run;
+    const heap = sampleHeapRefusal(run.value.config.source);
+    return heap ? err([heap]) : ok({ ...run.value, plan });
   },
   outputs: (args, { config, calibration, study }) => ({
     source: config.source,

@@ -5,6 +5,7 @@ import {
 } from '@maou/bench-use-cases';
 import { err, ok } from '@maou/bench-domain';
 import { toGenerateSampleDataInput, type GenerateSampleDataArgs } from '@maou/bench-interface';
+import { jsHeapRefusal, sampleGenerationHeap } from '@maou/bench-host';
 import type { GlobalOptions } from '../composition-root';
 import type { CommandSpec } from '../run-command';
 
@@ -21,7 +22,16 @@ export const generateSampleDataSpec: CommandSpec<
   GenerateSampleDataResult
 > = {
   name: 'generate-sample-data',
-  validate: toGenerateSampleDataInput,
+  validate: (args) => {
+    const input = toGenerateSampleDataInput(args);
+    if (!input.ok) return input;
+    // the heap beside the address space: a small --max-old-space-size is refused here, not aborted by V8 mid-way
+    const heap = jsHeapRefusal(
+      sampleGenerationHeap(input.value.positions),
+      `generating ${input.value.positions} positions`,
+    );
+    return heap ? err([{ field: '--max-old-space-size', message: heap }]) : input;
+  },
   outputs: (_args, input) => ({ outputDir: { dir: input.outputDir, stage: input.stage } }),
   run: async (container, input) => {
     const result = await container.resolve(GenerateSampleDataUseCase).execute(input);
