@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '@maou/bench-use-cases/testing';
 import {
+  ObjectStoreDataSourceAdapter,
   SystemClockAdapter,
   type CloudSourceDeps,
   type ObjectSourceOptions,
@@ -55,3 +56,26 @@ export const objectOptions = (localCacheDir: string, over: Partial<ObjectSourceO
   idleTimeoutMs: 300,
   ...over,
 });
+
+/**
+ * Prepares a bucket source whose object `part1` never answers (the caller's fault proxy stalls it), with a real run's
+ * 30 s idle limit and a request budget of 1 s, and says how it ended in one line: its failure message, whether it
+ * ended within 10 s, and whether anything of `part1` stayed in the cache.
+ */
+export const silentPart1Outcome = async (
+  store: ConstructorParameters<typeof ObjectStoreDataSourceAdapter>[1],
+  cache: string,
+  endpoint: string,
+  readStageFile: StageFileReader,
+): Promise<string> => {
+  const options = objectOptions(cache, { idleTimeoutMs: 30_000, requestTimeoutMs: 1_000, endpoint });
+  const started = Date.now();
+  const r = await new ObjectStoreDataSourceAdapter(1, store, options, testDeps(readStageFile)).prepare();
+  const ms = Date.now() - started;
+  const left = (await listTree(cache)).filter((f) => f.includes('part1') || f.endsWith('.part'));
+  return [
+    r.ok ? 'prepared' : r.error.message,
+    ms < 10_000 ? 'within 10 s' : `after ${ms} ms`,
+    left.length ? `left ${left.join(', ')}` : 'nothing of part1 cached',
+  ].join(' | ');
+};

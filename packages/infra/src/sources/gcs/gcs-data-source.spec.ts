@@ -13,6 +13,7 @@ import {
   listTree,
   WHOLE_CACHE,
   objectOptions,
+  silentPart1Outcome,
   tempDir,
   testDeps,
 } from '@maou/bench-testkit/sources';
@@ -83,6 +84,13 @@ describe('GCS object source with @google-cloud/storage against a loopback GCS JS
       true,
     );
   });
+
+  it('given an object GET that never answers, then it fails once the request budget is spent, not after every try', async () => {
+    proxy.rules.push({ match: media('part1'), times: 100, fault: { stall: true } });
+    expect(await silentPart1Outcome(await store(), cache, proxy.url, stageReader)).toMatch(
+      /^gs:\/\/maou-gcs\/runs\/stage1\/part1\.feather: no answer from http:\/\/127\.0\.0\.1:\d+ in 1 s \(1 try; the limit is --input-request-timeout, default 60 s\) \| within 10 s \| nothing of part1 cached$/,
+    );
+  }, 30_000);
 
   it('given throttling that never ends, when prepared, then the error names gs://bucket/object and no partial file remains', async () => {
     proxy.rules.push({ match: media('part1'), times: 100, fault: { status: 503 } });

@@ -20,8 +20,8 @@ export class GcsObjectStore implements ObjectStore {
     return files.map((f) => ({ key: f.name, size: Number(f.metadata.size ?? 0) }));
   }
 
-  // The library starts the request when the stream is first read, so there is no answer to wait for here: a silent
-  // server is caught by the download's idle limit instead.
+  // The library starts the request when the stream is first read, so there is no answer to wait for here: the
+  // download's wait for its first byte spends the request's budget instead.
   async read(key: string): Promise<Readable> {
     // Sizes are checked by the cache after the transfer; hash validation would need the whole object first.
     const stream = this.storage.bucket(this.bucket).file(key).createReadStream({ validation: false });

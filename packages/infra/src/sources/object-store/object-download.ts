@@ -101,7 +101,7 @@ export const downloadOnce = async (
   let sink: WriteStream | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
-    // the answer (the response's headers) counts against the request's budget; bytes then against the idle limit
+    // the answer (the response's headers) counts against the request's budget
     const body = await patience.budget.wait(
       (signal) => store.read(entry.key, signal),
       idleTimeoutMs,
@@ -111,7 +111,20 @@ export const downloadOnce = async (
       clearTimeout(timer);
       timer = setTimeout(() => body.destroy(new StalledTransferError(url, idleTimeoutMs, received)), idleTimeoutMs);
     };
-    arm();
+    // Until its first byte the object is not answered (GCS sends the request only once the body is read): that wait
+    // spends the request's budget too; the idle limit then watches the bytes.
+    const firstByte = new Promise<void>((resolve) => {
+      body.once('data', () => resolve());
+      body.once('close', () => resolve());
+    });
+    patience.budget
+      .wait(
+        () => firstByte,
+        idleTimeoutMs,
+        () => new StalledTransferError(url, idleTimeoutMs, 0),
+        true,
+      )
+      .catch((e: unknown) => body.destroy(e as Error));
     body.on('data', (chunk: Uint8Array) => {
       if (received === 0 && chunk.length > 0) stats.firstByte();
       received += chunk.length;

@@ -55,10 +55,16 @@ export class AnswerBudget {
    * The answer of one try (`start`), or `onTryTimeout()` (this try gave up, the next may succeed), or the request's
    * final failure. A try that gives up is aborted through its signal, so its socket does not keep the process alive.
    */
-  wait<T>(start: (signal: AbortSignal) => Promise<T>, tryMs: number, onTryTimeout: () => Error): Promise<T> {
+  wait<T>(
+    start: (signal: AbortSignal) => Promise<T>,
+    tryMs: number,
+    onTryTimeout: () => Error,
+    /** a later wait of the same try (its first byte after its headers): not counted as another try */
+    sameTry = false,
+  ): Promise<T> {
     if (this.leftMs <= 0) return Promise.reject(this.exceeded());
     const ms = Math.min(tryMs, this.leftMs);
-    this.tries += 1;
+    if (!sameTry) this.tries += 1;
     const abort = new AbortController();
     const answer = start(abort.signal);
     return withDeadline(answer, ms, () => {
