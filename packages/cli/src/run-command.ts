@@ -24,6 +24,7 @@ export const runCommand = async <A extends GlobalOptions & OutputFlags, V, O>(
   const checked = await checkCommand(spec, args);
   if (!checked.ok)
     return fail(2, `invalid options\n${formatIssues(checked.error)}\n${helpPointer(`utility ${spec.name}`)}`);
+  for (const note of spec.notes?.(checked.value) ?? []) process.stderr.write(`maou ${spec.name}: note: ${note}\n`);
   const done = await executeCommand(spec, args, checked.value, { progressOnStderr: true });
   if (!done.ok) return fail(done.error.code, done.error.message);
   const { view } = done.value;

@@ -13,6 +13,8 @@ export {
   type RunWiring,
 } from './benchmark-training';
 export { benchmarkTune, type BenchmarkTuneOptions } from './benchmark-tune';
+export { benchmarkDataloader, type BenchmarkDataloaderOptions } from './benchmark-dataloader';
+export { benchmarkCompare, type BenchmarkCompareOptions } from './benchmark-compare';
 export type { OneOrMore, SourcePlugInOptions } from './source-options';
 export { createContainer, type ContainerOptions, type PortOverrides, type Ports } from './composition-root';
 export { shippedPlugIns, type PlugIns } from './plug-ins';

@@ -34,9 +34,9 @@ export const benchmarkDataloaderSpec = (
     return grid.ok ? ok({ ...grid.value, input: { ...grid.value.input, resourceLimits: plan.report }, plan }) : grid;
   },
   outputs: (_args, { input }) => ({ source: input.source }),
+  notes: ({ warnings }) => warnings,
   container: () => ({ plugIns }),
-  run: async (container, { input, warnings, plan }, args) => {
-    for (const w of warnings) process.stderr.write(`maou benchmark-dataloader: note: ${w}\n`);
+  run: async (container, { input, plan }, args) => {
     logResourcePlan(plan, container.resolve<LoggerPort>(TOKENS.Logger));
     // A grid has no partial result worth keeping: a signal ends the run at once, saying so (and in --output-json).
     const watch = watchInterrupts('benchmark-dataloader', (reason) => {
