@@ -15,6 +15,8 @@ const training = (args: readonly string[], extra: Record<string, string> = {}) =
     ...env,
     ...extra,
   });
+const REPORT =
+  'a report written by maou-bench (JSON whose "$schema" is "urn:maou-bench:…" or whose "command" is "benchmark-…")';
 const refusal = (path: string, what: string): string =>
   `${path} exists and is not ${what}; maou-bench never replaces a file it did not write: move it away or name another path`;
 
@@ -78,7 +80,7 @@ describe('files the product did not write are never replaced (built binary)', ()
     const alone = training(['--output-json', cal]);
     expect({ code: alone.code, line: alone.stderr.split('\n')[1] }).toEqual({
       code: 2,
-      line: `--output-json: ${refusal(cal, 'a report written by maou-bench (JSON whose "command" is "benchmark-…")')}`,
+      line: `--output-json: ${refusal(cal, REPORT)}`,
     });
     expect(readFileSync(cal, 'utf8')).toBe(before);
   });

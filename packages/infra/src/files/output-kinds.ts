@@ -3,10 +3,16 @@ import type { OutputKind } from './atomic-file';
 // Every file this product writes is pretty-printed JSON (two spaces), an HTML page or a data file; the markers below
 // are the first keys it writes, so the first kilobyte of a file tells whether it is one of ours.
 
-/** `--output-json` of any command (and the interrupted run's stub): a top-level `"command"` among its first keys. @public */
+/**
+ * `--output-json` of any command (and the interrupted run's stub): a `$schema` of this product first (training,
+ * dataloader and batch-study reports), or a top-level `"command"` among the first keys (compare, io).
+ * @public
+ */
 export const JSON_REPORT: OutputKind = {
-  what: 'a report written by maou-bench (JSON whose "command" is "benchmark-…")',
-  owns: (head) => /^\{\n(?: {2}"[^"\n]*": [^\n]*\n){0,4} {2}"command": "benchmark-[a-z-]+"/.test(head),
+  what: 'a report written by maou-bench (JSON whose "$schema" is "urn:maou-bench:…" or whose "command" is "benchmark-…")',
+  owns: (head) =>
+    /^\{\n {2}"\$schema": "urn:maou-bench:/.test(head) ||
+    /^\{\n(?: {2}"[^"\n]*": [^\n]*\n){0,4} {2}"command": "benchmark-[a-z-]+"/.test(head),
 };
 
 /** `--report-html`: the page's generator meta tag. @public */

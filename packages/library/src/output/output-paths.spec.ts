@@ -38,6 +38,20 @@ describe('checkOutputFile and checkOutputDir', () => {
     expect(checkOutputFile('--calibration-file', join(dir, 'cal.json'), CALIBRATION_FILE)).toBeNull();
   });
 
+  it('given each report the commands write, then it is known as a report (by its $schema or its command)', async () => {
+    const heads = {
+      // benchmark-dataloader: its "command" comes after long blocks; the $schema first tells
+      'dataloader.json':
+        '{\n  "$schema": "urn:maou-bench:schema:benchmark-dataloader-report:1",\n  "benchmark_results": {',
+      'compare.json': '{\n  "schema_version": 1,\n  "command": "benchmark-compare",\n',
+      'io.json': '{\n  "command": "benchmark-io",\n  "stage": 3,\n',
+    };
+    for (const [name, head] of Object.entries(heads)) {
+      await writeFile(join(dir, name), head);
+      expect(checkOutputFile('--output-json', join(dir, name), JSON_REPORT)).toBeNull();
+    }
+  });
+
   it('given a legal name of 250 bytes, then it is accepted (its temporary name is clipped to fit 255)', () => {
     expect(checkOutputFile('--output-json', join(dir, `${'r'.repeat(245)}.json`), JSON_REPORT)).toBeNull();
   });
