@@ -3,8 +3,9 @@
 // Packs every published package (`pnpm pack`) and refuses a tarball that ships test-only files, installs the tarballs into a scratch project under the OS temp
 // directory with no network (`pnpm install --offline --frozen-lockfile`, lockfile from consumer-lockfile.cjs), then,
 // on each Node given: type-checks the consumer (strict, NodeNext, skipLibCheck false), runs the README's example
-// (a small benchmark through benchmarkTraining() on the embedded sample data) and runs a jest test that swaps one
-// adapter. Needs `pnpm build` first.
+// (a small benchmark through benchmarkTraining() on the embedded sample data), a service's process (two runs at once,
+// one cancelled by an AbortSignal, a SIGTERM left to the service: nothing printed, no listener left) and a jest test
+// that swaps one adapter. Needs `pnpm build` first.
 //
 //   node scripts/consumer/consumer-test.cjs [--node PATH]... [--newest-node] [--keep]
 //   (each --node adds a Node binary to run on, besides this one; --newest-node adds the newest Node the npm registry
@@ -134,6 +135,8 @@ try {
     const { $id } = JSON.parse(fs.readFileSync(schema, 'utf8'));
     if (report.$schema !== $id)
       throw new Error(`report.json names $schema ${report.$schema}; the shipped schema is ${$id}`);
+    step(`Node ${version}: a service's process (two runs at once, an AbortSignal, its own SIGTERM handler)`);
+    run(node, ['dist/service.js'], scratch);
     step(`Node ${version}: jest, one adapter swapped`);
     run(node, ['node_modules/jest/bin/jest.js', '--ci', '--runInBand'], scratch);
   }
