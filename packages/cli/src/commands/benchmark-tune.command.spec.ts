@@ -2,6 +2,7 @@ import yargs from 'yargs';
 import { applyChanges, BATCH_SIZE, type BenchmarkConfig } from '@maou/bench-domain';
 import { toBenchmarkConfig, tuneCommandLine, TUNE_OPTIONS } from '@maou/bench-interface';
 import { benchmarkTrainingTable, benchmarkTuneTable, shippedPlugIns } from '@maou/bench-app/commands';
+import { run } from '../run';
 
 // The command line a tune hands back is read by the same yargs table `benchmark-training` uses: it must give the
 // configuration the tune measured, i.e. the user's with the changes applied.
@@ -72,5 +73,22 @@ describe('the command line a tune prints', () => {
       [],
     );
     expect(line).toBe(`maou utility benchmark-training --stage3-data-path 'my data/a b.feather' 'it'\\''s.feather'`);
+  });
+});
+
+describe('maou utility benchmark-tune', () => {
+  it('takes every benchmark-training flag and its own, and refuses a bad one with exit 2 before any work', async () => {
+    const errs: string[] = [];
+    const se = jest.spyOn(process.stderr, 'write').mockImplementation((c) => errs.push(String(c)) > 0);
+    try {
+      expect(
+        await run(['utility', 'benchmark-tune', '--threads', '1', '--tune-allow', 'speed', '--batch-size', '0']),
+      ).toBe(2);
+    } finally {
+      se.mockRestore();
+    }
+    expect(errs.join('')).toContain('maou benchmark-tune: invalid options');
+    expect(errs.join('')).toContain('--tune-allow: unknown change "speed"');
+    expect(errs.join('')).toContain('--batch-size: must be an integer from 1 to 65,536, got 0');
   });
 });

@@ -21,29 +21,8 @@ const CONFIG: BenchmarkConfig = {
     devicePrefetch: 0,
     seed: 1,
   },
-  training: {
-    preset: 'resnet',
-    optimizer: 'adamw',
-    learningRate: 0.001,
-    momentum: 0.9,
-    beta1: 0.9,
-    beta2: 0.999,
-    eps: 1e-8,
-    weightDecay: 0.01,
-    lrScheduler: 'warmup_cosine_decay',
-    policyLossRatio: 1,
-    valueLossRatio: 1,
-    gradientClip: 1,
-    gradientAccumulationSteps: 1,
-    detectAnomaly: false,
-    stage1PosWeight: 1,
-    stage2PosWeight: 1,
-    stage2GammaPos: 0,
-    stage2GammaNeg: 2,
-    stage2Clip: 0.02,
-    stage2HiddenDim: 0,
-    stage2HeadDropout: 0,
-  },
+  // the candidates read only the network's preset and precision of the training settings
+  training: { preset: 'resnet' } as BenchmarkConfig['training'],
   compute: { backend: 'host', deviceIndex: 0, threads: 1 },
   warmupBatches: 5,
   maxBatches: 100,
@@ -201,6 +180,25 @@ describe('compareLegs', () => {
     expect(c.significant).toBe(false);
     expect(c.interval[0]).toBeLessThan(0);
     expect(c.interval[1]).toBeGreaterThan(0);
+  });
+
+  it('never calls a change faster or slower while its printed interval reaches across 0', () => {
+    let held = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const gain = 0.8 + (seed % 7) * 0.05;
+      const rand = mulberry32(seed);
+      const noisy = (ms: number, n: number): TuneLeg[] =>
+        Array.from({ length: n }, () => ({
+          msPerSample: Array.from({ length: 6 }, () => ms * (0.6 + 0.8 * rand())),
+          wander: 0.1,
+        }));
+      const c = compareLegs(noisy(1, 2), noisy(gain, 2));
+      if (c.significant) expect(c.interval[0]).toBeGreaterThan(0);
+      if (c.verdict === 'slower') expect(c.interval[1]).toBeLessThan(0);
+      if (c.comparison.verdict !== 'no-significant-difference' && c.verdict === 'no measurable gain') held += 1;
+    }
+    // the test and the band alone would have called these
+    expect(held).toBeGreaterThan(0);
   });
 });
 

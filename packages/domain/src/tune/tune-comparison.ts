@@ -27,7 +27,7 @@ export interface TuneComparison {
   readonly gain: number;
   /** 95 %: the comparison's interval of the ratio, widened by the wander band in quadrature; null above: open */
   readonly interval: readonly [number, number | null];
-  /** faster beyond both the test and the wander band */
+  /** faster beyond the test and the wander band, the interval above 0 */
   readonly significant: boolean;
   readonly verdict: 'faster' | 'slower' | 'no measurable gain';
   /** the share the ratio had to leave: the legs' wander, shrunk by the legs on each side */
@@ -62,16 +62,15 @@ export const compareLegs = (
   // ratio = candidate's time per sample ÷ the baseline's, so the gain in samples/s is 1/ratio − 1
   const r = comparison.ratio;
   const half = Math.hypot((comparison.ratio_ci95[1] - comparison.ratio_ci95[0]) / 2, band * r);
+  const interval: [number, number | null] = [1 / (r + half) - 1, r - half > 0 ? 1 / (r - half) - 1 : null];
+  // The verdict and the printed interval say the same: beyond the test and the band, and the interval clear of 0.
+  const faster = comparison.verdict === 'b-faster' && interval[0] > 0;
+  const slower = comparison.verdict === 'b-slower' && interval[1] !== null && interval[1] < 0;
   return {
     gain: 1 / r - 1,
-    interval: [1 / (r + half) - 1, r - half > 0 ? 1 / (r - half) - 1 : null],
-    significant: comparison.verdict === 'b-faster',
-    verdict:
-      comparison.verdict === 'b-faster'
-        ? 'faster'
-        : comparison.verdict === 'b-slower'
-          ? 'slower'
-          : 'no measurable gain',
+    interval,
+    significant: faster,
+    verdict: faster ? 'faster' : slower ? 'slower' : 'no measurable gain',
     wander_band: band,
     legs: { baseline: baseline.length, candidate: candidate.length },
     comparison,
