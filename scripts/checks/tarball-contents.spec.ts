@@ -53,4 +53,9 @@ describe('tarball contents check', () => {
       `ships test-only files (move them to packages/testkit):\n  ${file}`,
     );
   });
+
+  it('refuses a tarball that ships source maps (they point at src/, which no tarball ships), counting them', () => {
+    const tarball = pack('maps', [...SHIPPED, 'dist/index.js.map', 'dist/index.d.ts.map']);
+    expect(() => assertNoTestOnlyFiles(tarball)).toThrow('ships 2 source maps without their sources');
+  });
 });

@@ -87,7 +87,7 @@ try {
   });
   for (const t of tarballs) if (!fs.existsSync(t.path)) throw new Error(`pnpm pack wrote no ${t.path}`);
   const shipped = tarballs.reduce((n, t) => n + assertNoTestOnlyFiles(t.path), 0);
-  step(`no test-only file among the ${shipped} files the tarballs ship`);
+  step(`no test-only file and no source map among the ${shipped} files the tarballs ship`);
 
   const fixture = path.join(__dirname, 'fixture');
   fs.cpSync(fixture, scratch, { recursive: true });

@@ -38,7 +38,13 @@ const testOnlyFiles = (files, manifest) => {
   return files.filter((f) => TEST_ONLY.some((re) => re.test(f)) && !allowed.some((d) => f.startsWith(d)));
 };
 
-/** Throws, naming each file, when a tarball ships test-only files. */
+/**
+ * Source maps the tarball would ship: they name `../src/*.ts`, which no tarball ships, so a debugger or a stack trace
+ * would point at files the consumer does not have. The packages' `files` leave them out.
+ */
+const sourceMaps = (files) => files.filter((f) => f.endsWith('.map'));
+
+/** Throws, naming each file, when a tarball ships test-only files or source maps. */
 const assertNoTestOnlyFiles = (tarball) => {
   const files = tarballFiles(tarball);
   const manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
@@ -47,7 +53,12 @@ const assertNoTestOnlyFiles = (tarball) => {
     throw new Error(
       `${path.basename(tarball)} ships test-only files (move them to packages/testkit):\n  ${found.join('\n  ')}`,
     );
+  const maps = sourceMaps(files);
+  if (maps.length > 0)
+    throw new Error(
+      `${path.basename(tarball)} ships ${maps.length} source maps without their sources (add "!dist/**/*.map" to files), such as ${maps[0]}`,
+    );
   return files.length;
 };
 
-module.exports = { assertNoTestOnlyFiles, testOnlyFiles, tarballFiles };
+module.exports = { assertNoTestOnlyFiles, sourceMaps, testOnlyFiles, tarballFiles };
