@@ -65,15 +65,15 @@ describe('benchmarkTune', () => {
   it.each([
     [
       { tuneAllow: ['batch-size,speed'] },
-      '--tune-allow: unknown change "speed"; known: batch-size, mixed-precision, architecture',
+      'tuneAllow: unknown change "speed"; known: batch-size, mixed-precision, architecture',
     ],
-    [{ tuneBudget: 5 }, '--tune-budget: must be'],
-    [{ batchSizes: ['8,16'] }, '--batch-sizes: a batch study cannot be tuned'],
-    [{ calibrate: true }, '--calibrate: the tune measures loader settings itself'],
-    [{ reportHtml: join(dir, 'x.html') }, '--report-html: benchmark-tune has no HTML report'],
-    [{ batchSize: 0 }, '--batch-size: must be an integer from 1 to 65,536, got 0'],
+    [{ tuneBudget: 5 }, 'tuneBudget: must be'],
+    [{ batchSizes: ['8,16'] }, 'batchSizes: a batch study cannot be tuned'],
+    [{ calibrate: true }, 'calibrate: the tune measures loader settings itself'],
+    [{ reportHtml: join(dir, 'x.html') }, 'reportHtml: benchmark-tune has no HTML report'],
+    [{ batchSize: 0 }, 'batchSize: must be an integer from 1 to 65,536, got 0'],
     [{ tuneBugdet: 60 }, 'tuneBugdet: unknown option; did you mean tuneBudget?'],
-  ])('refuses %j before any I/O: %s', async (options, message) => {
+  ])('refuses %j before any I/O, naming the option as given: %s', async (options, message) => {
     const e = await usage({ ...set, ...options });
     expect(e.message).toContain(message);
     expect(e.exitCode).toBe(2);
