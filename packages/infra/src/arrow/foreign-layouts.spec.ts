@@ -36,7 +36,8 @@ const ids = BigUint64Array.from({ length: ROWS }, (_, i) => BigInt(i + 1));
 /** Our own uncompressed IPC File of the rows: the source every other writer rewrites. */
 const source = async (stage: Stage): Promise<{ path: string; columns: StageColumns }> => {
   const columns = stageRows(stage, ROWS);
-  const path = join(dir, `source-stage${stage}.feather`);
+  // A folder of its own per call: the writer replaces only files it wrote, and two cases read the same stage.
+  const path = join(mkdtempSync(join(dir, 'source-')), `source-stage${stage}.feather`);
   await writeStageFeather(path, columns, ids);
   return { path, columns };
 };

@@ -2,11 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type * as Polars from 'nodejs-polars';
 import type { HcpeColumns, StageColumns } from '@maou/bench-domain';
 import { writeStageShards } from '../sample-data/generate-sample-data';
 import { playRandomGames } from '../sample-data/random-games';
+import { SAMPLE_MANIFEST } from '../sample-data/sample-manifest';
 import { pyarrowOrFail, compressedBodyBuffers, buildSampleRecordsOffThread } from '@maou/bench-testkit/arrow';
 import { writeStageFeather, type ArrowWriteOptions } from './feather-writer';
 import { writeHcpeFeather } from './hcpe-table-codec';
@@ -182,7 +183,10 @@ describe('files we write, read back by pyarrow and Polars, their LZ4 frames pass
       }
       const tiny = sliceRows(records, 0, 5);
       const tinyFiles = await writeStageShards(tiny, join(dir, `s${stage}-tiny`), 2, 'lz4');
-      expect(readdirSync(join(dir, `s${stage}-tiny`))).toHaveLength(3);
+      // Three shards and the manifest that names them (the files this product may later replace).
+      expect(readdirSync(join(dir, `s${stage}-tiny`)).sort()).toEqual(
+        [SAMPLE_MANIFEST, ...tinyFiles.map((f) => basename(f.path))].sort(),
+      );
       tinyFiles.forEach((f, k) => {
         const part = sliceRows(tiny, k * 2, f.rows);
         written.push({
