@@ -53,6 +53,8 @@ export interface DataSourceSpec {
   readonly reads?: readonly string[];
   /** a directory it writes (a cache), checked before the run; `field` names the flag (or the default) that set it */
   readonly writes?: { readonly field: string; readonly dir: string };
+  /** JS heap it may need in this process to open (generated data), checked before the run against the heap limit */
+  readonly heapNeed?: { readonly bytes: number; readonly what: string };
 }
 
 /** Loader settings. @public */

@@ -15,7 +15,7 @@ import {
   type BenchmarkTrainingArgs,
   type ValidatedTrainingRun,
 } from '@maou/bench-interface';
-import { jsHeapRefusal, logResourcePlan, sampleGenerationHeap } from '@maou/bench-host';
+import { jsHeapRefusal, logResourcePlan } from '@maou/bench-host';
 import { TRACE_FILE, TRACE_MARKER, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
 import { renderTrainingSummary } from '../console/training-summary';
 import type { DependencyContainer } from 'tsyringe';
@@ -42,12 +42,10 @@ export type Outcome =
   | { readonly kind: 'run'; readonly report: BenchmarkTrainingReport; readonly exitCode: number | null }
   | { readonly kind: 'study'; readonly report: BatchStudyReport };
 
-// The embedded sample data is generated in this process when its cache does not hold it: its heap is checked with
-// the address space, so a small --max-old-space-size is refused before the run, not aborted by V8 during it.
-const sampleHeapRefusal = (source: DataSourceSpec): ValidationIssue | null => {
-  const positions = source.kind === 'sample' ? (source as { positions?: number }).positions : undefined;
-  if (positions === undefined) return null;
-  const why = jsHeapRefusal(sampleGenerationHeap(positions), `generating the ${positions}-position sample data`);
+// A source that generates its data in this process (the embedded sample data) says how much heap that takes: it is
+// checked with the address space, so a small --max-old-space-size is refused before the run, not aborted by V8 in it.
+const sourceHeapRefusal = ({ heapNeed }: DataSourceSpec): ValidationIssue | null => {
+  const why = heapNeed ? jsHeapRefusal(heapNeed.bytes, heapNeed.what) : null;
   return why ? { field: '--max-old-space-size', message: why } : null;
 };
 
@@ -114,7 +112,7 @@ export const benchmarkTrainingSpec = (plugIns: PlugIns): CommandSpec<Args, Valid
     if (plan.refusal) return err([{ field: 'RLIMIT_AS', message: plan.refusal }]);
     const run = toTrainingRun(args, defaults);
     if (!run.ok) return run;
-    const heap = sampleHeapRefusal(run.value.config.source);
+    const heap = sourceHeapRefusal(run.value.config.source);
     return heap ? err([heap]) : ok({ ...run.value, plan });
   },
   outputs: (args, { config, calibration, study }) => ({

@@ -1,5 +1,6 @@
 import { sampleDataProgress, type SourceFlag } from '@maou/bench-use-cases';
 import type { DataSourceSpec } from '@maou/bench-domain';
+import { sampleGenerationHeap } from '@maou/bench-host';
 import { ensureSampleDataset } from '../../sample-data/ensure-sample-dataset';
 import { FileError } from '../../files/file-error';
 import { LocalFileSourceAdapter } from '../local/local-file-source.adapter';
@@ -50,6 +51,8 @@ export const sampleSource: SourceDefinition<SampleSpec> = {
         // its cache is what the run reads: an output there would be read as data next time
         reads: [cacheDir],
         writes: { field: given !== undefined ? '--sample-cache-dir' : cache.origin, dir: cacheDir },
+        // generated in this process when the cache does not hold it
+        heapNeed: { bytes: sampleGenerationHeap(positions), what: `generating the ${positions}-position sample data` },
         cacheDir,
         positions,
         seed,
