@@ -104,6 +104,7 @@ const CONFIG_READERS: Readonly<Record<string, Reader>> = {
 // Defaults the config leaves to a later reader, which imports the setting itself: yargs' own default (the dataloader
 // grid), app's max-batch search and calibration, engine's ViT shape (the config holds only the --vit-* given).
 const READ_ELSEWHERE = new Set([
+  '--tune-budget',
   '--num-batches',
   '--repeats',
   '--noise-margin',
@@ -120,7 +121,10 @@ const READ_ELSEWHERE = new Set([
 describe('every domain setting: the default --help shows is the one the config uses', () => {
   let help: Map<string, string>[];
   beforeAll(async () => {
-    help = [entries(await helpOf('benchmark-training')), entries(await helpOf('benchmark-dataloader'))];
+    help = [];
+    // one at a time: each help run spies on console and stdout
+    for (const c of ['benchmark-training', 'benchmark-dataloader', 'benchmark-tune'])
+      help.push(entries(await helpOf(c)));
   });
 
   it('finds the settings', () => {
