@@ -42,9 +42,11 @@ const quote = (s) => `'${s}'`;
  * @param workspaceLock text of the workspace's pnpm-lock.yaml
  * @param tarballs { name, dir (the workspace package, e.g. packages/infra), file (relative to the consumer), path }[]
  * @param devDependencies names of the root's devDependencies the consumer also needs (typescript, jest, …)
+ * @param hostDependencies name -> exact version: the consumer's own copies of packages ours use too (its own tsyringe);
+ *   each must be in the workspace's lockfile (so in the store), as a dependency or an npm: alias of one
  * @returns the lockfile's text, and the specifiers of those devDependencies for the consumer's package.json
  */
-function consumerLockfile(workspaceLock, tarballs, devDependencies) {
+function consumerLockfile(workspaceLock, tarballs, devDependencies, hostDependencies = {}) {
   const s = sections(workspaceLock);
   const imp = importers(s.importers);
   // The consumer gets the packages as published: without the workspace's patches.
@@ -64,6 +66,11 @@ function consumerLockfile(workspaceLock, tarballs, devDependencies) {
   lines.push('    dependencies:');
   for (const t of tarballs)
     lines.push(`      ${quote(t.name)}:`, `        specifier: file:${t.file}`, `        version: file:${t.file}`);
+  for (const [name, version] of Object.entries(hostDependencies)) {
+    if (!s.packages.includes(`  ${name}@${version}:`))
+      throw new Error(`consumer-lockfile: ${name}@${version} is not in the workspace's lockfile (add it as an alias)`);
+    lines.push(`      ${quote(name)}:`, `        specifier: ${version}`, `        version: ${version}`);
+  }
   lines.push('    devDependencies:');
   const devSpecifiers = {};
   for (const name of devDependencies) {

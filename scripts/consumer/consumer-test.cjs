@@ -5,7 +5,8 @@
 // on each Node given: type-checks the consumer (strict, NodeNext, skipLibCheck false), runs the README's example
 // (a small benchmark through benchmarkTraining() on the embedded sample data), a service's process (two runs at once,
 // one cancelled by an AbortSignal, a SIGTERM left to the service: nothing printed, no listener left) and a jest test
-// that swaps one adapter. Needs `pnpm build` first.
+// that swaps one adapter; the service has its own older tsyringe, and runs once more in npm's layout (pnpm's hoisted
+// linker), where ours gets nested copies of it. Needs `pnpm build` first.
 //
 //   node scripts/consumer/consumer-test.cjs [--node PATH]... [--newest-node] [--keep]
 //   (each --node adds a Node binary to run on, besides this one; --newest-node adds the newest Node the npm registry
@@ -21,6 +22,9 @@ const { assertNoTestOnlyFiles } = require('./tarball-contents.cjs');
 const repo = path.resolve(__dirname, '../..');
 const PACKAGES = ['domain', 'engine', 'app', 'interface', 'host', 'infra', 'compute', 'library', 'cli'];
 const DEV = ['typescript', '@types/node', 'jest', '@types/jest'];
+// A service's own copies of the singletons ours use (issue 42): the oldest tsyringe our range must tolerate, loaded by
+// the fixture before @maou/bench-app. The root's `tsyringe-4.8` alias keeps that version in the store.
+const HOST = { 'reflect-metadata': '0.2.2', tsyringe: '4.8.0' };
 const args = process.argv.slice(2);
 const started = Date.now();
 const step = (what) => console.log(`consumer-test [${((Date.now() - started) / 1000).toFixed(0)} s] ${what}`);
@@ -91,30 +95,33 @@ try {
 
   const fixture = path.join(__dirname, 'fixture');
   fs.cpSync(fixture, scratch, { recursive: true });
-  const lock = consumerLockfile(fs.readFileSync(path.join(repo, 'pnpm-lock.yaml'), 'utf8'), tarballs, DEV);
+  const lock = consumerLockfile(fs.readFileSync(path.join(repo, 'pnpm-lock.yaml'), 'utf8'), tarballs, DEV, HOST);
   const manifest = {
     name: 'maou-consumer',
     private: true,
-    dependencies: Object.fromEntries(tarballs.map((t) => [t.name, `file:${t.file}`])),
+    dependencies: { ...HOST, ...Object.fromEntries(tarballs.map((t) => [t.name, `file:${t.file}`])) },
     devDependencies: lock.devSpecifiers,
   };
   fs.writeFileSync(path.join(scratch, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   fs.writeFileSync(path.join(scratch, 'pnpm-lock.yaml'), lock.text);
 
-  step('installing the tarballs offline');
   // pnpm 10 runs a dependency's install script only where allowed (compute's builds the native kernels); its
   // onlyBuiltDependencies list does not match a file: tarball (pnpm 10.34), so this scratch project allows them all.
-  pnpm(
-    [
-      'install',
-      '--offline',
-      '--frozen-lockfile',
-      '--config.dangerously-allow-all-builds=true',
-      '--reporter=append-only',
-    ],
-    scratch,
-    true,
-  );
+  const install = (dir, ...config) =>
+    pnpm(
+      [
+        'install',
+        '--offline',
+        '--frozen-lockfile',
+        '--config.dangerously-allow-all-builds=true',
+        ...config,
+        '--reporter=append-only',
+      ],
+      dir,
+      true,
+    );
+  step('installing the tarballs offline');
+  install(scratch);
   const status = JSON.parse(
     fs.readFileSync(path.join(scratch, 'node_modules/@maou/bench-compute/native-build/status.json'), 'utf8'),
   );
@@ -140,6 +147,16 @@ try {
     step(`Node ${version}: jest, one adapter swapped`);
     run(node, ['node_modules/jest/bin/jest.js', '--ci', '--runInBand'], scratch);
   }
+  // npm's layout (pnpm's hoisted linker, offline): the host's tsyringe on top, each package that needs a newer one
+  // gets a nested copy, as `npm install` does. Every package of ours must still use one container.
+  const flat = path.join(scratch, 'npm-layout');
+  fs.mkdirSync(flat);
+  for (const f of ['package.json', 'pnpm-lock.yaml', 'tarballs', 'dist'])
+    fs.cpSync(path.join(scratch, f), path.join(flat, f), { recursive: true });
+  step(`npm's layout (a nested tsyringe where ours needs one): installing`);
+  install(flat, '--config.node-linker=hoisted');
+  step(`npm's layout: a service's process with its own tsyringe@${HOST.tsyringe}`);
+  run(process.execPath, ['dist/service.js'], flat);
   step(`passed on ${nodes.length} Node version(s)`);
 } finally {
   if (args.includes('--keep')) console.log(`consumer-test: kept ${scratch}`);

@@ -8,6 +8,7 @@ import 'reflect-metadata';
 
 // Ports and tokens.
 export * from './ports/tokens';
+export * from './ports/use-case-container';
 export * from './ports/clock.port';
 export * from './ports/logger.port';
 export * from './ports/progress.port';

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import os from 'node:os';
 import { join } from 'node:path';
-import { container, type DependencyContainer } from 'tsyringe';
 import {
   BatchStudyUseCase,
   BenchmarkDataloaderUseCase,
@@ -11,6 +10,7 @@ import {
   CompareBenchmarksUseCase,
   GenerateSampleDataUseCase,
   TOKENS,
+  useCaseContainer,
   type CalibrationStorePort,
   type ClockPort,
   type ComputeBackendPort,
@@ -22,6 +22,7 @@ import {
   type RecordIoPort,
   type ResourceMonitorPort,
   type SampleDataGeneratorPort,
+  type DependencyContainer,
 } from '@maou/bench-use-cases';
 import { createTrainer, type TrainerFactory } from '@maou/bench-engine';
 import { TfjsComputeBackendAdapter } from '@maou/bench-compute';
@@ -114,7 +115,7 @@ export type PortOverrides = Partial<Ports>;
  * @public
  */
 export const createContainer = (options: ContainerOptions, overrides: PortOverrides = {}): DependencyContainer => {
-  const child = container.createChildContainer();
+  const child = useCaseContainer.createChildContainer();
   const { backends, sources } = options.plugIns ?? shippedPlugIns();
   const bind = <K extends keyof Ports>(key: K, make: () => Ports[K]): Ports[K] => {
     const adapter = overrides[key] ?? make();

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { mkdtempSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { container } from 'tsyringe';
+import { useCaseContainer as container } from '@maou/bench-use-cases';
 import { TOKENS, type CalibrationStorePort } from '@maou/bench-use-cases';
 import { MemoryLogger } from '@maou/bench-use-cases/testing';
 import { defaultCalibrationFile, registerCalibration } from './register-calibration';

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { DependencyContainer } from 'tsyringe';
+import type { DependencyContainer } from '@maou/bench-use-cases';
 import { TOKENS, type LoggerPort } from '@maou/bench-use-cases';
 import { defaultCalibrationFileIn } from '@maou/bench-interface';
 import { JsonCalibrationStoreAdapter } from '@maou/bench-infra';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { container } from 'tsyringe';
+import { useCaseContainer as container } from '@maou/bench-use-cases';
 import { TOKENS, type ProgressPort } from '@maou/bench-use-cases';
 import { FakeClock } from '@maou/bench-use-cases/testing';
 import { StderrProgressAdapter } from '@maou/bench-infra';

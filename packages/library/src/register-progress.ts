@@ -1,4 +1,4 @@
-import type { DependencyContainer } from 'tsyringe';
+import type { DependencyContainer } from '@maou/bench-use-cases';
 import { TOKENS, type ClockPort } from '@maou/bench-use-cases';
 import { StderrProgressAdapter, type LogLevel } from '@maou/bench-infra';
 

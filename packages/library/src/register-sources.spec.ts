@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { container } from 'tsyringe';
+import { useCaseContainer as container } from '@maou/bench-use-cases';
 import { TOKENS, type DataSourceFactoryPort } from '@maou/bench-use-cases';
 import { FakeClock, MemoryLogger, RecordingProgress } from '@maou/bench-use-cases/testing';
 import { registerSources } from './register-sources';

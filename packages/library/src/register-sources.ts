@@ -1,4 +1,4 @@
-import type { DependencyContainer } from 'tsyringe';
+import type { DependencyContainer } from '@maou/bench-use-cases';
 import { TOKENS, type ClockPort, type LoggerPort, type ProgressPort } from '@maou/bench-use-cases';
 import { DataSourceRegistryAdapter, type SourceRegistry } from '@maou/bench-infra';
 

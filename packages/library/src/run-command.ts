@@ -1,4 +1,4 @@
-import type { DependencyContainer } from 'tsyringe';
+import type { DependencyContainer } from '@maou/bench-use-cases';
 import { err, ok, type Result, type ValidationIssue } from '@maou/bench-domain';
 import { writeJsonReport } from '@maou/bench-infra';
 import { createContainer, type ContainerOptions, type GlobalOptions, type PortOverrides } from './composition-root';

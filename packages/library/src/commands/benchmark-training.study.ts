@@ -11,7 +11,7 @@ import {
 import type { ValidatedBatchStudy } from '@maou/bench-interface';
 import { writeBatchStudyHtmlReport } from '@maou/bench-infra';
 import { renderBatchStudySummary } from '../console/batch-study-summary';
-import type { DependencyContainer } from 'tsyringe';
+import type { DependencyContainer } from '@maou/bench-use-cases';
 import type { CommandFailure, CommandView } from '../run-command';
 import { withSchema } from '../report-schemas/report-schemas';
 

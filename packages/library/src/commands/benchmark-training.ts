@@ -18,7 +18,7 @@ import {
 import { jsHeapRefusal, logResourcePlan } from '@maou/bench-host';
 import { TRACE_FILE, TRACE_MARKER, writeJsonReport, writeTrainingHtmlReport } from '@maou/bench-infra';
 import { renderTrainingSummary } from '../console/training-summary';
-import type { DependencyContainer } from 'tsyringe';
+import type { DependencyContainer } from '@maou/bench-use-cases';
 import { machineResources, type GlobalOptions } from '../composition-root';
 import type { PlugIns } from '../plug-ins';
 import { planResources } from '../resource-plan';
