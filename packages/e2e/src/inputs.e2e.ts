@@ -90,6 +90,18 @@ describe('benchmark-training inputs (built binary)', () => {
     });
   });
 
+  it('a data path that is not there: exit 2 naming --stage3-data-path (was exit 1, "datasource: file …")', () => {
+    const missing = join(dir, 'missing.feather');
+    const r = runMaou(['utility', 'benchmark-training', '--stage3-data-path', missing, ...lite]);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({
+      code: 2,
+      stderr:
+        'maou benchmark-training: invalid options\n' +
+        `--stage3-data-path: ${missing}: no such file or directory\n` +
+        "Run 'maou utility benchmark-training --help' for the flags.\n",
+    });
+  });
+
   it('a one-value flag given twice: exit 2 naming the flag and both values (was "got 6,400"); list flags may repeat', () => {
     const r = runMaou(['utility', 'benchmark-training', '--max-batches', '6', '--max-batches', '400']);
     expect({ code: r.code, lines: r.stderr.trim().split('\n') }).toEqual({

@@ -55,6 +55,12 @@ describe('benchmarkTraining', () => {
     expect(e.exitCode).toBe(2);
   });
 
+  it('refuses a missing data path as a usage error naming stage3DataPath, not a failed run', async () => {
+    const missing = join(dir, 'missing.feather');
+    const e = await usage({ stage3DataPath: missing, maxBatches: 3, logLevel: 'silent' });
+    expect(e.issues).toEqual([{ field: 'stage3DataPath', message: `${missing}: no such file or directory` }]);
+  });
+
   it('is a closed type: a misspelt option does not compile, and is refused at run time', async () => {
     // @ts-expect-error batchSise is no option (the type has no index signature)
     const e: unknown = await benchmarkTraining({ ...small, batchSise: 8 }).catch((x: unknown) => x);

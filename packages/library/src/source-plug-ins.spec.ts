@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toBenchmarkConfig } from '@maou/bench-interface';
@@ -50,9 +50,12 @@ describe('the shipped datasource plug-ins through toBenchmarkConfig', () => {
     expect(issuesOf(raw)).toEqual(expect.arrayContaining([expect.stringMatching(expected)]));
   });
 
+  // a data path must exist to be parsed (a missing one is a usage error)
+  const s3 = join(mkdtempSync(join(tmpdir(), 'maou-plug-ins-')), 's3.feather');
+  writeFileSync(s3, '');
   it.each<[Raw, string]>([
     [{ sampleRatio: 0.5 }, 'the embedded sample data'],
-    [{ sampleRatio: 0.5, stage3DataPath: ['s3.feather'] }, 'local files'],
+    [{ sampleRatio: 0.5, stage3DataPath: [s3] }, 'local files'],
   ])('given %p, then a note says the ratio is ignored (maou warns too), never silently', (raw, label) => {
     const r = toBenchmarkConfig(raw, defaults);
     if (!r.ok) throw new Error('expected ok');

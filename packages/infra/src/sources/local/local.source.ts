@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type { SourceFlag } from '@maou/bench-use-cases';
 import type { DataSourceSpec, Stage } from '@maou/bench-domain';
 import type { SourceDefinition } from '../source-definition';
@@ -25,6 +26,18 @@ const FLAGS: Record<string, SourceFlag> = Object.fromEntries(
   ]),
 );
 
+// A path that is not there is a usage error naming its flag, before any work (the adapter still says so at run time
+// for one that goes away later, and for the other errors of a path).
+const absent = (path: string): boolean => {
+  try {
+    statSync(path);
+    return false;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+  }
+};
+
 /** maou's `.feather` and legacy `.npy` files (or directories of them) on this machine. @public */
 export const localSource: SourceDefinition<LocalSpec> = {
   kind: 'local',
@@ -42,6 +55,11 @@ export const localSource: SourceDefinition<LocalSpec> = {
         })),
       };
     const paths = pathsOf(flags, stage);
+    const missing = paths.filter(absent);
+    if (missing.length)
+      return {
+        issues: missing.map((path) => ({ field: `--${flagOf(stage)}`, message: `${path}: no such file or directory` })),
+      };
     return {
       warnings: [],
       spec: { kind: 'local', label: 'local files', sampled: false, streamable: true, reads: paths, paths },
