@@ -35,6 +35,7 @@ const moduleNameMapper = {
   '^@maou/bench-use-cases$': '<rootDir>/../app/src/index.ts',
   '^@maou/bench-app/(testing|commands)$': '<rootDir>/../library/src/$1/index.ts',
   '^@maou/bench-app$': '<rootDir>/../library/src/index.ts',
+  '^@maou/bench-engine/contracts$': '<rootDir>/../engine/src/contracts.ts',
   '^@maou/bench-testkit/([a-z]+)$': '<rootDir>/../testkit/src/$1/index.ts',
   '^@maou/bench-(domain|engine|interface|host|infra|compute)$': '<rootDir>/../$1/src/index.ts',
 };

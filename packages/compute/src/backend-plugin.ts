@@ -1,4 +1,4 @@
-import { type BackendInfo, type TrainerFactory } from '@maou/bench-engine';
+import type { BackendInfo, TrainerFactory } from '@maou/bench-engine/contracts';
 import { type BackendChoice } from '@maou/bench-use-cases';
 import { type ComputeConfig, type Result } from '@maou/bench-domain';
 

@@ -1,4 +1,4 @@
-import type { TrainerFactory } from '@maou/bench-engine';
+import type { TrainerFactory } from '@maou/bench-engine/contracts';
 import { type BackendPlugin } from './backend-plugin';
 
 /** Backends by name; new ones register here instead of growing an if/else chain. @public */

@@ -9,7 +9,13 @@ export * from './backends/tensorflow/tensorflow-backend.plugin';
 export * from './backends/cuda/index';
 export * from './data-parallel/data-parallel-trainer';
 export * from './data-parallel/data-parallel-factory';
-// WebGPU: the backend, the planned step and its roofline (also the `./webgpu` entry).
-export * from './webgpu/index';
+// WebGPU: the backend, the planned step's factory and its roofline. The planned trainer's class is only in the
+// `./webgpu` entry: its declaration names the engine's TfjsTrainer, which would bring tfjs-core's declarations (with
+// the DOM lib and @webgpu/types) into every consumer's type-check (issue 42).
+export * from './webgpu/webgpu-backend.plugin';
+export * from './webgpu/vulkan-diagnosis';
+export * from './webgpu/planned/planned-step-factory';
+export * from './webgpu/planned/step-description';
+export * from './webgpu/planned/roofline';
 // The bench scripts' measuring points: kernel choice.
 export * from './native/native-kernels';

@@ -1,5 +1,5 @@
 import { type ComputeBackendPort } from '@maou/bench-use-cases';
-import { type BackendInfo } from '@maou/bench-engine';
+import type { BackendInfo } from '@maou/bench-engine/contracts';
 import { type ComputeConfig } from '@maou/bench-domain';
 import { type BackendStartError } from './backend-plugin';
 import { type BackendRegistry } from './backend-registry';

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { BOARD_SQUARES, HAND_KINDS, MOVE_LABELS, type HostBatch } from '@maou/bench-domain';
 import { normalizePolicyTargets } from './loss/host-targets';
 import { type NetworkInputs } from './network/shogi-network';
+import type { UploadedBatch } from './uploaded-batch';
 
 /** One (micro-)batch on the device: network inputs and the stage's targets. @public */
 export interface DeviceBatch {
@@ -46,18 +47,13 @@ export function disposeDeviceBatch(b: DeviceBatch): void {
   tf.dispose([b.inputs.boardIds, b.inputs.hands, ...b.targets]);
 }
 
-/**
- * A host batch copied to the device ahead of its step by `Trainer.upload`, already split into the pieces the
- * trainer will run (micro-batches for training, one piece for evaluation). @public
- */
-export interface UploadedBatch {
-  /** rows of the whole batch */
-  readonly size: number;
+/** An uploaded batch as the engine made it: its pieces' tensors (every `UploadedBatch` is one of these). @public */
+export interface DeviceUploadedBatch extends UploadedBatch {
   readonly pieces: readonly DeviceBatch[];
 }
 
 /** Copies a host batch to the device in pieces of at most `pieceSize` rows. @public */
-export function uploadPieces(batch: HostBatch, pieceSize: number): UploadedBatch {
+export function uploadPieces(batch: HostBatch, pieceSize: number): DeviceUploadedBatch {
   const pieces: DeviceBatch[] = [];
   for (let start = 0; start < batch.size; start += pieceSize)
     pieces.push(uploadBatch(batch, start, Math.min(batch.size, start + pieceSize)));
@@ -67,7 +63,10 @@ export function uploadPieces(batch: HostBatch, pieceSize: number): UploadedBatch
 /** @public */
 export const isUploadedBatch = (b: HostBatch | UploadedBatch): b is UploadedBatch => 'pieces' in b;
 
+/** An uploaded batch's pieces with their tensors: every `UploadedBatch` is made by `uploadPieces`. */
+export const devicePieces = (b: UploadedBatch): readonly DeviceBatch[] => (b as DeviceUploadedBatch).pieces;
+
 /** Frees an uploaded batch; safe to call again after a step consumed it. @public */
 export function disposeUploadedBatch(b: UploadedBatch): void {
-  for (const p of b.pieces) disposeDeviceBatch(p);
+  for (const p of devicePieces(b)) disposeDeviceBatch(p);
 }

@@ -29,13 +29,8 @@ export {
 export { createLrSchedule, type LrSchedule } from './optim/lr-schedule';
 
 // Device batches: a host batch copied to the backend (device prefetch hands these between passes).
-export {
-  disposeDeviceBatch,
-  disposeUploadedBatch,
-  isUploadedBatch,
-  uploadBatch,
-  type UploadedBatch,
-} from './device-batch';
+export { disposeDeviceBatch, disposeUploadedBatch, isUploadedBatch, uploadBatch } from './device-batch';
+export type { DevicePiece, UploadedBatch } from './uploaded-batch';
 
 // Fused kernels a backend may register to replace the engine's composed ops.
 export {

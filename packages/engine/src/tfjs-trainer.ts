@@ -3,13 +3,14 @@ import { effectiveTrainableLayers, type GradientNormSample, type HostBatch, type
 import { firstNonFinite, NonFiniteValueError } from './anomaly';
 import {
   type DeviceBatch,
+  devicePieces,
   disposeDeviceBatch,
   disposeUploadedBatch,
   isUploadedBatch,
-  type UploadedBatch,
   uploadBatch,
   uploadPieces,
 } from './device-batch';
+import type { UploadedBatch } from './uploaded-batch';
 import { type NetworkOutputs, ShogiNetwork } from './network/shogi-network';
 import { SeededRandom } from './nn/seeded-random';
 import { clipByGlobalNorm, globalSquaredNorm } from './optim/clip-gradients';
@@ -145,7 +146,7 @@ export class TfjsTrainer implements Trainer {
     const accumulation = this.cycle.steps;
     const ph: Phases = { hostToDevice: 0, forward: 0, loss: 0, backward: 0, optimizer: 0 };
     const pieces = isUploadedBatch(batch)
-      ? batch.pieces.map((p) => () => p)
+      ? devicePieces(batch).map((p) => () => p)
       : hostPieces(batch, this.microSize(batch.size));
     let loss = 0;
     try {
@@ -188,7 +189,7 @@ export class TfjsTrainer implements Trainer {
       throw new Error(`evaluate needs a batch uploaded whole, got ${batch.pieces.length} pieces`);
     }
     let t0 = clock.now();
-    const dev = isUploadedBatch(batch) ? batch.pieces[0]! : uploadBatch(batch, 0, batch.size);
+    const dev = isUploadedBatch(batch) ? devicePieces(batch)[0]! : uploadBatch(batch, 0, batch.size);
     await settle(dev.targets[0]);
     const hostToDevice = clock.now() - t0;
     t0 = clock.now();

@@ -1,7 +1,7 @@
 import type { GradientNormSample, HostBatch, PhaseKernels, Stage, TrainingConfig } from '@maou/bench-domain';
 import type { BackendInfo } from './backend-info';
 import type { MonotonicClock } from './monotonic-clock';
-import type { UploadedBatch } from './device-batch';
+import type { UploadedBatch } from './uploaded-batch';
 import type { NetworkShape } from './network/network-presets';
 
 /** Device-side phases of one training step, each timed after the backend finished it. @public */

@@ -24,7 +24,8 @@ import {
   type SampleDataGeneratorPort,
   type DependencyContainer,
 } from '@maou/bench-use-cases';
-import { createTrainer, type TrainerFactory } from '@maou/bench-engine';
+import { createTrainer } from '@maou/bench-engine';
+import type { TrainerFactory } from '@maou/bench-engine/contracts';
 import { TfjsComputeBackendAdapter } from '@maou/bench-compute';
 import { ProcessResourceMonitorAdapter, ResourceDetectorAdapter } from '@maou/bench-host';
 import {

@@ -1,5 +1,5 @@
 import type { ComputeConfig } from '@maou/bench-domain';
-import type { BackendInfo } from '@maou/bench-engine';
+import type { BackendInfo } from '@maou/bench-engine/contracts';
 
 /**
  * How one registered backend is chosen on the command line and described in `--help`. The backend registry in infra

@@ -1,6 +1,6 @@
 // The use case's tsyringe decorators need the metadata polyfill when the class is defined, as in the package's index.
 import 'reflect-metadata';
-import type { BackendInfo, TrainerFactory } from '@maou/bench-engine';
+import type { BackendInfo, TrainerFactory } from '@maou/bench-engine/contracts';
 import type { ComputeConfig, DataLoaderConfig } from '@maou/bench-domain';
 import type { CalibrationStorePort } from '../ports/calibration-store.port';
 import type { ClockPort } from '../ports/clock.port';

@@ -1,5 +1,5 @@
 import type { EnvironmentInfo } from '@maou/bench-domain';
-import type { BackendInfo } from '@maou/bench-engine';
+import type { BackendInfo } from '@maou/bench-engine/contracts';
 
 /** What a report records about the started backend: the environment's backend fields, in one place for every use case. */
 export const backendFields = (

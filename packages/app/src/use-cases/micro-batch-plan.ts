@@ -1,5 +1,6 @@
 import { isResNetPreset } from '@maou/bench-domain';
-import { heapSafeMicroBatch, networkMemoryRefusal, type BackendInfo, type NetworkChoice } from '@maou/bench-engine';
+import { heapSafeMicroBatch, networkMemoryRefusal } from '@maou/bench-engine';
+import type { BackendInfo, NetworkChoice } from '@maou/bench-engine/contracts';
 import { StepFailure } from './step-failure';
 
 const heapOf = (backend: BackendInfo): string =>

@@ -1,4 +1,4 @@
-import type { TrainerFactory } from '@maou/bench-engine';
+import type { TrainerFactory } from '@maou/bench-engine/contracts';
 import { DataParallelTrainer } from './data-parallel-trainer';
 
 /**

@@ -1,15 +1,14 @@
-import {
-  createLrSchedule,
-  type CyclePlan,
-  isUploadedBatch,
-  type EvalResult,
-  type MonotonicClock,
-  type ProfiledStep,
-  type StepResult,
-  type Trainer,
-  type TrainerOptions,
-  type UploadedBatch,
-} from '@maou/bench-engine';
+import { createLrSchedule, isUploadedBatch } from '@maou/bench-engine';
+import type {
+  CyclePlan,
+  EvalResult,
+  MonotonicClock,
+  ProfiledStep,
+  StepResult,
+  Trainer,
+  TrainerOptions,
+  UploadedBatch,
+} from '@maou/bench-engine/contracts';
 import { copyBatchRows, type HostBatch, type PhaseKernels, type Stage } from '@maou/bench-domain';
 import type { WasmKernelSet } from '../wasm/register-wasm-kernels';
 import { cpuKernelSelection } from '../native/native-kernels';

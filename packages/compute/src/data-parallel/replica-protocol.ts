@@ -1,4 +1,4 @@
-import type { CyclePlan, EvalResult, StepResult, TrainerOptions } from '@maou/bench-engine';
+import type { CyclePlan, EvalResult, StepResult, TrainerOptions } from '@maou/bench-engine/contracts';
 import type { HostBatch, PhaseKernels } from '@maou/bench-domain';
 import type { WasmKernelSet } from '../wasm/register-wasm-kernels';
 import type { CpuKernelChoice } from '../native/native-kernels';

@@ -1,11 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import {
-  NonFiniteValueError,
-  profileStep,
-  TfjsTrainer,
-  type MonotonicClock,
-  type TrainerOptions,
-} from '@maou/bench-engine';
+import { NonFiniteValueError, profileStep, TfjsTrainer } from '@maou/bench-engine';
+import type { MonotonicClock, TrainerOptions } from '@maou/bench-engine/contracts';
 import { allocateBatch, MOVE_LABELS } from '@maou/bench-domain';
 import { startWasmBackend } from '../backends/wasm/wasm-backend.plugin';
 import { useCpuKernels } from '../native/native-kernels';

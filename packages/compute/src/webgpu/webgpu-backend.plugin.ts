@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import * as tf from '@tensorflow/tfjs-core';
-import type { BackendInfo, GpuAdapterInfo } from '@maou/bench-engine';
+import type { BackendInfo, GpuAdapterInfo } from '@maou/bench-engine/contracts';
 import { err, ok, type ComputeConfig, type Result } from '@maou/bench-domain';
 import { selectedByName, type BackendPlugin } from '../backend-plugin';
 import { registerFastFilterGradient } from './conv2d-filter-grad.kernel';

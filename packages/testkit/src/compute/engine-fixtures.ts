@@ -1,4 +1,5 @@
-import { NETWORK_PRESETS, type NetworkShape, SeededRandom } from '@maou/bench-engine';
+import { NETWORK_PRESETS, SeededRandom } from '@maou/bench-engine';
+import type { NetworkShape } from '@maou/bench-engine/contracts';
 import { type HostBatch, type Stage, type TrainingConfig } from '@maou/bench-domain';
 
 // Shared by the engine specs: training settings that exercise every loss option, and random batches.

@@ -1,12 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
-import {
-  createObjective,
-  SeededRandom,
-  ShogiNetwork,
-  TapeRecorder,
-  type TrainerOptions,
-  uploadBatch,
-} from '@maou/bench-engine';
+import { createObjective, SeededRandom, ShogiNetwork, TapeRecorder, uploadBatch } from '@maou/bench-engine';
+import type { TrainerOptions } from '@maou/bench-engine/contracts';
 import type { HostBatch } from '@maou/bench-domain';
 
 // The engine's own gradients of one batch (its tape, on whichever tfjs backend is active), and how far another

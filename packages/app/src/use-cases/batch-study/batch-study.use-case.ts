@@ -15,7 +15,7 @@ import {
   type SweepPoint,
   type SweepPointOk,
 } from '@maou/bench-domain';
-import type { TrainerFactory } from '@maou/bench-engine';
+import type { TrainerFactory } from '@maou/bench-engine/contracts';
 import type { ClockPort } from '../../ports/clock.port';
 import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
 import type { EnvironmentPort } from '../../ports/environment.port';

@@ -4,7 +4,7 @@ import {
   type GradientNoiseMeasurement,
   type GradientNormSample,
 } from '@maou/bench-domain';
-import type { TrainerFactory } from '@maou/bench-engine';
+import type { TrainerFactory } from '@maou/bench-engine/contracts';
 import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
 import type { TrainingSession } from '../benchmark-training/benchmark-training.use-case';
 import { planMicroBatches } from '../micro-batch-plan';

@@ -8,7 +8,8 @@ import {
   type HostBatch,
   type MaxBatchResult,
 } from '@maou/bench-domain';
-import { heapSafeMicroBatch, type NetworkChoice, type TrainerFactory, type BackendInfo } from '@maou/bench-engine';
+import { heapSafeMicroBatch } from '@maou/bench-engine';
+import type { NetworkChoice, TrainerFactory, BackendInfo } from '@maou/bench-engine/contracts';
 import type { TrainingSession } from '../benchmark-training/benchmark-training.use-case';
 import { StepFailure } from '../step-failure';
 import { tileBatch } from './tile-batch';

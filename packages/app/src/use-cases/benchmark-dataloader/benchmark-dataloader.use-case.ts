@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { isGpuBackend, quantileSorted, type DataLoaderConfig, type HostBatch, type Result } from '@maou/bench-domain';
-import type { TrainerFactory, BackendInfo } from '@maou/bench-engine';
+import type { TrainerFactory, BackendInfo } from '@maou/bench-engine/contracts';
 import { measureLoader } from '../../loader/measure-loader';
 import type { ClockPort } from '../../ports/clock.port';
 import type { ComputeBackendPort } from '../../ports/compute-backend.port';

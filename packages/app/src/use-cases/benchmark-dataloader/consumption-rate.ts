@@ -1,5 +1,5 @@
 import type { HostBatch, Stage, TrainingConfig } from '@maou/bench-domain';
-import type { TrainerFactory, BackendInfo } from '@maou/bench-engine';
+import type { TrainerFactory, BackendInfo } from '@maou/bench-engine/contracts';
 import type { ClockPort } from '../../ports/clock.port';
 
 /** Warm-up steps before the model's rate is timed (kernel set-up and first allocations). */

@@ -12,7 +12,7 @@ import {
   type AdaptiveBatchState,
   type BatchTiming,
 } from '@maou/bench-domain';
-import type { MonotonicClock, StepResult, Trainer } from '@maou/bench-engine';
+import type { MonotonicClock, StepResult, Trainer } from '@maou/bench-engine/contracts';
 
 /**
  * maou's adaptive batch around a trainer: before every cycle it plans the accumulation steps the controller holds (and

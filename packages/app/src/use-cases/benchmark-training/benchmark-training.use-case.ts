@@ -23,7 +23,7 @@ import {
 } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
 import type { ComputeBackendPort } from '../../ports/compute-backend.port';
-import type { BackendInfo, TrainerFactory } from '@maou/bench-engine';
+import type { BackendInfo, TrainerFactory } from '@maou/bench-engine/contracts';
 import type { DataSourcePort } from '../../ports/data-source.port';
 import type { DataLoaderFactoryPort, DataLoaderPort } from '../../ports/data-loader.port';
 import type { DataSourceFactoryPort } from '../../ports/data-source-factory.port';

@@ -8,7 +8,8 @@ import {
   type KnobSideSteps,
   type TrainingConfig,
 } from '@maou/bench-domain';
-import { profileStep, type BackendInfo, type MonotonicClock, type TrainerFactory } from '@maou/bench-engine';
+import { profileStep } from '@maou/bench-engine';
+import type { BackendInfo, MonotonicClock, TrainerFactory } from '@maou/bench-engine/contracts';
 import { planMicroBatches } from '../micro-batch-plan';
 
 /**

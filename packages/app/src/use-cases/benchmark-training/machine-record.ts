@@ -1,5 +1,5 @@
 import { parseMachineProfile, recordRun, type MachineProfile, type RunSeries } from '@maou/bench-domain';
-import type { BackendInfo } from '@maou/bench-engine';
+import type { BackendInfo } from '@maou/bench-engine/contracts';
 import type { CalibrationStorePort } from '../../ports/calibration-store.port';
 import type { HostEnvironment } from '../../ports/environment.port';
 import type { LoggerPort } from '../../ports/logger.port';

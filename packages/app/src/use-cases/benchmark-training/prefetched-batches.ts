@@ -1,5 +1,6 @@
 import type { HostBatch } from '@maou/bench-domain';
-import { disposeUploadedBatch, type UploadedBatch, type Trainer } from '@maou/bench-engine';
+import { disposeUploadedBatch } from '@maou/bench-engine';
+import type { UploadedBatch, Trainer } from '@maou/bench-engine/contracts';
 import { devicePrefetch } from '../../loader/device-prefetch';
 
 /** A host batch and, with device prefetch, its upload (handed to the trainer, which frees it). */

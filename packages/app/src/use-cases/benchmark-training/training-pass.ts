@@ -1,7 +1,8 @@
 import { closePhases, type BatchCpu, type BatchTiming, type HostBatch, type PhaseKernels } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
 import type { CpuCounters } from '../../ports/resource-monitor.port';
-import { type Trainer, profileStep } from '@maou/bench-engine';
+import { profileStep } from '@maou/bench-engine';
+import type { Trainer } from '@maou/bench-engine/contracts';
 import type { StopRequest } from './benchmark-training.input';
 import { prefetchedBatches } from './prefetched-batches';
 

@@ -7,7 +7,7 @@ import {
   type ValidationMetrics,
 } from '@maou/bench-domain';
 import type { ClockPort } from '../../ports/clock.port';
-import type { Trainer } from '@maou/bench-engine';
+import type { Trainer } from '@maou/bench-engine/contracts';
 import { prefetchedBatches } from './prefetched-batches';
 
 /**

@@ -14,7 +14,7 @@ import {
   type TuneChangeResult,
   type TuneReport,
 } from '@maou/bench-domain';
-import type { TrainerFactory } from '@maou/bench-engine';
+import type { TrainerFactory } from '@maou/bench-engine/contracts';
 import type { ClockPort } from '../../ports/clock.port';
 import type { DataLoaderFactoryPort } from '../../ports/data-loader.port';
 import type { LoggerPort } from '../../ports/logger.port';

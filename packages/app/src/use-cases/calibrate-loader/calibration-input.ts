@@ -1,5 +1,5 @@
 import { CALIBRATION_BUDGET, type DataLoaderConfig } from '@maou/bench-domain';
-import type { BackendInfo } from '@maou/bench-engine';
+import type { BackendInfo } from '@maou/bench-engine/contracts';
 import type { DataSourcePort } from '../../ports/data-source.port';
 import type { CalibrateLoaderInput, CalibrationMode } from './calibrate-loader.input';
 

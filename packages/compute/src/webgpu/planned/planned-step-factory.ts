@@ -1,4 +1,5 @@
-import { TfjsTrainer, type Trainer, type TrainerFactory } from '@maou/bench-engine';
+import { TfjsTrainer } from '@maou/bench-engine';
+import type { Trainer, TrainerFactory } from '@maou/bench-engine/contracts';
 import { type BackendStepSummary, isResNetPreset, type ModelPreset } from '@maou/bench-domain';
 import { PlannedWebgpuTrainer, plannedStepRefusal } from './planned-trainer';
 

@@ -1,14 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
-import {
-  createLrSchedule,
-  type EvalResult,
-  type LrSchedule,
-  type StepResult,
-  type TfjsTrainer,
-  type Trainer,
-  type TrainerOptions,
-  type UploadedBatch,
-} from '@maou/bench-engine';
+import { createLrSchedule, type LrSchedule, type TfjsTrainer } from '@maou/bench-engine';
+import type { EvalResult, StepResult, Trainer, TrainerOptions, UploadedBatch } from '@maou/bench-engine/contracts';
 import {
   type BackendStepSummary,
   effectiveTrainableLayers,

@@ -1,4 +1,5 @@
-import { NETWORK_PRESETS, type NetworkShape, STAGE_STRIDES, STEM } from '@maou/bench-engine';
+import { NETWORK_PRESETS, STAGE_STRIDES, STEM } from '@maou/bench-engine';
+import type { NetworkShape } from '@maou/bench-engine/contracts';
 import { BOARD_SQUARES, HAND_KINDS, MOVE_LABELS, type ResNetPreset, type Stage } from '@maou/bench-domain';
 import {
   convFilterGrad,
