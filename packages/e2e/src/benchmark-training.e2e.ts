@@ -491,13 +491,4 @@ describe('maou utility benchmark-training (built binary)', () => {
     expect(r.stderr).toMatch(message);
     expect(r.code).toBe(1);
   });
-
-  it('given a missing data file, then exit 1 naming the file', () => {
-    const r = runMaou(
-      ['utility', 'benchmark-training', ...quick, '--stage3-data-path', join(dir, 'nope.feather')],
-      env,
-    );
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/nope\.feather/);
-  });
 });
