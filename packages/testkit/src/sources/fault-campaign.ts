@@ -4,8 +4,8 @@ import { MemoryLogger } from '@maou/bench-use-cases/testing';
 import {
   SystemClockAdapter,
   createBigQueryDataSource,
-  createGcsDataSource,
-  createS3DataSource,
+  gcsSource,
+  s3Source,
   type BigQuerySpec,
   type CloudSourceContext,
   type CloudSourceOptions,
@@ -152,12 +152,19 @@ const specFor = (backend: Backend, servers: Servers, cache: string, seed: number
   };
 };
 
-const createCloudSource = (spec: CampaignSpec, context: CloudSourceContext, options: CloudSourceOptions) =>
+/** Each kind with its own client settings: offline credentials for s3rver and the fake BigQuery. */
+const createCloudSource = (spec: CampaignSpec, context: CloudSourceContext, options: CloudSourceOptions<never>) =>
   spec.kind === 'bigquery'
-    ? createBigQueryDataSource(spec, 1, context, options)
+    ? createBigQueryDataSource(spec, 1, context, {
+        ...options,
+        client: { clientOptions: { authClient }, callTimeoutMs: 400 },
+      })
     : spec.kind === 's3'
-      ? createS3DataSource({ ...spec, kind: 's3' }, 1, context, options)
-      : createGcsDataSource({ ...spec, kind: 'gcs' }, 1, context, options);
+      ? s3Source.create({ ...spec, kind: 's3' }, 1, context, {
+          ...options,
+          client: { credentials: S3RVER_CREDENTIALS, region: 'us-east-1' },
+        })
+      : gcsSource.create({ ...spec, kind: 'gcs' }, 1, context, options);
 
 const kindOf = (f: Fault): string =>
   'status' in f
@@ -185,10 +192,7 @@ const oneRun = async (
       sampleRatio: null,
       retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 4 },
       idleTimeoutMs: 300,
-      callTimeoutMs: 400,
       retryHooks: { sleep: () => Promise.resolve(), random: () => 0.5 },
-      s3: { credentials: S3RVER_CREDENTIALS, region: 'us-east-1' },
-      bigquery: { clientOptions: { authClient } },
     },
   );
   if (!r.ok) throw new Error(r.error.message);

@@ -80,9 +80,8 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
       {
         sampleRatio,
         retry: { attempts: 5, baseDelayMs: 1, maxDelayMs: 2 },
-        callTimeoutMs,
         retryHooks: { sleep: () => Promise.resolve(), random: () => 0.5 },
-        bigquery: { clientOptions: { authClient } },
+        client: { clientOptions: { authClient }, callTimeoutMs },
       },
     );
     if (!r.ok) throw new Error(r.error.message);

@@ -10,9 +10,8 @@ import { loadOptionalModule, requireModule } from '../shared/optional-module';
 import { DEFAULT_RETRY_POLICY } from '../shared/retry-policy';
 import { BigQueryDataSourceAdapter } from './bigquery-data-source.adapter';
 import { validateBigQueryRef } from './bigquery-identifiers';
-import { BigQueryTableReader, createBigQueryClient } from './bigquery-table-reader';
+import { BigQueryTableReader, createBigQueryClient, type BigQueryClientSettings } from './bigquery-table-reader';
 
-/** A BigQuery table source, not yet prepared; a bad identifier is an error value naming its flag. @public */
 /** A BigQuery table source's spec. @public */
 export interface BigQuerySpec extends DataSourceSpec {
   readonly kind: 'bigquery';
@@ -30,15 +29,28 @@ export interface BigQuerySpec extends DataSourceSpec {
   readonly projectId?: string;
 }
 
-export const createBigQueryDataSource: CloudSourceCreator<BigQuerySpec> = async (spec, stage, context, o) => {
+/** What callers may pass a BigQuery source besides its spec (tests: an offline auth client, short call limits). @public */
+export interface BigQueryClientOptions extends Omit<BigQueryClientSettings, 'apiEndpoint' | 'projectId'> {
+  /** one API call (a page, a query poll; not the whole shard) that takes longer is retried (default 5 min) */
+  readonly callTimeoutMs?: number;
+}
+
+/** A BigQuery table source, not yet prepared; a bad identifier is an error value naming its flag. @public */
+export const createBigQueryDataSource: CloudSourceCreator<BigQuerySpec, BigQueryClientOptions> = async (
+  spec,
+  stage,
+  context,
+  o,
+) => {
   const ref = validateBigQueryRef(spec);
   if (!ref.ok) return err({ kind: 'invalid-identifier', message: formatIssues(ref.error) });
   const sdk = await loadOptionalModule('@google-cloud/bigquery', '--input-dataset-id', () =>
     requireModule<typeof BqSdk>('@google-cloud/bigquery'),
   );
   if (!sdk.ok) return sdk;
+  const { callTimeoutMs, ...settings } = o.client ?? {};
   const client = createBigQueryClient(sdk.value, {
-    ...o.bigquery,
+    ...settings,
     apiEndpoint: spec.apiEndpoint,
     projectId: spec.projectId,
   });
@@ -51,7 +63,7 @@ export const createBigQueryDataSource: CloudSourceCreator<BigQuerySpec> = async 
         client,
         ref.value,
         spec.batchSize,
-        o.callTimeoutMs,
+        callTimeoutMs,
         spec.requestTimeoutMs,
         spec.apiEndpoint,
       ),
@@ -92,7 +104,7 @@ const text = (flags: Readonly<Record<string, unknown>>, name: string): string | 
   (flagValue(flags, name) as string | undefined) || undefined;
 
 /** @public */
-export const bigquerySource = cloudSource<BigQuerySpec>(
+export const bigquerySource = cloudSource<BigQuerySpec, BigQueryClientOptions>(
   {
     kind: 'bigquery',
     help: 'a BigQuery table',

@@ -1,6 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createGcsStore } from './gcs.source';
+import { gcsSource } from './gcs.source';
 import { ObjectStoreDataSourceAdapter } from '../object-store/object-store-data-source.adapter';
 import type { ObjectStore } from '../object-store/object-store';
 import {
@@ -31,7 +31,7 @@ describe('GCS object source with @google-cloud/storage against a loopback GCS JS
   let cache: string;
 
   const store = async (): Promise<ObjectStore> => {
-    const r = await createGcsStore(BUCKET, { apiEndpoint: proxy.url, projectId: 'test-project' });
+    const r = await gcsSource.store({ bucket: BUCKET, endpoint: proxy.url }, { projectId: 'test-project' });
     if (!r.ok) throw new Error(r.error.message);
     return r.value;
   };

@@ -51,14 +51,14 @@ export const OBJECT_STORE_FLAGS = {
 
 const REQUIRED = ['input-bucket-name', 'input-prefix', 'input-data-name', 'input-local-cache-dir'];
 
-/** A bucket source's parser: `--input-<kind>` selects it, the other flags fill its settings. @internal */
+/** A bucket source's parser: `--<selectedBy>` selects it, the other flags fill its settings. @internal */
 export const parseObjectStore =
-  <K extends string>(kind: K, label: string) =>
+  <K extends string>(kind: K, label: string, selectedBy: string) =>
   (
     flags: Readonly<Record<string, unknown>>,
     run: { readonly seed: number; readonly stage: Stage },
   ): { spec: ObjectStoreSpec & { kind: K }; warnings: string[] } | { issues: ValidationIssue[] } => {
-    const issues = requireFlags(flags, REQUIRED, `with --input-${kind}`);
+    const issues = requireFlags(flags, REQUIRED, `with --${selectedBy}`);
     if (issues.length) return { issues };
     const value = <T>(name: string, fallback: T): T => (flagValue(flags, name) as T | undefined) ?? fallback;
     const localCacheDir = value('input-local-cache-dir', '');

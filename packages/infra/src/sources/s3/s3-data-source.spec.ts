@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { sweepStaleParts } from '../object-store/stale-parts';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createS3Store } from './s3.source';
+import { s3Source } from './s3.source';
 import { ObjectStoreDataSourceAdapter } from '../object-store/object-store-data-source.adapter';
 import type { ObjectStore } from '../object-store/object-store';
 import {
@@ -36,7 +36,10 @@ describe('S3 object source against s3rver', () => {
   let cache: string;
 
   const store = async (endpoint = proxy.url): Promise<ObjectStore> => {
-    const r = await createS3Store(BUCKET, { endpoint, credentials: S3RVER_CREDENTIALS, region: 'us-east-1' });
+    const r = await s3Source.store(
+      { bucket: BUCKET, endpoint },
+      { credentials: S3RVER_CREDENTIALS, region: 'us-east-1' },
+    );
     if (!r.ok) throw new Error(r.error.message);
     return r.value;
   };

@@ -3,7 +3,7 @@ import { MemoryLogger, RecordingProgress } from '@maou/bench-use-cases/testing';
 import { SystemClockAdapter } from '../../clock/system-clock.adapter';
 import { DataSourceRegistryAdapter, SourceRegistry } from '../source-registry';
 import { bigquerySource, createBigQueryDataSource, type BigQuerySpec } from '../bigquery/bigquery.source';
-import { createS3DataSource, s3Source, type S3Spec } from '../s3/s3.source';
+import { s3Source, type S3Spec } from '../s3/s3.source';
 import { cloudSource } from './cloud-source';
 import { CloudSourceFailure } from './cloud-source-error';
 import {
@@ -22,10 +22,10 @@ describe('cloud sources in the datasource registry', () => {
   let cache: string;
   const logger = new MemoryLogger();
   const registry = (progress = new RecordingProgress()): DataSourceRegistryAdapter => {
-    const extra = { s3: { credentials: S3RVER_CREDENTIALS }, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } };
+    const retry = { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 };
     const sources = new SourceRegistry()
-      .register(cloudSource(s3Source, createS3DataSource, extra))
-      .register(cloudSource(bigquerySource, createBigQueryDataSource, extra));
+      .register(cloudSource(s3Source, s3Source.create, { retry, client: { credentials: S3RVER_CREDENTIALS } }))
+      .register(cloudSource(bigquerySource, createBigQueryDataSource, { retry }));
     return new DataSourceRegistryAdapter(sources, { logger, clock: new SystemClockAdapter(), progress });
   };
   const spec = (bucket: string, over: { dataName?: string; seed?: number; localCacheDir?: string } = {}): S3Spec => ({

@@ -1,8 +1,6 @@
 import type { DataSourceSpec, Result, Stage } from '@maou/bench-domain';
 import type { ClockPort, DataSourcePort, LoggerPort, ProgressPort, ShardRef } from '@maou/bench-use-cases';
-import type { BigQueryClientSettings } from '../bigquery/bigquery-table-reader';
 import type { CloudSourceDeps, StageFileReader } from '../object-store/object-store-data-source.adapter';
-import type { S3ClientSettings } from '../s3/s3-object-store';
 import { readStageFile } from '../local/read-stage-file';
 import type { SourceDefinition } from '../source-definition';
 import { CloudSourceFailure, type CloudSourceError } from './cloud-source-error';
@@ -16,18 +14,19 @@ export interface CloudDataSource extends DataSourcePort {
   prepare(): Promise<Result<readonly ShardRef[], CloudSourceError>>;
 }
 
-/** Run-level settings: `--sample-ratio` and overrides that tests and odd deployments need (the seed is the spec's). @public */
-export interface CloudSourceOptions {
+/**
+ * Run-level settings: `--sample-ratio` and overrides that tests and odd deployments need (the seed is the spec's).
+ * `client` is the plug-in's own, typed by it (credentials, a region, an offline auth client).
+ * @public
+ */
+export interface CloudSourceOptions<C = unknown> {
   readonly sampleRatio: number | null;
   readonly retry?: RetryPolicy;
-  /** S3/GCS: a transfer with no byte for this long is retried (default 30 s) */
+  /** a bucket store's transfer with no byte for this long is retried (default 30 s) */
   readonly idleTimeoutMs?: number;
-  /** BigQuery: one API call (a page, a query poll; not the whole shard) that takes longer is retried (default 5 min) */
-  readonly callTimeoutMs?: number;
   readonly readStageFile?: StageFileReader;
   readonly retryHooks?: Pick<RetryHooks, 'sleep' | 'random'>;
-  readonly s3?: Omit<S3ClientSettings, 'endpoint'>;
-  readonly bigquery?: Omit<BigQueryClientSettings, 'apiEndpoint' | 'projectId'>;
+  readonly client?: C;
 }
 
 /** What a cloud source reports to: logs, time, and (optionally) download progress. @public */
@@ -43,15 +42,15 @@ export interface CloudSourceContext {
  * `shards()`). Identifier and missing-library problems come back as error values.
  * @public
  */
-export type CloudSourceCreator<S extends CloudDataSourceSpec> = (
+export type CloudSourceCreator<S extends CloudDataSourceSpec, C = unknown> = (
   spec: S,
   stage: Stage,
   context: CloudSourceContext,
-  options: CloudSourceOptions,
+  options: CloudSourceOptions<C>,
 ) => Promise<Result<CloudDataSource, CloudSourceError>>;
 
 /** The adapters' dependencies: the context plus the file reader and retry hooks the options may replace. @internal */
-export const cloudDeps = (context: CloudSourceContext, options: CloudSourceOptions): CloudSourceDeps => ({
+export const cloudDeps = (context: CloudSourceContext, options: CloudSourceOptions<unknown>): CloudSourceDeps => ({
   ...context,
   readStageFile: options.readStageFile ?? readStageFile,
   retryHooks: options.retryHooks,
@@ -61,13 +60,13 @@ export const cloudDeps = (context: CloudSourceContext, options: CloudSourceOptio
  * A registry entry for one cloud kind: its flags and parser as given, and an `open` that builds the source and
  * prepares it, so listing and download errors surface before any batch is timed; failures reject with
  * {@link CloudSourceFailure}. The sampling seed is the spec's (the run's `--seed`); `extra` holds the overrides tests
- * need (retry policy, credentials, timeouts).
+ * need (retry policy, the plug-in's client settings, timeouts).
  * @public
  */
-export const cloudSource = <S extends CloudDataSourceSpec>(
+export const cloudSource = <S extends CloudDataSourceSpec, C = unknown>(
   choice: Omit<SourceDefinition<S>, 'open'>,
-  create: CloudSourceCreator<S>,
-  extra: Omit<CloudSourceOptions, 'sampleRatio'> = {},
+  create: CloudSourceCreator<S, C>,
+  extra: Omit<CloudSourceOptions<C>, 'sampleRatio'> = {},
 ): SourceDefinition<S> => ({
   kind: choice.kind,
   help: choice.help,

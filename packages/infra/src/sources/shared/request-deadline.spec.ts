@@ -4,8 +4,8 @@ import { rm } from 'node:fs/promises';
 import { SystemClockAdapter } from '../../clock/system-clock.adapter';
 import { MemoryLogger } from '@maou/bench-use-cases/testing';
 import { createBigQueryDataSource } from '../bigquery/bigquery.source';
-import { createGcsStore } from '../gcs/gcs.source';
-import { createS3Store } from '../s3/s3.source';
+import { gcsSource } from '../gcs/gcs.source';
+import { s3Source } from '../s3/s3.source';
 import { ObjectStoreDataSourceAdapter } from '../object-store/object-store-data-source.adapter';
 import type { ObjectStore } from '../object-store/object-store';
 import { readStageFile } from '../local/read-stage-file';
@@ -60,12 +60,15 @@ describe('a cloud endpoint that accepts connections and never answers', () => {
     [
       'S3',
       async () =>
-        createS3Store('bucket', { endpoint: server.url, credentials: S3RVER_CREDENTIALS, region: 'us-east-1' }),
+        s3Source.store(
+          { bucket: 'bucket', endpoint: server.url },
+          { credentials: S3RVER_CREDENTIALS, region: 'us-east-1' },
+        ),
       /^listing s3:\/\/bucket\/runs\/stage1\/: no answer from http:\/\/127\.0\.0\.1:\d+ in 1\.5 s \(1 try; the limit is --input-request-timeout, default 60 s\)/,
     ],
     [
       'GCS',
-      async () => createGcsStore('bucket', { apiEndpoint: server.url, projectId: 'test-project' }),
+      async () => gcsSource.store({ bucket: 'bucket', endpoint: server.url }, { projectId: 'test-project' }),
       /^listing gs:\/\/bucket\/runs\/stage1\/: no answer from http:\/\/127\.0\.0\.1:\d+ in 1\.5 s \(1 try; the limit is --input-request-timeout/,
     ],
   ])(
@@ -108,7 +111,7 @@ describe('a cloud endpoint that accepts connections and never answers', () => {
       { logger: new MemoryLogger(), clock: new SystemClockAdapter() },
       {
         sampleRatio: null,
-        bigquery: { clientOptions: { authClient } },
+        client: { clientOptions: { authClient } },
         retryHooks: { sleep: () => Promise.resolve(), random: () => 0.5 },
       },
     );
