@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 /** What the proxy does to one request instead of (or while) forwarding it. */
 export type Fault =
-  | { readonly status: number }
+  /** an error answer; `body` replaces the generic JSON one (a store's own error document, with its code or reason) */
+  | { readonly status: number; readonly body?: { readonly type: string; readonly text: string } }
   | { readonly cutAfterBytes: number }
   | { readonly stall: true }
   | { readonly reset: true }
@@ -31,10 +32,10 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-const answerWithStatus = (res: ServerResponse, status: number): void => {
-  const body = JSON.stringify({ error: { code: status, message: `injected ${status}` } });
+const answerWithStatus = (res: ServerResponse, status: number, own?: { type: string; text: string }): void => {
+  const body = own?.text ?? JSON.stringify({ error: { code: status, message: `injected ${status}` } });
   res.writeHead(status, {
-    'content-type': 'application/json',
+    'content-type': own?.type ?? 'application/json',
     'content-length': Buffer.byteLength(body),
     'retry-after': '0',
   });
@@ -91,7 +92,7 @@ export const startFaultProxy = async (target: AddressInfo): Promise<FaultProxy> 
     }
     if (rule !== undefined && 'status' in rule.fault) {
       req.resume();
-      answerWithStatus(res, rule.fault.status);
+      answerWithStatus(res, rule.fault.status, rule.fault.body);
       return;
     }
     if (rule !== undefined && 'delayMs' in rule.fault) {

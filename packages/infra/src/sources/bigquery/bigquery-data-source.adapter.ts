@@ -227,6 +227,7 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
       label,
       tries,
       this.options.retry,
+      (e) => this.reader.isTransient(e),
       { stats: this.stats, log: this.log },
       this.deps.retryHooks,
     );

@@ -258,6 +258,24 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
     ]);
   });
 
+  it("given a page refused with BigQuery's rate-limit reason (HTTP 403), then BigQuery's classifier retries it; a plain 403 fails at once", async () => {
+    const refusal = (reason: string) => ({
+      type: 'application/json',
+      text: JSON.stringify({ error: { code: 403, message: 'injected', errors: [{ reason, message: 'injected' }] } }),
+    });
+    const page = (_m: string, u: string): boolean => u.includes('/data?');
+    proxy.rules.push({ match: page, times: 1, fault: { status: 403, body: refusal('rateLimitExceeded') } });
+    const source = await open();
+    expect((await source.shards()).length).toBe(5);
+    expect(source.ioStats()?.retries).toBe(1);
+    await rm(cache, { recursive: true, force: true });
+    proxy.rules.push({ match: page, times: 100, fault: { status: 403, body: refusal('accessDenied') } });
+    const failing = await open();
+    const r = await failing.prepare();
+    expect(r.ok ? '' : r.error.message).toMatch(/^BigQuery table maou_ds\.stage1_rows: HTTP 403: injected/);
+    expect(failing.ioStats()?.retries).toBe(0);
+  });
+
   it('given a server slow on every call but within the call deadline, when a page takes 8 calls, then it is read with no retry', async () => {
     // 23 rows in one page, 3 per server answer: 8 tabledata.list calls of 250 ms each, 2 s in all against 1 s per call
     proxy.rules.push({ match: (_m, u) => u.includes('/data?'), times: 100, fault: { delayMs: 250 } });

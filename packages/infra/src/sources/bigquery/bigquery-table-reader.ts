@@ -2,6 +2,7 @@ import type * as BqSdk from '@google-cloud/bigquery';
 import type { BigQuery, Query } from '@google-cloud/bigquery';
 import { quotedColumn, quotedTable, type BigQueryTableRef } from './bigquery-identifiers';
 import { AnswerBudget, DEFAULT_REQUEST_TIMEOUT_S, DeadlineExceededError } from '../shared/deadline';
+import { errorReasons, transientClassifier } from '../shared/transient-error';
 
 type Row = Record<string, unknown>;
 
@@ -15,6 +16,24 @@ export type BigQueryShardPlan =
       readonly column: string;
       readonly value: unknown;
     };
+
+/**
+ * The reasons BigQuery gives for a failure worth retrying, whatever the status: rate limits come with 403, a job's
+ * backend or internal failure with 400 (or with none, in a finished job's result).
+ */
+const BIGQUERY_TRANSIENT = new Set([
+  'rateLimitExceeded',
+  'userRateLimitExceeded',
+  'backendError',
+  'internalError',
+  'jobBackendError',
+  'jobInternalError',
+]);
+
+/** BigQuery's classifier: its reasons, then the shared HTTP rules. @internal */
+export const isBigQueryTransient = transientClassifier((error) =>
+  errorReasons(error).some((r) => BIGQUERY_TRANSIENT.has(r)),
+);
 
 const PROJECT = /^(?:[a-z][a-z0-9.-]{0,62}:)?[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
 const label = (v: unknown): string =>
@@ -30,6 +49,8 @@ const DEFAULT_CALL_TIMEOUT_MS = 300_000;
  * @internal
  */
 export class BigQueryTableReader {
+  readonly isTransient = isBigQueryTransient;
+
   constructor(
     private readonly client: BigQuery,
     private readonly ref: BigQueryTableRef,

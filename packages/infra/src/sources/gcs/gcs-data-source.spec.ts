@@ -85,6 +85,23 @@ describe('GCS object source with @google-cloud/storage against a loopback GCS JS
     );
   });
 
+  it("given a listing refused with GCS's rate-limit reason (HTTP 403), then GCS's classifier retries it; a plain 403 fails at once", async () => {
+    const listing = (m: string, u: string): boolean => m === 'GET' && /\/o\?/.test(u);
+    const refusal = (reason: string) => ({
+      type: 'application/json',
+      text: JSON.stringify({ error: { code: 403, message: 'injected', errors: [{ reason, message: 'injected' }] } }),
+    });
+    proxy.rules.push({ match: listing, times: 1, fault: { status: 403, body: refusal('rateLimitExceeded') } });
+    const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
+    expect((await source.shards()).map((s) => s.rows)).toEqual([40, 60, 50]);
+    expect(source.ioStats().retries).toBe(1);
+    proxy.rules.push({ match: listing, times: 100, fault: { status: 403, body: refusal('forbidden') } });
+    const failing = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
+    const r = await failing.prepare();
+    expect(r.ok ? '' : r.error.message).toMatch(/^listing gs:\/\/maou-gcs\/runs\/stage1\/: HTTP 403/);
+    expect(failing.ioStats().retries).toBe(0);
+  });
+
   it('given an object GET that never answers, then it fails once the request budget is spent, not after every try', async () => {
     proxy.rules.push({ match: media('part1'), times: 100, fault: { stall: true } });
     expect(await silentPart1Outcome(await store(), cache, proxy.url, stageReader)).toMatch(

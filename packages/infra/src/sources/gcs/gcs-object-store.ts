@@ -2,13 +2,21 @@ import type { Readable } from 'node:stream';
 import type { Storage } from '@google-cloud/storage';
 import type * as GcsSdk from '@google-cloud/storage';
 import type { ObjectEntry, ObjectStore } from '../object-store/object-store';
+import { errorReasons, transientClassifier } from '../shared/transient-error';
 
 type GcsModule = typeof GcsSdk;
+
+/** The reasons GCS gives for a rate limit, whatever the status (its JSON API has answered them with 403). */
+const GCS_TRANSIENT = new Set(['rateLimitExceeded', 'userRateLimitExceeded']);
+
+/** GCS's classifier: its rate-limit reasons, then the shared HTTP rules. @internal */
+export const isGcsTransient = transientClassifier((error) => errorReasons(error).some((r) => GCS_TRANSIENT.has(r)));
 
 /** Google Cloud Storage through `@google-cloud/storage`, single attempts. @internal */
 export class GcsObjectStore implements ObjectStore {
   readonly kind = 'gcs';
   readonly scheme = 'gs';
+  readonly isTransient = isGcsTransient;
 
   constructor(
     private readonly storage: Storage,

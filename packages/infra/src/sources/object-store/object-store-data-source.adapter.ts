@@ -232,7 +232,8 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
   }
 
   private retried<T>(what: string, op: () => Promise<T>): Promise<T> {
-    return withCountedRetry(what, op, this.options.retry, { stats: this.stats, log: this.log }, this.deps.retryHooks);
+    const seen = { stats: this.stats, log: this.log };
+    return withCountedRetry(what, op, this.options.retry, (e) => this.store.isTransient(e), seen, this.deps.retryHooks);
   }
 
   private failureText(error: unknown, context: string): string {

@@ -1,15 +1,15 @@
 import type { Readable } from 'node:stream';
 
-/** One object found under a prefix. @internal */
+/** One object found under a prefix. @public */
 export interface ObjectEntry {
   readonly key: string;
   readonly size: number;
 }
 
 /**
- * The two calls the object-storage source needs from a bucket store (S3, GCS). Implementations make single attempts:
- * retries, caching and statistics live around them, the same for both stores.
- * @internal
+ * The two calls the object-storage source needs from a bucket store, and how to tell its failures apart.
+ * Implementations make single attempts: retries, caching and statistics live around them, the same for every store.
+ * @public
  */
 export interface ObjectStore {
   /** the store's kind as reports and logs name it (`s3`, `gcs`) */
@@ -24,4 +24,6 @@ export interface ObjectStore {
    * `signal` abandons the request before that
    */
   read(key: string, signal?: AbortSignal): Promise<Readable>;
+  /** whether a failed call is worth another try: its client's own names for throttling, then the shared HTTP rules */
+  isTransient(error: unknown): boolean;
 }

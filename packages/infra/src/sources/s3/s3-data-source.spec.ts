@@ -173,6 +173,26 @@ describe('S3 object source against s3rver', () => {
     );
   });
 
+  it("given S3's own RequestTimeout (an HTTP 400 by that name), then S3's classifier retries it; another 400 fails at once", async () => {
+    const part1 = (m: string, u: string): boolean => m === 'GET' && u.includes('part1.feather');
+    const awsError = (code: string) => ({
+      type: 'application/xml',
+      text: `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>injected</Message></Error>`,
+    });
+    proxy.rules.push({ match: part1, times: 1, fault: { status: 400, body: awsError('RequestTimeout') } });
+    const source = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
+    expect((await source.shards()).map((s) => s.rows)).toEqual([40, 60, 50]);
+    expect(source.ioStats().retries).toBe(1);
+    await rm(cache, { recursive: true, force: true });
+    proxy.rules.push({ match: part1, times: 100, fault: { status: 400, body: awsError('InvalidArgument') } });
+    const failing = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
+    const r = await failing.prepare();
+    expect(r.ok ? '' : r.error.message).toMatch(
+      /^s3:\/\/maou-data\/runs\/stage1\/part1\.feather: HTTP 400: InvalidArgument/,
+    );
+    expect(failing.ioStats().retries).toBe(0);
+  });
+
   it('given a cut mid-body and then a filled cache, when prepared, then one bytes task reaches the listed object bytes without overshooting', async () => {
     proxy.rules.push({
       match: (m, u) => m === 'GET' && u.includes('part1.feather'),

@@ -2,13 +2,32 @@ import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type * as S3Sdk from '@aws-sdk/client-s3';
 import type { ObjectEntry, ObjectStore } from '../object-store/object-store';
+import { errorName, transientClassifier } from '../shared/transient-error';
 
 type S3Module = typeof S3Sdk;
+
+/**
+ * AWS error names for throttling and server-side failures, whatever the status: S3 answers `RequestTimeout` (its
+ * socket was not read from in time) with HTTP 400, and the SDK's own `TimeoutError` has no status at all.
+ */
+const AWS_TRANSIENT = new Set([
+  'SlowDown',
+  'ThrottlingException',
+  'Throttling',
+  'RequestTimeout',
+  'InternalError',
+  'ServiceUnavailable',
+  'TimeoutError',
+]);
+
+/** S3's classifier: AWS's names, then the shared HTTP rules. @internal */
+export const isS3Transient = transientClassifier((error) => AWS_TRANSIENT.has(errorName(error)));
 
 /** S3 (or any S3-compatible endpoint) through `@aws-sdk/client-s3`, single attempts. @internal */
 export class S3ObjectStore implements ObjectStore {
   readonly kind = 's3';
   readonly scheme = 's3';
+  readonly isTransient = isS3Transient;
 
   constructor(
     private readonly sdk: S3Module,

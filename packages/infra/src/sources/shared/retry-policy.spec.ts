@@ -1,5 +1,7 @@
 import { backoffDelay, RetriesExhaustedError, withRetry } from './retry-policy';
-import { isTransient } from './transient-error';
+import { transientClassifier } from './transient-error';
+
+const shared = transientClassifier();
 
 const policy = { attempts: 4, baseDelayMs: 100, maxDelayMs: 350 };
 
@@ -15,6 +17,7 @@ describe('withRetry', () => {
         return 'done';
       },
       policy,
+      shared,
       {
         sleep: async (ms) => {
           delays.push(ms);
@@ -33,6 +36,7 @@ describe('withRetry', () => {
       'gs://b/k',
       () => Promise.reject(Object.assign(new Error('boom'), { code: 'ECONNRESET' })),
       policy,
+      shared,
       { sleep: async () => undefined, random: () => 0, onRetry: () => undefined },
     );
     await expect(run).rejects.toBeInstanceOf(RetriesExhaustedError);
@@ -48,6 +52,7 @@ describe('withRetry', () => {
         return Promise.reject(Object.assign(new Error('denied'), { code: 403 }));
       },
       policy,
+      shared,
       { sleep: async () => undefined, random: () => 0, onRetry: () => undefined },
     );
     await expect(run).rejects.toThrow('denied');
@@ -59,12 +64,22 @@ describe('withRetry', () => {
     [{ code: 500 }, true],
     [{ response: { status: 502 } }, true],
     [{ code: 'EPIPE' }, true],
-    [{ name: 'SlowDown' }, true],
     [{ message: 'socket hang up' }, true],
     [{ code: 404 }, false],
     [{ code: 200, message: 'bad json' }, false],
     [{ name: 'AccessDenied', $metadata: { httpStatusCode: 403 } }, false],
-  ])('classifies %j as transient=%s', (e, expected) => {
-    expect(isTransient(e)).toBe(expected);
+    [{ name: 'SlowDown' }, false],
+  ])('classifies %j as transient=%s by the rules every store shares', (e, expected) => {
+    expect(shared(e)).toBe(expected);
+  });
+
+  it("given a store's classifier, then its own errors are retried before the shared rules call them final", async () => {
+    const busy = Object.assign(new Error('busy'), { status: 409, code: 'StoreBusy' });
+    const own = transientClassifier((e) => (e as { code?: unknown }).code === 'StoreBusy');
+    expect([shared(busy), own(busy), own({ cause: busy }), own({ status: 409 })]).toEqual([false, true, true, false]);
+    let calls = 0;
+    const hooks = { sleep: async () => undefined, random: () => 0, onRetry: () => undefined };
+    const value = await withRetry('x', async () => (++calls < 3 ? Promise.reject(busy) : 'done'), policy, own, hooks);
+    expect([value, calls]).toEqual(['done', 3]);
   });
 });

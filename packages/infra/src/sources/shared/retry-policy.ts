@@ -1,5 +1,5 @@
 import type { LoggerPort } from '@maou/bench-use-cases';
-import { describeError, isTransient } from './transient-error';
+import { describeError, type TransientClassifier } from './transient-error';
 
 /** How often and how patiently a cloud call is retried. @public */
 export interface RetryPolicy {
@@ -37,14 +37,15 @@ export const backoffDelay = (attempt: number, policy: RetryPolicy, random: () =>
   Math.floor(random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)));
 
 /**
- * Runs `op` until it succeeds, a non-transient error occurs, or the tries run out.
- * Non-transient errors are rethrown unchanged, the last transient one is wrapped in {@link RetriesExhaustedError}.
+ * Runs `op` until it succeeds, an error its store's classifier calls final occurs, or the tries run out.
+ * Final errors are rethrown unchanged, the last transient one is wrapped in {@link RetriesExhaustedError}.
  * @internal
  */
 export const withRetry = async <T>(
   what: string,
   op: (attempt: number) => Promise<T>,
   policy: RetryPolicy,
+  isTransient: TransientClassifier,
   hooks: RetryHooks,
 ): Promise<T> => {
   for (let attempt = 1; ; attempt += 1) {
@@ -68,14 +69,15 @@ export const systemRetryHooks = (onRetry: RetryHooks['onRetry']): RetryHooks => 
 });
 
 /**
- * A cloud source's retry loop: each retry counted in its I/O statistics and logged as a warning naming `what`;
- * `hooks` (tests) replace the timers and the jitter.
+ * A cloud source's retry loop over its store's classifier: each retry counted in its I/O statistics and logged as a
+ * warning naming `what`; `hooks` (tests) replace the timers and the jitter.
  * @internal
  */
 export const withCountedRetry = <T>(
   what: string,
   op: (attempt: number) => Promise<T>,
   policy: RetryPolicy,
+  isTransient: TransientClassifier,
   seen: { readonly stats: { retry(): void }; readonly log: Pick<LoggerPort, 'warn'> },
   hooks?: Partial<Pick<RetryHooks, 'sleep' | 'random'>>,
 ): Promise<T> => {
@@ -83,5 +85,5 @@ export const withCountedRetry = <T>(
     seen.stats.retry();
     seen.log.warn({ what, attempt, delayMs, error: describeError(error) }, 'transient failure, retrying');
   };
-  return withRetry(what, op, policy, { ...systemRetryHooks(onRetry), ...hooks });
+  return withRetry(what, op, policy, isTransient, { ...systemRetryHooks(onRetry), ...hooks });
 };

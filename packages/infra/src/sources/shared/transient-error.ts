@@ -9,23 +9,13 @@ const DROPPED = new Set([
   'ERR_STREAM_PREMATURE_CLOSE',
   'UND_ERR_SOCKET',
 ]);
-/** AWS error names for throttling and server-side failures. */
-const AWS_TRANSIENT = new Set([
-  'SlowDown',
-  'ThrottlingException',
-  'Throttling',
-  'RequestTimeout',
-  'InternalError',
-  'ServiceUnavailable',
-  'TimeoutError',
-]);
-
 interface ErrorShape {
   code?: unknown;
   name?: unknown;
   message?: unknown;
   status?: unknown;
   transient?: unknown;
+  errors?: unknown;
   $metadata?: { httpStatusCode?: unknown };
   response?: { status?: unknown; statusCode?: unknown };
   cause?: unknown;
@@ -40,21 +30,42 @@ export const httpStatusOf = (error: unknown): number | null => {
   return typeof found === 'number' ? found : null;
 };
 
+/** Whether a failed call of one store is worth another try. @public */
+export type TransientClassifier = (error: unknown) => boolean;
+
 /**
- * Whether a failed call is worth another try: throttling (429, 503), any 5xx, request timeouts (408)
- * and connections dropped mid-request. Client errors such as 403/404 are final.
- * @internal
+ * A store's classifier: first its own errors that mean "try again" (`own`, which knows its client's names and
+ * codes), then what every HTTP store shares: this package's transient marks (deadlines, cut bodies), throttling and
+ * server statuses (408, 429, any 5xx) and connections dropped mid-request. Other client errors (403, 404) are final.
+ * Causes are followed three deep.
+ * @public
  */
-export const isTransient = (error: unknown, depth = 0): boolean => {
-  const e = (error ?? {}) as ErrorShape;
-  if (e.transient === true) return true;
-  const status = httpStatusOf(error);
-  if (status !== null) return status === 408 || status === 429 || status >= 500;
-  if (typeof e.code === 'string' && DROPPED.has(e.code)) return true;
-  if (typeof e.name === 'string' && AWS_TRANSIENT.has(e.name)) return true;
-  const msg = typeof e.message === 'string' ? e.message.toLowerCase() : '';
-  if (/socket hang up|premature close|aborted|econnreset|other side closed|terminated/.test(msg)) return true;
-  return depth < 3 && e.cause !== undefined && isTransient(e.cause, depth + 1);
+export const transientClassifier = (own: TransientClassifier = () => false): TransientClassifier => {
+  const check = (error: unknown, depth: number): boolean => {
+    const e = (error ?? {}) as ErrorShape;
+    if (e.transient === true || own(error)) return true;
+    const status = httpStatusOf(error);
+    if (status !== null) return status === 408 || status === 429 || status >= 500;
+    if (typeof e.code === 'string' && DROPPED.has(e.code)) return true;
+    const msg = typeof e.message === 'string' ? e.message.toLowerCase() : '';
+    if (/socket hang up|premature close|aborted|econnreset|other side closed|terminated/.test(msg)) return true;
+    return depth < 3 && e.cause !== undefined && check(e.cause, depth + 1);
+  };
+  return (error) => check(error, 0);
+};
+
+/** The `name` an error carries (SDKs name their error kinds there), or ''. @public */
+export const errorName = (error: unknown): string => {
+  const name = ((error ?? {}) as ErrorShape).name;
+  return typeof name === 'string' ? name : '';
+};
+
+/** The reasons a JSON API error lists (`errors: [{ reason }]`, as Google's APIs answer). @public */
+export const errorReasons = (error: unknown): string[] => {
+  const errors = ((error ?? {}) as ErrorShape).errors;
+  return Array.isArray(errors)
+    ? errors.flatMap((x: { reason?: unknown } | null) => (typeof x?.reason === 'string' ? [x.reason] : []))
+    : [];
 };
 
 /** A short description of an SDK error for messages and logs; never includes request headers. @internal */
