@@ -7,6 +7,7 @@ import {
   type GlobalOptions,
   type OutputFlags,
 } from '@maou/bench-app/commands';
+import { endSignalStartup } from '@maou/bench-infra';
 import { emitResult } from './output/emit-result';
 
 /**
@@ -25,6 +26,8 @@ export const runCommand = async <A extends GlobalOptions & OutputFlags, V, O>(
   if (!checked.ok)
     return fail(2, `invalid options\n${formatIssues(checked.error)}\n${helpPointer(`utility ${spec.name}`)}`);
   for (const note of spec.notes?.(checked.value) ?? []) process.stderr.write(`maou ${spec.name}: note: ${note}\n`);
+  // A command that watches takes over a signal held since start-up; any other leaves it its default action.
+  if (!spec.answersSignals?.(checked.value)) await endSignalStartup();
   const done = await executeCommand(spec, args, checked.value, { progressOnStderr: true });
   if (!done.ok) return fail(done.error.code, done.error.message);
   const { view } = done.value;

@@ -38,6 +38,8 @@ export interface CommandSpec<A extends GlobalOptions & OutputFlags, V, O> {
   /** paths besides --output-json and --report-html that the run writes, checked before it starts */
   outputs?(args: A, valid: V): Omit<RunOutputs, 'outputJson' | 'reportHtml'>;
   container?(args: A, valid: V): Omit<ContainerOptions, keyof GlobalOptions>;
+  /** whether the run answers the binary's SIGHUP/SIGINT/SIGTERM itself (`watchInterrupts`); others keep the default */
+  answersSignals?(valid: V): boolean;
   /** notes on the validated options that the binary prints on stderr before the run (a library run prints nothing) */
   notes?(valid: V): readonly string[];
   run(container: DependencyContainer, valid: V, args: A, context: RunContext): Promise<Result<O, CommandFailure>>;

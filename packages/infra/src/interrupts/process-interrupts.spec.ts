@@ -67,6 +67,49 @@ describe('ProcessInterrupts', () => {
     expect([p.count('SIGINT'), p.count('SIGTERM')]).toEqual([0, 0]);
   });
 
+  it('given the binary starting up (listening, no command yet), when SIGINT arrives, then it is held for the command, which answers it as before its first batch', async () => {
+    const p = fakeProcess();
+    const interrupts = new ProcessInterrupts(p.proc, false);
+    interrupts.listen();
+    expect([p.count('SIGHUP'), p.count('SIGINT'), p.count('SIGTERM')]).toEqual([1, 1, 1]);
+    p.emit('SIGINT');
+    expect({ exits: p.exits, raised: p.raised }).toEqual({ exits: [], raised: [] });
+    const written: InterruptSignal[] = [];
+    interrupts.watch('benchmark-training', (reason) => void written.push(reason));
+    await settle();
+    expect({ written, exits: p.exits }).toEqual({ written: ['SIGINT'], exits: [130] });
+  });
+
+  it('given a signal held at start-up and no command that watches, then ending start-up gives it its default action', async () => {
+    const p = fakeProcess();
+    const interrupts = new ProcessInterrupts(p.proc, false);
+    interrupts.listen();
+    p.emit('SIGTERM');
+    await interrupts.endStartup();
+    expect({ raised: p.raised, exits: p.exits, listening: p.count('SIGTERM') }).toEqual({
+      raised: ['SIGTERM'],
+      exits: [],
+      listening: 0,
+    });
+  });
+
+  it('given start-up with no signal, then ending it leaves no listener and raises nothing; a second signal while held exits at once', async () => {
+    const p = fakeProcess();
+    const quiet = new ProcessInterrupts(p.proc, false);
+    quiet.listen();
+    await quiet.endStartup();
+    expect({ raised: p.raised, counts: [p.count('SIGINT'), p.count('SIGTERM')] }).toEqual({
+      raised: [],
+      counts: [0, 0],
+    });
+    const q = fakeProcess();
+    const twice = new ProcessInterrupts(q.proc, false);
+    twice.listen();
+    q.emit('SIGINT');
+    q.emit('SIGINT');
+    expect(q.exits).toEqual([130]);
+  });
+
   it('given a command before its first batch, when SIGTERM arrives, then it writes what it can and exits 143 at once', () => {
     const p = fakeProcess();
     const written: InterruptSignal[] = [];

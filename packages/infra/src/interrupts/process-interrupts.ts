@@ -66,6 +66,9 @@ export class ProcessInterrupts {
   private command: CommandState | null = null;
   private readonly handled = new Set<InterruptSignal>();
   private readonly handler = (signal: InterruptSignal): void => this.onSignal(signal);
+  // Start-up: from `listen` until a command watches or `endStartup`, a signal is held for the command to answer.
+  private startingUp = false;
+  private held: InterruptSignal | undefined;
 
   /**
    * @param listening whether it handles signals at all: the `maou` binary's process does (listenToProcessSignals); a
@@ -76,10 +79,32 @@ export class ProcessInterrupts {
     private listening = true,
   ) {}
 
-  /** From now on, handles SIGHUP/SIGINT/SIGTERM while a command or a loader runs. */
+  /**
+   * From now on, handles SIGHUP/SIGINT/SIGTERM while a command or a loader runs. Until a command watches (or
+   * `endStartup`), a signal is held, so the command answers it as one that came before its first batch; a second
+   * one exits at once.
+   */
   listen(): void {
     this.listening = true;
+    this.startingUp = true;
     this.sync();
+  }
+
+  /**
+   * Start-up is over without a command that watches (help, a usage error, a command that keeps the default action): a
+   * held signal takes its default action now.
+   */
+  async endStartup(): Promise<void> {
+    if (!this.startingUp) return;
+    // A signal Node has queued but not yet dispatched is dropped when its last listener goes: wait one turn of the
+    // event loop (signals are dispatched before immediates) so it is held first.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!this.startingUp) return;
+    this.startingUp = false;
+    const held = this.held;
+    this.held = undefined;
+    this.sync();
+    if (held !== undefined && this.proc.listenerCount(held) === 0) this.proc.raise(held);
   }
 
   /** Closes `c` on Ctrl-C while no command watches; `release` when it closed on its own. */
@@ -97,7 +122,12 @@ export class ProcessInterrupts {
   watch(command: string, onExitNow: (reason: InterruptSignal) => void): InterruptWatch {
     const state: CommandState = { command, onExitNow, reason: undefined, phase: 'starting' };
     this.command = state;
+    this.startingUp = false;
     this.sync();
+    const held = this.held;
+    this.held = undefined;
+    // As if it came now, once the caller holds its watch (a microtask: before the run's first await).
+    if (held !== undefined) queueMicrotask(() => this.stopCommand(state, held));
     return {
       get aborted() {
         return state.reason !== undefined;
@@ -128,7 +158,8 @@ export class ProcessInterrupts {
   // an open loader (Ctrl-C only).
   private sync(): void {
     for (const s of SIGNALS) {
-      const wanted = this.listening && (this.command !== null || (s === 'SIGINT' && this.open.size > 0));
+      const wanted =
+        this.listening && (this.startingUp || this.command !== null || (s === 'SIGINT' && this.open.size > 0));
       if (wanted === this.handled.has(s)) continue;
       if (wanted) this.proc.on(s, this.handler);
       else this.proc.removeListener(s, this.handler);
@@ -140,6 +171,10 @@ export class ProcessInterrupts {
   private onSignal(signal: InterruptSignal): void {
     const command = this.command;
     if (command) return this.stopCommand(command, signal);
+    if (this.startingUp) {
+      if (this.held === undefined) return void (this.held = signal);
+      return this.proc.exit(EXIT_CODES[signal]);
+    }
     void this.closeAllThenRaise(signal);
   }
 
@@ -207,6 +242,9 @@ export const processInterrupts = new ProcessInterrupts(
  * @public
  */
 export const listenToProcessSignals = (): void => processInterrupts.listen();
+
+/** The binary's start-up is over and no command watches: a held signal takes its default action now. @public */
+export const endSignalStartup = (): Promise<void> => processInterrupts.endStartup();
 
 /** SIGHUP/SIGINT/SIGTERM for one command (see `ProcessInterrupts`). @public */
 export const watchInterrupts = (command: string, onExitNow: (reason: InterruptSignal) => void): InterruptWatch =>

@@ -28,6 +28,7 @@ export const benchmarkDataloaderSpec = (
   plugIns: PlugIns,
 ): CommandSpec<BenchmarkDataloaderArgs & GlobalOptions, Valid, BenchmarkDataloaderOutput> => ({
   name: 'benchmark-dataloader',
+  answersSignals: () => true,
   validate: async (args) => {
     const { plan, defaults } = await planResources(args, machineResources(), plugIns);
     const grid = toBenchmarkDataloaderInput(args, defaults, plan.resources.cpuCores);

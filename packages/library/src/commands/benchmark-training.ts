@@ -120,6 +120,7 @@ export const benchmarkTrainingSpec = (plugIns: PlugIns): CommandSpec<Args, Valid
     tracePath: config.enableProfiling && !study ? tracePath(args) : undefined,
     calibrationFile: calibration.mode === 'off' || study ? undefined : (calibration.file ?? defaultCalibrationFile()),
   }),
+  answersSignals: ({ study }) => !study,
   container: (_args, { calibration, study }) => ({
     plugIns,
     ...(calibration.file && !study ? { calibrationFile: calibration.file } : {}),

@@ -44,6 +44,7 @@ const refusedWithTune = (args: Args, valid: ValidatedTrainingRun) => [
 /** `benchmark-tune` as the runner drives it. */
 export const benchmarkTuneSpec = (plugIns: PlugIns): CommandSpec<Args, Valid, TuneReport> => ({
   name: 'benchmark-tune',
+  answersSignals: () => true,
   validate: async (args) => {
     const { plan, defaults } = await planResources(args, machineResources(), plugIns);
     if (plan.refusal) return err([{ field: 'RLIMIT_AS', message: plan.refusal }]);
