@@ -56,6 +56,7 @@ export * from './adaptive-batch/adaptive-batch-report';
 export * from './adaptive-batch/adaptive-batch-recommendation';
 export * from './recommendations/batch-size-rules';
 export * from './resources/resource-plan';
+export * from './resources/redecide';
 export * from './adaptive-batch/strategy-recommendation';
 export * from './tune/tune-candidates';
 export * from './tune/tune-comparison';

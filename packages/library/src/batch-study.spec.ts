@@ -10,8 +10,10 @@ import {
   type ClockPort,
   type ResourceMonitorPort,
 } from '@maou/bench-use-cases';
+import { planResources, usableResources } from '@maou/bench-domain';
 import type { BatchStudyReport, BenchmarkConfig, BenchmarkTrainingReport, SweepPointOk } from '@maou/bench-domain';
-import { toBenchmarkConfig } from '@maou/bench-interface';
+import { givenSettings, toBenchmarkConfig } from '@maou/bench-interface';
+import { plannedSettings } from '@maou/bench-use-cases/testing';
 import { shippedPlugIns } from './plug-ins';
 
 const PLUG_INS = shippedPlugIns();
@@ -37,20 +39,18 @@ const container = () => {
 };
 type Over = { batchSize?: number; learningRatio?: number; modelArchitecture?: string } & Record<string, unknown>;
 const config = (over: Over = {}): BenchmarkConfig => {
-  const v = toBenchmarkConfig(
-    {
-      ...SAMPLE,
-      batchSize: 8,
-      maxBatches: 8,
-      warmupBatches: 2,
-      gpu: 'wasm',
-      threads: 2,
-      dataloaderWorkers: 0,
-      modelArchitecture: 'lite',
-      ...over,
-    },
-    defaults(),
-  );
+  const raw = {
+    ...SAMPLE,
+    batchSize: 8,
+    maxBatches: 8,
+    warmupBatches: 2,
+    gpu: 'wasm',
+    threads: 2,
+    dataloaderWorkers: 0,
+    modelArchitecture: 'lite',
+    ...over,
+  };
+  const v = toBenchmarkConfig(raw, { ...defaults(), ...plannedSettings(givenSettings(raw)) });
   if (!v.ok) throw new Error(JSON.stringify(v.error));
   return v.value.config;
 };
@@ -237,21 +237,22 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
   it("given a clock that only counts readings, then every figure of a point is the single run's, within the other's intervals", async () => {
     // One replica (the main thread) and no loader workers, so every clock reading goes through the ticking clock.
     const cfg = (batchSize: number): BenchmarkConfig => {
-      const v = toBenchmarkConfig(
-        {
-          ...SAMPLE,
-          batchSize,
-          maxBatches: 6,
-          warmupBatches: 2,
-          gpu: 'wasm',
-          threads: 1,
-          dataloaderWorkers: 0,
-        },
-        defaults(),
-      );
+      const raw = {
+        ...SAMPLE,
+        batchSize,
+        maxBatches: 6,
+        warmupBatches: 2,
+        gpu: 'wasm',
+        threads: 1,
+        dataloaderWorkers: 0,
+      };
+      const v = toBenchmarkConfig(raw, { ...defaults(), ...plannedSettings(givenSettings(raw)) });
       if (!v.ok) throw new Error(JSON.stringify(v.error));
       return v.value.config;
     };
+    // the plan the command hands the study: --batch-size 8, decided by the domain
+    const host = usableResources({ version: 'none', cpuQuotaCores: null, memoryLimitBytes: null }, 2, 16 * 2 ** 30);
+    const plan = planResources(host, { batchSize: 8, threads: 1, workers: 0 });
     const r = await ticking()
       .resolve(BatchStudyUseCase)
       .execute({
@@ -259,10 +260,17 @@ describe('batch study (embedded sample data, wasm, 2 replicas)', () => {
         sweep: { type: 'batch_size', values: [8, 16] },
         estimateCbs: false,
         findMaxBatch: false,
+        resourceLimits: plan.report,
       });
     if (!r.ok) throw new Error(r.error.message);
     for (const batch of [8, 16]) {
       const point = okPoint(r.value, batch).report;
+      // each point's plan shows the batch it ran: the sweep's decision over the plan's --batch-size 8
+      expect(point.resource_limits!.decisions.find((d) => d.setting === 'batch_size')).toMatchObject(
+        batch === 8
+          ? { value: 8, origin: 'user' }
+          : { value: 16, origin: 'study', replaced: { value: 8, origin: 'user', reason: '--batch-size given' } },
+      );
       const alone = await ticking()
         .resolve(BenchmarkTrainingUseCase)
         .execute({ config: cfg(batch) });

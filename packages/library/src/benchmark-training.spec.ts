@@ -41,6 +41,14 @@ describe('benchmarkTraining', () => {
     expect(written.$schema).toBe(REPORT_SCHEMAS['benchmark-training-report'].id);
   });
 
+  it('given --stage1-batch-size at Stage 1, then the run trains at it and the resource plan in the report says so', async () => {
+    const report = await benchmarkTraining({ ...small, stage: 1, stage1BatchSize: 32 });
+    const batch = report.resource_limits!.decisions.find((d) => d.setting === 'batch_size');
+    expect(batch).toEqual({ setting: 'batch_size', value: 32, origin: 'user', reason: '--stage1-batch-size given' });
+    expect(report.training_metrics.batch_size).toBe(32);
+    expect(report.config['loader.batchSize']).toBe(32);
+  });
+
   it.each([
     [{ batchSize: 0 }, 'batchSize: must be an integer from 1 to 65,536, got 0'],
     [{ batchSise: 8 }, 'batchSise: unknown option; did you mean batchSize?'],

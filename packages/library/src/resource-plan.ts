@@ -1,15 +1,12 @@
 import { candidateBackends, type BackendChoice } from '@maou/bench-use-cases';
 import { planResources as decide, type ResourcePlan } from '@maou/bench-domain';
 import { fitAddressSpace, type ResourceDetectorAdapter } from '@maou/bench-host';
-import type { BenchmarkDefaults } from '@maou/bench-interface';
+import { givenSettings, type BenchmarkDefaults, type ResourceFlags } from '@maou/bench-interface';
 import { machineCache } from './composition-root';
 import type { PlugIns } from './plug-ins';
 
 /** The flags a resource plan defers to. */
-export interface ResourceFlags {
-  readonly threads?: number;
-  readonly dataloaderWorkers?: number;
-  readonly batchSize?: number;
+export interface PlanFlags extends ResourceFlags {
   /** the backend asked for: when one it may start reserves address space per thread, threads and workers must fit it */
   readonly gpu?: string;
 }
@@ -22,13 +19,13 @@ const mayStart = <B extends BackendChoice>(gpu: string | undefined, backends: re
 };
 
 /**
- * Measures the resource limits once for this run (infra's detector: /sys/fs/cgroup and the OS, no logging) and has
- * the domain decide threads, loader workers and batch size from them and the flags (`planResources`, their one
- * owner); the caller logs the plan once the flags are known to be valid. The detector comes from the composition
- * root (`machineResources`).
+ * Measures the resource limits once for this run (the host package's detector: /sys/fs/cgroup and the OS, no
+ * logging) and has the domain decide threads, loader workers and batch size from them and the flags
+ * (`planResources`, their one owner); the options read these decisions and never the flags again. The caller logs
+ * the plan once the flags are known to be valid. The detector comes from the composition root (`machineResources`).
  */
 export const planResources = async (
-  flags: ResourceFlags,
+  flags: PlanFlags,
   detector: Pick<ResourceDetectorAdapter, 'detect'>,
   { backends, sources }: PlugIns,
 ): Promise<{ plan: ResourcePlan; defaults: BenchmarkDefaults }> => {
@@ -36,7 +33,7 @@ export const planResources = async (
   const reserves = mayStart(flags.gpu, backends.byPriority()).some((b) => b.reservesAddressSpace);
   const plan = decide(
     measured,
-    { threads: flags.threads, workers: flags.dataloaderWorkers, batchSize: flags.batchSize },
+    givenSettings(flags),
     reserves ? (wanted, given) => fitAddressSpace(measured.addressSpace, wanted, given) : undefined,
   );
   return {

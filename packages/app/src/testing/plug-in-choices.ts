@@ -1,3 +1,4 @@
+import { planResources, usableResources, type GivenSettings } from '@maou/bench-domain';
 import type { BackendChoice } from '../ports/compute-backend.port';
 import type { SourceChoice } from '../ports/data-source-factory.port';
 
@@ -31,3 +32,17 @@ export const parserDefaults = (backends: readonly BackendChoice[], workers: numb
   batchSize: 256,
   backends: [...backends],
 });
+
+/**
+ * The resource plan's decisions for the flags a spec gives (the domain's planResources, on a machine of `cores`
+ * usable cores and 16 GiB), as the composition root hands them to the option parsers.
+ * @public
+ */
+export const plannedSettings = (
+  given: GivenSettings,
+  cores = 2,
+): { workers: number; threads: number; batchSize: number } => {
+  const host = usableResources({ version: 'none', cpuQuotaCores: null, memoryLimitBytes: null }, cores, 16 * 2 ** 30);
+  const { workers, threads, batchSize } = planResources(host, given);
+  return { workers, threads, batchSize };
+};

@@ -40,11 +40,13 @@ export interface TrainingUseCaseEdges {
   readonly activate?: (compute: ComputeConfig) => BackendInfo;
   /** the loader each loader configuration makes; `loader` always by default */
   readonly createLoader?: (config: DataLoaderConfig) => DataLoaderPort;
+  /** the loader calibration; one that throws if asked by default */
+  readonly calibrator?: CalibrateLoaderUseCase;
 }
 
 /**
- * `BenchmarkTrainingUseCase` over the given edges, on `TEST_HOST`, with resource sampling off and calibration off (it
- * throws if asked: the e2e suite runs calibration for real).
+ * `BenchmarkTrainingUseCase` over the given edges, on `TEST_HOST`, with resource sampling off and calibration off
+ * unless one is given (it throws if asked: the e2e suite runs calibration for real).
  * @public
  */
 export const trainingUseCaseOver = (edges: TrainingUseCaseEdges): BenchmarkTrainingUseCase =>
@@ -57,10 +59,11 @@ export const trainingUseCaseOver = (edges: TrainingUseCaseEdges): BenchmarkTrain
     edges.createTrainer,
     { start: () => undefined, stop: async () => [], cpuCounters: edges.cpuCounters ?? (() => null) },
     { describe: () => TEST_HOST },
-    {
-      execute: async () => {
-        throw new Error('calibration is off');
-      },
-    } as unknown as CalibrateLoaderUseCase,
+    edges.calibrator ??
+      ({
+        execute: async () => {
+          throw new Error('calibration is off');
+        },
+      } as unknown as CalibrateLoaderUseCase),
     edges.store ?? new MemoryCalibrationStore(),
   );

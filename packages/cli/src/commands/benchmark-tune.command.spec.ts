@@ -1,6 +1,7 @@
 import yargs from 'yargs';
 import { applyChanges, BATCH_SIZE, type BenchmarkConfig } from '@maou/bench-domain';
-import { toBenchmarkConfig, tuneCommandLine, TUNE_OPTIONS } from '@maou/bench-interface';
+import { givenSettings, toBenchmarkConfig, tuneCommandLine, TUNE_OPTIONS } from '@maou/bench-interface';
+import { plannedSettings } from '@maou/bench-use-cases/testing';
 import { benchmarkTrainingTable, benchmarkTuneTable, shippedPlugIns } from '@maou/bench-app/commands';
 import { run } from '../run';
 
@@ -20,7 +21,8 @@ const parse = (table: Record<string, object>, argv: readonly string[]) =>
     .strict()
     .parseSync() as unknown as Record<string, unknown>;
 const configOf = (args: Record<string, unknown>): BenchmarkConfig => {
-  const r = toBenchmarkConfig(args, defaults);
+  // batch size, workers and threads as the resource plan decides them from the flags
+  const r = toBenchmarkConfig(args, { ...defaults, ...plannedSettings(givenSettings(args)) });
   if (!r.ok) throw new Error(JSON.stringify(r.error));
   return r.value.config;
 };

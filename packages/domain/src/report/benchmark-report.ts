@@ -70,10 +70,17 @@ export type NullableBlock = 'validation_metrics' | 'estimation' | 'resources' | 
 /** One setting that detected resource limits drive, and how it was decided. @public */
 export interface ResourceDecision {
   readonly setting: 'threads' | 'workers' | 'batch_size';
+  /** the value the run used */
   readonly value: number | null;
-  /** derived: from the limits; user: given on the command line; default: the tool's default, within the limits */
-  readonly origin: 'derived' | 'user' | 'default';
+  /**
+   * derived: from the limits; user: given on the command line; default: the tool's default, within the limits;
+   * calibration: the loader calibration's choice; out-of-memory: a smaller batch after running out of memory;
+   * study: a sweep point of a batch study
+   */
+  readonly origin: 'derived' | 'user' | 'default' | 'calibration' | 'out-of-memory' | 'study';
   readonly reason: string;
+  /** the decision this one replaced, when calibration, an out-of-memory retry or a sweep point changed the value */
+  readonly replaced?: ResourceDecision;
 }
 
 /** Resource limits as detected once per run (cgroup v2, then v1; CPU affinity; memory), and what they decided. @public */

@@ -89,7 +89,18 @@ export interface GivenSettings {
   readonly threads?: number;
   readonly workers?: number;
   readonly batchSize?: number;
+  /** the run's stage: `--stage1-batch-size` and `--stage2-batch-size` win over `--batch-size` at their stage */
+  readonly stage?: number;
+  readonly stage1BatchSize?: number;
+  readonly stage2BatchSize?: number;
 }
+
+/** The batch size the flags give for the run's stage, and which flag gave it (maou: stageN_batch_size wins). */
+const givenBatch = (user: GivenSettings): { readonly value: number; readonly flag: string } | null => {
+  const staged = user.stage === 1 ? user.stage1BatchSize : user.stage === 2 ? user.stage2BatchSize : undefined;
+  if (staged !== undefined) return { value: staged, flag: `--stage${user.stage}-batch-size` };
+  return user.batchSize === undefined ? null : { value: user.batchSize, flag: BATCH_SIZE.flag };
+};
 
 /** Threads and loader workers inside the address-space limit: the first that fits, or why none does. @public */
 export type AddressSpaceFit =
@@ -153,16 +164,17 @@ const decide = (r: DetectedResources, d: DerivedSettings, user: GivenSettings): 
         };
   const cap = d.maxBatchSize;
   const fallback = BATCH_SIZE.default;
+  const given = givenBatch(user);
   const batch: ResourceDecision =
-    user.batchSize !== undefined
+    given !== null
       ? {
           setting: 'batch_size',
-          value: user.batchSize,
+          value: given.value,
           origin: 'user',
           reason:
-            cap !== null && user.batchSize > cap
-              ? `${BATCH_SIZE.flag} given, above the ${cap} that ${gib(r.memoryBytes)} suggests`
-              : `${BATCH_SIZE.flag} given`,
+            cap !== null && given.value > cap
+              ? `${given.flag} given, above the ${cap} that ${gib(r.memoryBytes)} suggests`
+              : `${given.flag} given`,
         }
       : cap !== null && cap < fallback
         ? {
@@ -182,8 +194,10 @@ const decide = (r: DetectedResources, d: DerivedSettings, user: GivenSettings): 
 
 /**
  * The one owner of threads, loader workers and batch size: from the measured resources, the user's flags (which
- * win) and, for a backend whose threads reserve address space, the fitter; every decision states its origin and
- * reason. Validation, calibration and the report read the plan; nothing decides these values again.
+ * win; `--stageN-batch-size` over `--batch-size` at its stage) and, for a backend whose threads reserve address
+ * space, the fitter; every decision states its origin and reason. The options, calibration and the report read the
+ * plan; what changes a value later (calibration's choice, an out-of-memory retry, a sweep point) is recorded over
+ * the plan's decision by `redecide`.
  * @public
  */
 export const planResources = (

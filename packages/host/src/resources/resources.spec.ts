@@ -141,6 +141,22 @@ describe('ResourceDetectorAdapter', () => {
     ]);
   });
 
+  it("given --stageN-batch-size, when planned, then it decides the batch at its stage over --batch-size (with the memory cap's note) and not at the others", async () => {
+    await put('memory.max', `${3 * GIB}`);
+    const host = await new ResourceDetectorAdapter(root, { affinityCpus: 2, memoryBytes: 64 * GIB }).detect();
+    const given = { batchSize: 64, stage1BatchSize: 512, stage2BatchSize: 32 };
+    const batchAt = (stage: number) => planResources(host, { ...given, stage }).report.decisions[2];
+    expect(batchAt(1)).toEqual({
+      setting: 'batch_size',
+      value: 512,
+      origin: 'user',
+      reason: '--stage1-batch-size given, above the 256 that 3.0 GiB suggests',
+    });
+    expect(batchAt(2)).toMatchObject({ value: 32, reason: '--stage2-batch-size given' });
+    expect(batchAt(3)).toMatchObject({ value: 64, reason: '--batch-size given' });
+    expect(planResources(host, { ...given, stage: 1 }).batchSize).toBe(512);
+  });
+
   it('given 1.5 GiB and no batch size, when planned, then the memory cap replaces the default batch and says why', async () => {
     await put('memory.max', `${1.5 * GIB}`);
     const plan = planResources(

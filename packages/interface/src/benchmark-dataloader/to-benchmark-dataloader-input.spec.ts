@@ -1,4 +1,5 @@
-import { parserDefaults } from '@maou/bench-use-cases/testing';
+import { parserDefaults, plannedSettings } from '@maou/bench-use-cases/testing';
+import { givenSettings } from '../benchmark-training/given-settings';
 import { toCompareRequest } from '../benchmark-compare/to-compare-input';
 import { toBenchmarkDataloaderInput } from './to-benchmark-dataloader-input';
 
@@ -31,7 +32,9 @@ describe('toBenchmarkDataloaderInput', () => {
   });
 
   it('given no grid, then the workers stop at the usable cores and the batch sizes are --batch-size', () => {
-    const r = toBenchmarkDataloaderInput({ ...grid, batchSize: 64 }, defaults, 2);
+    const args = { ...grid, batchSize: 64 };
+    // the batch size as the resource plan decides it from the flags
+    const r = toBenchmarkDataloaderInput(args, { ...defaults, ...plannedSettings(givenSettings(args)) }, 2);
     expect(
       r.ok && { workers: r.value.input.workers, batchSizes: r.value.input.batchSizes, stage: r.value.input.stage },
     ).toEqual({ workers: [0, 1, 2], batchSizes: [64], stage: 3 });

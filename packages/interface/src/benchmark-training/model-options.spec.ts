@@ -1,4 +1,5 @@
-import { backendChoice, parserDefaults } from '@maou/bench-use-cases/testing';
+import { backendChoice, parserDefaults, plannedSettings } from '@maou/bench-use-cases/testing';
+import { givenSettings } from './given-settings';
 import { toBenchmarkConfig } from './to-benchmark-config';
 import type { RawBenchmarkTrainingOptions } from './raw-options';
 
@@ -100,8 +101,10 @@ describe("maou HEAD's model flags", () => {
     expect(noteOf({ modelArchitecture: 'vit', trainableLayers: 6 })).toEqual([]);
   });
 
-  it('given --stage1/2-batch-size, then the stage it names trains with it, the others note it, and bad values are refused', () => {
-    const s1 = check({
+  it('given --stage1/2-batch-size, then the stage it names trains with it (the resource plan decides it), the others note it, and bad values are refused', () => {
+    const planned = (raw: RawBenchmarkTrainingOptions) =>
+      toBenchmarkConfig(raw, { ...defaults, ...plannedSettings(givenSettings(raw)) });
+    const s1 = planned({
       stage: 1,
       batchSize: 64,
       stage1BatchSize: 16,
@@ -109,7 +112,7 @@ describe("maou HEAD's model flags", () => {
     });
     expect(s1.ok && s1.value.config.loader.batchSize).toBe(16);
     expect(s1.ok && s1.value.warnings).toContain('--stage2-batch-size 8 applies to Stage 2; this run is Stage 1');
-    const s3 = check({ batchSize: 64, stage2BatchSize: 8 });
+    const s3 = planned({ batchSize: 64, stage2BatchSize: 8 });
     expect(s3.ok && s3.value.config.loader.batchSize).toBe(64);
     expect(issuesOf({ stage1BatchSize: 0, stage2BatchSize: 2.5 })).toEqual([
       '--stage1-batch-size: stage1_batch_size must be positive (at most 65,536), got 0',

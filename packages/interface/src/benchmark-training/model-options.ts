@@ -67,7 +67,7 @@ const inBounds = (v: number, s: S.Setting) => checkBoundedNumber(s.flag, v, s.bo
 
 /**
  * Checks maou HEAD's model flags before any I/O: maou's bounds and messages where it has them (trainable_layers,
- * stageN_batch_size), torch's construction errors as usage errors otherwise (a width not divisible by the heads, a
+ * stageN_batch_size, whose value the resource plan takes), torch's construction errors as usage errors otherwise (a width not divisible by the heads, a
  * dropout outside [0, 1)). What maou accepts and ignores is accepted with a note saying it has no effect: `--vit-*`
  * and `--gradient-checkpointing` without `--model-architecture vit`, and `--trainable-layers` past the network's
  * groups (maou clamps it).
@@ -77,7 +77,7 @@ export const checkModelOptions = (
   raw: RawModelOptions,
   preset: ModelPreset,
   stage: Stage,
-): { fields: ModelFields; batchSize?: number; issues: ValidationIssue[]; warnings: string[] } => {
+): { fields: ModelFields; issues: ValidationIssue[]; warnings: string[] } => {
   const issues: ValidationIssue[] = [];
   const warnings: string[] = [];
   issues.push(
@@ -158,7 +158,6 @@ export const checkModelOptions = (
     ...(raw.vitMlpRatio !== undefined ? { mlpRatio: raw.vitMlpRatio } : {}),
     ...(raw.vitDropout !== undefined ? { dropout: raw.vitDropout } : {}),
   };
-  const batchSize = stage === 1 ? raw.stage1BatchSize : stage === 2 ? raw.stage2BatchSize : undefined;
   return {
     fields: {
       ...(preset === 'vit' ? { vit } : {}),
@@ -166,7 +165,6 @@ export const checkModelOptions = (
       freezeBackbone: raw.freezeBackbone ?? false,
       trainableLayers: tl ?? null,
     },
-    ...(batchSize !== undefined ? { batchSize } : {}),
     issues,
     warnings,
   };

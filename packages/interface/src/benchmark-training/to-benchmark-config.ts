@@ -25,14 +25,20 @@ export interface ValidatedBenchmarkConfig {
   readonly warnings: readonly string[];
 }
 
-/** Machine-dependent defaults (from the detected resource limits); each applies only where its flag is absent. @public */
+/**
+ * What the composition root hands the options besides the flags: the plug-ins, the sample cache, and the resource
+ * plan's decisions (the domain's `planResources`, made from the limits and the flags `--batch-size`,
+ * `--stageN-batch-size`, `--dataloader-workers` and `--threads`), which the configuration takes as they are.
+ * @public
+ */
 export interface BenchmarkDefaults extends SourceDefaults {
-  /** the registered compute backends `--gpu` may name (the registry in infra, via the composition root) */
+  /** the registered compute backends `--gpu` may name (the compute package's plug-ins, via the composition root) */
   readonly backends: readonly BackendChoice[];
+  /** the plan's loader workers */
   readonly workers: number;
-  /** backend threads; 'auto' (the backend decides) when absent */
+  /** the plan's backend threads; 'auto' (the backend decides) when absent */
   readonly threads?: number;
-  /** the resource plan's decision (the domain's `planResources`: the user's --batch-size, a memory cap or maou's 256) */
+  /** the plan's batch size: the flag for the run's stage, a memory cap or maou's 256 */
   readonly batchSize: number;
 }
 
@@ -152,8 +158,8 @@ export const toBenchmarkConfig = (
     stage,
     source: source.spec,
     loader: {
-      batchSize: modelChecks.batchSize ?? raw.batchSize ?? defaults.batchSize,
-      workers: raw.dataloaderWorkers ?? defaults.workers,
+      batchSize: defaults.batchSize,
+      workers: defaults.workers,
       prefetchFactor: raw.prefetchFactor ?? S.PREFETCH_FACTOR.default,
       pinMemory: raw.pinMemory ?? false,
       persistentWorkers: true,
@@ -200,7 +206,7 @@ export const toBenchmarkConfig = (
     },
     compute: {
       ...device,
-      threads: raw.threads ?? defaults.threads ?? 'auto',
+      threads: defaults.threads ?? 'auto',
       ...(raw.mixedPrecision ? { mixedPrecision: true } : {}),
     },
     warmupBatches: raw.warmupBatches ?? S.WARMUP_BATCHES.default,

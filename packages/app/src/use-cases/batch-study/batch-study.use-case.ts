@@ -28,7 +28,7 @@ import { backendFields } from '../backend-fields';
 import type { BatchStudyInput } from './batch-study.input';
 import { measureGradientNoise } from './gradient-noise-pass';
 import { searchMaxBatch } from './max-batch-probe';
-import { pointConfig, toSweepPoint } from './sweep-point';
+import { pointConfig, pointRun, toSweepPoint } from './sweep-point';
 
 /**
  * "What should I change?" for the batch: a sweep over batch sizes or learning rates (each point a full run of
@@ -61,12 +61,12 @@ export class BatchStudyUseCase {
     const maxBatch = input.findMaxBatch ? await this.findMaxBatch(session, input) : null;
     const points: SweepPoint[] = [];
     for (const value of input.sweep?.values ?? []) {
-      const cfg = pointConfig(config, input.sweep!.type, value);
+      const { config: cfg, limits } = pointRun(config, input.resourceLimits, input.sweep!.type, value);
       input.onStage?.(`${input.sweep!.type === 'batch_size' ? 'batch size' : 'learning rate'} ${value}`, true);
       const r = await this.training.executeIn(session, {
         config: cfg,
         warnings: input.warnings,
-        resourceLimits: input.resourceLimits,
+        resourceLimits: limits,
         onBatch: input.onBatch,
       });
       if (!r.ok)

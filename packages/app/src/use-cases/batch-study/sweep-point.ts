@@ -1,13 +1,35 @@
-import { rateInterval, type BenchmarkConfig, type SweepKind, type SweepPoint } from '@maou/bench-domain';
+import {
+  rateInterval,
+  settleDecisions,
+  type BenchmarkConfig,
+  type ResourceLimitsReport,
+  type SweepKind,
+  type SweepPoint,
+} from '@maou/bench-domain';
 import type { BenchmarkTrainingError } from '../benchmark-training/benchmark-training.errors';
 import type { BenchmarkTrainingOutput } from '../benchmark-training/benchmark-training.use-case';
 import type { Result } from '@maou/bench-domain';
 
-/** The configuration of one sweep point: the swept setting replaced, everything else as given. @internal */
-export const pointConfig = (config: BenchmarkConfig, type: SweepKind, value: number): BenchmarkConfig =>
+/**
+ * One sweep point's run: the swept setting replaced, everything else as given; a batch size is recorded over the
+ * plan's decision, so the point's report shows the batch that ran.
+ * @internal
+ */
+export const pointRun = (
+  config: BenchmarkConfig,
+  limits: ResourceLimitsReport | undefined,
+  type: SweepKind,
+  value: number,
+): { readonly config: BenchmarkConfig; readonly limits: ResourceLimitsReport | undefined } =>
   type === 'batch_size'
-    ? { ...config, loader: { ...config.loader, batchSize: value } }
-    : { ...config, training: { ...config.training, learningRate: value } };
+    ? settleDecisions(config, limits, [
+        { setting: 'batch_size', value, origin: 'study', reason: `a point of the --batch-sizes sweep` },
+      ])
+    : { config: { ...config, training: { ...config.training, learningRate: value } }, limits };
+
+/** The configuration of one sweep point (`pointRun` without the plan). @internal */
+export const pointConfig = (config: BenchmarkConfig, type: SweepKind, value: number): BenchmarkConfig =>
+  pointRun(config, undefined, type, value).config;
 
 /** One point's outcome: its headline figures and full report, or why it failed. @internal */
 export const toSweepPoint = (

@@ -2,7 +2,17 @@ import 'reflect-metadata';
 import '@tensorflow/tfjs-backend-cpu';
 import type { HostBatch, Stage3Columns } from '@maou/bench-domain';
 import { RESIDUAL_FALL, RUN_TO_RUN_SPREAD } from '@maou/bench-domain';
-import { FakeClock, MemoryCalibrationStore, testBenchmarkConfig, trainingUseCaseOver } from '../../testing';
+import { planResources, usableResources } from '@maou/bench-domain';
+import {
+  FakeClock,
+  FakeLoaderFactory,
+  MemoryCalibrationStore,
+  MemoryLogger,
+  RecordingProgress,
+  testBenchmarkConfig,
+  trainingUseCaseOver,
+} from '../../testing';
+import { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loader.use-case';
 import type { Trainer } from '@maou/bench-engine';
 import type { DataLoaderPort } from '../../ports/data-loader.port';
 import type { DataSourcePort, ShardRef } from '../../ports/data-source.port';
@@ -24,6 +34,7 @@ const setup = (opts: {
   othersShare?: (i: number) => number;
   shardsFault?: Error;
   store?: MemoryCalibrationStore;
+  calibrator?: CalibrateLoaderUseCase;
   /** a streaming loader: a read of `readMs` before each file's first batch, the consumer waiting for what `lead`
    * batches of `leadMs` do not cover */
   files?: { batchesPerFile: number; readMs: number; lead: number; leadMs: number };
@@ -109,6 +120,7 @@ const setup = (opts: {
     createTrainer: () => trainer,
     cpuCounters,
     store: opts.store,
+    calibrator: opts.calibrator,
   });
   return useCase;
 };
@@ -290,6 +302,44 @@ describe('BenchmarkTrainingUseCase', () => {
       calibration: { mode: 'calibrate' },
     });
     expect(r.ok ? null : r.error).toEqual({ kind: 'calibration-failed', message: 'calibration is off' });
+  });
+
+  it("given a calibration that runs out of memory at the plan's batch, then the run takes the halved batch and the plan in the report records it and calibration's workers over its own decisions", async () => {
+    const clock = new FakeClock();
+    // batches of more than 4 rows run out of memory; one worker is the fastest setting
+    const loaders = new FakeLoaderFactory(
+      clock,
+      (c) => (c.workers === 1 ? 2 : 5),
+      (c) => (c.batchSize > 4 ? new RangeError('Array buffer allocation failed') : null),
+    );
+    const calibrator = new CalibrateLoaderUseCase(
+      loaders,
+      new MemoryCalibrationStore(),
+      clock,
+      new MemoryLogger(),
+      new RecordingProgress(),
+    );
+    const host = usableResources({ version: 'none', cpuQuotaCores: null, memoryLimitBytes: null }, 2, 16 * 2 ** 30);
+    const plan = planResources(host, { batchSize: 8, workers: 0 });
+    const r = await setup({ batches: 20, waitMs: 0, stepMs: () => 50, calibrator }).execute({
+      config: config(),
+      calibration: { mode: 'force' },
+      resourceLimits: plan.report,
+    });
+    if (!r.ok) throw new Error(r.error.message);
+    const { report } = r.value;
+    expect(report.config['loader.batchSize']).toBe(4);
+    expect(report.config['loader.workers']).toBe(1);
+    const decided = Object.fromEntries(report.resource_limits!.decisions.map((d) => [d.setting, d]));
+    expect(decided.batch_size).toEqual({
+      setting: 'batch_size',
+      value: 4,
+      origin: 'out-of-memory',
+      reason: 'the loader calibration ran out of memory at batch 8 and halved it to 4',
+      replaced: { setting: 'batch_size', value: 8, origin: 'user', reason: '--batch-size given' },
+    });
+    expect(decided.workers).toMatchObject({ value: 1, origin: 'calibration', replaced: { value: 0, origin: 'user' } });
+    expect(decided.threads).toEqual(plan.report.decisions[0]);
   });
 
   it('given a stop request after 5 of 10 batches, then the report covers those 5 and is marked interrupted (#19)', async () => {

@@ -9,6 +9,7 @@ import {
   estimateFromSample,
   MAOU_OMITTED,
   recommend,
+  settleDecisions,
   summarizeResources,
   toMaouPayload,
   withAdaptiveCorrection,
@@ -33,6 +34,7 @@ import type { ResourceMonitorPort } from '../../ports/resource-monitor.port';
 import { TOKENS } from '../../ports/tokens';
 import { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loader.use-case';
 import { calibrationInputFor } from '../calibrate-loader/calibration-input';
+import { calibrationDecisions } from '../calibrate-loader/calibration-decisions';
 import type { BenchmarkTrainingError } from './benchmark-training.errors';
 import { checkNetworkFits, explainHeapTrap, planMicroBatches } from '../micro-batch-plan';
 import { during, settleSteps, StepFailure } from '../step-failure';
@@ -145,28 +147,27 @@ export class BenchmarkTrainingUseCase {
 
   private async runIn(
     { backend, source }: TrainingSession,
-    { config: requested, warnings = [], onBatch, calibration, resourceLimits, stop }: BenchmarkTrainingInput,
+    input: BenchmarkTrainingInput,
   ): Promise<BenchmarkTrainingOutput> {
+    const { config: requested, onBatch, calibration, stop } = input;
+    let warnings = input.warnings ?? [];
     const log = this.logger.child({ useCase: 'benchmark-training' });
     // before calibration, the loader or any batch: a network this backend cannot hold is refused with its figures
     checkNetworkFits(requested.training, backend);
     const calibrated =
       calibration && calibration.mode !== 'off'
         ? await during('calibration-failed', () =>
-            this.calibrate(requested, source, backend, calibration, resourceLimits),
+            this.calibrate(requested, source, backend, calibration, input.resourceLimits),
           )
         : null;
-    const config = calibrated
-      ? {
-          ...requested,
-          loader: {
-            ...requested.loader,
-            workers: calibrated.workers,
-            prefetchFactor: calibrated.prefetchFactor,
-            batchSize: calibrated.batchSize,
-          },
-        }
-      : requested;
+    // calibration's choices are recorded over the plan's decisions; the run and its report read the result
+    const { config, limits: resourceLimits } = settleDecisions(
+      calibrated
+        ? { ...requested, loader: { ...requested.loader, prefetchFactor: calibrated.prefetchFactor } }
+        : requested,
+      input.resourceLimits,
+      calibrated ? calibrationDecisions(requested.loader, calibrated) : [],
+    );
     const loader = await during('datasource', () => this.loaders.create(source, config.loader));
     const trainBatches = loader.batchesPerEpoch.train;
     // Without a cap the user typed, the stopping rule and its time budget decide (maou's 100 stays in the maou block).
