@@ -14,21 +14,21 @@ const fs = require('node:fs');
  * starts after three long CPU suites, when the planned-step spec has compiled the f32 shaders it shares.
  */
 const FIRST = [
-  'compute/src/webgpu/planned/planned-step.spec.ts',
+  'compute/src/backends/webgpu/planned/planned-step.spec.ts',
   'e2e/src/interrupt.e2e.ts',
   'library/src/batch-study.spec.ts',
   'e2e/src/benchmark-training.e2e.ts',
-  'compute/src/webgpu/planned/mixed-precision.spec.ts',
-  'compute/src/data-parallel/data-parallel-trainer.spec.ts',
-  'compute/src/webgpu/webgpu-training.spec.ts',
+  'compute/src/backends/webgpu/planned/mixed-precision.spec.ts',
+  'compute/src/backends/wasm/data-parallel/data-parallel-trainer.spec.ts',
+  'compute/src/backends/webgpu/webgpu-training.spec.ts',
   'e2e/src/maou-files.e2e.ts',
   'infra/src/arrow/foreign-layouts.spec.ts',
   'e2e/src/html-report.e2e.ts',
-  'compute/src/wasm/simd/simd-fused-kernels.spec.ts',
+  'compute/src/backends/wasm/kernels/simd/simd-fused-kernels.spec.ts',
   'e2e/src/shared-state.e2e.ts',
-  'compute/src/wasm/simd/simd-conv-module.spec.ts',
-  'compute/src/webgpu/conv2d-filter-grad.kernel.spec.ts',
-  'compute/src/webgpu/planned/conv-kernels.spec.ts',
+  'compute/src/backends/wasm/kernels/simd/simd-conv-module.spec.ts',
+  'compute/src/backends/webgpu/conv2d-filter-grad.kernel.spec.ts',
+  'compute/src/backends/webgpu/planned/conv-kernels.spec.ts',
   'compute/src/engine-gradients.spec.ts',
 ];
 /** Path endings that run last (they reuse the shaders the planned-step spec compiles). */

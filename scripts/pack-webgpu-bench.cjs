@@ -34,7 +34,7 @@ const workspace = {
   '@maou/bench-use-cases': 'packages/app/src/index.ts',
   '@maou/bench-host': 'packages/host/src/index.ts',
   // the entries that hold only what the GPU bench runs (not the packages' whole entries)
-  '@maou/bench-compute/webgpu': 'packages/compute/src/webgpu/index.ts',
+  '@maou/bench-compute/webgpu': 'packages/compute/src/backends/webgpu/index.ts',
   '@maou/bench-compute/cuda': 'packages/compute/src/backends/cuda/index.ts',
   '@maou/bench-testkit/gradients': 'packages/testkit/src/gradients/index.ts',
 };

@@ -31,7 +31,12 @@ const pack = (name: string, files: readonly string[]): string => {
   execFileSync('tar', ['-czf', tarball, '-C', root, 'package']);
   return tarball;
 };
-const SHIPPED = ['dist/index.js', 'dist/index.d.ts', 'dist/sources/s3/s3.source.js', 'src/native/conv-kernels.cc'];
+const SHIPPED = [
+  'dist/index.js',
+  'dist/index.d.ts',
+  'dist/sources/s3/s3.source.js',
+  'src/backends/wasm/native/conv-kernels.cc',
+];
 
 describe('tarball contents check', () => {
   it('passes a tarball of production files and a test-support entry its exports declare', () => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Compiles the native convolution kernels (src/native/*.cc of this package) into a Node-API addon,
+// Compiles the native convolution kernels (src/backends/wasm/native/*.cc of this package) into a Node-API addon,
 // native-build/maou-kernels.node, and records the outcome in native-build/status.json.
 // This package's own `install` script, so it runs wherever @maou/bench-compute is installed: the workspace, or a
 // consumer's npm/pnpm install of the tarball. It never fails the install: where there is no C++ compiler, no Node
@@ -15,7 +15,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const pkg = path.resolve(__dirname, '..');
-const src = path.join(pkg, 'src/native');
+const src = path.join(pkg, 'src/backends/wasm/native');
 const at = process.argv.indexOf('--out');
 const outDir = at > 0 ? path.resolve(process.argv[at + 1]) : path.join(pkg, 'native-build');
 const addon = path.join(outDir, 'maou-kernels.node');

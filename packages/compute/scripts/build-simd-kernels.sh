@@ -6,7 +6,7 @@
 #   bash packages/compute/scripts/build-simd-kernels.sh [--check]
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../../.." && pwd)"
-dir="packages/compute/src/wasm/simd"
+dir="packages/compute/src/backends/wasm/kernels/simd"
 check=0
 [ "${1:-}" = "--check" ] && check=1
 

@@ -3,12 +3,12 @@ import { cpuBackendPlugin } from './backends/cpu/cpu-backend.plugin';
 import { cudaBackendPlugin } from './backends/cuda/cuda-backend.plugin';
 import { tensorflowBackendPlugin, tensorflowGpuBackendPlugin } from './backends/tensorflow/tensorflow-backend.plugin';
 import { createWasmBackendPlugin } from './backends/wasm/wasm-backend.plugin';
-import { webgpuBackendPlugin } from './webgpu/webgpu-backend.plugin';
+import { webgpuBackendPlugin } from './backends/webgpu/webgpu-backend.plugin';
 
 /**
- * The registry with every backend this package ships, one line each. A backend is a folder exporting a
- * `BackendPlugin` (under `backends/`, except `webgpu/`, which also holds the planned step) and a line here; `--gpu`'s
- * choices and help follow from it.
+ * The registry with every backend this package ships, one line each. A backend is one folder under `backends/`
+ * (its kernels, trainer and helpers with it) exporting a `BackendPlugin`, and a line here; `--gpu`'s choices and help
+ * follow from it.
  * @public
  */
 export function createBackendRegistry(): BackendRegistry {

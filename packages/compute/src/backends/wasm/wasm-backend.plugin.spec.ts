@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as tf from '@tensorflow/tfjs-core';
 import type { ComputeConfig } from '@maou/bench-domain';
 import { createWasmBackendPlugin } from './wasm-backend.plugin';
-import { useCpuKernels } from '../../native/native-kernels';
+import { useCpuKernels } from './native/native-kernels';
 
 const config = (threads: ComputeConfig['threads']): ComputeConfig => ({ backend: 'wasm', deviceIndex: 0, threads });
 

@@ -4,9 +4,9 @@ import { deriveSettings, err, ok } from '@maou/bench-domain';
 import { selectedByName, type BackendPlugin } from '../../backend-plugin';
 import { readUsableResources, readAddressSpace, wasmHeapLimit } from '@maou/bench-host';
 import { requireModule } from '../optional-module';
-import { dataParallelTrainers } from '../../data-parallel/data-parallel-factory';
-import { installWasmKernels, type WasmKernelSet } from '../../wasm/register-wasm-kernels';
-import { CPU_KERNELS_ENV, cpuKernelSelection, describeCpuKernels } from '../../native/native-kernels';
+import { dataParallelTrainers } from './data-parallel/data-parallel-factory';
+import { installWasmKernels, type WasmKernelSet } from './kernels/register-wasm-kernels';
+import { CPU_KERNELS_ENV, cpuKernelSelection, describeCpuKernels } from './native/native-kernels';
 // require, not import(): a native import() fails where code runs in a vm without ESM support (a consumer's jest).
 
 let installed: WasmKernelSet | null = null;

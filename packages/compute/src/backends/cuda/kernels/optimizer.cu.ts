@@ -1,5 +1,5 @@
 // Partial sums of Σg², one a block, as many as the planned step's (what clipping and the overflow test read).
-import { NORM_PARTS } from '../../../webgpu/planned/kernels';
+import { NORM_PARTS } from '../../webgpu/planned/kernels';
 
 /**
  * The update over one flat buffer of every parameter, as the planned WebGPU step does it: the global gradient norm

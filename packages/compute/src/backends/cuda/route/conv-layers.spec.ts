@@ -1,5 +1,5 @@
 import { NETWORK_PRESETS, STAGE_STRIDES, STEM } from '@maou/bench-engine';
-import { flatParameters } from '../../../webgpu/planned/step-description';
+import { flatParameters } from '../../webgpu/planned/step-description';
 import { convFlops, presetConvShapes } from './conv-layers';
 
 describe("the route check's convolution shapes, read off the planned step", () => {

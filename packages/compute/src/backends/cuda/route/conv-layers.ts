@@ -1,6 +1,6 @@
 import { type ResNetPreset } from '@maou/bench-domain';
-import { describeStep, type StepDescription } from '../../../webgpu/planned/step-description';
-import { kernelKind } from '../../../webgpu/planned/roofline';
+import { describeStep, type StepDescription } from '../../webgpu/planned/step-description';
+import { kernelKind } from '../../webgpu/planned/roofline';
 
 /** One convolution of the planned step as cuDNN takes it: NHWC input batch×h×h×cin, k×k filters, `pad` each side. @public */
 export interface ConvLayer {

@@ -1,4 +1,4 @@
-import { describeStep, flatParameters, type PlanSettings } from '../../../webgpu/planned/step-description';
+import { describeStep, flatParameters, type PlanSettings } from '../../webgpu/planned/step-description';
 import { CUDA_KERNEL_MODULES } from '../kernels/cuda-kernels';
 import { planCudaCalls } from './step-calls';
 

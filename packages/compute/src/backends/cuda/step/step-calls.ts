@@ -1,6 +1,6 @@
-import { type StepDescription } from '../../../webgpu/planned/step-description';
-import { kernelKind } from '../../../webgpu/planned/roofline';
-import { type Dispatch } from '../../../webgpu/planned/wgsl';
+import { type StepDescription } from '../../webgpu/planned/step-description';
+import { kernelKind } from '../../webgpu/planned/roofline';
+import { type Dispatch } from '../../webgpu/planned/wgsl';
 import { type ConvLayer } from '../route/conv-layers';
 
 /** cuDNN's fused batch-norm variants (its `*Ex` calls' ops): what follows the norm in the block. @public */

@@ -10,7 +10,7 @@ import type {
   UploadedBatch,
 } from '@maou/bench-engine/contracts';
 import { copyBatchRows, type HostBatch, type PhaseKernels, type Stage } from '@maou/bench-domain';
-import type { WasmKernelSet } from '../wasm/register-wasm-kernels';
+import type { WasmKernelSet } from '../kernels/register-wasm-kernels';
 import { cpuKernelSelection } from '../native/native-kernels';
 import { ReplicaPool } from './replica-pool';
 import type { FromReplica } from './replica-protocol';

@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { NonFiniteValueError, profileStep, TfjsTrainer } from '@maou/bench-engine';
 import type { MonotonicClock, TrainerOptions } from '@maou/bench-engine/contracts';
 import { allocateBatch, MOVE_LABELS } from '@maou/bench-domain';
-import { startWasmBackend } from '../backends/wasm/wasm-backend.plugin';
+import { startWasmBackend } from '../wasm-backend.plugin';
 import { useCpuKernels } from '../native/native-kernels';
 import type { FromReplica, ReplicaFailure, ReplicaInit, ToReplica } from './replica-protocol';
 import { SharedBufferExchange } from './shared-buffer-exchange';

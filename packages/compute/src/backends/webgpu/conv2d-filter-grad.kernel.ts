@@ -10,7 +10,7 @@ import {
   type NamedTensorInfoMap,
   type TensorInfo,
 } from '@tensorflow/tfjs-core';
-import { convGradientInfo, im2colBySlices } from '../conv-im2col';
+import { convGradientInfo, im2colBySlices } from '../../conv-im2col';
 import type { Im2Col } from './filter-im2col.program';
 
 /** Enough 32x32 matmul tiles to fill a large GPU (an H100 has 132 SMs). */

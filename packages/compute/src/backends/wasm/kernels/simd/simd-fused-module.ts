@@ -1,7 +1,7 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import { FUSED_KERNELS_WASM_BASE64 } from './fused-kernels.wasm';
 import { type HeapAllocator, heapOutput, perBackend, tfjsWasmHeap, WA, type WasmBackendHeap } from './wasm-heap';
-import { type AdamWStep } from '../../fused-kernel-inputs';
+import { type AdamWStep } from '../../../../fused-kernel-inputs';
 
 type Info = tf.TensorInfo;
 

@@ -1,6 +1,6 @@
 import type { CyclePlan, EvalResult, StepResult, TrainerOptions } from '@maou/bench-engine/contracts';
 import type { HostBatch, PhaseKernels } from '@maou/bench-domain';
-import type { WasmKernelSet } from '../wasm/register-wasm-kernels';
+import type { WasmKernelSet } from '../kernels/register-wasm-kernels';
 import type { CpuKernelChoice } from '../native/native-kernels';
 
 /** What a replica worker starts with. @internal */

@@ -17,7 +17,7 @@ import {
   layerNormGradInputs,
   layerNormInputs,
   sizeOf,
-} from '../fused-kernel-inputs';
+} from '../../fused-kernel-inputs';
 import type { ProgramRunner, WebgpuUtil } from './filter-im2col.program';
 import {
   AdamWProgram,

@@ -32,7 +32,7 @@ export type ConvGeometry = [m: number, t: number, ci: number, co: number, ind: n
 /** The filter-gradient kernel's geometry: taps, channels in and out, and its (start, pairs) table of pixel pairs. @public */
 export type ConvPairs = [t: number, ci: number, co: number, start: number, pairs: number];
 
-/** The addon's functions (src/native/addon.cc): the first two arguments are the ISA and the heap's buffer. */
+/** The addon's functions (addon.cc beside this file): the first two arguments are the ISA and the heap's buffer. */
 export interface NativeAddon extends ConvKernels<[isa: number, heap: ArrayBuffer], [rows: number]> {
   supported(isa: number): boolean;
   pack(
@@ -53,7 +53,7 @@ export type CpuKernelSelection =
   | { readonly kind: 'wasm'; readonly reason: string };
 
 /** Where scripts/build-native-kernels.cjs puts the addon (the same from src/ and dist/). @internal */
-export const NATIVE_BUILD_DIR = path.resolve(__dirname, '../../native-build');
+export const NATIVE_BUILD_DIR = path.resolve(__dirname, '../../../../native-build');
 
 function parseChoice(raw: string | undefined): CpuKernelChoice {
   const v = (raw ?? '').trim() || 'auto';

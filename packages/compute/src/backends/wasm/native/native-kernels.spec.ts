@@ -6,7 +6,7 @@ import { CPU_KERNELS_ENV, describeCpuKernels, NATIVE_BUILD_DIR, selectCpuKernels
 
 // The install-time build (packages/compute/scripts/build-native-kernels.cjs with the real g++) and the choice between the native
 // kernels and the WebAssembly fallback: what runs, what the report says, and what is refused.
-const script = path.resolve(__dirname, '../../scripts/build-native-kernels.cjs');
+const script = path.resolve(__dirname, '../../../../scripts/build-native-kernels.cjs');
 const build = (out: string, env: NodeJS.ProcessEnv = {}): string =>
   execFileSync(process.execPath, [script, '--out', out], {
     encoding: 'utf8',

@@ -1,5 +1,5 @@
 import type * as tf from '@tensorflow/tfjs-core';
-import { type ConvGradientAttrs, convGradientInfo, im2colBySlices } from '../conv-im2col';
+import { type ConvGradientAttrs, convGradientInfo, im2colBySlices } from '../../../conv-im2col';
 import { type KernelScratch } from './kernel-scratch';
 
 type Info = tf.TensorInfo;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ldCacheDirs } from '../ld-cache';
+import { ldCacheDirs } from '../../ld-cache';
 
 /** Where to look; defaults are the Vulkan loader's own search places on Linux. @public */
 export interface VulkanSearch {

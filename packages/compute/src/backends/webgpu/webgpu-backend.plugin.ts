@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import * as tf from '@tensorflow/tfjs-core';
 import type { BackendInfo, GpuAdapterInfo } from '@maou/bench-engine/contracts';
 import { err, ok, type ComputeConfig, type Result } from '@maou/bench-domain';
-import { selectedByName, type BackendPlugin } from '../backend-plugin';
+import { selectedByName, type BackendPlugin } from '../../backend-plugin';
 import { registerFastFilterGradient } from './conv2d-filter-grad.kernel';
 import { isSoftwareAdapter, loadDawn, type DawnAdapter } from './dawn-runtime';
 import { webgpuIm2Col } from './filter-im2col.program';

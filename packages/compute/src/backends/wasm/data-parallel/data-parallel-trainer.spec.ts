@@ -1,7 +1,7 @@
 import '@tensorflow/tfjs-backend-wasm';
 import { createTrainer, NonFiniteValueError, type BackendInfo, type TrainerOptions } from '@maou/bench-engine';
 import { randomBatch, TRAINING, fastWasmBackend } from '@maou/bench-testkit/compute';
-import { createBackendRegistry } from '../register-backends';
+import { createBackendRegistry } from '../../../register-backends';
 import { DataParallelTrainer } from './data-parallel-trainer';
 import { useCpuKernels } from '../native/native-kernels';
 

@@ -10,7 +10,7 @@ import {
   geluGradInputs,
   layerNormGradInputs,
   layerNormInputs,
-} from '../../fused-kernel-inputs';
+} from '../../../../fused-kernel-inputs';
 
 type Info = tf.TensorInfo;
 type KernelArgs = Parameters<tf.KernelFunc>[0];
