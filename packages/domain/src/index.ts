@@ -8,7 +8,6 @@ export * from './config/setting';
 export * from './config/training-settings';
 export * from './config/run-settings';
 export * from './config/model-settings';
-export * from './config/bigquery-identifiers';
 export * from './errors/validation-error';
 export * from './errors/number-bounds';
 export * from './errors/out-of-memory';

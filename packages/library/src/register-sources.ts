@@ -3,8 +3,8 @@ import { TOKENS, type ClockPort, type LoggerPort, type ProgressPort } from '@mao
 import { DataSourceRegistryAdapter, type SourceRegistry } from '@maou/bench-infra';
 
 /**
- * The registered datasources (infra's registry: local files, the embedded sample data, S3, GCS, BigQuery, or what the
- * run's plug-ins add), reporting to this container's logger, clock and progress; call after those are registered.
+ * The registered datasources (infra's shipped ones and any the run's plug-ins add), reporting to this container's
+ * logger, clock and progress; call after those are registered.
  */
 export const registerSources = (child: DependencyContainer, sources: SourceRegistry): void => {
   const logger = child.resolve<LoggerPort>(TOKENS.Logger);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toBenchmarkConfig } from '@maou/bench-interface';
+import { sourceOptions, toBenchmarkConfig } from '@maou/bench-interface';
 import { runOutputIssues } from './output/run-output-checks';
 import { shippedPlugIns } from './plug-ins';
 
@@ -108,6 +108,13 @@ describe('the shipped datasource plug-ins through toBenchmarkConfig', () => {
     expect(r.value.warnings).toContain(
       '--input-max-cached-bytes has no effect on S3: it applies to a BigQuery table only',
     );
+  });
+
+  it('given a flag several plug-ins read, then its help names their kinds from the registry, its own words no kind', () => {
+    const options = sourceOptions(plugIns.sources.choices());
+    expect(options['input-endpoint']?.describe).toBe('custom endpoint (e.g. a local server), for s3, gcs, bigquery');
+    expect(options['input-max-workers']?.describe).toBe('parallel downloads, for s3, gcs (default 8)');
+    expect(options['input-s3']?.describe).toBe('read from S3');
   });
 
   it('given --gpu cpu, then the cpu plug-in note with the measured slow-down against the default backend', () => {

@@ -42,7 +42,7 @@ export interface Stage2Columns extends StageColumnsBase {
 export type StageColumns = Stage1Columns | Stage2Columns | Stage3Columns;
 
 /**
- * A stage's columns from decoded columns by name (the Arrow decoder's and the BigQuery rows' shared last step): the
+ * A stage's columns from decoded columns by name (the Arrow decoder's and a row-reading source's shared last step): the
  * win-rate columns are carried when present. Lengths are not checked here (`validateStageColumns` does).
  * @public
  */

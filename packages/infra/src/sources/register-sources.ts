@@ -7,7 +7,8 @@ import { SourceRegistry } from './source-registry';
 
 /**
  * The registry with every datasource this package ships, one line each. A new source is a folder exporting a
- * `SourceDefinition` (flags, parser, capabilities, factory), and a line here.
+ * `SourceDefinition` (flags, parser, capabilities, factory), and a line here; a bucket-style store's definition is
+ * `objectStoreSource({ kind, help, label, flag, sdkModule, connect })` over its `ObjectStore`.
  * @public
  */
 export const createSourceRegistry = (): SourceRegistry =>

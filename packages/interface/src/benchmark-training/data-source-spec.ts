@@ -34,9 +34,17 @@ const sourceFlags = (sources: readonly SourceChoice[], stage?: Stage): [string, 
   return [...seen.values()];
 };
 
+/** A flag's help: its own words, the kinds that read it when several do, and its default. */
+const flagHelp = (name: string, flag: SourceFlag, sources: readonly SourceChoice[]): string => {
+  const readers = sources.filter((s) => name in s.flags).map((s) => s.kind);
+  const shared = readers.length > 1 ? `, for ${readers.join(', ')}` : '';
+  return `${flag.describe}${shared}${flag.default === undefined ? '' : ` (default ${formatBound(flag.default)})`}`;
+};
+
 /**
  * The flags of the registered datasource plug-ins as option-table entries: each under its heading, or under the
- * plug-in's own (`Datasource s3: Amazon S3 ...`), so a source's help reaches `--help`.
+ * plug-in's own (`Datasource s3: Amazon S3 ...`), so a source's help reaches `--help`; a flag several plug-ins read
+ * names them, so a new one shows up there without a word changed.
  * @public
  */
 export const sourceOptions = (sources: readonly SourceChoice[], stage?: Stage): OptionTable =>
@@ -45,8 +53,7 @@ export const sourceOptions = (sources: readonly SourceChoice[], stage?: Stage): 
       name,
       {
         type: flag.type,
-        describe:
-          flag.default === undefined ? flag.describe : `${flag.describe} (default ${formatBound(flag.default)})`,
+        describe: flagHelp(name, flag, sources),
         group: flag.group ?? `Datasource ${s.kind}: ${s.help}`,
         ...(flag.array ? { array: true } : {}),
         ...(flag.type === 'boolean' ? {} : { requiresArg: true }),

@@ -1,6 +1,6 @@
 import type * as BqSdk from '@google-cloud/bigquery';
 import type { BigQuery, Query } from '@google-cloud/bigquery';
-import { quotedColumn, quotedTable, type BigQueryTableRef } from './bigquery-identifiers';
+import { PROJECT, quotedColumn, quotedTable, type BigQueryTableRef } from './bigquery-identifiers';
 import { AnswerBudget, DEFAULT_REQUEST_TIMEOUT_S, DeadlineExceededError } from '../shared/deadline';
 import { errorReasons, transientClassifier } from '../shared/transient-error';
 
@@ -35,7 +35,6 @@ export const isBigQueryTransient = transientClassifier((error) =>
   errorReasons(error).some((r) => BIGQUERY_TRANSIENT.has(r)),
 );
 
-const PROJECT = /^(?:[a-z][a-z0-9.-]{0,62}:)?[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
 const label = (v: unknown): string =>
   typeof v === 'object' && v !== null && 'value' in v ? String((v as { value: unknown }).value) : String(v);
 

@@ -2,14 +2,14 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as BqSdk from '@google-cloud/bigquery';
-import { checkBigQueryNames, err, formatIssues, ok, type DataSourceSpec } from '@maou/bench-domain';
+import { err, formatIssues, ok, type DataSourceSpec } from '@maou/bench-domain';
 import type { SourceFlag } from '@maou/bench-use-cases';
 import { cloudDeps, cloudSource, type CloudSourceCreator } from '../shared/cloud-source';
 import { CLOUD_FLAGS, flagValue, numberFlag, requireFlags } from '../shared/source-flags';
 import { loadOptionalModule, requireModule } from '../shared/optional-module';
 import { DEFAULT_RETRY_POLICY } from '../shared/retry-policy';
 import { BigQueryDataSourceAdapter } from './bigquery-data-source.adapter';
-import { validateBigQueryRef } from './bigquery-identifiers';
+import { checkBigQueryNames, validateBigQueryRef } from './bigquery-identifiers';
 import { BigQueryTableReader, createBigQueryClient, type BigQueryClientSettings } from './bigquery-table-reader';
 
 /** A BigQuery table source's spec. @public */

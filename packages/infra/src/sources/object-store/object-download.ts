@@ -72,7 +72,7 @@ export const cachedCopy = async (path: string, size: number): Promise<'missing' 
   );
 };
 
-/** `s3://bucket/key` or `gs://bucket/key`, for messages. @internal */
+/** `<scheme>://bucket/key` (`s3://…`, `gs://…`), for messages. @internal */
 export const objectUrl = (store: ObjectStore, key: string): string => `${store.scheme}://${store.bucket}/${key}`;
 
 /**

@@ -48,12 +48,12 @@ export interface CloudSourceDeps {
   readonly clock: ClockPort;
   readonly readStageFile: StageFileReader;
   readonly retryHooks?: Pick<RetryHooks, 'sleep' | 'random'>;
-  /** one task per preparation (bytes for S3/GCS, pages for BigQuery); silent when absent */
+  /** one task per preparation (bytes of objects, or pages); silent when absent */
   readonly progress?: ProgressPort;
 }
 
 /**
- * S3 or GCS objects served as local shards: list `{prefix}/{dataName}/`, sample with a seed, download with
+ * A bucket store's objects served as local shards: list `{prefix}/{dataName}/`, sample with a seed, download with
  * bounded concurrency into the cache (a second run finds the files there), optionally bundle, then read locally.
  * @public
  */

@@ -1,10 +1,10 @@
 import type { SourceFlag } from '@maou/bench-use-cases';
 import type { DataSourceSpec, Stage, ValidationIssue } from '@maou/bench-domain';
-import { CLOUD_FLAGS, flagValue, numberFlag, requireFlags } from '../shared/source-flags';
+import { CLOUD, CLOUD_FLAGS, flagValue, numberFlag, requireFlags } from '../shared/source-flags';
 
 /**
- * What the `--input-*` flags say about a bucket source (S3, GCS): declared once, held whole by its spec and handed
- * whole to the adapter.
+ * What the `--input-*` flags say about a bucket source: declared once, held whole by its spec and handed whole to
+ * the adapter.
  * @public
  */
 export interface ObjectStoreSettings {
@@ -24,9 +24,7 @@ export interface ObjectStoreSettings {
 /** The spec of a bucket source. @public */
 export interface ObjectStoreSpec extends DataSourceSpec, ObjectStoreSettings {}
 
-const CLOUD = 'Cloud input (Stage 3):';
-
-/** The flags of every bucket source (S3 and GCS read the same set). @internal */
+/** The flags every bucket source reads. @internal */
 export const OBJECT_STORE_FLAGS = {
   'input-bucket-name': { type: 'string', describe: 'bucket', group: CLOUD },
   'input-prefix': { type: 'string', describe: 'object prefix', group: CLOUD },

@@ -2,8 +2,8 @@ import type { SourceFlag } from '@maou/bench-use-cases';
 import type { ValidationIssue } from '@maou/bench-domain';
 import { DEFAULT_REQUEST_TIMEOUT_S } from './deadline';
 
-/** The heading of the flags every cloud source shares. */
-const CLOUD = 'Cloud input (Stage 3):';
+/** The heading of the flags cloud sources share (their `--help` names the kinds that read each). @internal */
+export const CLOUD = 'Cloud input (Stage 3):';
 
 /** Flags more than one cloud plug-in reads; each plug-in lists the ones it reads, the registry shows each once. @internal */
 export const CLOUD_FLAGS = {
@@ -18,7 +18,7 @@ export const CLOUD_FLAGS = {
   'input-local-cache-dir': { type: 'string', describe: 'local cache for downloaded objects or pages', group: CLOUD },
   'input-endpoint': {
     type: 'string',
-    describe: 'custom S3/GCS/BigQuery endpoint (e.g. a local server)',
+    describe: 'custom endpoint (e.g. a local server)',
     group: CLOUD,
   },
 } as const satisfies Record<string, SourceFlag>;
