@@ -2,8 +2,8 @@ import type { ComputeConfig } from '@maou/bench-domain';
 import type { BackendInfo } from '@maou/bench-engine/contracts';
 
 /**
- * How one registered backend is chosen on the command line and described in `--help`. The backend registry in infra
- * lists them; the interface layer validates `--gpu` against that list.
+ * How one registered backend is chosen on the command line and described in `--help`. The backend registry in the
+ * compute package lists them; the interface layer validates `--gpu` against that list.
  * @public
  */
 export interface BackendChoice {

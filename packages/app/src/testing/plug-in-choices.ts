@@ -11,7 +11,7 @@ export const backendChoice = (name: string, placement: BackendChoice['placement'
   selects: (v) => (v === name ? 0 : null),
 });
 
-/** The source of a run that names none, as a plug-in describes it (the shipped plug-ins: cli's source-plug-ins.spec). @public */
+/** The source of a run that names none, as a plug-in describes it (the shipped plug-ins: the library's source-plug-ins.spec). @public */
 export const SAMPLE_SOURCE_CHOICE: SourceChoice = {
   kind: 'sample',
   help: 'generated data',

@@ -125,8 +125,8 @@ export const effectiveTrainableLayers = (
 ): number | null => t.trainableLayers ?? (t.freezeBackbone ? 0 : null);
 
 /**
- * Compute backend request: the name of a registered backend (the registry in infra owns the names; the interface
- * layer checks `--gpu` against it); `auto` for the highest-priority one that starts; `host` for the highest-priority
+ * Compute backend request: the name of a registered backend (the compute package's registry owns the names; the
+ * interface layer checks `--gpu` against it); `auto` for the highest-priority one that starts; `host` for the highest-priority
  * CPU one (tfjs-node, wasm, then cpu), which is what no `--gpu` means, as in maou.
  * @public
  */

@@ -1,7 +1,17 @@
 import type { BackendChoice } from '@maou/bench-use-cases';
 import type { ComputeConfig, LrSchedulerName, ModelPreset, OptimizerName, ValidationIssue } from '@maou/bench-domain';
 
-type Parsed<T> = { readonly value: T } | { readonly issue: ValidationIssue };
+/** A flag's value, or the issue naming it. */
+export type Parsed<T> = { readonly value: T } | { readonly issue: ValidationIssue };
+
+/** The value, or `fallback` with the issue added to `issues` (so every flag is checked in one pass). */
+export const take = <T>(p: Parsed<T>, issues: ValidationIssue[], fallback: T): T => {
+  if ('issue' in p) {
+    issues.push(p.issue);
+    return fallback;
+  }
+  return p.value;
+};
 
 const normalise = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 

@@ -3,8 +3,8 @@ import type { BackendChoice, SourceChoice } from '@maou/bench-use-cases';
 import { toBenchmarkConfig } from './to-benchmark-config';
 import type { RawBenchmarkTrainingOptions } from './raw-options';
 
-// Backends as the registry in infra describes them (interface may not import infra); the shipped registry's own
-// `--gpu` choices are checked in infra's backend-registry.spec.
+// Backends as the compute package's registry describes them (interface may not import it); the shipped registry's
+// own `--gpu` choices are checked in compute's backend-registry.spec.
 const cuda: BackendChoice = {
   name: 'tensorflow-gpu',
   usage: 'cuda:N',
@@ -12,7 +12,7 @@ const cuda: BackendChoice = {
   placement: 'device',
   selects: (v) => (/^cuda:(\d+)$/.exec(v) ? Number(v.slice(5)) : null),
 };
-// The source a run names none of, as a plug-in describes it; the shipped plug-ins' parsing is checked in cli's
+// The source a run names none of, as a plug-in describes it; the shipped plug-ins' parsing is checked in the library's
 // source-plug-ins.spec (interface may not import infra).
 const fallback: SourceChoice = {
   kind: 'sample',
