@@ -1,22 +1,13 @@
 import { inject, injectable } from 'tsyringe';
 import {
-  REPORT_SCHEMA_VERSION,
   buildChromeTrace,
   clampWarmup,
-  computeTrainingMetrics,
   costedKnobs,
-  estimateEpoch,
-  estimateFromSample,
-  MAOU_OMITTED,
-  recommend,
   settleDecisions,
   summarizeResources,
-  toMaouPayload,
-  withAdaptiveCorrection,
   type BackendStepSummary,
   type BenchmarkTrainingReport,
   type HostBatch,
-  type MaouViewSource,
   type Result,
   type ValidationMetrics,
   type TraceEvent,
@@ -39,15 +30,12 @@ import type { BenchmarkTrainingError } from './benchmark-training.errors';
 import { checkNetworkFits, explainHeapTrap, planMicroBatches } from '../micro-batch-plan';
 import { during, settleSteps, StepFailure } from '../step-failure';
 import type { BenchmarkTrainingInput } from './benchmark-training.input';
-import { flattenConfig } from './report-config';
-import { nullReasons } from './null-reasons';
-import { summarizeProfile } from './profile-summary';
 import { prefetchesToDevice } from './prefetched-batches';
 import { runTrainingPass } from './training-pass';
 import { runValidationPass } from './validation-pass';
+import { buildTrainingReport, MONITOR_INTERVAL_MS } from './training-report';
 import { readFailuresAsDatasource } from '../../loader/loader-failures';
 import { requireRows } from '../../loader/require-rows';
-import { backendFields } from '../backend-fields';
 import { interruptedFailure, interruptionOf } from './interruption';
 import { StopWatch } from './stop-watch';
 import { MachineRecord } from './machine-record';
@@ -67,7 +55,6 @@ export interface TrainingSession {
   readonly source: DataSourcePort;
 }
 
-const MONITOR_INTERVAL_MS = 250;
 const PROFILED_BATCHES = 3;
 
 /**
@@ -361,90 +348,33 @@ export class BenchmarkTrainingUseCase {
       });
     const { assessment, series, timings, epochExtras } = watch.conclude(pass.timings);
     if (!pass.interrupted) await machine.add(series, assessment.steadyStart, ctx.warmup);
-    const metrics = computeTrainingMetrics(timings, assessment.steadyStart, warmup);
-    const adaptive = ctx.adaptive?.report(timings, assessment.steadyStart, loader.batchesPerEpoch.train) ?? null;
-    const epoch = withAdaptiveCorrection(
-      {
-        ...estimateEpoch(metrics, loader.batchesPerEpoch.train, loader.samplesPerEpoch.train, assessment),
-        ...epochExtras,
-      },
-      adaptive?.epoch ?? null,
-    );
-    const resources = samples ? summarizeResources(samples, MONITOR_INTERVAL_MS) : null;
-    const estimation =
-      config.sampleRatio !== null && config.source.sampled
-        ? estimateFromSample(metrics, epoch, config.sampleRatio, assessment)
-        : null;
-    const profileSummary = config.enableProfiling && pass.kernels.length ? summarizeProfile(pass.kernels) : null;
-    const io = source.ioStats() as Record<string, unknown> | null;
-    const base: MaouViewSource = {
-      schema_version: REPORT_SCHEMA_VERSION,
-      command: 'benchmark-training',
-      created_at: this.clock.wallTime().toISOString(),
-      stage: config.stage,
+    const report = buildTrainingReport({
+      createdAt: this.clock.wallTime().toISOString(),
+      config,
+      warnings,
+      host,
+      backend,
       model: {
-        preset: config.training.preset,
         parameters: trainer.parameterCount,
-        trainable_parameters: trainer.trainableParameterCount ?? trainer.parameterCount,
-        multiply_adds_per_sample: trainer.multiplyAddsPerSample,
-      },
-      config: { ...flattenConfig(config), notes: warnings },
-      environment: {
-        ...host,
-        ...backendFields(backend),
+        trainableParameters: trainer.trainableParameterCount ?? trainer.parameterCount,
+        multiplyAddsPerSample: trainer.multiplyAddsPerSample,
         ...stepSummaryOf(trainer),
       },
-      data_load_method: {
+      data: {
         source: source.describe(),
-        ...loader.describe(),
-        batches_per_epoch: loader.batchesPerEpoch,
-        samples_per_epoch: loader.samplesPerEpoch,
-        device_prefetch: {
-          enabled: prefetchesToDevice(trainer, config.loader.devicePrefetch),
-          buffer_size: config.loader.devicePrefetch,
-        },
+        loader: loader.describe(),
+        batchesPerEpoch: loader.batchesPerEpoch,
+        samplesPerEpoch: loader.samplesPerEpoch,
+        devicePrefetch: prefetchesToDevice(trainer, config.loader.devicePrefetch),
+        io: source.ioStats() as Record<string, unknown> | null,
       },
-      io,
-      training_metrics: metrics,
-      validation_metrics: validation,
-      epoch_estimate: epoch,
-      estimation,
-      recommendations: recommend({
-        metrics,
-        epoch,
-        resources,
-        settings: {
-          batchSize: config.loader.batchSize,
-          workers: config.loader.workers,
-          prefetchFactor: config.loader.prefetchFactor,
-          pinMemory: config.loader.pinMemory,
-          devicePrefetch: config.loader.devicePrefetch,
-          backend: backend.name,
-          fallback: backend.fallback ?? false,
-          heapLimitBytes: backend.heapLimitBytes ?? null,
-          threads: backend.threads,
-          cores: host.cpus,
-          warmupBatches: warmup,
-        },
-      }),
-      resources,
-      profile: profileSummary,
-      null_reasons: nullReasons(config, {
-        validation: validation !== null,
-        estimation: estimation !== null,
-        resources: resources !== null,
-        profile: profileSummary !== null,
-        io: io !== null,
-        resourceLimits: resourceLimits !== undefined,
-      }),
-      resource_limits: resourceLimits ?? null,
-      batches: timings,
-      ...(adaptive ? { adaptive_batch: adaptive } : {}),
-      ...(pass.interrupted
-        ? { interrupted: true as const, interruption: interruptionOf(stop, pass.timings.length, planned) }
-        : {}),
-    };
-    const report: BenchmarkTrainingReport = { ...base, maou: toMaouPayload(base), maou_omitted: MAOU_OMITTED };
+      measured: { timings, assessment, epochExtras, warmup, kernels: pass.kernels },
+      validation,
+      samples,
+      adaptive: ctx.adaptive?.report(timings, assessment.steadyStart, loader.batchesPerEpoch.train) ?? null,
+      resourceLimits,
+      interruption: pass.interrupted ? interruptionOf(stop, pass.timings.length, planned) : null,
+    });
     return { report, trace: config.enableProfiling ? buildChromeTrace(timings, pass.kernels) : null };
   }
 
@@ -478,7 +408,7 @@ export class BenchmarkTrainingUseCase {
  * A trainer that plans its step (webgpu's planned step) says how in `stepSummary`; the engine's Trainer interface
  * does not declare it, so it is read where present.
  */
-const stepSummaryOf = (trainer: object): { backend_step?: BackendStepSummary } => {
+const stepSummaryOf = (trainer: object): { stepSummary?: BackendStepSummary } => {
   const summary = (trainer as { stepSummary?: () => BackendStepSummary }).stepSummary?.();
-  return summary ? { backend_step: summary } : {};
+  return summary ? { stepSummary: summary } : {};
 };
