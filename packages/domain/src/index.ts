@@ -59,4 +59,5 @@ export * from './resources/redecide';
 export * from './adaptive-batch/strategy-recommendation';
 export * from './tune/tune-candidates';
 export * from './tune/tune-comparison';
+export * from './tune/tune-plan';
 export * from './tune/tune-report';

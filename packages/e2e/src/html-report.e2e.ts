@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -184,6 +184,51 @@ describe('maou --report-html and --json', () => {
     expect(charts['max-batch']).toBe(study.max_batch.tries.length);
     expect(charts['sweep-throughput']).toBeGreaterThanOrEqual(2);
   }, 240_000);
+
+  it('given benchmark-tune --report-html, then the changes, before and after with intervals and the command are on the page; a page not ours is refused and kept', async () => {
+    const html = join(dir, 'tune.html');
+    // one backend thread of the usable cores, the rest already set: few candidates, a short real tune
+    const flags = ['--model-architecture', 'lite', ...ONE_THREAD, '--batch-size', '16', '--sample-positions', '256'];
+    const set = ['--dataloader-workers', '1', '--prefetch-factor', '4', '--pin-memory', '--input-cache-mode', 'memory'];
+    const r = await maou(
+      'utility',
+      'benchmark-tune',
+      ...flags,
+      ...set,
+      '--tune-budget',
+      '40',
+      '--json',
+      '--report-html',
+      html,
+    );
+    expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
+    const tune = JSON.parse(r.stdout) as {
+      command: string;
+      changes: { flag: string; value: string; verdict: string; gain: number | null }[];
+    };
+    const page = await readFile(html, 'utf8');
+    expect(page).toContain('<meta name="generator" content="maou-bench">');
+    const data = /<script type="application\/json" id="report-data">([^<]*)<\/script>/.exec(page)![1]!;
+    // the page keeps the report (without the schema name, which says what the JSON file is)
+    expect({ $schema: expect.any(String), ...JSON.parse(data).payload }).toEqual(tune);
+    if (CHROMIUM) {
+      const dom = await browse(html, join(ARTIFACTS, 'e2e-tune.png'), 1500);
+      const charts = rendered(dom);
+      // the epoch before and after: an interval and a prediction each; a gain and its interval per measured change
+      expect(charts['tune-epoch']).toBe(4);
+      const measured = tune.changes.filter((c) => c.gain !== null).length;
+      expect(charts['tune-gains']).toBe(measured ? 2 * measured : undefined);
+      for (const c of tune.changes) expect(dom).toContain(`<td>${c.flag} ${c.value}</td>`);
+      expect(dom).toContain(`<td>${tune.command}</td>`);
+    }
+    // a file of that name that this product did not write: refused by name before any work, left as it was
+    const notes = join(dir, 'notes.html');
+    await writeFile(notes, '<!doctype html><p>mine</p>');
+    const refused = await maou('utility', 'benchmark-tune', ...flags, '--tune-budget', '30', '--report-html', notes);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`--report-html: ${notes} exists and is not an HTML report written by maou-bench`);
+    expect(await readFile(notes, 'utf8')).toBe('<!doctype html><p>mine</p>');
+  }, 120_000);
 
   it('given benchmark-dataloader --report-html, then its grid heat map renders', async () => {
     const html = join(dir, 'loader.html');

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv from 'ajv';
@@ -7,9 +7,13 @@ import { RecordingProgress } from '@maou/bench-use-cases/testing';
 import { REPORT_SCHEMAS, reportSchemaPath } from './report-schemas/report-schemas';
 import { UsageError } from './usage-error';
 import { benchmarkTune, type BenchmarkTuneOptions } from './benchmark-tune';
+import { renderTuneSummary } from './console/tune-summary';
 
 // benchmarkTune(): the command's options (every benchmark-training flag, and the tune's), on the default adapters.
 const dir = mkdtempSync(join(tmpdir(), 'maou-tune-'));
+// a page of that name the product did not write
+const foreign = join(dir, 'notes.html');
+writeFileSync(foreign, '<!doctype html><p>mine</p>');
 // A configuration that already sets what the tune would try, so the run is a probe and little else.
 const set: BenchmarkTuneOptions = {
   modelArchitecture: 'lite',
@@ -62,6 +66,31 @@ describe('benchmarkTune', () => {
     expect(validate({ ...written, changes: [{ flag: '--threads' }] })).toBe(false);
   }, 300_000);
 
+  it('given more changes than a short budget fits, then it ends within the budget and one leg, naming the changes not tried', async () => {
+    const start = Date.now();
+    // one thread of two, the main thread loading, fresh buffers, rows read from the file: a change for each
+    const report = await benchmarkTune({
+      ...set,
+      threads: 1,
+      dataloaderWorkers: 0,
+      pinMemory: false,
+      inputCacheMode: 'file',
+      tuneBudget: 40,
+    });
+    const wallS = (Date.now() - start) / 1000;
+    const notTried = report.changes.filter((c) => c.status === 'not tried');
+    expect(notTried.length).toBeGreaterThan(0);
+    for (const c of notTried) {
+      expect(c.verdict).toBe('not tried: budget');
+      expect(c.reason).toMatch(/were left after the probe and a leg costs/);
+    }
+    expect(renderTuneSummary(report)).toContain(`${notTried[0]!.flag} ${notTried[0]!.value} not tried: `);
+    const leg = report.leg_s ?? 0;
+    expect(report.elapsed_s).toBeLessThanOrEqual(report.budget_s + leg);
+    // outside the tune: checking the options and building the adapters, well under a second
+    expect(wallS).toBeLessThanOrEqual(report.budget_s + leg + 1);
+  }, 120_000);
+
   it.each([
     [
       { tuneAllow: ['batch-size,speed'] },
@@ -70,12 +99,13 @@ describe('benchmarkTune', () => {
     [{ tuneBudget: 5 }, 'tuneBudget: must be'],
     [{ batchSizes: ['8,16'] }, 'batchSizes: a batch study cannot be tuned'],
     [{ calibrate: true }, 'calibrate: the tune measures loader settings itself'],
-    [{ reportHtml: join(dir, 'x.html') }, 'reportHtml: benchmark-tune has no HTML report'],
+    [{ reportHtml: foreign }, `reportHtml: ${foreign} exists and is not an HTML report written by maou-bench`],
     [{ batchSize: 0 }, 'batchSize: must be an integer from 1 to 65,536, got 0'],
     [{ tuneBugdet: 60 }, 'tuneBugdet: unknown option; did you mean tuneBudget?'],
   ])('refuses %j before any I/O, naming the option as given: %s', async (options, message) => {
     const e = await usage({ ...set, ...options });
     expect(e.message).toContain(message);
     expect(e.exitCode).toBe(2);
+    expect(readFileSync(foreign, 'utf8')).toBe('<!doctype html><p>mine</p>');
   });
 });

@@ -2,10 +2,14 @@ import type { EpochEstimate } from '../report/benchmark-report';
 import type { TuneCandidate, TuneChange, TuneSkipped } from './tune-candidates';
 import type { TuneComparison } from './tune-comparison';
 
-/** One candidate as measured: its gain over the baseline in the same run, or why it could not run. @public */
+/**
+ * One candidate as measured: its gain over the baseline in the same run, or why it could not run (`failed`) or was not
+ * tried (`not tried`: the budget did not fit it; verdict `not tried: budget`).
+ * @public
+ */
 export interface TuneChangeResult extends TuneCandidate {
-  readonly status: 'measured' | 'failed';
-  /** samples/s ÷ the baseline's − 1; null when it failed */
+  readonly status: 'measured' | 'failed' | 'not tried';
+  /** samples/s ÷ the baseline's − 1; null when it failed or was not tried */
   readonly gain: number | null;
   readonly interval: readonly [number, number | null] | null;
   /** measurably faster (speed, training), or confirmed (measurement: the steady start fell inside the warm-up) */
@@ -13,7 +17,7 @@ export interface TuneChangeResult extends TuneCandidate {
   readonly verdict: string;
   readonly wander_band: number | null;
   readonly legs: { readonly baseline: number; readonly candidate: number };
-  /** why it failed (the run's error), when it did */
+  /** why it failed (the run's error) or was not tried */
   readonly reason?: string;
 }
 
@@ -32,6 +36,8 @@ export interface TuneReport {
   readonly created_at: string;
   readonly budget_s: number;
   readonly elapsed_s: number;
+  /** what one leg cost, start-up included, as planned from the probe; null when no leg was planned */
+  readonly leg_s: number | null;
   readonly baseline: TuneSide;
   /** the configuration the command line reproduces; the baseline itself when nothing was verified */
   readonly final: TuneSide & {

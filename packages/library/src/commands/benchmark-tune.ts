@@ -11,7 +11,7 @@ import {
   type ValidatedTrainingRun,
 } from '@maou/bench-interface';
 import { logResourcePlan } from '@maou/bench-host';
-import { watchInterrupts } from '@maou/bench-infra';
+import { watchInterrupts, writeTuneHtmlReport } from '@maou/bench-infra';
 import { stopRequest } from './benchmark-training.interrupt';
 import { machineResources, type GlobalOptions } from '../composition-root';
 import type { PlugIns } from '../plug-ins';
@@ -27,17 +27,14 @@ export const benchmarkTuneTable = (plugIns: PlugIns) => ({ ...benchmarkTrainingT
 type Args = BenchmarkTrainingArgs & ParsedOptions<typeof TUNE_OPTIONS> & GlobalOptions;
 type Valid = ValidatedTrainingRun & { readonly plan: ResourcePlan; readonly tune: TuneRequest };
 
-// The batch study sweeps what the tune measures, calibration picks loader settings under it, and there is no HTML page
-// of a tune: each is refused by name rather than ignored.
-const refusedWithTune = (args: Args, valid: ValidatedTrainingRun) => [
+// The batch study sweeps what the tune measures and calibration picks loader settings under it: each is refused by
+// name rather than ignored.
+const refusedWithTune = (valid: ValidatedTrainingRun) => [
   ...(valid.study
     ? [{ field: '--batch-sizes', message: 'a batch study cannot be tuned; run it with benchmark-training' }]
     : []),
   ...(valid.calibration.mode !== 'off'
     ? [{ field: '--calibrate', message: 'the tune measures loader settings itself; leave calibration out' }]
-    : []),
-  ...(args.reportHtml !== undefined
-    ? [{ field: '--report-html', message: 'benchmark-tune has no HTML report; use --output-json' }]
     : []),
 ];
 
@@ -50,7 +47,7 @@ export const benchmarkTuneSpec = (plugIns: PlugIns): CommandSpec<Args, Valid, Tu
     if (plan.refusal) return err([{ field: 'RLIMIT_AS', message: plan.refusal }]);
     const run = toTrainingRun(args, defaults);
     const tune = toTuneRequest(args);
-    const issues = [...(run.ok ? refusedWithTune(args, run.value) : run.error), ...(tune.ok ? [] : tune.error)];
+    const issues = [...(run.ok ? refusedWithTune(run.value) : run.error), ...(tune.ok ? [] : tune.error)];
     return run.ok && tune.ok && !issues.length ? ok({ ...run.value, plan, tune: tune.value }) : err(issues);
   },
   outputs: (_args, { config }) => ({ source: config.source }),
@@ -81,5 +78,9 @@ export const benchmarkTuneSpec = (plugIns: PlugIns): CommandSpec<Args, Valid, Tu
       });
     return ok(result.value);
   },
-  present: (report) => ({ payload: withSchema('benchmark-tune-report', report), text: renderTuneSummary(report) }),
+  present: (report) => ({
+    payload: withSchema('benchmark-tune-report', report),
+    text: renderTuneSummary(report),
+    writeHtml: (path) => writeTuneHtmlReport(report, path),
+  }),
 });

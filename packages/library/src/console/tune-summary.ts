@@ -28,7 +28,7 @@ export const renderTuneSummary = (r: TuneReport): string => {
       ? alignedTable(['change', 'kind', 'gain', '95 % interval', 'legs A/B', 'verdict'], rows, 2).map((l) => `  ${l}`)
       : ['  no change to try: the configuration already sets every setting the tune knows']),
     ...r.changes.filter((c) => c.alters).map((c) => `  ${c.flag} ${c.value}: ${c.alters}`),
-    ...r.changes.filter((c) => c.reason).map((c) => `  ${c.flag} ${c.value} failed: ${c.reason}`),
+    ...r.changes.filter((c) => c.reason).map((c) => `  ${c.flag} ${c.value} ${c.status}: ${c.reason}`),
     ...r.skipped.map((s) => `  not tried: ${s.flag}${s.value === null ? '' : ` ${s.value}`} (${s.why})`),
     '',
     labelledRow('Baseline', `${formatNumber(r.baseline.samples_per_second, 1)} samples/s over ${r.baseline.legs} legs`),

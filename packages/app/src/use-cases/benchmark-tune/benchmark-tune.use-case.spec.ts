@@ -158,6 +158,29 @@ describe('BenchmarkTuneUseCase', () => {
     expect(r.value.command).toBe('maou utility benchmark-training');
   });
 
+  it('given more changes than a short budget fits at two legs a side, then it measures those with the most to gain and names the rest', async () => {
+    const { tune } = machine(4);
+    const r = await tune.execute(input(config({ workers: 0, pinMemory: false, cacheMode: 'file' }, 1), 40_000));
+    if (!r.ok) throw new Error(r.error.message);
+    const t = r.value;
+    const status = Object.fromEntries(t.changes.map((c) => [`${c.flag} ${c.value}`, c.status]));
+    // the step computes 80 % of a batch on one of two threads, the main thread prepares batches 20 %; no copies
+    expect(status).toMatchObject({
+      '--threads 2': 'measured',
+      '--dataloader-workers 1': 'measured',
+      '--pin-memory true': 'not tried',
+    });
+    const skipped = t.changes.filter((c) => c.status === 'not tried');
+    expect(skipped.length).toBeGreaterThan(0);
+    for (const c of skipped) {
+      expect(c).toMatchObject({ verdict: 'not tried: budget', gain: null, significant: false });
+      expect(c.reason).toMatch(/^\d+\.\d s were left after the probe and a leg costs .* fit at 2 legs a side/);
+    }
+    expect(t.changes.filter((c) => c.status === 'measured').every((c) => c.legs.candidate >= 2)).toBe(true);
+    expect(t.elapsed_s).toBeLessThanOrEqual(t.budget_s + t.leg_s!);
+    expect(t.notes.filter((n) => n.includes('budget'))).toEqual([]);
+  });
+
   it('given a stop request mid-way, then it fails as interrupted, naming the legs it ran', async () => {
     const { tune, clock } = machine(3);
     const stop = {

@@ -5,7 +5,9 @@ import {
   compareLegs,
   legOf,
   legsSamplesPerSecond,
+  planTuneLegs,
   tuneCandidates,
+  TUNE_LEGS,
   tuneWinners,
   type BenchmarkTrainingReport,
   type Result,
@@ -27,9 +29,7 @@ import { during, settleSteps, StepFailure } from '../step-failure';
 import type { BenchmarkTuneInput } from './benchmark-tune.input';
 import { sideOf, TuneLegs } from './tune-legs';
 
-/** Shortest and longest leg (training time); the probe's share of the budget. */
-const MIN_LEG_MS = 3_000;
-const MAX_LEG_MS = 20_000;
+/** The probe's share of the budget (its length within a leg's). */
 const PROBE_SHARE = 0.08;
 /** Steps of the untimed gradient-noise pass that measures the critical batch size when batch sizes are allowed. */
 const NOISE_STEPS = 20;
@@ -56,19 +56,20 @@ export class BenchmarkTuneUseCase {
   ) {}
 
   async execute(input: BenchmarkTuneInput): Promise<Result<TuneReport, BenchmarkTrainingError>> {
+    // the budget counts from here: opening the datasource is part of the tune's wall time
+    const t0 = this.clock.now();
     const opened = await this.training.openSession(input.config);
     if (!opened.ok) return opened;
-    return settleSteps(() => this.run(opened.value, input));
+    return settleSteps(() => this.run(opened.value, input, t0));
   }
 
-  private async run(session: TrainingSession, input: BenchmarkTuneInput): Promise<TuneReport> {
+  private async run(session: TrainingSession, input: BenchmarkTuneInput, t0: number): Promise<TuneReport> {
     const log = this.logger.child({ useCase: 'benchmark-tune' });
-    const t0 = this.clock.now();
     const deadline = t0 + input.budgetMs;
     const legs = new TuneLegs(this.training, session, input);
     const notes: string[] = [];
 
-    const probeMs = clamp(input.budgetMs * PROBE_SHARE, MIN_LEG_MS, MAX_LEG_MS);
+    const probeMs = clamp(input.budgetMs * PROBE_SHARE, TUNE_LEGS.minMs, TUNE_LEGS.maxMs);
     const probeTask = this.progress.start({ label: 'tune: probe run of the configuration', total: 1, unit: 'legs' });
     const probeStart = this.clock.now();
     const probe = await this.baseline(legs.run(input.config, probeMs), probeTask);
@@ -88,12 +89,23 @@ export class BenchmarkTuneUseCase {
     });
     log.info({ candidates: tried.map((c) => `${c.flag} ${c.value}`) }, 'tune candidates');
 
-    const n = tried.length;
-    const legMs = clamp((deadline - this.clock.now()) / (2 * (n + 1) + 4) - overhead, MIN_LEG_MS, MAX_LEG_MS);
-    const cost = legMs + overhead;
-    const screenEnd = this.clock.now() + ((deadline - this.clock.now()) * 2 * (n + 1)) / (2 * (n + 1) + 4);
+    const remaining = deadline - this.clock.now();
+    const plan = planTuneLegs(
+      tried,
+      { shares: probe.training_metrics.phase_share, threads: probe.environment.threads, overheadMs: overhead },
+      remaining,
+    );
+    const n = plan.measure.length;
+    const { legMs, legCostMs: cost } = plan;
+    if (plan.notTried.length)
+      log.warn({ notTried: plan.notTried.map((x) => flagText(x.candidate)) }, 'tune budget too short for every change');
+    if (n === 0 && tried.length)
+      notes.push(
+        `the budget left ${(remaining / 1000).toFixed(0)} s after the probe, too little for one change at two legs a side and its verification: nothing was tried; about ${Math.ceil((this.clock.now() - t0 + (2 * 2 + 4) * (TUNE_LEGS.minMs + overhead)) / 1000)} s would fit one`,
+      );
+    const screenEnd = this.clock.now() + (remaining * 2 * (n + 1)) / (2 * (n + 1) + TUNE_LEGS.verify);
     const a: BenchmarkTrainingReport[] = [];
-    const measured: Measured[] = tried.map((candidate) => ({ candidate, reports: [] }));
+    const measured: Measured[] = plan.measure.map((candidate) => ({ candidate, reports: [] }));
     if (n > 0) {
       const pairs = Math.max(1, Math.floor((screenEnd - this.clock.now()) / (2 * (n + 1) * cost)));
       const task = this.progress.start({
@@ -110,7 +122,11 @@ export class BenchmarkTuneUseCase {
       }
       task.finish();
     }
-    const changes = measured.map((m) => judge(m, a));
+    // in the candidates' order, each measured or said why not
+    const changes = tried.map((c) => {
+      const m = measured.find((x) => x.candidate === c);
+      return m ? judge(m, a) : notTried(c, plan.notTried.find((x) => x.candidate === c)!.why);
+    });
     const winners = tuneWinners(changes);
     const verification = winners.length ? await this.verify(legs, input, winners, legMs, cost, deadline) : null;
     const speedWinners = winners.some((w) => tried.find((c) => c.flag === w.flag)?.kind !== 'measurement');
@@ -124,7 +140,7 @@ export class BenchmarkTuneUseCase {
     const finalSide = verified && verification ? verification.c : baseSide;
     if (this.clock.now() > deadline + cost)
       notes.push(
-        `the tune took ${((this.clock.now() - t0) / 1000).toFixed(0)} s of a ${(input.budgetMs / 1000).toFixed(0)} s budget: each change needs at least two legs a side`,
+        `the tune took ${((this.clock.now() - t0) / 1000).toFixed(0)} s of a ${(input.budgetMs / 1000).toFixed(0)} s budget: its legs took longer than the probe's start-up and the planned training time`,
       );
     const figures = verification?.comparison;
     return {
@@ -133,6 +149,7 @@ export class BenchmarkTuneUseCase {
       created_at: this.clock.wallTime().toISOString(),
       budget_s: input.budgetMs / 1000,
       elapsed_s: (this.clock.now() - t0) / 1000,
+      leg_s: n > 0 ? cost / 1000 : null,
       baseline: sideOf(baseSide, legsSamplesPerSecond(baseSide.map(legOf))),
       final: {
         ...sideOf(finalSide, legsSamplesPerSecond(finalSide.map(legOf))),
@@ -240,6 +257,19 @@ export class BenchmarkTuneUseCase {
 const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
 const sumWall = (r: BenchmarkTrainingReport): number => r.batches.reduce((s, b) => s + b.wallMs, 0);
 const flagText = (c: TuneChange): string => `${c.flag} ${c.value}`;
+
+/** A candidate the budget did not fit: named, with why, and nothing claimed. */
+const notTried = (candidate: TuneCandidate, why: string): TuneChangeResult => ({
+  ...candidate,
+  status: 'not tried',
+  gain: null,
+  interval: null,
+  significant: false,
+  verdict: 'not tried: budget',
+  wander_band: null,
+  legs: { baseline: 0, candidate: 0 },
+  reason: why,
+});
 
 /** A candidate's verdict: speed by the comparison; a measurement change by whether every leg was steady within it. */
 const judge = (m: Measured, a: readonly BenchmarkTrainingReport[]): TuneChangeResult => {

@@ -1,11 +1,18 @@
 import type { BenchmarkDataloaderOutput } from '@maou/bench-use-cases';
-import type { BatchStudyReport, BenchmarkCompareReport, BenchmarkTrainingReport, Result } from '@maou/bench-domain';
+import type {
+  BatchStudyReport,
+  BenchmarkCompareReport,
+  BenchmarkTrainingReport,
+  Result,
+  TuneReport,
+} from '@maou/bench-domain';
 import { batchStudyReportPage } from './batch-study-report-page';
 import { writeReportFile, type ReportWriteError, type WrittenReport } from './atomic-write';
 import { compareReportPage } from './compare-report-page';
 import { dataloaderReportPage } from './dataloader-report-page';
 import { renderReportPage } from './render-report-page';
 import { trainingReportPage } from './training-report-page';
+import { tuneReportPage } from './tune-report-page';
 
 /** Writes the `benchmark-training` HTML report (self-contained, atomic). @public */
 export const writeTrainingHtmlReport = (
@@ -34,3 +41,9 @@ export const writeBatchStudyHtmlReport = (
   path: string,
 ): Promise<Result<WrittenReport, ReportWriteError>> =>
   writeReportFile(path, renderReportPage(batchStudyReportPage(report)));
+
+/** Writes the `benchmark-tune` HTML report (self-contained, atomic). @public */
+export const writeTuneHtmlReport = (
+  report: TuneReport,
+  path: string,
+): Promise<Result<WrittenReport, ReportWriteError>> => writeReportFile(path, renderReportPage(tuneReportPage(report)));
