@@ -59,6 +59,12 @@ const rendered = (dom: string): Record<string, number> =>
     [...dom.matchAll(/id="chart-([\w-]+)"[^>]*?data-rendered="(\d+) points"/g)].map((m) => [m[1]!, Number(m[2])]),
   );
 
+/** What the tune's page is checked against: its JSON on stdout. */
+interface TuneAnswer {
+  readonly command: string;
+  readonly changes: readonly { flag: string; value: string; gain: number | null }[];
+}
+
 describe('maou command line: version, completion, help', () => {
   it('given --version, then the package version', async () => {
     const r = await maou('--version');
@@ -202,10 +208,7 @@ describe('maou --report-html and --json', () => {
       html,
     );
     expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
-    const tune = JSON.parse(r.stdout) as {
-      command: string;
-      changes: { flag: string; value: string; verdict: string; gain: number | null }[];
-    };
+    const tune = JSON.parse(r.stdout) as TuneAnswer;
     const page = await readFile(html, 'utf8');
     expect(page).toContain('<meta name="generator" content="maou-bench">');
     const data = /<script type="application\/json" id="report-data">([^<]*)<\/script>/.exec(page)![1]!;

@@ -67,3 +67,24 @@ export const tuneWinners = (results: readonly TuneChangeResult[]): TuneChange[] 
   }
   return [...best.values()].map(({ flag, value }) => ({ flag, value }));
 };
+
+/** A gain as the answer writes it: `+12.3 %`, `open` for an open end. @public */
+export const formatGain = (x: number | null): string =>
+  x === null || !Number.isFinite(x) ? 'open' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`;
+
+/** A gain's interval as the answer writes it: `-5.0 % … +20.1 %`, `-` when there is none. @public */
+export const formatGainInterval = (i: readonly [number, number | null] | null): string =>
+  i ? `${formatGain(i[0])} … ${formatGain(i[1])}` : '-';
+
+/** The columns of the changes table, the same in the summary and the HTML report. @public */
+export const TUNE_CHANGE_COLUMNS = ['change', 'kind', 'gain', '95 % interval', 'legs A/B', 'verdict'] as const;
+
+/** One change's cells under {@link TUNE_CHANGE_COLUMNS}. @public */
+export const tuneChangeCells = (c: TuneChangeResult): string[] => [
+  `${c.flag} ${c.value}`,
+  c.kind === 'training' ? 'alters training' : c.kind,
+  c.gain === null ? '-' : formatGain(c.gain),
+  formatGainInterval(c.interval),
+  `${c.legs.baseline}/${c.legs.candidate}`,
+  c.verdict,
+];

@@ -1,10 +1,13 @@
-import type { TuneReport, TuneSide } from '@maou/bench-domain';
+import {
+  formatGain,
+  formatGainInterval,
+  TUNE_CHANGE_COLUMNS,
+  tuneChangeCells,
+  type TuneReport,
+  type TuneSide,
+} from '@maou/bench-domain';
 import { PALETTE, formatInterval, formatMs, percent, round, timeUnitFor } from './chart-format';
 import type { ChartSpec, ReportPage, TableSpec } from './report-page';
-
-const signed = (x: number): string => `${x >= 0 ? '+' : ''}${percent(x)}`;
-const range = (i: readonly [number, number | null] | null): string =>
-  i ? `${signed(i[0])} … ${i[1] === null ? 'open' : signed(i[1])}` : '–';
 
 const epoch = (s: TuneSide): string =>
   s.epoch ? `${formatMs(s.epoch.predicted_ms)} ${formatInterval(...s.epoch.predicted_ms_ci95)}` : '–';
@@ -12,24 +15,15 @@ const epoch = (s: TuneSide): string =>
 const verified = (r: TuneReport): string => {
   const v = r.final.verification;
   if (v)
-    return `${signed(v.gain)} (95 % interval ${range(v.interval)}, the machine's wander ±${percent(v.wander_band)}): ${v.significant ? 'faster' : 'not measurably faster'}`;
+    return `${formatGain(v.gain)} (95 % interval ${formatGainInterval(v.interval)}, the machine's wander ±${percent(v.wander_band)}): ${v.significant ? 'faster' : 'not measurably faster'}`;
   return r.final.changes.length ? 'measurement changes only' : 'no measurable gain: the configuration stays';
 };
 
 const changesTable = (r: TuneReport): TableSpec => ({
   id: 'tune-changes',
   title: 'Changes against your configuration, in the same run',
-  columns: ['change', 'kind', 'gain', '95 % interval', 'legs A/B', 'verdict', 'why tried', 'note'],
-  rows: r.changes.map((c) => [
-    `${c.flag} ${c.value}`,
-    c.kind === 'training' ? 'alters training' : c.kind,
-    c.gain === null ? '–' : signed(c.gain),
-    range(c.interval),
-    `${c.legs.baseline}/${c.legs.candidate}`,
-    c.verdict,
-    c.why,
-    [c.alters, c.reason].filter(Boolean).join('; '),
-  ]),
+  columns: [...TUNE_CHANGE_COLUMNS, 'why tried', 'note'],
+  rows: r.changes.map((c) => [...tuneChangeCells(c), c.why, [c.alters, c.reason].filter(Boolean).join('; ')]),
   emptyText: 'No change to try: the configuration already sets every setting the tune knows.',
 });
 
