@@ -48,6 +48,7 @@ export * from './arrow/lz4-frame';
 export * from './sources/object-store/object-store-data-source.adapter';
 export * from './sources/object-store/object-store-source';
 export type { ObjectEntry, ObjectStore } from './sources/object-store/object-store';
+export { transientClassifier, type TransientClassifier } from './sources/shared/transient-error';
 export * from './sources/s3/s3.source';
 export * from './sources/gcs/gcs.source';
 export * from './sources/bigquery/bigquery.source';

@@ -54,13 +54,13 @@ export const transientClassifier = (own: TransientClassifier = () => false): Tra
   return (error) => check(error, 0);
 };
 
-/** The `name` an error carries (SDKs name their error kinds there), or ''. @public */
+/** The `name` an error carries (SDKs name their error kinds there), or ''. @internal */
 export const errorName = (error: unknown): string => {
   const name = ((error ?? {}) as ErrorShape).name;
   return typeof name === 'string' ? name : '';
 };
 
-/** The reasons a JSON API error lists (`errors: [{ reason }]`, as Google's APIs answer). @public */
+/** The reasons a JSON API error lists (`errors: [{ reason }]`, as Google's APIs answer). @internal */
 export const errorReasons = (error: unknown): string[] => {
   const errors = ((error ?? {}) as ErrorShape).errors;
   return Array.isArray(errors)
