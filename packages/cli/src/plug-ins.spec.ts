@@ -1,19 +1,24 @@
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FIXTURES_DIR } from '@maou/bench-testkit/arrow';
 import { FIXTURE_DIR as FIXTURES } from '@maou/bench-testkit/sources';
+import { transientClassifier } from '@maou/bench-infra';
 import { run } from './run';
 import { benchmarkTraining } from '@maou/bench-app';
 import { UsageError } from '@maou/bench-app';
 import { shippedPlugIns, type PlugIns } from '@maou/bench-app/commands';
 import { fakeBackendPlugin, fakeSteps } from './testdata/fake-backend/fake-backend.plugin';
 import { fixtureFolderSource } from './testdata/fixture-folder-source/fixture-folder.source';
+import { BUSY, startHttpFolderServer, type HttpFolderServer } from './testdata/http-folder-store/http-folder-server';
+import { httpFolderSource } from './testdata/http-folder-store/http-folder.source';
 
-// The issue's "done when": a new backend and a new datasource are each one folder (testdata/, not built into dist)
-// and one registration line below, and then the real command line knows them: their flags and help in --help, their
-// bounds checked (exit 2 naming the flag, before any I/O), and a benchmark that trains on the fake backend's own
-// trainer over the rows the fake source serves (files pyarrow wrote).
+// The issue's "done when": a new backend, a new datasource and a new bucket-style store are each one folder
+// (testdata/, not built into dist) and one registration line below, and then the real command line knows them: their
+// flags and help in --help, their bounds checked (exit 2 naming the flag, before any I/O), a benchmark that trains on
+// the fake backend's own trainer over the rows the fake source serves (files pyarrow wrote), and a Stage 3 benchmark
+// over the store's loopback server whose busy answers only the store's own classifier retries.
 const dir = mkdtempSync(join(tmpdir(), 'maou-plug-ins-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -21,6 +26,7 @@ const withFakes = (): PlugIns => {
   const shipped = shippedPlugIns();
   shipped.backends.register(fakeBackendPlugin);
   shipped.sources.register(fixtureFolderSource);
+  shipped.sources.register(httpFolderSource);
   return shipped;
 };
 
@@ -40,6 +46,11 @@ const maou = async (argv: string[], plugIns = withFakes()) => {
   }
 };
 const TRAIN = ['utility', 'benchmark-training'];
+/** A few batches of the small model, no calibration, no logs. */
+const SHORT_RUN = [
+  ...['--model-architecture', 'lite', '--batch-size', '8', '--warmup-batches', '1', '--max-batches', '3'],
+  ...['--dataloader-workers', '0', '--no-calibrate', '--log-level', 'silent'],
+];
 
 describe('a backend and a datasource added as plug-ins, through the real command line', () => {
   it('given both registered, then --help shows the source under its help line with its flags, and the backend in --gpu', async () => {
@@ -96,21 +107,9 @@ describe('a backend and a datasource added as plug-ins, through the real command
       '2',
       '--stage',
       '1',
-      '--model-architecture',
-      'lite',
-      '--batch-size',
-      '8',
-      '--warmup-batches',
-      '1',
-      '--max-batches',
-      '3',
-      '--dataloader-workers',
-      '0',
-      '--no-calibrate',
+      ...SHORT_RUN,
       '--output-json',
       out,
-      '--log-level',
-      'silent',
     ]);
     expect(r.stderr).not.toMatch(/invalid options/);
     expect(r.code).toBe(0);
@@ -144,5 +143,62 @@ describe('a backend and a datasource added as plug-ins, through the real command
     const report = await benchmarkTraining<FixtureOptions>(options, { plugIns });
     expect(report.config.source).toBe('fixture-folder');
     expect(report.environment.backend).toBe('fake');
+  }, 180_000);
+});
+
+describe('a bucket-style store added as one folder: the factory gives it the --input-* flags, downloads and retries', () => {
+  let server: HttpFolderServer;
+  const bucket = join(dir, 'folder-root', 'maou-http', 'runs', 'stage3');
+  const files = ['stage3.lz4.feather', 'stage3.polars.lz4.feather'];
+  beforeAll(async () => {
+    mkdirSync(bucket, { recursive: true });
+    for (const f of files) copyFileSync(join(FIXTURES_DIR, f), join(bucket, f));
+    // each object's first GET is answered busy (HTTP 423 with the store's code)
+    server = await startHttpFolderServer(join(dir, 'folder-root'), 1);
+  });
+  afterAll(() => server.close());
+
+  it('given it registered, then --help shows its help line and selecting flag, and the shared flags name it', async () => {
+    const help = (await maou([...TRAIN, '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('Datasource http-folder: a folder served over loopback HTTP (test plug-in)');
+    expect(help).toContain('--input-http-folder read from a folder served over HTTP');
+    expect(help).toContain('--input-bucket-name bucket, for s3, gcs, http-folder');
+    expect(help).toContain(
+      '--input-endpoint custom endpoint (e.g. a local server), for s3, gcs, bigquery, http-folder',
+    );
+  });
+
+  it('given --input-http-folder, then a Stage 3 benchmark trains on the served sample files, each busy answer retried', async () => {
+    const out = join(dir, 'http-folder.json');
+    const r = await maou([
+      ...TRAIN,
+      '--input-http-folder',
+      '--input-endpoint',
+      server.url,
+      '--input-bucket-name',
+      'maou-http',
+      '--input-prefix',
+      'runs',
+      '--input-data-name',
+      'stage3',
+      '--input-local-cache-dir',
+      join(dir, 'http-cache'),
+      '--stage',
+      '3',
+      // the sample files predate the win-rate column
+      '--policy-target-mode',
+      'move-label',
+      ...SHORT_RUN,
+      '--output-json',
+      out,
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(await readFile(out, 'utf8'));
+    expect(report.config.source).toBe('http-folder');
+    expect(report.data_load_method.source).toMatch(/^folder\+http:\/\/maou-http\/runs\/stage3\/ cached in /);
+    // the rules every store shares call a 423 final: only the store's classifier makes these retries
+    expect(transientClassifier()(Object.assign(new Error('busy'), { status: 423, code: BUSY }))).toBe(false);
+    expect([server.busy(), report.io.objects, report.io.retries]).toEqual([files.length, files.length, files.length]);
   }, 180_000);
 });
