@@ -18,6 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type * as TfCore from '@tensorflow/tfjs-core';
+import { TRAINING_DEFAULTS } from '@maou/bench-domain';
 import { createTrainer } from '@maou/bench-engine';
 import { cpuKernelSelection, DataParallelTrainer, describeCpuKernels, installWasmKernels } from '@maou/bench-compute';
 
@@ -67,29 +68,7 @@ async function child(mode: string): Promise<Measured> {
     await tf.setBackend('wasm');
   }
   await tf.ready();
-  const training = {
-    preset: 'lite' as const,
-    optimizer: 'adamw' as const,
-    learningRate: 1e-3,
-    momentum: 0.9,
-    beta1: 0.9,
-    beta2: 0.999,
-    eps: 1e-8,
-    weightDecay: 0.01,
-    lrScheduler: 'warmup_cosine_decay' as const,
-    policyLossRatio: 1,
-    valueLossRatio: 1,
-    gradientClip: 1,
-    gradientAccumulationSteps: 1,
-    detectAnomaly: false,
-    stage1PosWeight: 1,
-    stage2PosWeight: 1,
-    stage2GammaPos: 0,
-    stage2GammaNeg: 0,
-    stage2Clip: 0,
-    stage2HiddenDim: 128,
-    stage2HeadDropout: 0,
-  };
+  const training = { ...TRAINING_DEFAULTS, preset: 'lite' as const, learningRate: 1e-3 };
   const threads = mode === 'ours' || mode === 'ours-wasm' ? Number(arg('threads', '2')) : 1;
   const trainer =
     threads > 1

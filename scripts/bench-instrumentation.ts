@@ -11,7 +11,7 @@
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type * as TfCore from '@tensorflow/tfjs-core';
-import type { HostBatch } from '@maou/bench-domain';
+import { TRAINING_DEFAULTS, type HostBatch } from '@maou/bench-domain';
 import { createTrainer } from '@maou/bench-engine';
 import { runTrainingPass } from '@maou/bench-use-cases';
 import { installWasmKernels } from '@maou/bench-compute';
@@ -57,29 +57,7 @@ const main = async (): Promise<void> => {
   await tf.setBackend('wasm');
   const clock = new SystemClockAdapter();
   const data = Array.from({ length: batches }, (_, i) => syntheticBatch(batch, i + 1));
-  const training = {
-    preset: 'lite' as const,
-    optimizer: 'adamw' as const,
-    learningRate: 0.01,
-    momentum: 0.9,
-    beta1: 0.9,
-    beta2: 0.999,
-    eps: 1e-8,
-    weightDecay: 0.01,
-    lrScheduler: 'warmup_cosine_decay' as const,
-    policyLossRatio: 1,
-    valueLossRatio: 1,
-    gradientClip: 0,
-    gradientAccumulationSteps: 1,
-    detectAnomaly: false,
-    stage1PosWeight: 1,
-    stage2PosWeight: 1,
-    stage2GammaPos: 0,
-    stage2GammaNeg: 0,
-    stage2Clip: 0,
-    stage2HiddenDim: 128,
-    stage2HeadDropout: 0,
-  };
+  const training = { ...TRAINING_DEFAULTS, preset: 'lite' as const, gradientClip: 0 };
   const trainer = createTrainer({ stage: 3, training, totalSteps: rounds * 2 * batches + 2, seed: 1 });
   for (const b of data.slice(0, 2)) await trainer.step(b, clock);
   const times = { bare: [] as number[], instrumented: [] as number[] };

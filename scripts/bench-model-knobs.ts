@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type * as TfCore from '@tensorflow/tfjs-core';
-import type { TrainingConfig } from '@maou/bench-domain';
+import { TRAINING_DEFAULTS, type TrainingConfig } from '@maou/bench-domain';
 import { TfjsTrainer } from '@maou/bench-engine';
 import { installWasmKernels } from '@maou/bench-compute';
 
@@ -20,29 +20,7 @@ const arg = (name: string, fallback: string): string => {
   return at > 0 ? process.argv[at + 1]! : fallback;
 };
 
-const BASE: TrainingConfig = {
-  preset: 'vit',
-  optimizer: 'adamw',
-  learningRate: 1e-3,
-  momentum: 0.9,
-  beta1: 0.9,
-  beta2: 0.999,
-  eps: 1e-8,
-  weightDecay: 0.01,
-  lrScheduler: 'warmup_cosine_decay',
-  policyLossRatio: 1,
-  valueLossRatio: 1,
-  gradientClip: 1,
-  gradientAccumulationSteps: 1,
-  detectAnomaly: false,
-  stage1PosWeight: 1,
-  stage2PosWeight: 1,
-  stage2GammaPos: 0,
-  stage2GammaNeg: 0,
-  stage2Clip: 0,
-  stage2HiddenDim: 128,
-  stage2HeadDropout: 0,
-};
+const BASE: TrainingConfig = { ...TRAINING_DEFAULTS, preset: 'vit', learningRate: 1e-3 };
 
 function syntheticBatch(size: number, seed: number) {
   let s = seed >>> 0;

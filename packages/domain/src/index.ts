@@ -6,6 +6,7 @@ export * from './config/benchmark-config';
 export * from './config/loader-settings';
 export * from './config/setting';
 export * from './config/training-settings';
+export * from './config/training-defaults';
 export * from './config/run-settings';
 export * from './config/model-settings';
 export * from './errors/validation-error';

@@ -1,4 +1,4 @@
-import type { BenchmarkConfig } from '@maou/bench-domain';
+import { TRAINING_DEFAULTS, type BenchmarkConfig } from '@maou/bench-domain';
 
 /**
  * A small valid configuration for use-case specs (lite on the cpu backend, batch 8, 10 batches, local files),
@@ -21,29 +21,8 @@ export const testBenchmarkConfig = (over: Partial<BenchmarkConfig> = {}): Benchm
     devicePrefetch: 0,
     seed: 1,
   },
-  training: {
-    preset: 'lite',
-    optimizer: 'adamw',
-    learningRate: 0.01,
-    momentum: 0.9,
-    beta1: 0.9,
-    beta2: 0.999,
-    eps: 1e-8,
-    weightDecay: 0.01,
-    lrScheduler: 'warmup_cosine_decay',
-    policyLossRatio: 1,
-    valueLossRatio: 1,
-    gradientClip: 0,
-    gradientAccumulationSteps: 1,
-    detectAnomaly: false,
-    stage1PosWeight: 1,
-    stage2PosWeight: 1,
-    stage2GammaPos: 0,
-    stage2GammaNeg: 0,
-    stage2Clip: 0,
-    stage2HiddenDim: 128,
-    stage2HeadDropout: 0,
-  },
+  // maou's defaults with the small backbone and no clipping (the specs' figures assume them)
+  training: { ...TRAINING_DEFAULTS, preset: 'lite', gradientClip: 0 },
   compute: { backend: 'cpu', deviceIndex: 0, threads: 'auto' },
   warmupBatches: 2,
   maxBatches: 10,

@@ -1,4 +1,5 @@
 import * as S from '@maou/bench-domain';
+import { TRAINING_DEFAULTS } from '@maou/bench-domain';
 import type {
   AdaptiveBatchSettings,
   LrSchedulerName,
@@ -36,40 +37,42 @@ export const resolveTrainingChoices = (raw: Raw, issues: ValidationIssue[]): Tra
   return { preset, optimizer, lrScheduler, stage12LrScheduler };
 };
 
-/** The training block: the choices, the loss and optimiser numbers (maou's defaults), the model and adaptive flags. */
+/** The training block: the choices, the loss and optimiser numbers (else maou's, `TRAINING_DEFAULTS`), the model and adaptive flags. */
 export const resolveTraining = (
   raw: Raw,
   stage: Stage,
   choices: TrainingChoices,
   model: ReturnType<typeof checkModelOptions>['fields'],
   adaptive: AdaptiveBatchSettings | undefined,
-): TrainingConfig => ({
-  preset: choices.preset,
-  optimizer: choices.optimizer,
-  learningRate: raw.learningRatio ?? S.LEARNING_RATE.default,
-  momentum: raw.momentum ?? S.MOMENTUM.default,
-  beta1: raw.optimizerBeta1 ?? S.OPTIMIZER_BETA1.default,
-  beta2: raw.optimizerBeta2 ?? S.OPTIMIZER_BETA2.default,
-  eps: raw.optimizerEps ?? S.OPTIMIZER_EPS.default,
-  weightDecay: raw.weightDecay ?? S.WEIGHT_DECAY.default,
-  lrScheduler: stage === 3 ? choices.lrScheduler : choices.stage12LrScheduler,
-  policyLossRatio: raw.policyLossRatio ?? S.POLICY_LOSS_RATIO.default,
-  // as given at every stage, as maou echoes it; the Stage 1/2 objectives have no value head and never read it
-  valueLossRatio: raw.valueLossRatio ?? S.VALUE_LOSS_RATIO.default,
-  // maou clips the global L2 norm at 1.0 on every optimiser step, with no flag to turn it off
-  gradientClip: raw.gradientClip ?? S.GRADIENT_CLIP.default,
-  // maou starts an adaptive run at its min steps, whatever --gradient-accumulation-steps says
-  gradientAccumulationSteps:
-    adaptive?.minSteps ?? raw.gradientAccumulationSteps ?? S.GRADIENT_ACCUMULATION_STEPS.default,
-  ...(adaptive ? { adaptiveBatch: adaptive } : {}),
-  detectAnomaly: raw.detectAnomaly ?? false,
-  stage1PosWeight: raw.stage1PosWeight ?? S.STAGE1_POS_WEIGHT.default,
-  stage2PosWeight: raw.stage2PosWeight ?? S.STAGE2_POS_WEIGHT.default,
-  stage2GammaPos: raw.stage2GammaPos ?? S.STAGE2_GAMMA_POS.default,
-  stage2GammaNeg: raw.stage2GammaNeg ?? S.STAGE2_GAMMA_NEG.default,
-  stage2Clip: raw.stage2Clip ?? S.STAGE2_CLIP.default,
-  stage2HiddenDim: raw.stage2HiddenDim ?? S.STAGE2_HIDDEN_DIM.default,
-  stage2HeadDropout: raw.stage2HeadDropout ?? S.STAGE2_HEAD_DROPOUT.default,
-  mixedPrecision: raw.mixedPrecision ?? false,
-  ...model,
-});
+): TrainingConfig => {
+  const d = TRAINING_DEFAULTS;
+  return {
+    preset: choices.preset,
+    optimizer: choices.optimizer,
+    learningRate: raw.learningRatio ?? d.learningRate,
+    momentum: raw.momentum ?? d.momentum,
+    beta1: raw.optimizerBeta1 ?? d.beta1,
+    beta2: raw.optimizerBeta2 ?? d.beta2,
+    eps: raw.optimizerEps ?? d.eps,
+    weightDecay: raw.weightDecay ?? d.weightDecay,
+    lrScheduler: stage === 3 ? choices.lrScheduler : choices.stage12LrScheduler,
+    policyLossRatio: raw.policyLossRatio ?? d.policyLossRatio,
+    // as given at every stage, as maou echoes it; the Stage 1/2 objectives have no value head and never read it
+    valueLossRatio: raw.valueLossRatio ?? d.valueLossRatio,
+    // maou clips the global L2 norm at 1.0 on every optimiser step, with no flag to turn it off
+    gradientClip: raw.gradientClip ?? d.gradientClip,
+    // maou starts an adaptive run at its min steps, whatever --gradient-accumulation-steps says
+    gradientAccumulationSteps: adaptive?.minSteps ?? raw.gradientAccumulationSteps ?? d.gradientAccumulationSteps,
+    ...(adaptive ? { adaptiveBatch: adaptive } : {}),
+    detectAnomaly: raw.detectAnomaly ?? d.detectAnomaly,
+    stage1PosWeight: raw.stage1PosWeight ?? d.stage1PosWeight,
+    stage2PosWeight: raw.stage2PosWeight ?? d.stage2PosWeight,
+    stage2GammaPos: raw.stage2GammaPos ?? d.stage2GammaPos,
+    stage2GammaNeg: raw.stage2GammaNeg ?? d.stage2GammaNeg,
+    stage2Clip: raw.stage2Clip ?? d.stage2Clip,
+    stage2HiddenDim: raw.stage2HiddenDim ?? d.stage2HiddenDim,
+    stage2HeadDropout: raw.stage2HeadDropout ?? d.stage2HeadDropout,
+    mixedPrecision: raw.mixedPrecision ?? false,
+    ...model,
+  };
+};
