@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv from 'ajv';
@@ -11,6 +12,15 @@ import { renderTuneSummary } from './console/tune-summary';
 
 // benchmarkTune(): the command's options (every benchmark-training flag, and the tune's), on the default adapters.
 const dir = mkdtempSync(join(tmpdir(), 'maou-tune-'));
+// whether the compute package finds the optional tfjs-node (the tensorflow backend starts only with it)
+const tfjsNodeInstalled = ((): boolean => {
+  try {
+    createRequire(join(__dirname, '..', '..', 'compute', 'package.json')).resolve('@tensorflow/tfjs-node');
+    return true;
+  } catch {
+    return false;
+  }
+})();
 // a page of that name the product did not write
 const foreign = join(dir, 'notes.html');
 writeFileSync(foreign, '<!doctype html><p>mine</p>');
@@ -66,7 +76,7 @@ describe('benchmarkTune', () => {
     expect(validate({ ...written, changes: [{ flag: '--threads' }] })).toBe(false);
   }, 300_000);
 
-  it('given more changes than a short budget fits, then it ends within the budget and one leg, naming the changes not tried', async () => {
+  it('given more changes than a short budget fits, then it ends within the budget and one leg, naming the changes not tried; a backend that does not start is none', async () => {
     const start = Date.now();
     // one thread of two, the main thread loading, fresh buffers, rows read from the file: a change for each
     const report = await benchmarkTune({
@@ -78,6 +88,13 @@ describe('benchmarkTune', () => {
       tuneBudget: 40,
     });
     const wallS = (Date.now() - start) / 1000;
+    // tensorflow is registered beside wasm; where its package is not installed it is no candidate, and says why
+    const tensorflow = report.skipped.find((x) => x.flag === '--gpu' && x.value === 'tensorflow');
+    if (tfjsNodeInstalled) expect(tensorflow).toBeUndefined();
+    else {
+      expect(tensorflow?.why).toMatch(/^it does not start here: .*@tensorflow\/tfjs-node is not installed/);
+      expect(report.changes.filter((c) => c.flag === '--gpu')).toEqual([]);
+    }
     const notTried = report.changes.filter((c) => c.status === 'not tried');
     expect(notTried.length).toBeGreaterThan(0);
     for (const c of notTried) {

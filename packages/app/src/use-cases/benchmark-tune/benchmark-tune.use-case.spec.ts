@@ -68,6 +68,8 @@ const machine = (seed: number) => {
     clock,
     backend: { name: 'wasm', version: '4.22.0', threads: 1, device: 'cpu', notes: [] },
     activate: (compute) => {
+      // a registered backend whose optional package is not installed here
+      if (compute.backend === 'tensorflow') throw new Error('@tensorflow/tfjs-node is not installed');
       threads = compute.threads === 'auto' ? 2 : compute.threads;
       return { name: 'wasm', version: '4.22.0', threads, device: 'cpu', notes: [], placement: 'host' };
     },
@@ -179,6 +181,19 @@ describe('BenchmarkTuneUseCase', () => {
     expect(t.changes.filter((c) => c.status === 'measured').every((c) => c.legs.candidate >= 2)).toBe(true);
     expect(t.elapsed_s).toBeLessThanOrEqual(t.budget_s + t.leg_s!);
     expect(t.notes.filter((n) => n.includes('budget'))).toEqual([]);
+  });
+
+  it('given a registered backend that does not start here, then it is no candidate and the answer says why', async () => {
+    const { tune } = machine(5);
+    const backends = [{ name: 'tensorflow', placement: 'host' as const }, ...input(config({}, 2)).backends];
+    const r = await tune.execute({ ...input(config({ workers: 1, prefetchFactor: 4 }, 2), 60_000), backends });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.changes.map((c) => c.flag)).not.toContain('--gpu');
+    expect(r.value.skipped).toContainEqual({
+      flag: '--gpu',
+      value: 'tensorflow',
+      why: expect.stringMatching(/^it does not start here: .*@tensorflow\/tfjs-node is not installed$/),
+    });
   });
 
   it('given a stop request mid-way, then it fails as interrupted, naming the legs it ran', async () => {

@@ -15,6 +15,7 @@ import {
   type TuneChange,
   type TuneChangeResult,
   type TuneReport,
+  type TuneSkipped,
 } from '@maou/bench-domain';
 import type { TrainerFactory } from '@maou/bench-engine/contracts';
 import type { ClockPort } from '../../ports/clock.port';
@@ -78,7 +79,7 @@ export class BenchmarkTuneUseCase {
     const overhead = Math.max(0, this.clock.now() - probeStart - sumWall(probe));
     const cores = input.resourceLimits?.cpu_cores ?? probe.environment.cpus;
     const criticalBatch = input.allow.includes('batch-size') ? await this.criticalBatch(session, input, notes) : null;
-    const { tried, skipped } = tuneCandidates({
+    const listed = tuneCandidates({
       config: input.config,
       started: { backend: probe.environment.backend, threads: probe.environment.threads, cores },
       recommendations: probe.recommendations,
@@ -87,6 +88,7 @@ export class BenchmarkTuneUseCase {
       criticalBatch,
       files: typeof probe.data_load_method.shards === 'number' ? probe.data_load_method.shards : undefined,
     });
+    const { tried, skipped } = await this.startable(legs, input, listed);
     log.info({ candidates: tried.map((c) => `${c.flag} ${c.value}`) }, 'tune candidates');
 
     const remaining = deadline - this.clock.now();
@@ -172,6 +174,26 @@ export class BenchmarkTuneUseCase {
       environment: { backend: probe.environment.backend, threads: probe.environment.threads, cpus: cores },
       notes,
     };
+  }
+
+  /**
+   * The candidates without the backends that do not start here (an optional package not installed, no adapter):
+   * each is started once, as its legs would start it, and one that fails is left out with its error as the reason.
+   */
+  private async startable(
+    legs: TuneLegs,
+    input: BenchmarkTuneInput,
+    { tried, skipped }: { tried: TuneCandidate[]; skipped: TuneSkipped[] },
+  ): Promise<{ tried: TuneCandidate[]; skipped: TuneSkipped[] }> {
+    const kept: TuneCandidate[] = [];
+    const left: TuneSkipped[] = [];
+    for (const c of tried) {
+      const started = c.flag === '--gpu' ? await legs.activate(applyChange(input.config, c).compute) : null;
+      if (started && !started.ok)
+        left.push({ flag: c.flag, value: c.value, why: `it does not start here: ${started.error.message}` });
+      else kept.push(c);
+    }
+    return { tried: kept, skipped: [...skipped, ...left] };
   }
 
   /** A baseline leg must run: without it there is nothing to compare against. */

@@ -54,15 +54,24 @@ export class TuneLegs {
     this.active = input.config.compute;
   }
 
+  /**
+   * Makes `compute` the active backend, as a leg does before it trains; one that does not start (a package that is not
+   * installed, no adapter) is the error, and the active backend stays as it was.
+   */
+  async activate(compute: BenchmarkConfig['compute']): Promise<Result<void, BenchmarkTrainingError>> {
+    this.throwIfStopped();
+    if (JSON.stringify(compute) === JSON.stringify(this.active)) return ok(undefined);
+    const switched = await this.training.switchBackend(this.session, compute);
+    if (!switched.ok) return switched;
+    this.session = switched.value;
+    this.active = compute;
+    return ok(undefined);
+  }
+
   /** One leg of `ms` training time; a stop request fails the whole tune as interrupted. */
   async run(config: BenchmarkConfig, ms: number): Promise<Result<BenchmarkTrainingReport, BenchmarkTrainingError>> {
-    this.throwIfStopped();
-    if (JSON.stringify(config.compute) !== JSON.stringify(this.active)) {
-      const switched = await this.training.switchBackend(this.session, config.compute);
-      if (!switched.ok) return switched;
-      this.session = switched.value;
-      this.active = config.compute;
-    }
+    const active = await this.activate(config.compute);
+    if (!active.ok) return active;
     const r = await this.training.executeIn(this.session, {
       config: legConfig(config, ms),
       warnings: this.input.warnings,
