@@ -62,6 +62,14 @@ describe('a backend and a datasource added as plug-ins, through the real command
     expect(help).toContain('--fixture-folder read every .feather file of this folder');
     expect(help).toContain('--fixture-max-files read at most this many of its files');
     expect(help).toContain('fake (a test backend on the wasm kernels)');
+    // every help line about backends is made from their capabilities: a bounded heap puts it beside wasm under
+    // --find-max-batch; without f16 or data-parallel replicas it is in neither of those lines
+    expect(help).toContain(
+      "--gpu wasm or --gpu fake: fits = each replica's share of the batch trains as one piece (no micro-batching) in its bounded heap",
+    );
+    expect(help).toContain('Refused on tensorflow and cpu (no memory limit to search against)');
+    expect(help).toMatch(/--mixed-precision f16 activations, .* with --gpu webgpu; refused on every other backend/);
+    expect(help).toContain('; on wasm, data-parallel replicas in worker threads');
     // every registered source's help line heads its flags, the shipped ones' too
     for (const { kind, help: line } of withFakes().sources.describe())
       expect(help).toContain(`Datasource ${kind}: ${line}`);
@@ -88,6 +96,10 @@ describe('a backend and a datasource added as plug-ins, through the real command
       '--fixture-folder: cannot be combined with --stage1-data-path',
     ],
     [['--fixture-folder', FIXTURES, '--input-s3'], '--fixture-folder: cannot be combined with --input-s3 (Amazon S3'],
+    [
+      ['--gpu', 'FAKE', '--mixed-precision'],
+      '--mixed-precision: needs --gpu webgpu (the backends with f16 activations; got --gpu fake)',
+    ],
   ])('%j is refused with exit 2 naming the flag', async (flags, message) => {
     const r = await maou([...TRAIN, '--stage', '1', ...flags]);
     expect(r.code).toBe(2);

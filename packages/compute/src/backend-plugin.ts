@@ -13,13 +13,13 @@ export interface BackendStartError {
 /**
  * A compute backend that can make itself the active tfjs backend. Each one lives in its own folder and is added to
  * the `BackendRegistry` by one line in `register-backends.ts`; `auto` tries them by descending priority, no `--gpu`
- * the `host` ones. Its name, `--gpu` usage, help text, capabilities (placement, mixed precision, address space) and
- * trainer come from here, nowhere else.
+ * the `host` ones (the use cases' `resolveGpu`). Its name, `--gpu` usage, help text, capabilities (placement, mixed
+ * precision, bounded heap, data-parallel, address space) and trainer come from here, nowhere else: every help line
+ * and check about backends reads these.
  * @public
  */
 export interface BackendPlugin extends BackendChoice {
   readonly priority: number;
-  /** with more than one thread, training runs as data-parallel replicas in worker threads */
   readonly dataParallel: boolean;
   /**
    * How it trains, when not as the engine's trainer does: given the engine's factory, the factory its runs use (wasm:

@@ -1,3 +1,4 @@
+import { resolveGpu } from '@maou/bench-use-cases';
 import { cpuBackendPlugin } from './backends/cpu/cpu-backend.plugin';
 import { BackendRegistry } from './backend-registry';
 import { createBackendRegistry } from './register-backends';
@@ -25,6 +26,30 @@ describe('the shipped backend registry', () => {
     expect(selected('cuda:x')).toEqual([]);
   });
 
+  it('given --gpu, then the one resolver names the backend, its device and the candidates in the order tried', () => {
+    const resolved = (gpu: string | undefined, mixedPrecision = false) => {
+      const r = resolveGpu(gpu, registry.byPriority(), mixedPrecision);
+      return r.ok
+        ? `${r.value.backend}:${r.value.deviceIndex} ${r.value.candidates.map((b) => b.name).join(',')}`
+        : r.error;
+    };
+    expect(resolved('CUDA:3')).toBe('cuda:3 cuda');
+    expect(resolved('tensorflow-gpu:2')).toBe('tensorflow-gpu:2 tensorflow-gpu');
+    expect([undefined, '', 'none'].map((g) => resolved(g))).toEqual(Array(3).fill('host:0 tensorflow,wasm,cpu'));
+    expect(resolved('auto')).toBe('auto:0 cuda,tensorflow-gpu,webgpu,tensorflow,wasm,cpu');
+    expect(resolved('tpu')).toEqual({
+      field: '--gpu',
+      message: "unknown device 'tpu'; use cuda[:N], tensorflow-gpu[:N], webgpu, tensorflow, wasm, cpu, auto",
+    });
+    // --mixed-precision: every backend the run may start must have f16 activations (only webgpu's planned step does)
+    expect(resolved('webgpu', true)).toBe('webgpu:0 webgpu');
+    expect(resolved(undefined, true)).toEqual({
+      field: '--mixed-precision',
+      message: "needs --gpu webgpu (the backends with f16 activations; got no --gpu); maou's AMP is CUDA-only too",
+    });
+    expect(resolved('cuda:1', true)).toMatchObject({ message: expect.stringContaining('got --gpu cuda)') });
+  });
+
   it('given no --gpu, then the host backends by priority are the CPU ones', () => {
     expect(registry.byPriority().map((b) => b.name)).toEqual([
       'cuda',
@@ -34,7 +59,8 @@ describe('the shipped backend registry', () => {
       'wasm',
       'cpu',
     ]);
-    expect(registry.hostByPriority().map((b) => b.name)).toEqual(['tensorflow', 'wasm', 'cpu']);
+    const host = resolveGpu(undefined, registry.byPriority());
+    expect(host.ok && host.value.candidates.map((b) => b.name)).toEqual(['tensorflow', 'wasm', 'cpu']);
   });
 
   it('says which backends train data-parallel', () => {

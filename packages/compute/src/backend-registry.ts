@@ -1,7 +1,7 @@
 import type { TrainerFactory } from '@maou/bench-engine/contracts';
 import { type BackendPlugin } from './backend-plugin';
 
-/** Backends by name; new ones register here instead of growing an if/else chain. @public */
+/** Backends by name; new ones register here instead of growing an if/else chain (`register-backends.ts`). @public */
 export class BackendRegistry {
   private readonly plugins = new Map<string, BackendPlugin>();
 
@@ -24,26 +24,11 @@ export class BackendRegistry {
     return [...this.plugins.values()].sort((a, b) => b.priority - a.priority);
   }
 
-  /**
-   * The trainer factory of a run: the started backend's own (its plug-in's `trainer`) or `single`, the engine's.
-   * `--mixed-precision` on a backend without that capability is refused naming the ones that have it.
-   */
+  /** The trainer factory of a run: the started backend's own (its plug-in's `trainer`) or `single`, the engine's. */
   trainerFactory(single: TrainerFactory): TrainerFactory {
     return (options) => {
       const plugin = options.backend && this.get(options.backend.name);
-      if (options.training.mixedPrecision && !plugin?.mixedPrecision)
-        throw new Error(
-          `--mixed-precision runs only on ${this.byPriority()
-            .filter((p) => p.mixedPrecision)
-            .map((p) => p.name)
-            .join(', ')}, not on the ${options.backend?.name ?? 'default'} backend`,
-        );
       return plugin?.trainer ? plugin.trainer(single)(options) : single(options);
     };
-  }
-
-  /** The CPU backends, highest priority first: what no `--gpu` tries. */
-  hostByPriority(): BackendPlugin[] {
-    return this.byPriority().filter((p) => p.placement === 'host');
   }
 }

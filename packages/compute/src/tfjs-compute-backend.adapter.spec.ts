@@ -73,6 +73,22 @@ describe('TfjsComputeBackendAdapter', () => {
     await expect(adapter.activate(config('tensorflow'))).rejects.toThrow(/pnpm add @tensorflow\/tfjs-node@/);
   });
 
+  it('given --mixed-precision on a backend without it (a configuration no flags checked, as a tune change makes), then it is refused before any backend starts', async () => {
+    await tf.setBackend('cpu');
+    let started = 0;
+    const registry = createBackendRegistry();
+    const counted = new BackendRegistry();
+    for (const plugin of registry.byPriority())
+      counted.register({ ...plugin, start: (c) => ((started += 1), plugin.start(c)) });
+    const adapter = new TfjsComputeBackendAdapter(counted);
+    for (const backend of ['wasm', 'host', 'auto'])
+      await expect(adapter.activate({ ...config(backend), mixedPrecision: true })).rejects.toThrow(
+        `--mixed-precision: needs --gpu webgpu (the backends with f16 activations; got ${backend === 'host' ? 'no --gpu' : `--gpu ${backend}`})`,
+      );
+    expect(started).toBe(0);
+    expect(tf.getBackend()).toBe('cpu');
+  });
+
   it('lists the known backends for an unknown name', async () => {
     const adapter = new TfjsComputeBackendAdapter(createBackendRegistry());
     await expect(adapter.activate(config('quantum'))).rejects.toThrow(

@@ -1,4 +1,4 @@
-import { type ComputeBackendPort } from '@maou/bench-use-cases';
+import { candidateBackends, type ComputeBackendPort } from '@maou/bench-use-cases';
 import type { BackendInfo } from '@maou/bench-engine/contracts';
 import { type ComputeConfig } from '@maou/bench-domain';
 import { type BackendStartError } from './backend-plugin';
@@ -13,29 +13,24 @@ export class BackendUnavailableError extends Error {
 }
 
 /**
- * Activates the tfjs backend named in `ComputeConfig.backend`; for `auto` the highest-priority plugin that
- * starts, for `host` the highest-priority `host` one (its placement in the registry). Throws `BackendUnavailableError` when none does.
+ * Activates the tfjs backend `ComputeConfig.backend` asks for: its candidates are the use cases' `candidateBackends`
+ * over the registry by priority (`auto`: the first that starts; `host`: the first `host` one that starts), which also
+ * refuses `--mixed-precision` on a backend without it. Throws `BackendUnavailableError` when none starts.
  * @public
  */
 export class TfjsComputeBackendAdapter implements ComputeBackendPort {
   constructor(private readonly registry: BackendRegistry) {}
 
   async activate(config: ComputeConfig): Promise<BackendInfo> {
-    const candidates =
-      config.backend === 'auto'
-        ? this.registry.byPriority()
-        : config.backend === 'host'
-          ? this.registry.hostByPriority()
-          : [this.registry.get(config.backend)];
+    const request = candidateBackends(config, this.registry.byPriority());
+    if (!request.ok) throw new Error(`${request.error.field}: ${request.error.message}`);
+    const candidates = request.value;
+    if (candidates.length === 0)
+      throw new BackendUnavailableError([
+        { backend: config.backend, message: `unknown backend; known: ${this.registry.names().join(', ')}` },
+      ]);
     const failures: BackendStartError[] = [];
     for (const plugin of candidates) {
-      if (!plugin) {
-        failures.push({
-          backend: config.backend,
-          message: `unknown backend; known: ${this.registry.names().join(', ')}`,
-        });
-        continue;
-      }
       const started = await plugin.start(config);
       if (started.ok) {
         // a failure's first line: a backend that explains itself over several lines (cuda's search) summarises in it

@@ -4,7 +4,7 @@ export * from './benchmark-training/raw-options';
 export { sourceOptions, type SourceDefaults } from './benchmark-training/data-source-spec';
 export * from './benchmark-training/to-benchmark-config';
 export * from './benchmark-training/given-settings';
-export { describeGpuChoices, describeHostBackends } from './benchmark-training/choices';
+export { describeGpuChoices, describeHostBackends } from './benchmark-training/backend-help';
 export * from './benchmark-training/batch-study-options';
 export * from './benchmark-training/to-training-run';
 export * from './benchmark-dataloader/benchmark-dataloader.options';

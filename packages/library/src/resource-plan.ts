@@ -1,4 +1,4 @@
-import { candidateBackends, type BackendChoice } from '@maou/bench-use-cases';
+import { resolveGpu } from '@maou/bench-use-cases';
 import { planResources as decide, type ResourcePlan } from '@maou/bench-domain';
 import { fitAddressSpace, type ResourceDetectorAdapter } from '@maou/bench-host';
 import { givenSettings, type BenchmarkDefaults, type ResourceFlags } from '@maou/bench-interface';
@@ -10,13 +10,6 @@ export interface PlanFlags extends ResourceFlags {
   /** the backend asked for: when one it may start reserves address space per thread, threads and workers must fit it */
   readonly gpu?: string;
 }
-
-// Before validation: a --gpu no backend selects may start nothing (validation refuses it).
-const mayStart = <B extends BackendChoice>(gpu: string | undefined, backends: readonly B[]): B[] => {
-  const v = gpu?.toLowerCase();
-  if (v === undefined || v === '' || v === 'none') return candidateBackends('host', backends);
-  return v === 'auto' ? candidateBackends('auto', backends) : backends.filter((b) => b.selects(v) !== null);
-};
 
 /**
  * Measures the resource limits once for this run (the host package's detector: /sys/fs/cgroup and the OS, no
@@ -30,7 +23,9 @@ export const planResources = async (
   { backends, sources }: PlugIns,
 ): Promise<{ plan: ResourcePlan; defaults: BenchmarkDefaults }> => {
   const measured = await detector.detect();
-  const reserves = mayStart(flags.gpu, backends.byPriority()).some((b) => b.reservesAddressSpace);
+  // before validation: a --gpu no backend selects may start nothing (validation then refuses it)
+  const gpu = resolveGpu(flags.gpu, backends.byPriority());
+  const reserves = gpu.ok && gpu.value.candidates.some((b) => b.reservesAddressSpace);
   const plan = decide(
     measured,
     givenSettings(flags),

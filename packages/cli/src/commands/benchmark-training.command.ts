@@ -7,8 +7,8 @@ export const benchmarkTrainingCommand = (plugIns: PlugIns) =>
   utilityCommand({
     command: 'benchmark-training',
     describe: 'Time a single-epoch dry run of the training stack and predict the epoch',
-    builder: (y) =>
-      y
+    builder: (y) => {
+      const withExamples = y
         .options(benchmarkTrainingTable(plugIns))
         .example(
           '$0 utility benchmark-training --max-batches 20 --warmup-batches 5',
@@ -21,10 +21,15 @@ export const benchmarkTrainingCommand = (plugIns: PlugIns) =>
         .example(
           '$0 utility benchmark-training --batch-sizes 64,128,256,512 --estimate-cbs --report-html study.html',
           'which batch size: throughput, critical batch size, gradient noise scale',
-        )
-        .example(
-          '$0 utility benchmark-training --gpu wasm --find-max-batch',
-          'the largest batch that trains as one piece in the wasm heap',
-        ),
+        );
+      // the search's example on the first backend with a bounded heap, by its capability
+      const heap = plugIns.backends.byPriority().find((b) => b.boundedHeap);
+      return heap
+        ? withExamples.example(
+            `$0 utility benchmark-training --gpu ${heap.usage} --find-max-batch`,
+            `the largest batch that trains as one piece in the ${heap.name} heap`,
+          )
+        : withExamples;
+    },
     handler: (args) => runCommand(benchmarkTrainingSpec(plugIns), args),
   });

@@ -3,7 +3,7 @@ import { describeRange, describeSetting as range } from '@maou/bench-domain';
 import { optionGroup, type ParsedOptions, type OptionTable } from '../options/option-table';
 import type { BackendChoice } from '@maou/bench-use-cases';
 import { STAGE3_INPUT_OPTIONS } from '../benchmark-training/benchmark-training.options';
-import { describeGpuChoices } from '../benchmark-training/choices';
+import { describeGpuChoices, describeThreads } from '../benchmark-training/backend-help';
 
 const data = optionGroup('Data:');
 const measurement = optionGroup('Measurement:');
@@ -46,7 +46,7 @@ export const benchmarkDataloaderOptions = (backends: readonly BackendChoice[]) =
     },
     gpu: measurement.str(`backend for the model: ${describeGpuChoices(backends)}`),
     threads: measurement.num(
-      `backend threads, ${range(S.THREADS)}; on wasm, data-parallel replicas (default: one per usable core, up to ${S.MAX_DERIVED_THREADS})`,
+      `backend threads, ${range(S.THREADS)}${describeThreads(backends)} (default: one per usable core, up to ${S.MAX_DERIVED_THREADS})`,
     ),
     'model-architecture': measurement.str(
       `network whose own rate the loader must keep up with: resnet or lite; default ${S.MODEL_ARCHITECTURE.default}, maou's`,

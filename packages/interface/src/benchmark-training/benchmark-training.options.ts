@@ -9,7 +9,13 @@ import {
   describeSetting as range,
 } from '@maou/bench-domain';
 import { optionGroup, type OptionTable } from '../options/option-table';
-import { describeGpuChoices, describeHostBackends } from './choices';
+import {
+  describeGpuChoices,
+  describeHostBackends,
+  describeMaxBatchSearch,
+  describeMixedPrecision,
+  describeThreads,
+} from './backend-help';
 import { MODEL_OPTIONS } from './model-options';
 import { ADAPTIVE_BATCH_OPTIONS } from './adaptive-batch-options';
 
@@ -41,8 +47,8 @@ export const STAGE3_INPUT_OPTIONS = {
 } as const satisfies OptionTable;
 
 /**
- * The run flags of `benchmark-training` (calibration and the datasource plug-ins' flags apart); `--gpu`'s values and
- * help come from the registered backends. Ranges are checked by `toBenchmarkConfig`.
+ * The run flags of `benchmark-training` (calibration and the datasource plug-ins' flags apart); the help of `--gpu`,
+ * `--threads`, `--mixed-precision` and `--find-max-batch` comes from the registered backends' capabilities. Ranges are checked by `toBenchmarkConfig`.
  * @public
  */
 export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
@@ -53,7 +59,7 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
       `backend: ${describeGpuChoices(backends)}; default: the best CPU backend (${describeHostBackends(backends)}), which is maou's CPU device`,
     ),
     threads: device.num(
-      `backend threads, ${range(S.THREADS)}; on wasm, data-parallel replicas in worker threads (default: one per usable core, up to ${S.MAX_DERIVED_THREADS})`,
+      `backend threads, ${range(S.THREADS)}${describeThreads(backends)} (default: one per usable core, up to ${S.MAX_DERIVED_THREADS})`,
     ),
     'model-architecture': device.str(
       `resnet (17.0 M parameters), mlp-mixer (9.2 M) and vit (19.8 M) as maou builds them, or lite (1.9 M, the shogi-optimised preset, 7–11× faster to train here); default ${S.MODEL_ARCHITECTURE.default}, maou's`,
@@ -62,9 +68,7 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
     compilation: device.flag('accepted; tfjs has no graph compiler (see --help notes)'),
     'stage12-compilation': device.flag('accepted; as --compilation for Stages 1 and 2'),
     'detect-anomaly': device.flag('stop at the first non-finite loss or gradient, naming batch and tensor'),
-    'mixed-precision': device.flag(
-      "with --gpu webgpu on an adapter with shader-f16: f16 activations, f32 master weights and optimiser, dynamic loss scaling (maou's AMP on CUDA); refused on every other backend",
-    ),
+    'mixed-precision': device.flag(describeMixedPrecision(backends)),
     'test-ratio': pipeline.num(`validation share, ${range(S.TEST_RATIO)}`),
     'batch-size': pipeline.num(`batch size, ${range(S.BATCH_SIZE)}`),
     'dataloader-workers': pipeline.num(
@@ -140,9 +144,7 @@ export const benchmarkTrainingOptions = (backends: readonly BackendChoice[]) =>
     'estimate-cbs': study.flag(
       "with --batch-sizes: critical batch size from the sweep's throughput, and the gradient noise scale measured from per-micro-batch gradient norms (an extra untimed pass at the largest size)",
     ),
-    'find-max-batch': study.flag(
-      "largest batch that fits, doubling from --batch-size then bisecting. wasm: fits = each replica's share of the batch trains as one piece (no micro-batching) in its 4 GiB heap; larger batches still run as micro-batches. webgpu: the step completes without a GPU allocation failure. Other backends (cpu, tensorflow) are refused",
-    ),
+    'find-max-batch': study.flag(describeMaxBatchSearch(backends)),
     'find-max-batch-cap': study.num(`--find-max-batch stops doubling at this many rows ${dflt(S.FIND_MAX_BATCH_CAP)}`),
     'output-json': output.str('write the JSON payload to this file'),
     json: output.flag('print the JSON payload on stdout instead of the summary'),

@@ -1,5 +1,4 @@
-import type { BackendChoice } from '@maou/bench-use-cases';
-import type { ComputeConfig, LrSchedulerName, ModelPreset, OptimizerName, ValidationIssue } from '@maou/bench-domain';
+import type { LrSchedulerName, ModelPreset, OptimizerName, ValidationIssue } from '@maou/bench-domain';
 
 /** A flag's value, or the issue naming it. */
 export type Parsed<T> = { readonly value: T } | { readonly issue: ValidationIssue };
@@ -54,39 +53,6 @@ export const parseArchitecture = (raw: string): Parsed<ModelPreset> => {
     issue: {
       field: '--model-architecture',
       message: `unknown architecture '${raw}'; choose resnet, mlp-mixer, vit or lite`,
-    },
-  };
-};
-
-const usageOf = (b: BackendChoice): string => (b.help ? `${b.usage} (${b.help})` : b.usage);
-
-/** `--gpu`'s values for `--help`, from the registered backends (highest priority first) plus `auto`. @public */
-export const describeGpuChoices = (backends: readonly BackendChoice[]): string =>
-  `${[...backends.map(usageOf), 'auto (the highest-priority one that starts)'].join(', ')}`;
-
-/** The backends no `--gpu` tries, by name, for `--help`. @public */
-export const describeHostBackends = (backends: readonly BackendChoice[]): string =>
-  backends
-    .filter((b) => b.placement === 'host')
-    .map((b) => b.name)
-    .join(', ');
-
-/** `--gpu`: none (the best host backend), auto, or what a registered backend `selects` (its name, cuda:N, ...). */
-export const parseDevice = (
-  raw: string | undefined,
-  backends: readonly BackendChoice[],
-): Parsed<Pick<ComputeConfig, 'backend' | 'deviceIndex'>> => {
-  if (raw === undefined || raw === '' || raw === 'none') return { value: { backend: 'host', deviceIndex: 0 } };
-  const v = raw.toLowerCase();
-  if (v === 'auto') return { value: { backend: 'auto', deviceIndex: 0 } };
-  for (const b of backends) {
-    const deviceIndex = b.selects(v);
-    if (deviceIndex !== null) return { value: { backend: b.name, deviceIndex } };
-  }
-  return {
-    issue: {
-      field: '--gpu',
-      message: `unknown device '${raw}'; use ${[...backends.map((b) => b.usage), 'auto'].join(', ')}`,
     },
   };
 };

@@ -69,7 +69,7 @@ export const searchMaxBatch = async (
   if (definition === null) {
     throw new StepFailure({
       kind: 'backend-unavailable',
-      message: `--find-max-batch needs a backend with a memory limit to search against: --gpu wasm (4 GiB heap per replica) or --gpu webgpu (GPU memory); this run uses ${backend.name}`,
+      message: `--find-max-batch needs a backend with a memory limit to search against (a bounded heap or GPU memory: benchmark-training --help lists them under --find-max-batch); this run uses ${backend.name}`,
     });
   }
   const tries: BatchTry[] = [];

@@ -7,14 +7,17 @@ const wasm = createWasmBackendPlugin('fast');
 export const fakeSteps = { count: 0 };
 
 /**
- * A backend plug-in as a new one would be written: its own name, `--gpu` usage, help text and placement. It runs on
- * this project's wasm kernels (single-threaded) and reports itself under its own name, so a run that used it says so.
+ * A backend plug-in as a new one would be written: its own name, `--gpu` usage, help text, placement and capabilities.
+ * It runs on this project's wasm kernels (single-threaded, in wasm's bounded heap) and reports itself under its own
+ * name, so a run that used it says so.
  */
 export const fakeBackendPlugin: BackendPlugin = {
   name: 'fake',
   usage: 'fake',
   help: 'a test backend on the wasm kernels',
   placement: 'host',
+  // what fits is bounded by the wasm heap it runs in (its start reports the limit): --find-max-batch can search it
+  boundedHeap: true,
   dataParallel: false,
   // Its own trainer factory, handed out by the registry: the engine's trainer, each step counted.
   trainer: (single) => (options) => {
