@@ -75,11 +75,11 @@ export interface ResourceDecision {
   /**
    * derived: from the limits; user: given on the command line; default: the tool's default, within the limits;
    * calibration: the loader calibration's choice; out-of-memory: a smaller batch after running out of memory;
-   * study: a sweep point of a batch study
+   * study: a sweep point of a batch study; backend: the threads the started backend runs, whatever was asked
    */
-  readonly origin: 'derived' | 'user' | 'default' | 'calibration' | 'out-of-memory' | 'study';
+  readonly origin: 'derived' | 'user' | 'default' | 'calibration' | 'out-of-memory' | 'study' | 'backend';
   readonly reason: string;
-  /** the decision this one replaced, when calibration, an out-of-memory retry or a sweep point changed the value */
+  /** the decision this one replaced, when calibration, an out-of-memory retry, a sweep point or the backend changed it */
   readonly replaced?: ResourceDecision;
 }
 

@@ -1,9 +1,9 @@
 import type { BenchmarkConfig } from '../config/benchmark-config';
 import type { ResourceDecision, ResourceLimitsReport } from '../report/benchmark-report';
 
-/** A later decision on one setting: calibration's choice, an out-of-memory retry or a sweep point. @public */
+/** A later decision on one setting: calibration's choice, an out-of-memory retry, a sweep point, the backend. @public */
 export type LaterDecision = Omit<ResourceDecision, 'replaced'> & {
-  readonly origin: 'calibration' | 'out-of-memory' | 'study';
+  readonly origin: 'calibration' | 'out-of-memory' | 'study' | 'backend';
   readonly value: number;
 };
 

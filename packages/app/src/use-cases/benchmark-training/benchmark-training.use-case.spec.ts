@@ -339,7 +339,27 @@ describe('BenchmarkTrainingUseCase', () => {
       replaced: { setting: 'batch_size', value: 8, origin: 'user', reason: '--batch-size given' },
     });
     expect(decided.workers).toMatchObject({ value: 1, origin: 'calibration', replaced: { value: 0, origin: 'user' } });
-    expect(decided.threads).toEqual(plan.report.decisions[0]);
+  });
+
+  it('given a backend that runs one thread where the plan asked for two, then the configuration and the plan in the report say 1, from the backend', async () => {
+    const host = usableResources({ version: 'none', cpuQuotaCores: null, memoryLimitBytes: null }, 2, 16 * 2 ** 30);
+    const plan = planResources(host, { batchSize: 8, workers: 0 });
+    const r = await setup({ batches: 20, waitMs: 0, stepMs: () => 50 }).execute({
+      config: config({ compute: { backend: 'cpu', deviceIndex: 0, threads: plan.threads } }),
+      resourceLimits: plan.report,
+    });
+    if (!r.ok) throw new Error(r.error.message);
+    const { report } = r.value;
+    expect(plan.threads).toBe(2);
+    expect(report.environment.threads).toBe(1);
+    expect(report.config['compute.threads']).toBe(1);
+    expect(report.resource_limits!.decisions.find((d) => d.setting === 'threads')).toEqual({
+      setting: 'threads',
+      value: 1,
+      origin: 'backend',
+      reason: 'the cpu backend runs 1 thread(s) (asked for 2)',
+      replaced: plan.report.decisions[0],
+    });
   });
 
   it('given a stop request after 5 of 10 batches, then the report covers those 5 and is marked interrupted (#19)', async () => {

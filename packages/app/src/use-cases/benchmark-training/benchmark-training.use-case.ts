@@ -26,6 +26,7 @@ import { TOKENS } from '../../ports/tokens';
 import { CalibrateLoaderUseCase } from '../calibrate-loader/calibrate-loader.use-case';
 import { calibrationInputFor } from '../calibrate-loader/calibration-input';
 import { calibrationDecisions } from '../calibrate-loader/calibration-decisions';
+import { backendThreadsDecision } from '../backend-fields';
 import type { BenchmarkTrainingError } from './benchmark-training.errors';
 import { checkNetworkFits, explainHeapTrap, planMicroBatches } from '../micro-batch-plan';
 import { during, settleSteps, StepFailure } from '../step-failure';
@@ -147,13 +148,17 @@ export class BenchmarkTrainingUseCase {
             this.calibrate(requested, source, backend, calibration, input.resourceLimits),
           )
         : null;
-    // calibration's choices are recorded over the plan's decisions; the run and its report read the result
+    // the backend's threads and calibration's choices are recorded over the plan's decisions; the run and its
+    // report read the result
     const { config, limits: resourceLimits } = settleDecisions(
       calibrated
         ? { ...requested, loader: { ...requested.loader, prefetchFactor: calibrated.prefetchFactor } }
         : requested,
       input.resourceLimits,
-      calibrated ? calibrationDecisions(requested.loader, calibrated) : [],
+      [
+        ...backendThreadsDecision(requested.compute.threads, backend),
+        ...(calibrated ? calibrationDecisions(requested.loader, calibrated) : []),
+      ],
     );
     const loader = await during('datasource', () => this.loaders.create(source, config.loader));
     const trainBatches = loader.batchesPerEpoch.train;
