@@ -20,7 +20,7 @@ export interface AddressSpace {
   readonly guardRegions: boolean;
 }
 
-/** What the host offers this process, after cgroup limits and CPU affinity (infra measures it). @public */
+/** What the host offers this process, after cgroup limits and CPU affinity (the host package measures it). @public */
 export interface DetectedResources {
   readonly cgroup: CgroupLimits;
   /** CPUs this process may run on (affinity) */
@@ -108,8 +108,8 @@ export type AddressSpaceFit =
   | { readonly ok: false; readonly message: string };
 
 /**
- * Fits threads and workers in the address space, for a backend whose threads reserve their own heaps (infra measured
- * what they reserve); derived values may shrink, given ones stay.
+ * Fits threads and workers in the address space, for a backend whose threads reserve their own heaps (the host
+ * package measured what they reserve); derived values may shrink, given ones stay.
  * @public
  */
 export type AddressSpaceFitter = (

@@ -2,7 +2,7 @@ import '@tensorflow/tfjs-backend-cpu';
 import * as tf from '@tensorflow/tfjs-core';
 import { TapeRecorder } from './tape-recorder';
 
-// The tape's own gradients on the stock cpu kernels (the backends' kernels are checked against these in infra).
+// The tape's own gradients on the stock cpu kernels (the backends' kernels are checked against these in compute).
 describe('TapeRecorder', () => {
   beforeAll(async () => {
     await tf.setBackend('cpu');

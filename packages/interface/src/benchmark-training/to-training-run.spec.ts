@@ -48,7 +48,7 @@ describe('toTrainingRun', () => {
   });
 
   describe('--find-max-batch and the backend --gpu names', () => {
-    // Backends as infra's registry describes them (interface may not import infra): wasm has a bounded heap, cpu none.
+    // Backends as compute's registry describes them (interface may not import it): wasm has a bounded heap, cpu none.
     const backend = (name: string, placement: BackendChoice['placement'], boundedHeap?: boolean): BackendChoice => ({
       name,
       usage: name === 'tensorflow-gpu' ? 'cuda:N' : name,
