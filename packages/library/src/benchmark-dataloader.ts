@@ -1,8 +1,8 @@
-import type { BenchmarkDataloaderOutput } from '@maou/bench-use-cases';
 import { benchmarkDataloaderOptions, sourceOptions, type RawOptions } from '@maou/bench-interface';
 import type { LogLevel } from '@maou/bench-infra';
 import type { RunWiring } from './benchmark-training';
 import { benchmarkDataloaderSpec } from './commands/benchmark-dataloader';
+import type { BenchmarkDataloaderResult } from './commands/benchmark-dataloader.output';
 import { runAsLibrary } from './library-options';
 import { shippedPlugIns } from './plug-ins';
 import type { OneOrMore, SourcePlugInOptions } from './source-options';
@@ -22,7 +22,7 @@ export type BenchmarkDataloaderOptions = OneOrMore<
 export const benchmarkDataloader = (
   options: BenchmarkDataloaderOptions = {},
   wiring: RunWiring = {},
-): Promise<BenchmarkDataloaderOutput> => {
+): Promise<BenchmarkDataloaderResult> => {
   const plugIns = wiring.plugIns ?? shippedPlugIns();
   const table = {
     ...benchmarkDataloaderOptions(plugIns.backends.byPriority()),

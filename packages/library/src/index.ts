@@ -14,6 +14,7 @@ export {
 } from './benchmark-training';
 export { benchmarkTune, type BenchmarkTuneOptions } from './benchmark-tune';
 export { benchmarkDataloader, type BenchmarkDataloaderOptions } from './benchmark-dataloader';
+export type { BenchmarkDataloaderResult } from './commands/benchmark-dataloader.output';
 export { benchmarkCompare, type BenchmarkCompareOptions } from './benchmark-compare';
 export type { OneOrMore, SourcePlugInOptions } from './source-options';
 export { createContainer, type ContainerOptions, type PortOverrides, type Ports } from './composition-root';

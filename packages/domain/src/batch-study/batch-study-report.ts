@@ -73,6 +73,15 @@ export interface BatchStudyReport {
   readonly maou?: MaouSweepPayload;
   /** maou sweep keys `maou` leaves out, each with why; absent without a sweep */
   readonly maou_omitted?: Readonly<Record<string, string>>;
+  /** set when a stop request ended the study early: the points it finished are reported, the one it cut is failed */
+  readonly interruption?: PointsInterruption;
+}
+
+/** Why and when a run of several measured points (a batch study's sweep, a loader grid) stopped early. @public */
+export interface PointsInterruption {
+  readonly reason: string;
+  readonly completed_points: number;
+  readonly planned_points: number;
 }
 
 /** Compares the throughput model's CBS with the measured B_simple. @public */

@@ -5,8 +5,13 @@ import type {
   PointResources,
   Recommendation,
 } from '@maou/bench-use-cases';
-import type { ResourceLimitsReport } from '@maou/bench-domain';
+import type { PointsInterruption, ResourceLimitsReport } from '@maou/bench-domain';
 import { withSchema } from '../report-schemas/report-schemas';
+
+/** The grid's result, and how long the run waited for other runs in this process (ms). @public */
+export type BenchmarkDataloaderResult = BenchmarkDataloaderOutput & {
+  readonly environment: { readonly queued_ms: number };
+};
 
 /** One loader setting in maou's `all_results` layout, plus our spread, wait and resources. */
 export interface DataloaderResultJson {
@@ -54,11 +59,15 @@ export interface DataloaderBenchmarkReport {
   readonly num_batches: number;
   readonly repeats: number;
   readonly noise_margin: number;
+  /** `queued_ms`: milliseconds the run waited for other runs in this process (runs take turns) */
+  readonly environment: { readonly queued_ms: number };
+  /** set when a stop request ended the grid early: `all_results` are the points measured before it */
+  readonly interruption?: PointsInterruption;
 }
 
 /** JSON: maou's `benchmark-dataloader` layout, plus the grid, the spread and the model's rate. */
 export const dataloaderBenchmarkJson = (
-  out: BenchmarkDataloaderOutput,
+  out: BenchmarkDataloaderResult,
   input: BenchmarkDataloaderInput,
   text: string,
   notes: readonly string[],
@@ -125,6 +134,8 @@ export const dataloaderBenchmarkJson = (
     num_batches: input.numBatches,
     repeats: input.repeats,
     noise_margin: input.noiseMargin,
+    environment: out.environment,
+    ...(out.interruption ? { interruption: out.interruption } : {}),
   };
 };
 

@@ -1,10 +1,5 @@
 import type { ResourcePlan } from '@maou/bench-domain';
-import {
-  BenchmarkDataloaderUseCase,
-  TOKENS,
-  type BenchmarkDataloaderOutput,
-  type LoggerPort,
-} from '@maou/bench-use-cases';
+import { BenchmarkDataloaderUseCase, TOKENS, type LoggerPort } from '@maou/bench-use-cases';
 import { err, ok } from '@maou/bench-domain';
 import {
   toBenchmarkDataloaderInput,
@@ -13,12 +8,13 @@ import {
 } from '@maou/bench-interface';
 import { logResourcePlan } from '@maou/bench-host';
 import { watchInterrupts, writeDataloaderHtmlReport, writeJsonNow } from '@maou/bench-infra';
-import { dataloaderBenchmarkJson } from './benchmark-dataloader.output';
+import { dataloaderBenchmarkJson, type BenchmarkDataloaderResult } from './benchmark-dataloader.output';
 import { renderDataloaderBenchmark } from '../console/dataloader-summary';
 import { machineResources, type GlobalOptions } from '../composition-root';
 import type { PlugIns } from '../plug-ins';
 import { planResources } from '../resource-plan';
 import type { CommandSpec } from '../run-command';
+import { signalStop } from './benchmark-training.interrupt';
 import { withSchema } from '../report-schemas/report-schemas';
 import { interruptedDataloaderStub } from './benchmark-dataloader.output';
 
@@ -26,7 +22,7 @@ type Valid = ValidatedDataloaderGrid & { readonly plan: ResourcePlan };
 
 export const benchmarkDataloaderSpec = (
   plugIns: PlugIns,
-): CommandSpec<BenchmarkDataloaderArgs & GlobalOptions, Valid, BenchmarkDataloaderOutput> => ({
+): CommandSpec<BenchmarkDataloaderArgs & GlobalOptions, Valid, BenchmarkDataloaderResult> => ({
   name: 'benchmark-dataloader',
   answersSignals: () => true,
   validate: async (args) => {
@@ -37,7 +33,7 @@ export const benchmarkDataloaderSpec = (
   outputs: (_args, { input }) => ({ source: input.source }),
   notes: ({ warnings }) => warnings,
   container: () => ({ plugIns }),
-  run: async (container, { input, plan }, args) => {
+  run: async (container, { input, plan }, args, { signal, queuedMs }) => {
     logResourcePlan(plan, container.resolve<LoggerPort>(TOKENS.Logger));
     // A grid has no partial result worth keeping: a signal ends the run at once, saying so (and in --output-json).
     const watch = watchInterrupts('benchmark-dataloader', (reason) => {
@@ -48,9 +44,10 @@ export const benchmarkDataloaderSpec = (
     });
     const result = await container
       .resolve(BenchmarkDataloaderUseCase)
-      .execute(input)
+      .execute({ ...input, stop: signalStop(signal) })
       .finally(() => watch.dispose());
-    return result.ok ? ok(result.value) : err({ code: 1, message: `${result.error.kind}: ${result.error.message}` });
+    if (!result.ok) return err({ code: 1, message: `${result.error.kind}: ${result.error.message}` });
+    return ok({ ...result.value, environment: { queued_ms: queuedMs } });
   },
   present: (out, { input, warnings }) => {
     const text = renderDataloaderBenchmark(out, input);

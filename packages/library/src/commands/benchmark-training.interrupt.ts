@@ -45,6 +45,17 @@ export const watchTrainingInterrupts = (
 /** What an aborted AbortSignal's run reports as its interruption's reason. */
 export const ABORTED = 'aborted (AbortSignal)';
 
+/** A library caller's AbortSignal as a stop request (the batch study and the dataloader grid stop on it). */
+export const signalStop = (signal: AbortSignal | undefined): StopRequest | undefined =>
+  signal && {
+    get aborted() {
+      return signal.aborted;
+    },
+    get reason() {
+      return signal.aborted ? ABORTED : undefined;
+    },
+  };
+
 /**
  * The run's stop request: the binary's signal watch or the caller's AbortSignal, whichever asks first; `exitCode` is
  * the signal's (129/130/143) or 130 for an abort.

@@ -12,7 +12,8 @@ import type { ValidatedBatchStudy } from '@maou/bench-interface';
 import { writeBatchStudyHtmlReport } from '@maou/bench-infra';
 import { renderBatchStudySummary } from '../console/batch-study-summary';
 import type { DependencyContainer } from '@maou/bench-use-cases';
-import type { CommandFailure, CommandView } from '../run-command';
+import type { CommandFailure, CommandView, RunContext } from '../run-command';
+import { signalStop } from './benchmark-training.interrupt';
 import { withSchema } from '../report-schemas/report-schemas';
 
 /**
@@ -25,6 +26,7 @@ export const runBatchStudy = async (
   { config, warnings }: { config: BenchmarkConfig; warnings: readonly string[] },
   study: ValidatedBatchStudy,
   plan: ResourcePlan,
+  { signal, queuedMs }: RunContext,
 ): Promise<Result<BatchStudyReport, CommandFailure>> => {
   const progress = container.resolve<ProgressPort>(TOKENS.Progress);
   let task: ReturnType<ProgressPort['start']> | null = null;
@@ -40,6 +42,7 @@ export const runBatchStudy = async (
     warnings,
     ...study,
     resourceLimits: plan.report,
+    stop: signalStop(signal),
     onStage: (label, timed) => {
       finishStage();
       stage = label;
@@ -53,7 +56,8 @@ export const runBatchStudy = async (
     },
   });
   finishStage(result.ok ? 'done' : 'failed');
-  return result.ok ? ok(result.value) : err({ code: 1, message: `${result.error.kind}: ${result.error.message}` });
+  if (!result.ok) return err({ code: 1, message: `${result.error.kind}: ${result.error.message}` });
+  return ok({ ...result.value, environment: { ...result.value.environment, queued_ms: queuedMs } });
 };
 
 /** The study's summary, JSON and HTML; a sweep of which no point ran is still a failed run (exit 1), reported first. */

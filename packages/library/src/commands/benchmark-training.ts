@@ -128,7 +128,7 @@ export const benchmarkTrainingSpec = (plugIns: PlugIns): CommandSpec<Args, Valid
   run: async (container, valid, args, context) => {
     logResourcePlan(valid.plan, container.resolve<LoggerPort>(TOKENS.Logger));
     if (valid.study) {
-      const study = await runBatchStudy(container, valid, valid.study, valid.plan);
+      const study = await runBatchStudy(container, valid, valid.study, valid.plan, context);
       return study.ok ? ok({ kind: 'study' as const, report: study.value }) : study;
     }
     return runTraining(container, valid, args, context);

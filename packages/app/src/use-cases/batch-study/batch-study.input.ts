@@ -1,4 +1,5 @@
 import type { BatchTiming, BenchmarkConfig, ResourceLimitsReport, SweepKind } from '@maou/bench-domain';
+import type { StopRequest } from '../benchmark-training/benchmark-training.input';
 
 /** A validated batch study: a sweep, the CBS estimate, the max-batch search, or several of them. @public */
 export interface BatchStudyInput {
@@ -16,4 +17,7 @@ export interface BatchStudyInput {
   /** live progress: which part of the study runs (`timed`: a sweep point, whose batches follow through `onBatch`) */
   readonly onStage?: (label: string, timed: boolean) => void;
   readonly onBatch?: (timing: BatchTiming, planned: number) => void;
+  /** checked before each stage and between a point's batches: once aborted, the point running stops after its batch
+   * (reported failed, `interrupted`), no further stage runs, and the report says so (`interruption`) */
+  readonly stop?: StopRequest;
 }

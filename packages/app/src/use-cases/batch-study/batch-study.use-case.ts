@@ -14,6 +14,8 @@ import {
   type Result,
   type SweepPoint,
   type SweepPointOk,
+  type BenchmarkConfig,
+  type Interruption,
 } from '@maou/bench-domain';
 import type { TrainerFactory } from '@maou/bench-engine/contracts';
 import type { ClockPort } from '../../ports/clock.port';
@@ -26,6 +28,8 @@ import { BenchmarkTrainingUseCase, type TrainingSession } from '../benchmark-tra
 import { during, settleSteps, StepFailure } from '../step-failure';
 import { backendFields } from '../backend-fields';
 import type { BatchStudyInput } from './batch-study.input';
+import type { StopRequest } from '../benchmark-training/benchmark-training.input';
+import { interruptionText } from '../benchmark-training/interruption';
 import { measureGradientNoise } from './gradient-noise-pass';
 import { searchMaxBatch } from './max-batch-probe';
 import { pointConfig, pointRun, toSweepPoint } from './sweep-point';
@@ -58,9 +62,11 @@ export class BatchStudyUseCase {
 
   private async run(session: TrainingSession, input: BatchStudyInput): Promise<BatchStudyReport> {
     const { config } = input;
-    const maxBatch = input.findMaxBatch ? await this.findMaxBatch(session, input) : null;
+    const stopped = (): boolean => input.stop?.aborted === true;
+    const maxBatch = input.findMaxBatch && !stopped() ? await this.findMaxBatch(session, input) : null;
     const points: SweepPoint[] = [];
     for (const value of input.sweep?.values ?? []) {
+      if (stopped()) break;
       const { config: cfg, limits } = pointRun(config, input.resourceLimits, input.sweep!.type, value);
       input.onStage?.(`${input.sweep!.type === 'batch_size' ? 'batch size' : 'learning rate'} ${value}`, true);
       const r = await this.training.executeIn(session, {
@@ -68,13 +74,21 @@ export class BatchStudyUseCase {
         warnings: input.warnings,
         resourceLimits: limits,
         onBatch: input.onBatch,
+        stop: pointStop(input.stop),
       });
       if (!r.ok)
         this.logger
           .child({ useCase: 'batch-study' })
           .warn({ point: value, kind: r.error.kind, reason: r.error.message }, 'sweep point failed; the sweep goes on');
-      points.push(toSweepPoint(cfg, r));
+      points.push(
+        r.ok && r.value.report.interruption ? cutPoint(cfg, r.value.report.interruption) : toSweepPoint(cfg, r),
+      );
     }
+    const planned = input.sweep?.values.length ?? 0;
+    const finished = points.filter((p) => p.status === 'ok' || p.error_kind !== 'interrupted').length;
+    const interruption = stopped()
+      ? { reason: stopReason(input.stop), completed_points: finished, planned_points: planned }
+      : undefined;
     const ok = points.filter((p): p is SweepPointOk => p.status === 'ok');
     const criticalBatch = withAdaptiveRecommendation(
       input.estimateCbs && input.sweep?.type === 'batch_size'
@@ -88,7 +102,11 @@ export class BatchStudyUseCase {
         : null,
       ok,
     );
-    const noise = input.estimateCbs ? await this.gradientNoise(session, input, ok) : { measured: null, skipped: null };
+    const noise = !input.estimateCbs
+      ? { measured: null, skipped: null }
+      : interruption
+        ? { measured: null, skipped: `the study was interrupted (${interruption.reason})` }
+        : await this.gradientNoise(session, input, ok);
     const sweep = input.sweep ? { type: input.sweep.type, points } : null;
     const first = ok[0]?.report;
     return {
@@ -120,6 +138,7 @@ export class BatchStudyUseCase {
         settings: { batchSize: config.loader.batchSize, learningRate: config.training.learningRate },
       }),
       ...(sweep ? { maou: toMaouSweepPayload(sweep, criticalBatch), maou_omitted: MAOU_SWEEP_OMITTED } : {}),
+      ...(interruption ? { interruption } : {}),
     };
   }
 
@@ -170,6 +189,25 @@ export class BatchStudyUseCase {
     );
   }
 }
+
+/**
+ * A point's stop request: the study's (read through it, so an abort later is seen), but without `lastBatchDone`: a
+ * point's last batch is not the study's.
+ */
+const pointStop = (stop: StopRequest | undefined): StopRequest | undefined =>
+  stop && (Object.create(stop, { lastBatchDone: { value: undefined } }) as StopRequest);
+
+const stopReason = (stop: StopRequest | undefined): string =>
+  stop?.reason === undefined ? 'stop requested' : String(stop.reason);
+
+/** A point a stop request cut short: failed, saying how far it got (its few batches are no point's measurement). */
+const cutPoint = (config: BenchmarkConfig, i: Interruption): SweepPoint => ({
+  status: 'failed',
+  batch_size: config.loader.batchSize,
+  learning_rate: config.training.learningRate,
+  error_kind: 'interrupted',
+  reason: interruptionText(i),
+});
 
 /** maou's `--estimate-cbs` adds the `--adaptive-batch` settings for the CBS it found, and its strategy guide. */
 const withAdaptiveRecommendation = (

@@ -1,4 +1,6 @@
+import type { StopRequest } from '../benchmark-training/benchmark-training.input';
 import type {
+  PointsInterruption,
   ComputeConfig,
   DataLoaderConfig,
   DataSourceSpec,
@@ -30,6 +32,8 @@ export interface BenchmarkDataloaderInput {
   readonly enableResourceMonitoring?: boolean;
   /** limits detected for this run; carried into the output */
   readonly resourceLimits?: ResourceLimitsReport;
+  /** checked before each grid point: once aborted, the grid stops and reports the points it measured */
+  readonly stop?: StopRequest;
 }
 
 /** One loading thread over a point's timed batches. @public */
@@ -102,4 +106,6 @@ export interface BenchmarkDataloaderOutput {
   readonly recommended: Recommendation;
   /** limits detected for this run and the settings they decided; null when the caller passed none */
   readonly resourceLimits: ResourceLimitsReport | null;
+  /** set when a stop request ended the grid early: `points` are those measured before it */
+  readonly interruption?: PointsInterruption;
 }

@@ -61,7 +61,10 @@ export class BenchmarkDataloaderUseCase {
     const points: GridPoint[] = [];
     const consumption: Record<number, number | null> = {};
     let loaderMode = '';
-    for (const batchSize of input.batchSizes) {
+    const planned =
+      input.batchSizes.length * input.workers.reduce((n, w) => n + (w === 0 ? 1 : input.prefetchFactors.length), 0);
+    grid: for (const batchSize of input.batchSizes) {
+      if (input.stop?.aborted) break;
       const model = input.consumptionSteps > 0 ? await this.modelRate(input, source, batchSize, backend) : null;
       consumption[batchSize] = model;
       log.info(
@@ -70,6 +73,7 @@ export class BenchmarkDataloaderUseCase {
       );
       for (const workers of input.workers) {
         for (const prefetch of workers === 0 ? [null] : input.prefetchFactors) {
+          if (input.stop?.aborted) break grid;
           const cfg = {
             ...input.loader,
             batchSize,
@@ -94,7 +98,14 @@ export class BenchmarkDataloaderUseCase {
         }
       }
     }
-    const perBatchSize = input.batchSizes.map((b) =>
+    const reason = input.stop?.reason === undefined ? 'stop requested' : String(input.stop.reason);
+    const interruption = input.stop?.aborted
+      ? { reason, completed_points: points.length, planned_points: planned }
+      : undefined;
+    if (points.length === 0 && interruption)
+      throw new StepFailure({ kind: 'interrupted', message: `interrupted before the first grid point (${reason})` });
+    const measured = input.batchSizes.filter((b) => points.some((p) => p.batchSize === b));
+    const perBatchSize = measured.map((b) =>
       selectSetting(
         points.filter((p) => p.batchSize === b),
         consumption[b] ?? null,
@@ -115,6 +126,7 @@ export class BenchmarkDataloaderUseCase {
       perBatchSize,
       recommended,
       resourceLimits: input.resourceLimits ?? null,
+      ...(interruption ? { interruption } : {}),
     };
   }
 
