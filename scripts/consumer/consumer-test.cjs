@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// The consumer test (issue 27): what another TypeScript service does with these packages, outside this workspace.
-// Packs every published package (`pnpm pack`) and refuses a tarball that ships test-only files, installs the tarballs into a scratch project under the OS temp
-// directory with no network (`pnpm install --offline --frozen-lockfile`, lockfile from consumer-lockfile.cjs), then,
-// on each Node given: type-checks the consumer (strict, NodeNext, skipLibCheck false), runs the README's example
-// (a small benchmark through benchmarkTraining() on the embedded sample data), a service's process (two runs at once,
-// one cancelled by an AbortSignal, a SIGTERM left to the service: nothing printed, no listener left) and a jest test
-// that swaps one adapter; the service has its own older tsyringe, and runs once more in npm's layout (pnpm's hoisted
-// linker), where ours gets nested copies of it. Needs `pnpm build` first.
+// The consumer test (issues 27, 42): what another TypeScript service does with these packages, outside this workspace.
+// Packs every published package as `pnpm pack:all` does and refuses a tarball that ships test-only files, installs the
+// tarballs into a scratch project under the OS temp directory with no network (`pnpm install --offline
+// --frozen-lockfile`, lockfile from consumer-lockfile.cjs), then, on each Node given: type-checks the consumer (strict,
+// NodeNext, skipLibCheck false), runs the README's example (a small benchmark through benchmarkTraining() on the
+// embedded sample data), a service's process (two runs at once, one cancelled by an AbortSignal, a SIGTERM left to the
+// service: nothing printed, no listener left) and a jest test that swaps one adapter. Then, on this Node, npm as a
+// user runs it (the registry, through npm's cache): the documented `npm install` of the tarballs into a service with
+// its own older tsyringe and another tfjs-core (no EBADENGINE warning, the native kernels built), the service's process
+// and an ES-module host there, and a global install (`npm i -g --prefix`) whose `maou` binary runs a small benchmark.
+// Needs `pnpm build` first.
 //
 //   node scripts/consumer/consumer-test.cjs [--node PATH]... [--newest-node] [--typescripts] [--keep]
 //   (each --node adds a Node binary to run on, besides this one; --newest-node adds the newest Node the npm registry
@@ -19,9 +22,10 @@ const os = require('node:os');
 const path = require('node:path');
 const { consumerLockfile } = require('./consumer-lockfile.cjs');
 const { assertNoTestOnlyFiles } = require('./tarball-contents.cjs');
+const { PACKAGES, packTarballs, pnpm } = require('./pack-tarballs.cjs');
+const { npmConsumer } = require('./npm-consumer.cjs');
 
 const repo = path.resolve(__dirname, '../..');
-const PACKAGES = ['domain', 'engine', 'app', 'interface', 'host', 'infra', 'compute', 'library', 'cli'];
 const DEV = ['typescript', '@types/node', 'jest', '@types/jest'];
 // A service's own copies of the singletons ours use (issue 42): the oldest tsyringe our range must tolerate, loaded by
 // the fixture before @maou/bench-app. The root's `tsyringe-4.8` alias keeps that version in the store.
@@ -86,31 +90,31 @@ const nodes = [
   ...(args.includes('--newest-node') ? newestNode() : []),
 ];
 
-// pnpm as this script was started by (`pnpm run`), else the pinned one through npx.
-const pnpm = (argv, cwd, quiet = false) => {
-  const viaPnpm = /pnpm/.test(process.env.npm_execpath ?? '');
-  const [cmd, pre] = viaPnpm ? [process.execPath, [process.env.npm_execpath]] : ['npx', ['--yes', 'pnpm@10.34.8']];
-  execFileSync(cmd, [...pre, ...argv], { cwd, stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'] });
-};
 const run = (node, argv, cwd) =>
   execFileSync(node, argv, { cwd, stdio: 'inherit', env: { ...process.env, CI: 'true' } });
+
+// npm runs on a Node our `engines` admits: the newest Node given, when this one is below the range.
+const minMajor = Number(/>=\s*(\d+)/.exec(require('../../packages/library/package.json').engines.node)[1]);
+const npmNode = [...nodes]
+  .reverse()
+  .find(
+    (n) => Number(execFileSync(n, ['-p', 'process.versions.node'], { encoding: 'utf8' }).split('.')[0]) >= minMajor,
+  );
+
+// README's and docs/library.md's example is the file the test runs, word for word (below its comment).
+const example = fs.readFileSync(path.join(__dirname, 'fixture/src/example.mts'), 'utf8');
+for (const doc of ['README.md', 'docs/library.md'])
+  if (
+    !fs
+      .readFileSync(path.join(repo, doc), 'utf8')
+      .includes(`\`\`\`ts\n${example.slice(example.indexOf('import '))}\`\`\``)
+  )
+    throw new Error(`${doc}'s library example is not scripts/consumer/fixture/src/example.mts`);
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'maou-consumer-'));
 try {
   step(`packing ${PACKAGES.length} packages into ${scratch}/tarballs`);
-  const tarDir = path.join(scratch, 'tarballs');
-  pnpm(
-    ['-r', ...PACKAGES.flatMap((p) => ['--filter', `./packages/${p}`]), 'pack', '--pack-destination', tarDir],
-    repo,
-    true,
-  );
-  const tarballs = PACKAGES.map((p) => {
-    const dir = `packages/${p}`;
-    const { name, version } = JSON.parse(fs.readFileSync(path.join(repo, dir, 'package.json'), 'utf8'));
-    const file = `tarballs/${name.replace('@', '').replace('/', '-')}-${version}.tgz`;
-    return { name, dir, file, path: path.join(scratch, file) };
-  });
-  for (const t of tarballs) if (!fs.existsSync(t.path)) throw new Error(`pnpm pack wrote no ${t.path}`);
+  const tarballs = packTarballs(path.join(scratch, 'tarballs')).map((t) => ({ ...t, file: `tarballs/${t.file}` }));
   const shipped = tarballs.reduce((n, t) => n + assertNoTestOnlyFiles(t.path), 0);
   step(`no test-only file and no source map among the ${shipped} files the tarballs ship`);
 
@@ -122,27 +126,19 @@ try {
     private: true,
     dependencies: { ...HOST, ...Object.fromEntries(tarballs.map((t) => [t.name, `file:${t.file}`])) },
     devDependencies: lock.devSpecifiers,
+    // What `pnpm approve-builds` writes for compute's install script (it builds the native kernels): pnpm 10 runs a
+    // dependency's script only when allowed, and a file: tarball is matched by its name and spec, not its name alone.
+    pnpm: {
+      onlyBuiltDependencies: [
+        `@maou/bench-compute@file:${tarballs.find((t) => t.name === '@maou/bench-compute').file}`,
+      ],
+    },
   };
   fs.writeFileSync(path.join(scratch, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   fs.writeFileSync(path.join(scratch, 'pnpm-lock.yaml'), lock.text);
 
-  // pnpm 10 runs a dependency's install script only where allowed (compute's builds the native kernels); its
-  // onlyBuiltDependencies list does not match a file: tarball (pnpm 10.34), so this scratch project allows them all.
-  const install = (dir, ...config) =>
-    pnpm(
-      [
-        'install',
-        '--offline',
-        '--frozen-lockfile',
-        '--config.dangerously-allow-all-builds=true',
-        ...config,
-        '--reporter=append-only',
-      ],
-      dir,
-      true,
-    );
   step('installing the tarballs offline');
-  install(scratch);
+  pnpm(['install', '--offline', '--frozen-lockfile', '--reporter=append-only'], scratch, true);
   const status = JSON.parse(
     fs.readFileSync(path.join(scratch, 'node_modules/@maou/bench-compute/native-build/status.json'), 'utf8'),
   );
@@ -168,7 +164,7 @@ try {
       run(node, ['node_modules/typescript/bin/tsc', '-p', '.'], scratch);
     }
     step(`Node ${version}: the README example`);
-    run(node, ['dist/example.js'], scratch);
+    run(node, ['dist/example.mjs'], scratch);
     const report = JSON.parse(fs.readFileSync(path.join(scratch, 'report.json'), 'utf8'));
     if (report.command !== 'benchmark-training') throw new Error('report.json is not a benchmark-training report');
     const schema = path.join(scratch, 'node_modules/@maou/bench-app/schemas/benchmark-training-report.schema.json');
@@ -180,16 +176,12 @@ try {
     step(`Node ${version}: jest, one adapter swapped`);
     run(node, ['node_modules/jest/bin/jest.js', '--ci', '--runInBand'], scratch);
   }
-  // npm's layout (pnpm's hoisted linker, offline): the host's tsyringe on top, each package that needs a newer one
-  // gets a nested copy, as `npm install` does. Every package of ours must still use one container.
-  const flat = path.join(scratch, 'npm-layout');
-  fs.mkdirSync(flat);
-  for (const f of ['package.json', 'pnpm-lock.yaml', 'tarballs', 'dist'])
-    fs.cpSync(path.join(scratch, f), path.join(flat, f), { recursive: true });
-  step(`npm's layout (a nested tsyringe where ours needs one): installing`);
-  install(flat, '--config.node-linker=hoisted');
-  step(`npm's layout: a service's process with its own tsyringe@${HOST.tsyringe}`);
-  run(process.execPath, ['dist/service.js'], flat);
+  const nativeBuilt = fs.existsSync(
+    path.join(scratch, 'node_modules/@maou/bench-compute/native-build/maou-kernels.node'),
+  );
+  if (status.built !== nativeBuilt) throw new Error('native-build/status.json and the addon file disagree');
+  if (npmNode) npmConsumer({ scratch, tarballs, node: npmNode, nativeBuilt, step });
+  else console.warn(`consumer-test: no Node >=${minMajor} to run npm on (give --newest-node or --node); npm not tried`);
   step(`passed on ${nodes.length} Node version(s)`);
 } finally {
   if (args.includes('--keep')) console.log(`consumer-test: kept ${scratch}`);
