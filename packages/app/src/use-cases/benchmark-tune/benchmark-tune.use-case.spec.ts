@@ -22,7 +22,8 @@ const batch = (size: number): HostBatch => ({
   targets: { stage: 3, moveLabel: new Float32Array(size * 1496), resultValue: new Float32Array(size) },
 });
 
-const machine = (seed: number) => {
+// `memoryLoadMs`: what loading every row into memory (`--input-cache-mode memory`) costs at each loader's start
+const machine = (seed: number, memoryLoadMs = 0) => {
   const clock = new FakeClock();
   const noise = mulberry32(seed);
   let threads = 1;
@@ -75,7 +76,10 @@ const machine = (seed: number) => {
     },
     source,
     loader: loader(0),
-    createLoader: (c) => loader(c.workers),
+    createLoader: (c) => {
+      if (c.cacheMode === 'memory') clock.advance(memoryLoadMs);
+      return loader(c.workers);
+    },
     createTrainer: trainer,
   });
   const progress = new RecordingProgress();
@@ -181,6 +185,14 @@ describe('BenchmarkTuneUseCase', () => {
     expect(t.changes.filter((c) => c.status === 'measured').every((c) => c.legs.candidate >= 2)).toBe(true);
     expect(t.elapsed_s).toBeLessThanOrEqual(t.budget_s + t.leg_s!);
     expect(t.notes.filter((n) => n.includes('budget'))).toEqual([]);
+  });
+
+  it('given a change whose legs start far slower than the probe did, then the rounds after its first leg count it and the tune ends within the budget and one leg', async () => {
+    const { tune } = machine(6, 8_000);
+    const r = await tune.execute(input(config({ workers: 0, pinMemory: false, cacheMode: 'file' }, 1), 90_000));
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.changes.find((c) => c.flag === '--input-cache-mode')).toMatchObject({ status: 'measured' });
+    expect(r.value.elapsed_s).toBeLessThanOrEqual(r.value.budget_s + r.value.leg_s!);
   });
 
   it('given a registered backend that does not start here, then it is no candidate and the answer says why', async () => {

@@ -9,11 +9,11 @@ import {
   tuneCandidates,
   TUNE_LEGS,
   tuneWinners,
+  type BenchmarkConfig,
   type BenchmarkTrainingReport,
   type Result,
   type TuneCandidate,
   type TuneChange,
-  type TuneChangeResult,
   type TuneReport,
   type TuneSkipped,
 } from '@maou/bench-domain';
@@ -29,13 +29,12 @@ import { measureGradientNoise } from '../batch-study/gradient-noise-pass';
 import { during, settleSteps, StepFailure } from '../step-failure';
 import type { BenchmarkTuneInput } from './benchmark-tune.input';
 import { sideOf, TuneLegs } from './tune-legs';
+import { judge, notTried, type Measured } from './tune-verdicts';
 
 /** The probe's share of the budget (its length within a leg's). */
 const PROBE_SHARE = 0.08;
 /** Steps of the untimed gradient-noise pass that measures the critical batch size when batch sizes are allowed. */
 const NOISE_STEPS = 20;
-
-type Measured = { candidate: TuneCandidate; reports: BenchmarkTrainingReport[]; failed?: string };
 
 /**
  * "Which of the advised changes really help here?" A probe run of the user's configuration names the candidates (its
@@ -67,16 +66,14 @@ export class BenchmarkTuneUseCase {
   private async run(session: TrainingSession, input: BenchmarkTuneInput, t0: number): Promise<TuneReport> {
     const log = this.logger.child({ useCase: 'benchmark-tune' });
     const deadline = t0 + input.budgetMs;
-    const legs = new TuneLegs(this.training, session, input);
+    const legs = new TuneLegs(this.training, session, input, this.clock);
     const notes: string[] = [];
 
     const probeMs = clamp(input.budgetMs * PROBE_SHARE, TUNE_LEGS.minMs, TUNE_LEGS.maxMs);
     const probeTask = this.progress.start({ label: 'tune: probe run of the configuration', total: 1, unit: 'legs' });
-    const probeStart = this.clock.now();
     const probe = await this.baseline(legs.run(input.config, probeMs), probeTask);
     probeTask.finish();
-    // what a leg costs besides its training batches: backend switch, loader and trainer start-up, replica warm-up
-    const overhead = Math.max(0, this.clock.now() - probeStart - sumWall(probe));
+    const overhead = legs.startupOf(input.config) ?? 0;
     const cores = input.resourceLimits?.cpu_cores ?? probe.environment.cpus;
     const criticalBatch = input.allow.includes('batch-size') ? await this.criticalBatch(session, input, notes) : null;
     const listed = tuneCandidates({
@@ -105,18 +102,29 @@ export class BenchmarkTuneUseCase {
       notes.push(
         `the budget left ${(remaining / 1000).toFixed(0)} s after the probe, too little for one change at two legs a side and its verification: nothing was tried; about ${Math.ceil((this.clock.now() - t0 + (2 * 2 + 4) * (TUNE_LEGS.minMs + overhead)) / 1000)} s would fit one`,
       );
-    const screenEnd = this.clock.now() + (remaining * 2 * (n + 1)) / (2 * (n + 1) + TUNE_LEGS.verify);
     const a: BenchmarkTrainingReport[] = [];
     const measured: Measured[] = plan.measure.map((candidate) => ({ candidate, reports: [] }));
+    // what a leg of a configuration costs, as its legs so far measured it (the probe's start-up before the first)
+    const legCost = (config: BenchmarkConfig): number => legMs + (legs.startupOf(config) ?? overhead);
+    const running = () =>
+      measured.filter((m) => m.failed === undefined).map((m) => applyChange(input.config, m.candidate));
+    // another round A B1 … Bn … B1 A, and the verification's A C C A after it (C as dear as the dearest B)
+    const roundAndVerification = (): number =>
+      4 * legCost(input.config) +
+      2 * running().reduce((s, c) => s + legCost(c), 0) +
+      2 * Math.max(0, ...running().map(legCost));
     if (n > 0) {
-      const pairs = Math.max(1, Math.floor((screenEnd - this.clock.now()) / (2 * (n + 1) * cost)));
+      const pairs = Math.max(
+        1,
+        Math.floor((remaining * 2 * (n + 1)) / (2 * (n + 1) + TUNE_LEGS.verify) / (2 * (n + 1) * cost)),
+      );
       const task = this.progress.start({
         label: `tune: ${n} change(s) against the configuration`,
         total: pairs * 2 * (n + 1),
         unit: 'legs',
       });
       // A B1 … Bn, then Bn … B1 A: each side's mean position in the run is the same, so a drift cancels.
-      for (let p = 0; p === 0 || (p < pairs && this.clock.now() + 2 * (n + 1) * cost <= screenEnd); p++) {
+      for (let p = 0; p === 0 || (p < pairs && this.clock.now() + roundAndVerification() <= deadline); p++) {
         a.push(await this.baseline(legs.run(input.config, legMs), task));
         for (const m of measured) await this.candidateLeg(legs, input, m, legMs, task);
         for (const m of [...measured].reverse()) await this.candidateLeg(legs, input, m, legMs, task);
@@ -130,7 +138,9 @@ export class BenchmarkTuneUseCase {
       return m ? judge(m, a) : notTried(c, plan.notTried.find((x) => x.candidate === c)!.why);
     });
     const winners = tuneWinners(changes);
-    const verification = winners.length ? await this.verify(legs, input, winners, legMs, cost, deadline) : null;
+    const verification = winners.length
+      ? await this.verify(legs, input, winners, legMs, { legCost, deadline, slack: cost }, notes)
+      : null;
     const speedWinners = winners.some((w) => tried.find((c) => c.flag === w.flag)?.kind !== 'measurement');
     const verified = verification !== null && (!speedWinners || verification.comparison.significant);
     if (verification && !verified)
@@ -227,24 +237,44 @@ export class BenchmarkTuneUseCase {
     }
   }
 
-  /** The winners together against the configuration: A C C A, as long as the budget allows (at least once). */
+  /**
+   * The winners together against the configuration: A C C A, again while another round ends by the deadline. None,
+   * said in a note, when even the first would end more than `slack` (a leg) past it: nothing unverified is claimed.
+   */
   private async verify(
     legs: TuneLegs,
     input: BenchmarkTuneInput,
     winners: readonly TuneChange[],
     legMs: number,
-    cost: number,
-    deadline: number,
+    budget: {
+      readonly legCost: (config: BenchmarkConfig) => number;
+      readonly deadline: number;
+      readonly slack: number;
+    },
+    notes: string[],
   ) {
     const combined = applyChanges(input.config, winners);
+    // the combination costs what its own legs did, or before them as much as the dearest of its changes
+    const round = (): number =>
+      2 * budget.legCost(input.config) +
+      2 *
+        (legs.startupOf(combined) === null
+          ? Math.max(...winners.map((w) => budget.legCost(applyChange(input.config, w))))
+          : budget.legCost(combined));
+    if (this.clock.now() + round() > budget.deadline + budget.slack) {
+      notes.push(
+        `no time was left to verify ${winners.map(flagText).join(' ')} against the configuration (four legs, about ${(round() / 1000).toFixed(0)} s): nothing is claimed`,
+      );
+      return null;
+    }
     const task = this.progress.start({
       label: `tune: verifying ${winners.map(flagText).join(' ')}`,
-      total: Math.max(4, 4 * Math.floor((deadline - this.clock.now()) / (4 * cost))),
+      total: Math.max(4, 4 * Math.floor((budget.deadline - this.clock.now()) / round())),
       unit: 'legs',
     });
     const a: BenchmarkTrainingReport[] = [];
     const c: BenchmarkTrainingReport[] = [];
-    for (let p = 0; p === 0 || this.clock.now() + 4 * cost <= deadline; p++) {
+    for (let p = 0; p === 0 || this.clock.now() + round() <= budget.deadline; p++) {
       a.push(await this.baseline(legs.run(input.config, legMs), task));
       for (let i = 0; i < 2; i++) c.push(await this.baseline(legs.run(combined, legMs), task));
       a.push(await this.baseline(legs.run(input.config, legMs), task));
@@ -277,50 +307,4 @@ export class BenchmarkTuneUseCase {
 }
 
 const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
-const sumWall = (r: BenchmarkTrainingReport): number => r.batches.reduce((s, b) => s + b.wallMs, 0);
 const flagText = (c: TuneChange): string => `${c.flag} ${c.value}`;
-
-/** A candidate the budget did not fit: named, with why, and nothing claimed. */
-const notTried = (candidate: TuneCandidate, why: string): TuneChangeResult => ({
-  ...candidate,
-  status: 'not tried',
-  gain: null,
-  interval: null,
-  significant: false,
-  verdict: 'not tried: budget',
-  wander_band: null,
-  legs: { baseline: 0, candidate: 0 },
-  reason: why,
-});
-
-/** A candidate's verdict: speed by the comparison; a measurement change by whether every leg was steady within it. */
-const judge = (m: Measured, a: readonly BenchmarkTrainingReport[]): TuneChangeResult => {
-  const legs = { baseline: a.length, candidate: m.reports.length };
-  if (m.failed !== undefined || m.reports.length === 0 || a.length === 0)
-    return {
-      ...m.candidate,
-      status: 'failed',
-      gain: null,
-      interval: null,
-      significant: false,
-      verdict: 'failed',
-      wander_band: null,
-      legs,
-      reason: m.failed ?? 'no leg ran',
-    };
-  const c = compareLegs(a.map(legOf), m.reports.map(legOf));
-  const base = { ...m.candidate, status: 'measured' as const, gain: c.gain, interval: c.interval };
-  if (m.candidate.kind !== 'measurement')
-    return { ...base, significant: c.significant, verdict: c.verdict, wander_band: c.wander_band, legs };
-  const late = m.reports.filter((r) => r.training_metrics.steady_state_start > Number(m.candidate.value)).length;
-  return {
-    ...base,
-    significant: late === 0,
-    verdict:
-      late === 0
-        ? `steady from the warm-up on in ${m.reports.length} of ${m.reports.length} legs`
-        : `steady only later in ${late} of ${m.reports.length} legs`,
-    wander_band: c.wander_band,
-    legs,
-  };
-};

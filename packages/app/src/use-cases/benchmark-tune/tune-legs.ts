@@ -11,6 +11,7 @@ import type { BenchmarkTrainingUseCase, TrainingSession } from '../benchmark-tra
 import type { BenchmarkTuneInput } from './benchmark-tune.input';
 import type { StopRequest } from '../benchmark-training/benchmark-training.input';
 import { StepFailure } from '../step-failure';
+import type { ClockPort } from '../../ports/clock.port';
 
 /**
  * A leg measures the training pass alone, for `ms` of training batches whatever cap the user typed (the stopping rule
@@ -44,14 +45,26 @@ const legStop = (stop: StopRequest | undefined): StopRequest | undefined =>
  */
 export class TuneLegs {
   private active: BenchmarkConfig['compute'];
+  /** per configuration, what each of its legs cost besides its training batches */
+  private readonly startups = new Map<string, number[]>();
   done = 0;
 
   constructor(
     private readonly training: BenchmarkTrainingUseCase,
     private session: TrainingSession,
     private readonly input: BenchmarkTuneInput,
+    private readonly clock: ClockPort,
   ) {
     this.active = input.config.compute;
+  }
+
+  /**
+   * What a leg of `config` costs besides its training batches (backend switch, loader and trainer start-up, replica
+   * warm-up, a memory cache loaded), the mean over its legs so far; null before its first.
+   */
+  startupOf(config: BenchmarkConfig): number | null {
+    const ms = this.startups.get(JSON.stringify(config));
+    return ms ? ms.reduce((s, x) => s + x, 0) / ms.length : null;
   }
 
   /**
@@ -70,6 +83,7 @@ export class TuneLegs {
 
   /** One leg of `ms` training time; a stop request fails the whole tune as interrupted. */
   async run(config: BenchmarkConfig, ms: number): Promise<Result<BenchmarkTrainingReport, BenchmarkTrainingError>> {
+    const start = this.clock.now();
     const active = await this.activate(config.compute);
     if (!active.ok) return active;
     const r = await this.training.executeIn(this.session, {
@@ -80,7 +94,11 @@ export class TuneLegs {
     });
     if ((!r.ok && r.error.kind === 'interrupted') || (r.ok && r.value.report.interrupted)) this.throwIfStopped(true);
     this.done += 1;
-    return r.ok ? ok(r.value.report) : err(r.error);
+    if (!r.ok) return err(r.error);
+    const key = JSON.stringify(config);
+    const training = r.value.report.batches.reduce((sum, b) => sum + b.wallMs, 0);
+    this.startups.set(key, [...(this.startups.get(key) ?? []), Math.max(0, this.clock.now() - start - training)]);
+    return ok(r.value.report);
   }
 
   private throwIfStopped(force = false): void {
