@@ -1,1 +1,2 @@
 export * from './raw-stage-file';
+export * from './transform-cost';
