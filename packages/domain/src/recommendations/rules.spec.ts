@@ -104,6 +104,20 @@ describe('recommendation rules', () => {
     const [lo, hi] = c.metrics.batch_ms.ci95;
     expect(r.message).not.toContain(`±${(((hi - lo) / 2 / c.metrics.batch_ms.mean) * 100).toFixed(1)} %`);
   });
+  it('given an epoch interval open above, then more-batches says so and asks for no infinite count', () => {
+    const c = ctx(run(0, 60));
+    const open = {
+      ...c,
+      epoch: {
+        ...c.epoch,
+        predicted_ms_ci95: [c.epoch.predicted_ms / 2, Infinity] as const,
+        half_width_fraction: Infinity,
+      },
+    };
+    const r = recommend(open).find((x) => x.rule === 'more-batches')!;
+    expect(r).toMatchObject({ flag: null, value: null, message: expect.stringContaining('no upper bound') });
+    expect(JSON.stringify(r)).not.toMatch(/Infinity|NaN/);
+  });
   it('given a fallback backend and a large batch on a bounded heap, then both backend rules are evaluated on their capabilities, not names', () => {
     expect(recommend(ctx(run(0), { backend: 'cpu', fallback: true, heapLimitBytes: null })).map((r) => r.rule)).toEqual(
       expect.arrayContaining(['fallback-backend']),

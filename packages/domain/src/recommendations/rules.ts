@@ -63,6 +63,15 @@ export const RECOMMENDATION_RULES: readonly RecommendationRule[] = [
     const [lo, hi] = e.predicted_ms_ci95;
     const half = e.half_width_fraction ?? (hi - lo) / 2 / e.predicted_ms;
     if (!(half > T.ciHalfWidth)) return null;
+    // An open interval (too few steady batches to bound it) gives no count to ask for: say so, name no value.
+    if (!Number.isFinite(half))
+      return {
+        severity: 'suggestion',
+        message: `The estimate has no upper bound yet (its interval is open); measure more batches (a larger --max-batches or --time-budget).`,
+        flag: null,
+        value: null,
+        evidence: `epoch estimate's 95 % interval is open above (${m.measured_batches} steady batches)`,
+      };
     const needed = Math.ceil(m.measured_batches * (half / T.ciHalfWidth) ** 2);
     return {
       severity: 'suggestion',
