@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -126,6 +126,27 @@ describe('maou reading Stage 3 data from S3 (a local s3rver)', () => {
     expect(two).toHaveLength(2);
     expect(two).not.toEqual(one);
     expect(oneAgain).toEqual(one);
+  }, 240_000);
+
+  // The write rule (README "Output files") in the cache: a user who names their data folder as the cache keeps a
+  // file of theirs at an object's name; before, the download replaced it.
+  it("given --input-local-cache-dir on a folder holding the user's file at an object's name, then exit 1 naming it and the flag, before any download, the file byte-identical", async () => {
+    const theirs = join(dir, 'theirs');
+    const name = readdirSync(join(dir, 'gen')).filter((f) => f.endsWith('.feather'))[0]!;
+    const mine = join(theirs, 'stage3', name);
+    mkdirSync(join(theirs, 'stage3'), { recursive: true });
+    writeFileSync(mine, 'my own notes, not a download\n');
+    const r = await runMaouAsync(
+      ['utility', 'benchmark-dataloader', ...cloudFlags('stage3', theirs), ...oneLoaderPoint(1)],
+      env,
+    );
+    // the last line: the AWS SDK may warn first about the Node version
+    expect({ code: r.code, line: r.stderr.trimEnd().split('\n').pop() }).toEqual({
+      code: 1,
+      line: `maou benchmark-dataloader: datasource: ${mine} exists and is not a file cached by maou-bench (its SHA-256 recorded in <name>.sha256 beside it); maou-bench never replaces a file it did not write: move it away or name another path (it is where --input-local-cache-dir ${theirs} keeps s3://${BUCKET}/runs/stage3/${name})`,
+    });
+    expect(readFileSync(mine, 'utf8')).toBe('my own notes, not a download\n');
+    expect(readdirSync(theirs, { recursive: true }).map(String).sort()).toEqual(['stage3', join('stage3', name)]);
   }, 240_000);
 
   it('given a bucket with no data under the prefix, when benchmark-dataloader runs, then exit 1 naming the location and the flags', async () => {

@@ -1,4 +1,4 @@
-import { writeFileAtomic, type OutputKind } from '../files/atomic-file';
+import { writeFileAtomic } from '../files/atomic-file';
 import { NEW_FILE } from '../files/output-kinds';
 import {
   CompressionType,
@@ -133,17 +133,16 @@ export const encodeStageFeather = (
   );
 
 /**
- * Writes Stage 1/2/3 columns as a `.feather` file readable by maou and pyarrow; an existing file is replaced only when
- * `kind` owns it (default: none, the path must be new or empty).
+ * Writes Stage 1/2/3 columns as a new `.feather` file readable by maou and pyarrow (the path must be new or empty).
  * @public
  */
 export const writeStageFeather = async (
   path: string,
   columns: StageColumns,
   ids: BigUint64Array,
-  options: ArrowWriteOptions & { readonly kind?: OutputKind } = {},
+  options: ArrowWriteOptions = {},
 ): Promise<number> => {
   const bytes = encodeStageFeather(columns, ids, options);
-  await writeFileAtomic(path, bytes, options.kind ?? NEW_FILE);
+  await writeFileAtomic(path, bytes, NEW_FILE);
   return bytes.length;
 };

@@ -16,7 +16,7 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
 import { FileError, fileError } from './file-error';
@@ -70,6 +70,15 @@ export const specialFileKind = (s: Stats): string | null =>
         : s.isSocket()
           ? 'socket'
           : null;
+
+/** The first {@link OWNED_HEAD_BYTES} of a file, as text; null when it cannot be read (absent, a directory). @public */
+export const fileHead = (path: string): string | null => {
+  try {
+    return headOf(path);
+  } catch {
+    return null;
+  }
+};
 
 const headOf = (path: string): string => {
   const fd = openSync(path, 'r');
@@ -298,4 +307,55 @@ const replaceOrWriteSync = (
     rmSync(temp, { force: true });
     throw e;
   }
+};
+
+/** How {@link writeFileAtomicFrom} names its temporary file and what it does just before the rename. @public */
+export interface AtomicFillOptions {
+  /** the temporary file's name for the (resolved) target; default {@link siblingPath}'s `tmp` */
+  readonly temp?: (target: string) => string;
+  /** runs after the target was checked a last time, right before the rename (a record that must precede the file) */
+  readonly beforeRename?: () => Promise<void>;
+}
+
+/**
+ * {@link writeFileAtomic} for bytes too many to hold at once (a download, a bundle): the target is checked by the
+ * {@link OutputTarget} rule before `fill` writes the temporary file it is given (creating it), and again after, since
+ * a long fill leaves time for a file to appear; then the temporary file is flushed and renamed over the target. Only
+ * a regular file (or a new path) is written this way: a device or FIFO is refused. On failure the temporary file is
+ * removed, the target is untouched and the error is thrown as it came.
+ * @public
+ */
+export const writeFileAtomicFrom = async (
+  path: string,
+  kind: OutputKind,
+  fill: (temp: string) => Promise<void>,
+  options: AtomicFillOptions = {},
+): Promise<void> => {
+  const target = regularTargetOf(path, kind);
+  const temp = (options.temp ?? ((p: string) => siblingPath(p, 'tmp')))(target);
+  track(temp);
+  try {
+    await fill(temp);
+    const handle = await open(temp, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    regularTargetOf(path, kind);
+    await options.beforeRename?.();
+    await rename(temp, target);
+  } catch (e) {
+    await rm(temp, { force: true });
+    // as it came: a fill's own failure (a network error) must keep its kind for the caller's retries
+    throw e;
+  } finally {
+    untrack(temp);
+  }
+};
+
+const regularTargetOf = (path: string, kind: OutputKind): string => {
+  const t = targetOf(path, kind);
+  if (t.kind === 'in-place') throw new FileError(path, undefined, `${path} is a ${t.what}; name a regular file`);
+  return t.path;
 };

@@ -1,4 +1,4 @@
-import type { OutputKind } from './atomic-file';
+import { fileHead, type OutputKind } from './atomic-file';
 
 // Every file this product writes is pretty-printed JSON (two spaces), an HTML page or a data file; the markers below
 // are the first keys it writes, so the first kilobyte of a file tells whether it is one of ours.
@@ -38,3 +38,22 @@ export const CALIBRATION_FILE: OutputKind = {
 
 /** The files only this run creates (benchmark-io's temporaries, in a directory it made): never an existing one. @public */
 export const NEW_FILE: OutputKind = { what: 'a file this run creates', owns: () => false };
+
+/** Where the SHA-256 of a cached file's bytes is recorded: beside it, `<name>.sha256`. @public */
+export const cacheRecordPath = (path: string): string => `${path}.sha256`;
+
+/** The record beside a cached file: 64 hex digits and a newline, nothing else. @public */
+export const CACHE_RECORD: OutputKind = {
+  what: 'a SHA-256 record written by maou-bench (64 hex digits)',
+  owns: (head) => /^[0-9a-f]{64}\n$/.test(head),
+};
+
+/**
+ * A file in a cache folder (an S3/GCS object's copy, a bundle, a BigQuery page): its bytes are the data's own, so
+ * the marker is beside it, the {@link CACHE_RECORD} written before it was renamed into place.
+ * @public
+ */
+export const CACHED_FILE: OutputKind = {
+  what: 'a file cached by maou-bench (its SHA-256 recorded in <name>.sha256 beside it)',
+  owns: (_head, path) => CACHE_RECORD.owns(fileHead(cacheRecordPath(path)) ?? '', cacheRecordPath(path)),
+};

@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import type { Stage } from '@maou/bench-domain';
 import { generateSampleData } from './generate-sample-data';
 import type { ProgressCallback } from './random-games';
-import { readSampleManifest, SAMPLE_SCHEMA_VERSION, sha256Hex, type SampleManifest } from './sample-manifest';
+import { Sha256 } from '../files/sha256';
+import { readSampleManifest, SAMPLE_SCHEMA_VERSION, type SampleManifest } from './sample-manifest';
 
 /** @public */
 export interface EnsureSampleDatasetOptions {
@@ -19,7 +20,7 @@ export interface EnsureSampleDatasetOptions {
 // size, other bytes) is regenerated instead of failing every later run.
 const intact = async (dir: string, f: SampleManifest['files'][number]): Promise<boolean> => {
   const bytes = await readFile(join(dir, f.name)).catch(() => null);
-  return bytes !== null && bytes.length === f.bytes && sha256Hex(bytes) === f.sha256;
+  return bytes !== null && bytes.length === f.bytes && Sha256.of(bytes) === f.sha256;
 };
 
 const reusable = async (m: SampleManifest | null, o: EnsureSampleDatasetOptions): Promise<boolean> => {

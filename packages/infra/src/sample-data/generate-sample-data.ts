@@ -4,13 +4,13 @@ import { join, resolve } from 'node:path';
 import type { Stage, StageColumns } from '@maou/bench-domain';
 import { encodeStageFeather } from '../arrow/feather-writer';
 import { outputTarget, writeFileAtomic } from '../files/atomic-file';
+import { Sha256 } from '../files/sha256';
 import { fileError } from '../files/file-error';
 import {
   SAMPLE_DATA_FILE,
   SAMPLE_MANIFEST,
   SAMPLE_MANIFEST_FILE,
   SAMPLE_SCHEMA_VERSION,
-  sha256Hex,
   type SampleManifest,
 } from './sample-manifest';
 import { playRandomGames, type ProgressCallback } from './random-games';
@@ -133,7 +133,7 @@ export const writeStageShards = async (
     schemaVersion: SAMPLE_SCHEMA_VERSION,
     stage,
     ...generation,
-    files: encoded.map((f) => ({ name: f.name, rows: f.rows, bytes: f.bytes.length, sha256: sha256Hex(f.bytes) })),
+    files: encoded.map((f) => ({ name: f.name, rows: f.rows, bytes: f.bytes.length, sha256: Sha256.of(f.bytes) })),
   };
   const created = await makeDir(outputDir);
   try {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -27,9 +26,6 @@ export interface SampleManifest {
   readonly rowsPerFile: number | null;
   readonly files: readonly ManifestFile[];
 }
-
-/** SHA-256 of bytes, hex. @internal */
-export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /** The manifest itself: `schemaVersion` then `stage`, as written. @public */
 export const SAMPLE_MANIFEST_FILE: OutputKind = {

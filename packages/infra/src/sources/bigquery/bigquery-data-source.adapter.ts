@@ -1,17 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { err, ok, type Result, type Stage, type StageColumns } from '@maou/bench-domain';
 import type { DataSourcePort, LoggerPort, ProgressTask, ShardRef, SourceIoStats } from '@maou/bench-use-cases';
-import { writeStageFeather } from '../../arrow/feather-writer';
-import type { OutputKind } from '../../files/atomic-file';
-
-// A page this source cached under the name it derived: an Arrow file there is an earlier copy (short, or of another
-// row count) that it may replace; anything else at that name is not.
-const BIGQUERY_PAGE: OutputKind = {
-  what: 'BigQuery page cached by maou-bench (an Arrow file)',
-  owns: (head) => head.startsWith('ARROW1'),
-};
+import { encodeStageFeather } from '../../arrow/feather-writer';
+import { cachedCopy, cacheFileProblem, removeCachedFile, writeCachedFile } from '../../files/cache-file';
+import { Sha256 } from '../../files/sha256';
 import { rowsToStageColumns } from './bigquery-rows';
 import type { BigQueryShardPlan, BigQueryTableReader } from './bigquery-table-reader';
 import { CloudSourceFailure, type CloudSourceError } from '../shared/cloud-source-error';
@@ -105,6 +99,15 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
       });
     const chosen = seededSample(all, this.options.sampleRatio, this.options.seed);
     this.prefix = safe(`${project}_${this.reader.where().split(' ').pop() ?? ''}`);
+    // a file of another origin where a page would go is refused before anything is fetched or written
+    for (const plan of chosen) {
+      const problem = cacheFileProblem(this.pathOf(plan));
+      if (problem !== null)
+        return err({
+          kind: 'cache',
+          message: `${problem} (it is where --input-local-cache-dir ${this.options.cacheDir} keeps a page)`,
+        });
+    }
     await mkdir(this.options.cacheDir, { recursive: true });
     // Page sizes are unknown until written, so progress counts pages.
     const task = startProgress(this.deps.progress, {
@@ -156,9 +159,10 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
     return join(this.options.cacheDir, `${this.prefix}_${safe(plan.id)}${tag}.feather`);
   }
 
-  /** Size of a complete cached copy (right row count), or 0; counts it as a cache hit. */
+  /** Size of a complete cached copy (its bytes as recorded, the right row count), or 0; counts it as a cache hit. */
   private async cachedSize(plan: BigQueryShardPlan, path: string): Promise<number> {
     if (
+      (await cachedCopy(path)) !== 'intact' ||
       (await readIpcFileLayout(path).then(
         (l) => l.rows,
         () => null,
@@ -192,7 +196,12 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
     const columns = rowsToStageColumns(rows, this.stage, what, firstRow);
     if (!columns.ok) throw new CloudSourceFailure(columns.error);
     const ids = BigUint64Array.from({ length: rows.length }, (_, i) => BigInt(firstRow + i));
-    const size = await writeStageFeather(path, columns.value, ids, { compression: 'lz4', kind: BIGQUERY_PAGE });
+    const bytes = encodeStageFeather(columns.value, ids, { compression: 'lz4' });
+    await writeCachedFile(path, async (temp) => {
+      await writeFile(temp, bytes, { flag: 'wx' });
+      return Sha256.of(bytes);
+    });
+    const size = bytes.length;
     this.stats.finishTransfer(started, size);
     this.touch(path, size);
     return size;
@@ -214,7 +223,7 @@ export class BigQueryDataSourceAdapter implements DataSourcePort {
       if (this.totalCached() <= this.options.maxCachedBytes) return;
       if (path === keep) continue;
       this.lru.delete(path);
-      await rm(path, { force: true });
+      await removeCachedFile(path);
     }
   }
 

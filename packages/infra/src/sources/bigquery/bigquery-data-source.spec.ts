@@ -1,5 +1,5 @@
-import { readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { StageColumns } from '@maou/bench-domain';
 import { MemoryLogger, RecordingProgress } from '@maou/bench-use-cases/testing';
 import { SystemClockAdapter } from '../../clock/system-clock.adapter';
@@ -13,6 +13,8 @@ import {
   startFaultProxy,
   type FaultProxy,
   tempDir,
+  FIXTURES,
+  fixtureBytes,
 } from '@maou/bench-testkit/sources';
 import { DataLoaderAdapter } from '../../loader/data-loader.adapter';
 import { mulberry32 } from '@maou/bench-domain';
@@ -140,6 +142,24 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
     ]);
   });
 
+  // Before, any Arrow file at a page's name was taken for an earlier page and replaced.
+  it("given the user's own Arrow file at a page's name, then the run is refused naming it and the flag before any page is fetched, the file byte-identical", async () => {
+    const other = await tempDir('bq-page-name');
+    const [page] = await (await open(spec({ localCacheDir: other }))).shards();
+    await rm(other, { recursive: true, force: true });
+    const mine = join(cache, basename(page.path));
+    const theirs = await fixtureBytes(FIXTURES[0].file);
+    await writeFile(mine, theirs);
+    const seen = proxy.seen.length;
+    const r = await (await open()).prepare();
+    expect(r.ok ? 'prepared' : `${r.error.kind}: ${r.error.message}`).toBe(
+      `cache: ${mine} exists and is not a file cached by maou-bench (its SHA-256 recorded in <name>.sha256 beside it); maou-bench never replaces a file it did not write: move it away or name another path (it is where --input-local-cache-dir ${cache} keeps a page)`,
+    );
+    expect(proxy.seen.slice(seen).filter((x) => /\/tables\/[^/?]+\/data/.test(x))).toEqual([]);
+    expect((await readFile(mine)).equals(theirs)).toBe(true);
+    expect(await readdir(cache)).toEqual([basename(page.path)]);
+  });
+
   it('given a partitioning date key, when prepared, then one shard per date is read with the date as a query parameter', async () => {
     const source = await open(spec({ partitioningKeyDate: 'day', batchSize: 2 }));
     const shards = await source.shards();
@@ -187,8 +207,10 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
   it('given a byte budget of about two pages, when every shard is read, then the cache never holds more than the budget plus one page', async () => {
     const { onePage, source } = await twoPageBudget();
     const shards = await source.shards();
+    // the budget is the pages' bytes; each page's SHA-256 record (65 bytes) beside it is not counted
+    const pages = async (): Promise<string[]> => (await readdir(cache)).filter((f) => f.endsWith('.feather'));
     const onDisk = async (): Promise<number> =>
-      (await Promise.all((await readdir(cache)).map(async (f) => (await stat(join(cache, f))).size))).reduce(
+      (await Promise.all((await pages()).map(async (f) => (await stat(join(cache, f))).size))).reduce(
         (a, b) => a + b,
         0,
       );
@@ -203,7 +225,7 @@ describe('BigQuery source with @google-cloud/bigquery against a loopback BigQuer
   it('given a byte budget of about two pages, when loader workers read every page, then evicted pages are fetched again for them', async () => {
     const { source } = await twoPageBudget();
     const shards = await source.shards();
-    expect((await readdir(cache)).length).toBeLessThan(shards.length);
+    expect((await readdir(cache)).filter((f) => f.endsWith('.feather')).length).toBeLessThan(shards.length);
     for (const streaming of [true, false]) {
       const loader = await DataLoaderAdapter.create(source, {
         batchSize: 2,

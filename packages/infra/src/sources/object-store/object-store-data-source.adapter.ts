@@ -16,7 +16,8 @@ import {
 } from '../shared/deadline';
 import { CloudSourceFailure, type CloudSourceError } from '../shared/cloud-source-error';
 import { IoStatsRecorder } from '../shared/io-stats-recorder';
-import { cachedCopy, downloadOnce, objectUrl } from './object-download';
+import { downloadOnce, objectUrl } from './object-download';
+import { cachedCopy, cacheFileProblem } from '../../files/cache-file';
 import { cachePathFor, featherObjects, listPrefix } from './object-layout';
 import type { ObjectEntry, ObjectStore } from './object-store';
 import { RetriesExhaustedError, withCountedRetry, type RetryHooks, type RetryPolicy } from '../shared/retry-policy';
@@ -24,11 +25,11 @@ import { seededSample } from '../shared/seeded-sample';
 import { describeError } from '../shared/transient-error';
 import { checkCompleteArrowFile } from './check-complete-arrow-file';
 import { FileError } from '../../files/file-error';
-import { bundleDirFor, bundleShards } from './shard-bundler';
+import { bundleDirFor, bundlePlan, bundleShards } from './shard-bundler';
 import { shardFromFile } from './shard-from-file';
 import { sweepStaleParts } from './stale-parts';
 import { startProgress, TransferProgress } from './transfer-progress';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { ObjectStoreSettings } from './object-store-settings';
 
 /** Reads one local stage file into columns (the local `.feather` reader). @public */
@@ -122,6 +123,12 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
         message: `no .feather objects under ${where} (check --input-bucket-name, --input-prefix, --input-data-name)`,
       });
     }
+    const chosen = seededSample(all, sampleRatio, seed);
+    const paths = this.cachePaths(chosen, listed);
+    if (!paths.ok) return paths;
+    // a file of another origin where a copy or bundle would go is refused before anything is fetched or written
+    const foreign = this.foreignFiles(chosen, paths.value);
+    if (foreign !== null) return err({ kind: 'cache', message: foreign });
     // a run killed mid-download or mid-bundle leaves its temporary beside the file it was writing
     const now = this.deps.clock.wallTime().getTime();
     const { localCacheDir } = this.options;
@@ -129,7 +136,6 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
     for (const dir of [join(localCacheDir, dataName), bundleDirFor(localCacheDir, dataName)])
       swept += await sweepStaleParts(dir, now);
     if (swept > 0) this.log.info({ swept }, 'removed partial downloads or bundles left by an earlier run');
-    const chosen = seededSample(all, sampleRatio, seed);
     this.log.info({ prefix: listed, listed: all.length, sampled: chosen.length, sampleRatio, seed }, 'objects listed');
     const progress = new TransferProgress(
       startProgress(this.deps.progress, {
@@ -138,17 +144,14 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
         unit: 'bytes',
       }),
     );
-    const files = await this.downloadAll(chosen, listed, progress);
+    const files = await this.downloadAll(chosen, paths.value, progress);
     progress.finish(files.ok ? 'done' : 'failed');
     if (!files.ok) return files;
     return this.toShards(files.value);
   }
 
-  private async downloadAll(
-    objects: readonly ObjectEntry[],
-    listed: string,
-    progress: TransferProgress,
-  ): Promise<Result<string[], CloudSourceError>> {
+  /** Where each object lands in the cache, or the error naming one whose key cannot be mapped there. */
+  private cachePaths(objects: readonly ObjectEntry[], listed: string): Result<string[], CloudSourceError> {
     const paths: string[] = [];
     for (const o of objects) {
       const p = cachePathFor(this.options.localCacheDir, this.options.dataName, listed, o.key);
@@ -159,6 +162,35 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
         });
       paths.push(p);
     }
+    return ok(paths);
+  }
+
+  /** The first file at a copy's or a bundle's name that this product did not write, said with the flag, or null. */
+  private foreignFiles(objects: readonly ObjectEntry[], paths: readonly string[]): string | null {
+    const flag = `--input-local-cache-dir ${this.options.localCacheDir}`;
+    for (const [i, path] of paths.entries()) {
+      const problem = cacheFileProblem(path);
+      if (problem !== null) return `${problem} (it is where ${flag} keeps ${objectUrl(this.store, objects[i].key)})`;
+    }
+    if (!this.options.enableBundling) return null;
+    const shards = objects.map((o, i) => ({ id: basename(paths[i]), bytes: o.size }));
+    for (const { bundle } of bundlePlan(
+      shards,
+      this.options.bundleSizeGb,
+      this.options.localCacheDir,
+      this.options.dataName,
+    )) {
+      const problem = bundle && cacheFileProblem(bundle.path);
+      if (problem) return `${problem} (it is where ${flag} keeps a bundle of --input-enable-bundling)`;
+    }
+    return null;
+  }
+
+  private async downloadAll(
+    objects: readonly ObjectEntry[],
+    paths: readonly string[],
+    progress: TransferProgress,
+  ): Promise<Result<string[], CloudSourceError>> {
     try {
       await boundedMap(objects, this.options.maxWorkers, (o, i) => this.fetchOne(o, paths[i], progress));
     } catch (error) {
@@ -167,7 +199,7 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
         message: this.failureText(error, `downloading into ${this.options.localCacheDir}`),
       });
     }
-    return ok(paths);
+    return ok([...paths]);
   }
 
   private async fetchOne(entry: ObjectEntry, dest: string, progress: TransferProgress): Promise<void> {
@@ -181,7 +213,7 @@ export class ObjectStoreDataSourceAdapter implements DataSourcePort {
     if (cached === 'damaged')
       this.log.warn(
         { path: dest },
-        `the cached copy ${dest} of ${url} differs from what was downloaded (its SHA-256 or Arrow layout); fetching it again`,
+        `the cached copy ${dest} of ${url} differs from what was downloaded (its SHA-256); fetching it again`,
       );
     const budget = this.answerBudget(url);
     const once = async (): Promise<void> => {

@@ -19,17 +19,21 @@ const processRuns = (pid: number): boolean => {
   }
 };
 
-/** Whether a `.part` file is a leftover: its owner on this host no longer runs, or (another host's, or unnamed) it is old. */
+/**
+ * Whether a `.part` file is a leftover of ours: named as a download or bundle names its temporary file, and its owner
+ * on this host no longer runs or (another host's) it is old. Any other `.part` file is not ours and is left alone.
+ */
 const isLeftover = (name: string, mtimeMs: number, nowMs: number, maxAgeMs: number): boolean => {
   const owner = OWNED.exec(name);
-  if (owner && owner[1] === host()) return Number(owner[2]) !== process.pid && !processRuns(Number(owner[2]));
+  if (!owner) return false;
+  if (owner[1] === host()) return Number(owner[2]) !== process.pid && !processRuns(Number(owner[2]));
   return nowMs - mtimeMs > maxAgeMs;
 };
 
 /**
- * Deletes `*.part` files under `dir` left by a run killed mid-download: at once when the process that wrote one (on
- * this host) is gone, otherwise after `maxAgeMs`, since a young one may belong to a run sharing the cache right now
- * on another machine. Returns how many went.
+ * Deletes the temporary files under `dir` left by a run killed mid-download or mid-bundle (named by
+ * {@link partPathFor}): at once when the process that wrote one (on this host) is gone, otherwise after `maxAgeMs`,
+ * since a young one may belong to a run sharing the cache right now on another machine. Returns how many went.
  * @internal
  */
 export const sweepStaleParts = async (dir: string, nowMs: number, maxAgeMs = 3_600_000): Promise<number> => {

@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { sweepStaleParts } from '../object-store/stale-parts';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { s3Source } from './s3.source';
 import { ObjectStoreDataSourceAdapter } from '../object-store/object-store-data-source.adapter';
@@ -113,9 +113,94 @@ describe('S3 object source against s3rver', () => {
       [
         'warn',
 
-        `the cached copy ${copy} of s3://maou-data/runs/stage1/part1.feather differs from what was downloaded (its SHA-256 or Arrow layout); fetching it again`,
+        `the cached copy ${copy} of s3://maou-data/runs/stage1/part1.feather differs from what was downloaded (its SHA-256); fetching it again`,
       ],
     ]);
+  });
+
+  // The write rule in the cache: a user who names their own data folder as the cache keeps their files. Before, a
+  // file of another size at a copy's name was replaced by the download, and one at a bundle's name by the bundle.
+  describe('a file the product did not write where a copy, its record or a bundle would go', () => {
+    const objectGets = (): number => proxy.seen.filter((s) => s.startsWith('GET') && !s.includes('list-type')).length;
+    const refused = (path: string, what: string, where: string): string =>
+      `cache: ${path} exists and is not ${what}; maou-bench never replaces a file it did not write: move it away or name another path (it is where --input-local-cache-dir ${cache} keeps ${where})`;
+    const COPY = 'a file cached by maou-bench (its SHA-256 recorded in <name>.sha256 beside it)';
+
+    const keptAndRefused = async (rel: string, bytes: Buffer, message: (path: string) => string, bundling = false) => {
+      const mine = join(cache, rel);
+      await mkdir(dirname(mine), { recursive: true });
+      await writeFile(mine, bytes);
+      const gets = objectGets();
+      const opts = objectOptions(cache, bundling ? { enableBundling: true, bundleSizeGb: 30_000 / 2 ** 30 } : {});
+      const r = await new ObjectStoreDataSourceAdapter(1, await store(), opts, testDeps(stageReader)).prepare();
+      expect(r.ok ? 'prepared' : `${r.error.kind}: ${r.error.message}`).toBe(message(mine));
+      expect(objectGets()).toBe(gets);
+      expect((await readFile(mine)).equals(bytes)).toBe(true);
+      expect(await listTree(cache)).toEqual([rel]);
+    };
+
+    it("given the user's own Arrow file at a copy's name, then the run is refused naming it and the flag before any download, the file byte-identical", async () => {
+      const theirs = await fixtureBytes(FIXTURES[2].file);
+      await keptAndRefused(join('stage1', 'part1.feather'), theirs, (mine) =>
+        refused(mine, COPY, 's3://maou-data/runs/stage1/part1.feather'),
+      );
+    });
+
+    it("given the user's own text at a copy's record name, then the run is refused naming it, the file byte-identical", async () => {
+      await keptAndRefused(join('stage1', 'part0.feather.sha256'), Buffer.from('my checksums\n'), (mine) =>
+        refused(
+          mine,
+          'a SHA-256 record written by maou-bench (64 hex digits)',
+          's3://maou-data/runs/stage1/part0.feather',
+        ),
+      );
+    });
+
+    it("given the user's own file at a bundle's name, then the run is refused naming it before any download, the file byte-identical", async () => {
+      // where the bundle goes, learned from a run into another cache
+      const other = await tempDir('s3-bundle-name');
+      const opts = objectOptions(other, { enableBundling: true, bundleSizeGb: 30_000 / 2 ** 30 });
+      const [bundle] = await new ObjectStoreDataSourceAdapter(1, await store(), opts, testDeps(stageReader)).shards();
+      await rm(other, { recursive: true, force: true });
+      const theirs = await fixtureBytes(FIXTURES[0].file);
+      await keptAndRefused(
+        relative(other, bundle.path),
+        theirs,
+        (mine) => refused(mine, COPY, 'a bundle of --input-enable-bundling'),
+        true,
+      );
+    });
+
+    it('given the user moves their file away, then the same run downloads into the cache', async () => {
+      const mine = join(cache, 'stage1', 'part1.feather');
+      await mkdir(dirname(mine), { recursive: true });
+      await writeFile(mine, 'notes');
+      const opts = objectOptions(cache);
+      expect((await new ObjectStoreDataSourceAdapter(1, await store(), opts, testDeps(stageReader)).prepare()).ok).toBe(
+        false,
+      );
+      await rm(mine);
+      const shards = await new ObjectStoreDataSourceAdapter(1, await store(), opts, testDeps(stageReader)).shards();
+      expect(shards.map((x) => x.rows)).toEqual([40, 60, 50]);
+      expect(await listTree(cache)).toEqual(WHOLE_CACHE);
+    });
+  });
+
+  // A bundle whose data bytes changed in place keeps its layout and row count: before, it was reused, and its
+  // changed rows read as data.
+  it('given a bundle changed in place, then it is written again from the cached copies, not reused', async () => {
+    const opts = objectOptions(cache, { enableBundling: true, bundleSizeGb: 30_000 / 2 ** 30 });
+    const [bundle] = await new ObjectStoreDataSourceAdapter(1, await store(), opts, testDeps(stageReader)).shards();
+    const good = await readFile(bundle.path);
+    const bad = Buffer.from(good);
+    // inside the first batch's body, past its metadata
+    for (let i = 0; i < 16; i += 1) bad[2048 + i] ^= 0xff;
+    await writeFile(bundle.path, bad);
+    const again = new ObjectStoreDataSourceAdapter(1, await store(), opts, testDeps(stageReader));
+    const shards = await again.shards();
+    expect(again.ioStats()).toMatchObject({ objects: 0, cacheHits: 3 });
+    expect((await readFile(bundle.path)).equals(good)).toBe(true);
+    expect((await again.read(shards[0])).rows).toBe(100);
   });
 
   // A real full disk: a 64 KiB tmpfs (mounting needs root; skipped otherwise).
@@ -372,7 +457,9 @@ describe('S3 object source against s3rver', () => {
 describe('sweepStaleParts', () => {
   const names = (pid: number): string => ownedPart('a.feather', pid);
 
-  it('given parts of a finished process, of a running one, and unnamed old and fresh ones, then only leftovers go (#19)', async () => {
+  // A `.part` file not named by a download is not ours, however old (a user's, in the folder named as the cache):
+  // before, one older than an hour was deleted.
+  it('given parts of a finished process, of a running one, and unnamed old and fresh ones, then only our leftovers go', async () => {
     const { mkdir, writeFile, utimes } = await import('node:fs/promises');
     const dir = await tempDir('parts');
     await mkdir(join(dir, 'stage1'), { recursive: true });
@@ -386,8 +473,9 @@ describe('sweepStaleParts', () => {
       await writeFile(join(dir, 'stage1', 'c.feather'), 'z');
       const old = new Date(Date.now() - 2 * 3_600_000);
       await utimes(join(dir, 'stage1', 'a.feather.1.part'), old, old);
-      expect(await sweepStaleParts(dir, Date.now())).toBe(2);
+      expect(await sweepStaleParts(dir, Date.now())).toBe(1);
       expect(await listTree(dir)).toEqual([
+        'stage1/a.feather.1.part',
         `stage1/${names(running.pid!)}`,
         'stage1/b.feather.2.part',
         'stage1/c.feather',
