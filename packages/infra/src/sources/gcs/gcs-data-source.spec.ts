@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gcsSource } from './gcs.source';
 import { ObjectStoreDataSourceAdapter } from '../object-store/object-store-data-source.adapter';
@@ -64,6 +64,34 @@ describe('GCS object source with @google-cloud/storage against a loopback GCS JS
     const second = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
     await second.shards();
     expect(second.ioStats()).toMatchObject({ objects: 0, cacheHits: 3 });
+  });
+
+  // Before, the download replaced a file of another size at an object's name (the cache named as the user's folder).
+  it("given the user's own file at a copy's name, then the run is refused naming it and the flag before any download, the file byte-identical; our damaged copy is fetched again", async () => {
+    const mine = join(cache, 'stage1', 'part2.feather');
+    await mkdir(join(cache, 'stage1'), { recursive: true });
+    const theirs = await fixtureBytes(FIXTURES[0].file);
+    await writeFile(mine, theirs);
+    const seen = proxy.seen.length;
+    const r = await new ObjectStoreDataSourceAdapter(
+      1,
+      await store(),
+      objectOptions(cache),
+      testDeps(stageReader),
+    ).prepare();
+    expect(r.ok ? 'prepared' : r.error.message).toBe(
+      `${mine} exists and is not a file cached by maou-bench (its SHA-256 recorded in <name>.sha256 beside it); maou-bench never replaces a file it did not write: move it away or name another path (it is where --input-local-cache-dir ${cache} keeps gs://${BUCKET}/runs/stage1/part2.feather)`,
+    );
+    expect(proxy.seen.slice(seen).filter((x) => x.includes('alt=media'))).toEqual([]);
+    expect((await readFile(mine)).equals(theirs)).toBe(true);
+    await rm(mine);
+    await new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader)).shards();
+    const good = await readFile(mine);
+    await writeFile(mine, Buffer.from(good).fill(7, 500, 600));
+    const again = new ObjectStoreDataSourceAdapter(1, await store(), objectOptions(cache), testDeps(stageReader));
+    await again.shards();
+    expect(again.ioStats()).toMatchObject({ objects: 1, cacheHits: 2 });
+    expect((await readFile(mine)).equals(good)).toBe(true);
   });
 
   it('given 429, 500 and a connection cut mid-download, when prepared, then retries succeed and files are whole', async () => {
