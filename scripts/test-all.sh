@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
+source scripts/supported-node.sh
 
 bash scripts/setup-system.sh --no-lavapipe
 bash scripts/setup-lavapipe.sh >"$logs/lavapipe" 2>&1 &
