@@ -1,3 +1,8 @@
+/**
+ * Loaded by ts-node as CommonJS on every Node: Node 22.18+ would load this file natively as an ES module first, where
+ * __dirname is undefined.
+ * @jest-config-loader ts-node
+ */
 import { join } from 'node:path';
 import type { Config } from 'jest';
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import type { ProgressPort } from '@maou/bench-use-cases';
+import { useLavapipe } from '@maou/bench-testkit/compute';
 import { benchmarkTraining, type BenchmarkTrainingOptions } from './benchmark-training';
 
 // Two runs in one process (issue 42): tfjs has one backend per process, so runs take turns; each must run its
@@ -30,6 +31,9 @@ const backendAtEachBatch = (seen: string[]): ProgressPort => ({
   }),
 });
 
+const gpu = useLavapipe();
+if (!gpu.available) console.warn(`the webgpu case of two runs at once is skipped: ${gpu.reason}`);
+
 describe('two benchmarkTraining calls at once', () => {
   it('given wasm and cpu runs under Promise.all, then each runs every batch on the backend it reports', async () => {
     const seen = { wasm: [] as string[], cpu: [] as string[] };
@@ -43,4 +47,19 @@ describe('two benchmarkTraining calls at once', () => {
     expect(wasm.environment.queued_ms).toBeLessThan(1000);
     expect(cpu.environment.queued_ms).toBeGreaterThan(0);
   }, 180_000);
+
+  (gpu.available ? it : it.skip)(
+    'given webgpu (lavapipe) and wasm runs under Promise.all, then each runs every batch on the backend it reports',
+    async () => {
+      const seen = { webgpu: [] as string[], wasm: [] as string[] };
+      const [webgpu, wasm] = await Promise.all([
+        benchmarkTraining({ ...small, gpu: 'webgpu' }, { overrides: { Progress: backendAtEachBatch(seen.webgpu) } }),
+        benchmarkTraining({ ...small, gpu: 'wasm' }, { overrides: { Progress: backendAtEachBatch(seen.wasm) } }),
+      ]);
+      expect([webgpu.environment.backend, wasm.environment.backend]).toEqual(['webgpu', 'wasm']);
+      expect(seen).toEqual({ webgpu: ['webgpu', 'webgpu'], wasm: ['wasm', 'wasm'] });
+      expect(wasm.environment.queued_ms).toBeGreaterThan(0);
+    },
+    300_000,
+  );
 });
