@@ -8,7 +8,8 @@
 // service: nothing printed, no listener left) and a jest test that swaps one adapter. Then, on this Node, npm as a
 // user runs it (the registry, through npm's cache): the documented `npm install` of the tarballs into a service with
 // its own older tsyringe and another tfjs-core (no EBADENGINE warning, the native kernels built), the service's process
-// and an ES-module host there, and a global install (`npm i -g --prefix`) whose `maou` binary runs a small benchmark.
+// and an ES-module host there, and a global install (`npm i -g --prefix`) whose `maou` binary runs a small benchmark
+// (neither that host nor `maou` may print tfjs's platform warning: npm nests a tfjs-core copy under each package of ours).
 // Needs `pnpm build` first.
 //
 //   node scripts/consumer/consumer-test.cjs [--node PATH]... [--newest-node] [--typescripts] [--keep]

@@ -40,6 +40,22 @@ const npmInstall = (cwd, argv, env) => {
   if (engines.length) throw new Error(`npm install: EBADENGINE for ${engines.length} package(s):\n${said}`);
 };
 
+/** tfjs-core's warning when a second copy of it registers its platform on the engine another copy made. */
+const PLATFORM_WARNING = 'Platform node has already been set';
+
+/**
+ * Runs `file argv` with its stderr passed through and returns its stdout; fails when it exits non-zero or either
+ * stream has tfjs's platform warning (npm nests a tfjs-core copy under each package of ours; they load quietly).
+ */
+const runQuiet = (file, argv, cwd, env) => {
+  const r = spawnSync(file, argv, { cwd, env, encoding: 'utf8' });
+  process.stderr.write(r.stderr);
+  if (r.status !== 0) throw new Error(`${path.basename(file)} ${argv[0]} exited ${r.status ?? r.signal}`);
+  const warned = `${r.stdout}${r.stderr}`.split('\n').filter((l) => l.includes(PLATFORM_WARNING));
+  if (warned.length) throw new Error(`${path.basename(file)} ${argv[0]} printed tfjs's warning:\n${warned.join('\n')}`);
+  return r.stdout;
+};
+
 const kernelsBuilt = (modules) =>
   fs.existsSync(path.join(modules, '@maou/bench-compute/native-build/maou-kernels.node'));
 
@@ -68,20 +84,18 @@ const npmConsumer = ({ scratch, tarballs, node, nativeBuilt, step }) => {
   step(`npm: no EBADENGINE; native kernels ${nativeBuilt ? 'built' : 'not built, as under pnpm'}`);
   step(`npm: a service's process with its own tsyringe@${HOST.tsyringe} (npm nests ours)`);
   run(['dist/service.js'], project);
-  // With its own tfjs-core npm nests a copy of ours under each package of ours; tfjs warns at each copy's load (a
-  // known print, docs/library.md), so this comes after the service's nothing-printed check.
+  // With its own tfjs-core npm nests a copy of ours under each package of ours: each loads without tfjs's warning.
   step(`npm install ${HOST_TFJS} into the service: an ES-module host with its own tfjs-core`);
   npmInstall(project, [HOST_TFJS], env);
-  run(['dist/esm-host.mjs'], project);
+  process.stdout.write(runQuiet(node, ['dist/esm-host.mjs'], project, env));
 
   const global = path.join(scratch, 'global');
   step(`npm install -g --prefix ${global} of the tarballs`);
   npmInstall(scratch, ['-g', '--allow-scripts=@maou/bench-compute', '--prefix', global, ...files], env);
   step('the globally installed maou: utility benchmark-training, 3 batches of 8');
-  const out = execFileSync(path.join(global, 'bin/maou'), GLOBAL_RUN, { cwd: scratch, env, encoding: 'utf8' });
-  const report = JSON.parse(out);
+  const report = JSON.parse(runQuiet(path.join(global, 'bin/maou'), GLOBAL_RUN, scratch, env));
   if (report.batches?.length !== 3) throw new Error(`the global maou ran ${report.batches?.length} batches`);
-  console.log(`global maou: 3 batches on ${report.environment.backend}`);
+  console.log(`global maou: 3 batches on ${report.environment.backend}, no tfjs warning`);
 };
 
 module.exports = { npmConsumer };

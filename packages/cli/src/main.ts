@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `maou` binary; the package's entry point for code is index.ts, which runs nothing when imported.
 import { stopQueueingSignals } from './early-signals'; // first: it must listen before the heavy modules load
+import '@maou/bench-app/commands'; // next: its first module loads our tfjs-core copies before bench-infra needs one
 import { endSignalStartup, listenToProcessSignals } from '@maou/bench-infra';
 import { run } from './run';
 

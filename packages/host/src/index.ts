@@ -6,3 +6,4 @@ export * from './resources/process-resource-monitor.adapter';
 export * from './resources/gpu-query';
 export * from './worker-threads/spawn-worker';
 export * from './modules/require-module';
+export * from './modules/tfjs-platform-warning';

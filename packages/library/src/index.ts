@@ -2,6 +2,7 @@
 // study, the dataloader benchmark, compare), the container factory with per-port overrides, the report schemas, and
 // everything of @maou/bench-use-cases (use cases, ports, TOKENS) for a service that wires its own adapters.
 // Importing it loads reflect-metadata (the global Reflect.metadata API tsyringe needs) and runs nothing.
+import './tfjs-copies'; // first: our tfjs-core copies load before any other module of ours needs one
 import 'reflect-metadata';
 
 export * from '@maou/bench-use-cases';

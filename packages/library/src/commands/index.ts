@@ -1,5 +1,6 @@
 // @maou/bench-app/commands: what the `maou` binary drives (@maou/cli): each command's spec (its checks, its run on
 // a container from the composition root, its summary and JSON), the runner's two halves, and the option tables.
+import '../tfjs-copies'; // first: our tfjs-core copies load before any other module of ours needs one
 export { benchmarkTrainingSpec, benchmarkTrainingTable } from './benchmark-training';
 export { benchmarkDataloaderSpec } from './benchmark-dataloader';
 export { benchmarkTuneSpec, benchmarkTuneTable } from './benchmark-tune';

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import * as tf from '@tensorflow/tfjs-core';
 import type { BackendInfo, GpuAdapterInfo } from '@maou/bench-engine/contracts';
 import { err, ok, type ComputeConfig, type Result } from '@maou/bench-domain';
+import { withoutPlatformWarning } from '@maou/bench-host';
 import { selectedByName, type BackendPlugin } from '../../backend-plugin';
 import { registerFastFilterGradient } from './conv2d-filter-grad.kernel';
 import { isSoftwareAdapter, loadDawn, type DawnAdapter } from './dawn-runtime';
@@ -31,6 +32,9 @@ interface WebgpuModule {
 }
 
 const load = createRequire(__filename);
+/** tfjs-backend-webgpu, which may bring another tfjs-core copy: loaded without tfjs's platform warning. */
+const loadWebgpu = (): WebgpuModule =>
+  withoutPlatformWarning(() => load('@tensorflow/tfjs-backend-webgpu') as WebgpuModule);
 const NAME = 'webgpu';
 let restoreStock: (() => void) | undefined;
 
@@ -44,7 +48,7 @@ const adapterInfo = (adapter: DawnAdapter): GpuAdapterInfo => ({
 
 /** The same device request as tfjs-backend-webgpu's own factory, on the adapter we already hold. */
 async function createBackend(adapter: DawnAdapter, pooledUploads: boolean, f16: boolean): Promise<tf.KernelBackend> {
-  const module = load('@tensorflow/tfjs-backend-webgpu') as WebgpuModule;
+  const module = loadWebgpu();
   const limits = adapter.limits;
   const device = await adapter.requestDevice({
     requiredFeatures: [
@@ -99,7 +103,7 @@ export async function startWebgpuBackend(
   }
   // Loading the package registers a factory that asks for its own adapter: replace it with ours.
   if (!tf.findBackend(NAME)) {
-    load('@tensorflow/tfjs-backend-webgpu');
+    loadWebgpu();
     if (tf.findBackendFactory(NAME)) tf.removeBackend(NAME);
     const f16 = config.mixedPrecision === true;
     tf.registerBackend(NAME, () => createBackend(adapter, options.pooledUploads ?? true, f16), 1);
@@ -107,7 +111,7 @@ export async function startWebgpuBackend(
   }
   const fast = options.fastKernels ?? true;
   if (fast && !restoreStock) {
-    const util = (load('@tensorflow/tfjs-backend-webgpu') as WebgpuModule).webgpu_util;
+    const util = loadWebgpu().webgpu_util;
     const undo = [registerFastFilterGradient(NAME, webgpuIm2Col(util)), registerFusedKernels(NAME, util)];
     restoreStock = () => undo.forEach((u) => u());
   }

@@ -1,3 +1,4 @@
+import './tfjs-copies'; // first: the tfjs-core copies load before any other module needs one
 import { parentPort, workerData } from 'node:worker_threads';
 import { NonFiniteValueError, profileStep, TfjsTrainer } from '@maou/bench-engine';
 import type { MonotonicClock, TrainerOptions } from '@maou/bench-engine/contracts';
